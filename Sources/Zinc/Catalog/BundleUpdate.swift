@@ -1,0 +1,151 @@
+import Foundation
+
+/// Options of `update_bundle`.
+public struct BundleUpdateOptions: Sendable {
+    /// Create a version even when the files equal the newest version's.
+    public var force: Bool
+    public var flavorspec: Flavorspec?
+    /// With flavors, also write the all-files archive.
+    public var includeMasterArchive: Bool
+    /// Told about each file as it is hashed and stored, for progress displays.
+    public var progress: (@Sendable (ImportProgress) -> Void)?
+
+    public init(force: Bool = false, flavorspec: Flavorspec? = nil, includeMasterArchive: Bool = false,
+                progress: (@Sendable (ImportProgress) -> Void)? = nil) {
+        self.force = force
+        self.flavorspec = flavorspec
+        self.includeMasterArchive = includeMasterArchive
+        self.progress = progress
+    }
+}
+
+/// Where an import is: which phase, and how many files and bytes of it are done.
+public struct ImportProgress: Sendable {
+    public enum Phase: String, Sendable { case hashing, storing }
+    public let phase: Phase
+    public let completedFiles: Int
+    public let totalFiles: Int
+    public let completedBytes: Int64
+    public let totalBytes: Int64
+}
+
+public enum BundleUpdateResult: Equatable, Sendable {
+    case created(version: Int)
+    case unchanged(version: Int)
+}
+
+extension Catalog {
+    /// Imports every file under `source` as a new version of bundle `name`.
+    ///
+    /// Heavy work happens before the writer lock: hashing every file, then storing the
+    /// objects the catalog lacks, on all cores and flushed as one batch. Under the lock
+    /// the version number is chosen, archives and manifest are written and flushed, and
+    /// only then is the version added to the index.
+    public func updateBundle(_ name: String, from source: String,
+                             options: BundleUpdateOptions = BundleUpdateOptions()) throws -> BundleUpdateResult {
+        try Names.validateBundleName(name)
+        let files = try SourceTree.scan(source) { logger.warning("\($0)") }
+        let totalBytes = files.reduce(0) { $0 + $1.size }
+        let hashing = ProgressCounter(phase: .hashing, totalFiles: files.count, totalBytes: totalBytes, report: options.progress)
+        let shas = try parallelMap(count: files.count) { i in
+            let sha = try SHA1.hash(file: PosixFile.open(files[i].absolutePath))
+            hashing.add(bytes: files[i].size)
+            return sha
+        }
+        let flavorsByFile = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
+
+        if !options.force, let version = try unchangedVersion(name, files: files, shas: shas, flavors: flavorsByFile) {
+            return .unchanged(version: version)
+        }
+
+        var firstFileOfObject = [String: Int]()
+        for (i, sha) in shas.enumerated() where firstFileOfObject[sha] == nil { firstFileOfObject[sha] = i }
+        let uniqueFiles = firstFileOfObject.values.sorted()
+        let storing = ProgressCounter(phase: .storing, totalFiles: uniqueFiles.count,
+                                      totalBytes: uniqueFiles.reduce(0) { $0 + files[$1].size }, report: options.progress)
+        let store = objects
+        let stored = try parallelMap(count: uniqueFiles.count) { k in
+            let file = files[uniqueFiles[k]]
+            let object = try store.store(localPath: file.absolutePath, sha: shas[uniqueFiles[k]], size: file.size)
+            storing.add(bytes: file.size)
+            return object
+        }
+        let objectsBySHA = Dictionary(uniqueKeysWithValues: stored.map { ($0.sha, $0) })
+        try storage.flush()
+
+        var entries = [String: Manifest.Entry]()
+        var flavorOrder = [String]()
+        for (i, file) in files.enumerated() {
+            entries[file.relativePath] = Manifest.Entry(object: objectsBySHA[shas[i]]!, flavors: flavorsByFile[i])
+            for flavor in flavorsByFile[i] ?? [] where !flavorOrder.contains(flavor) { flavorOrder.append(flavor) }
+        }
+
+        return try storage.withExclusiveLock {
+            let index = try self.index()
+            let bundle = index.bundles[name] ?? CatalogIndex.BundleEntry()
+            var manifest = Manifest(catalog: index.id, bundle: name, version: bundle.nextVersion + 1,
+                                    flavors: flavorOrder, files: entries)
+            // Another writer may have committed the same content while we were importing.
+            if !options.force, let latest = bundle.latestVersion,
+               try self.manifest(bundle: name, version: latest).sameContent(as: manifest) {
+                return .unchanged(version: latest)
+            }
+            manifest.version = bundle.nextVersion + 1
+            for scope in Catalog.archiveScopes(of: manifest, includeMasterArchive: options.includeMasterArchive) {
+                let members = try archiveMembers(of: manifest, flavor: scope, earlierVersions: bundle.versions)
+                try writeArchive(Catalog.archivePath(bundle: name, version: manifest.version, flavor: scope), members: members)
+            }
+            try storage.flush()
+            try writeManifest(manifest)
+            try storage.flush()
+            try updateIndexLocked { index in
+                var entry = index.bundles[name] ?? CatalogIndex.BundleEntry()
+                entry.versions = (entry.versions + [manifest.version]).sorted()
+                entry.nextVersion = max(entry.nextVersion, manifest.version)
+                index.bundles[name] = entry
+            }
+            return .created(version: manifest.version)
+        }
+    }
+
+    /// The newest version when it holds exactly these files (paths, content, flavors).
+    private func unchangedVersion(_ name: String, files: [SourceFile], shas: [String], flavors: [[String]?]) throws -> Int? {
+        guard let latest = try index().bundles[name]?.latestVersion else { return nil }
+        let manifest = try self.manifest(bundle: name, version: latest)
+        guard manifest.files.count == files.count else { return nil }
+        for (i, file) in files.enumerated() {
+            guard let entry = manifest.files[file.relativePath], entry.sha == shas[i],
+                  (entry.flavors ?? []) == (flavors[i] ?? []) else { return nil }
+        }
+        return latest
+    }
+}
+
+/// Counts finished files across worker threads and reports them.
+final class ProgressCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let phase: ImportProgress.Phase
+    private let totalFiles: Int
+    private let totalBytes: Int64
+    private let report: (@Sendable (ImportProgress) -> Void)?
+    private var files = 0
+    private var bytes: Int64 = 0
+
+    init(phase: ImportProgress.Phase, totalFiles: Int, totalBytes: Int64, report: (@Sendable (ImportProgress) -> Void)?) {
+        self.phase = phase
+        self.totalFiles = totalFiles
+        self.totalBytes = totalBytes
+        self.report = report
+    }
+
+    func add(bytes count: Int64) {
+        guard let report else { return }
+        let snapshot: ImportProgress = lock.withLock {
+            files += 1
+            bytes += count
+            return ImportProgress(phase: phase, completedFiles: files, totalFiles: totalFiles,
+                                  completedBytes: bytes, totalBytes: totalBytes)
+        }
+        report(snapshot)
+    }
+}

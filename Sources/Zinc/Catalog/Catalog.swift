@@ -1,0 +1,172 @@
+import Logging
+
+/// A Zinc catalog: the entry point for everything that reads or changes one.
+public final class Catalog: @unchecked Sendable {
+    public let storage: CatalogStorage
+    public let config: CatalogConfig
+    public let logger: Logger
+
+    public var objects: ObjectStore { ObjectStore(storage: storage, config: config) }
+
+    private init(storage: CatalogStorage, config: CatalogConfig, logger: Logger) {
+        self.storage = storage
+        self.config = config
+        self.logger = logger
+    }
+
+    /// Opens an existing catalog, checking that its index is one this tool understands.
+    public static func open(_ storage: CatalogStorage, logger: Logger = Logger(label: "zinc")) throws -> Catalog {
+        let config = try storage.read(CatalogConfig.path).map { try CatalogConfig.parse($0, path: CatalogConfig.path) } ?? .standard
+        let catalog = Catalog(storage: storage, config: config, logger: logger)
+        _ = try catalog.index()
+        return catalog
+    }
+
+    public static func open(at location: CatalogLocation, logger: Logger = Logger(label: "zinc")) throws -> Catalog {
+        try open(FileStorage(root: location.rootPath), logger: logger)
+    }
+
+    /// Creates an empty catalog: `config.json`, then the four index files. Refuses when
+    /// any catalog file is already there, changing nothing.
+    public static func create(id: String, in storage: CatalogStorage, logger: Logger = Logger(label: "zinc")) throws -> Catalog {
+        try Names.validateCatalogID(id)
+        for name in CatalogIndex.fileNames + [CatalogConfig.path] where try storage.exists(name) {
+            throw ZincError.catalogExists(storage.location)
+        }
+        let catalog = Catalog(storage: storage, config: .standard, logger: logger)
+        try storage.withExclusiveLock {
+            guard try storage.write(CatalogConfig.standard.encoded(), to: CatalogConfig.path, .ifAbsent) == .written else {
+                throw ZincError.catalogExists(storage.location)
+            }
+            try catalog.writeIndexFiles(CatalogIndex(id: id), replacing: nil)
+            try storage.flush()
+        }
+        return catalog
+    }
+
+    // MARK: Index
+
+    /// The index as currently stored, with the bytes it was read from (for compare-and-swap).
+    public func index() throws -> CatalogIndex {
+        try readIndex().index
+    }
+
+    private func readIndex() throws -> (index: CatalogIndex, canonicalBytes: [UInt8]?) {
+        if let bytes = try storage.read("catalog.json") {
+            return (try CatalogIndex.parse(bytes, path: storage.location + "/catalog.json"), bytes)
+        }
+        // Catalogs written by the original tool may carry only the legacy name.
+        if let bytes = try storage.read("index.json") {
+            return (try CatalogIndex.parse(bytes, path: storage.location + "/index.json"), nil)
+        }
+        throw ZincError.catalogNotFound(storage.location)
+    }
+
+    /// Changes the index under the catalog's writer lock. The index is re-read after
+    /// the lock is taken, so concurrent writers never lose each other's changes, and
+    /// written with compare-and-swap for backends whose lock is advisory. `change`
+    /// may run again when the swap fails; it returns nil to leave the index as it is.
+    public func updateIndex<R>(_ change: (inout CatalogIndex) throws -> R) throws -> R {
+        try storage.withExclusiveLock { try updateIndexLocked(change) }
+    }
+
+    /// The same as `updateIndex` for callers already holding the lock.
+    func updateIndexLocked<R>(_ change: (inout CatalogIndex) throws -> R) throws -> R {
+        for _ in 0..<8 {
+            let (current, bytes) = try readIndex()
+            var updated = current
+            let result = try change(&updated)
+            if updated == current { return result }
+            if try writeIndexFiles(updated, replacing: bytes) {
+                try storage.flush()
+                return result
+            }
+        }
+        throw ZincError.conflict("the index of '\(storage.location)' kept changing under this writer; try again")
+    }
+
+    /// Writes `catalog.json` (conditionally), then its three mirrors.
+    @discardableResult
+    private func writeIndexFiles(_ index: CatalogIndex, replacing previous: [UInt8]?) throws -> Bool {
+        let json = index.encoded()
+        let condition: WriteCondition = previous.map { .ifUnchanged($0) } ?? .ifAbsent
+        guard try storage.write(json, to: "catalog.json", condition) == .written else { return false }
+        let gz = GzipCompressor.compress(json)
+        try storage.write(gz, to: "catalog.json.gz")
+        try storage.write(json, to: "index.json")
+        try storage.write(gz, to: "index.json.gz")
+        return true
+    }
+
+    // MARK: Manifests
+
+    public func manifest(bundle: String, version: Int) throws -> Manifest {
+        let path = Manifest.path(bundle: bundle, version: version)
+        if let bytes = try storage.read(path) {
+            return try Manifest.parse(bytes, path: storage.location + "/" + path)
+        }
+        // Some writers publish only the gzipped manifest.
+        if let gz = try storage.read(path + ".gz") {
+            let bytes: [UInt8]
+            do { bytes = try GzipDecompressor.decompress(gz) } catch {
+                throw ZincError.corruptFile(path: storage.location + "/" + path + ".gz", reason: "not a valid gzip stream")
+            }
+            return try Manifest.parse(bytes, path: storage.location + "/" + path + ".gz")
+        }
+        throw ZincError.versionNotFound(bundle: bundle, version: "\(version) (its manifest is missing)")
+    }
+
+    func writeManifest(_ manifest: Manifest) throws {
+        let json = manifest.encoded()
+        try storage.write(json, to: manifest.path)
+        try storage.write(GzipCompressor.compress(json), to: manifest.path + ".gz")
+    }
+
+    // MARK: Archives
+
+    public static func archivePath(bundle: String, version: Int, flavor: String? = nil) -> String {
+        "archives/\(bundle)-\(version)\(flavor.map { "~" + $0 } ?? "").tar"
+    }
+
+    /// The archives a version should have: the all-files archive when it has more than
+    /// one file (skipped with flavors unless asked for), and one per flavor with more
+    /// than one file. nil stands for the all-files archive.
+    public static func archiveScopes(of manifest: Manifest, includeMasterArchive: Bool) -> [String?] {
+        var scopes = [String?]()
+        if (manifest.flavors.isEmpty || includeMasterArchive) && manifest.files.count > 1 { scopes.append(nil) }
+        for flavor in manifest.flavors where manifest.paths(flavor: flavor).count > 1 { scopes.append(flavor) }
+        return scopes
+    }
+
+    /// The members of an archive in LMFO order, given the versions that exist before it.
+    func archiveMembers(of manifest: Manifest, flavor: String?, earlierVersions: [Int]) throws -> [StoredObject] {
+        let objects = manifest.objects(flavor: flavor)
+        let order = try LMFOOrder.order(objects: Set(objects.keys), version: manifest.version,
+                                        earlierVersions: earlierVersions) { earlier in
+            Set(try self.manifest(bundle: manifest.bundle, version: earlier).objects(flavor: flavor).keys)
+        }
+        return order.map { objects[$0]! }
+    }
+
+    /// Writes one archive: a ustar member per object, named like the object's file,
+    /// holding the object's stored bytes (copied in the kernel where possible).
+    func writeArchive(_ path: String, members: [StoredObject]) throws {
+        let writer = try storage.makeWriter(for: path)
+        defer { writer.discard() }
+        let zeros = [UInt8](repeating: 0, count: TarHeader.blockSize)
+        for member in members {
+            try writer.write(try TarHeader.encode(name: member.fileName, size: member.preferredSize))
+            let before = writer.bytesWritten
+            try writer.append(storedFile: member.preferredPath)
+            let copied = writer.bytesWritten - before
+            guard copied == member.preferredSize else {
+                throw ZincError.integrity(path: storage.location + "/" + member.preferredPath,
+                                          reason: "its size is \(copied) bytes, the catalog recorded \(member.preferredSize)")
+            }
+            let padding = Int(TarHeader.paddedLength(copied) - copied)
+            if padding > 0 { try writer.write(Array(zeros[0..<padding])) }
+        }
+        try writer.write(zeros + zeros)
+        _ = try writer.commit(.always)
+    }
+}

@@ -1,0 +1,138 @@
+/// The description of one bundle version (`manifests/<bundle>-<version>.json`):
+/// path -> object, plus flavors.
+public struct Manifest: Equatable, Sendable {
+    public var catalog: String
+    public var bundle: String
+    public var version: Int
+    /// Every flavor used by some file, in first-seen order.
+    public var flavors: [String]
+    public var files: [String: Entry]
+
+    public struct Entry: Equatable, Sendable {
+        public var object: StoredObject
+        /// The flavors that include this file; nil when the bundle has no flavorspec.
+        public var flavors: [String]?
+
+        public init(object: StoredObject, flavors: [String]? = nil) {
+            self.object = object
+            self.flavors = flavors
+        }
+
+        public var sha: String { object.sha }
+    }
+
+    public init(catalog: String, bundle: String, version: Int, flavors: [String] = [], files: [String: Entry]) {
+        self.catalog = catalog
+        self.bundle = bundle
+        self.version = version
+        self.flavors = flavors
+        self.files = files
+    }
+
+    public static func path(bundle: String, version: Int) -> String {
+        "manifests/\(bundle)-\(version).json"
+    }
+
+    public var path: String { Self.path(bundle: bundle, version: version) }
+
+    /// The distinct objects of the whole bundle, or of one flavor.
+    public func objects(flavor: String? = nil) -> [String: StoredObject] {
+        var objects = [String: StoredObject]()
+        for entry in files.values where flavor == nil || (entry.flavors ?? []).contains(flavor!) {
+            objects[entry.sha] = entry.object
+        }
+        return objects
+    }
+
+    /// The paths of one flavor (all paths without a flavor).
+    public func paths(flavor: String? = nil) -> [String] {
+        files.filter { flavor == nil || ($0.value.flavors ?? []).contains(flavor!) }.map(\.key)
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Whether two manifests hold the same files with the same content and flavors.
+    public func sameContent(as other: Manifest) -> Bool {
+        flavors == other.flavors && files.count == other.files.count && files.allSatisfy { path, entry in
+            guard let theirs = other.files[path] else { return false }
+            return theirs.sha == entry.sha && (theirs.flavors ?? []) == (entry.flavors ?? [])
+        }
+    }
+
+    private static let topLevelKeys: Set<String> = ["format", "catalog", "bundle", "version", "flavors", "files"]
+    private static let fileKeys: Set<String> = ["sha", "formats", "flavors"]
+
+    /// Parses and validates a manifest. Readers downstream use these paths to write
+    /// files, so an unsafe path or an unknown key is refused, never passed on.
+    public static func parse(_ bytes: [UInt8], path: String) throws -> Manifest {
+        func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
+        let json: JSONValue
+        do { json = try JSONValue.parse(bytes) } catch { throw corrupt("not JSON (\(error))") }
+        guard let top = json.objectValue else { throw corrupt("the manifest is not a JSON object") }
+        if let unknown = top.keys.first(where: { !topLevelKeys.contains($0) }) { throw corrupt("unknown key '\(unknown)'") }
+        if let format = top["format"], format.stringValue != CatalogIndex.formatVersion {
+            throw ZincError.unsupportedFormat(path: path, format: format.stringValue ?? "\(format)")
+        }
+        guard let catalog = top["catalog"]?.stringValue else { throw corrupt("no string 'catalog'") }
+        guard let bundle = top["bundle"]?.stringValue else { throw corrupt("no string 'bundle'") }
+        guard let version = top["version"]?.intValue, version >= 1 else { throw corrupt("no positive 'version'") }
+        let flavors = try stringList(top["flavors"], what: "'flavors'", corrupt) ?? []
+        guard let filesValue = top["files"]?.objectValue else { throw corrupt("no 'files' object") }
+
+        var files = [String: Entry]()
+        for (filePath, value) in filesValue {
+            do { try Names.validateRelativePath(filePath) } catch let error as ZincError { throw corrupt("\(error)") }
+            guard let entry = value.objectValue else { throw corrupt("file '\(filePath)' is not an object") }
+            if let unknown = entry.keys.first(where: { !fileKeys.contains($0) }) {
+                throw corrupt("file '\(filePath)' has unknown key '\(unknown)'")
+            }
+            guard let sha = entry["sha"]?.stringValue, Names.isSHA1(sha) else {
+                throw corrupt("file '\(filePath)' has no valid 'sha' (40 lowercase hex digits)")
+            }
+            guard let formatsValue = entry["formats"]?.objectValue, !formatsValue.isEmpty else {
+                throw corrupt("file '\(filePath)' has no 'formats'")
+            }
+            var formats = [ObjectFormat: Int64]()
+            for (name, info) in formatsValue {
+                guard let format = ObjectFormat(rawValue: name) else { throw corrupt("file '\(filePath)' has unknown format '\(name)'") }
+                guard let size = info.objectValue?["size"]?.intValue, size >= 0 else {
+                    throw corrupt("file '\(filePath)' format '\(name)' has no valid 'size'")
+                }
+                formats[format] = size
+            }
+            let fileFlavors = try stringList(entry["flavors"], what: "'flavors' of '\(filePath)'", corrupt)
+            files[filePath] = Entry(object: StoredObject(sha: sha, formats: formats), flavors: fileFlavors)
+        }
+        return Manifest(catalog: catalog, bundle: bundle, version: Int(version), flavors: flavors, files: files)
+    }
+
+    private static func stringList(_ value: JSONValue?, what: String, _ corrupt: (String) -> ZincError) throws -> [String]? {
+        guard let value else { return nil }
+        guard let items = value.arrayValue else { throw corrupt("\(what) is not a list") }
+        return try items.map { item in
+            guard let s = item.stringValue else { throw corrupt("\(what) holds a non-string") }
+            return s
+        }
+    }
+
+    public func json() -> JSONValue {
+        let filesJSON = files.mapValues { entry -> JSONValue in
+            var object: [String: JSONValue] = [
+                "sha": .string(entry.sha),
+                "formats": .object(Dictionary(uniqueKeysWithValues: entry.object.formats.map {
+                    ($0.key.rawValue, JSONValue.object(["size": .int($0.value)]))
+                })),
+            ]
+            if let flavors = entry.flavors { object["flavors"] = .array(flavors.map { .string($0) }) }
+            return .object(object)
+        }
+        return .object([
+            "catalog": .string(catalog),
+            "bundle": .string(bundle),
+            "version": .int(Int64(version)),
+            "flavors": .array(flavors.map { .string($0) }),
+            "files": .object(filesJSON),
+        ])
+    }
+
+    public func encoded() -> [UInt8] { json().encoded() }
+}

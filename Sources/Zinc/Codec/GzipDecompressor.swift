@@ -1,0 +1,70 @@
+import CZlib
+
+/// Streaming gunzip of exactly one gzip member. Existing clients inflate only the first
+/// member, so anything after it is reported as damage rather than silently ignored.
+public final class GzipDecompressor {
+    private var stream = z_stream()
+    private let output: UnsafeMutablePointer<UInt8>
+    private let outputSize = 1 << 18
+    private let sink: (UnsafeRawBufferPointer) throws -> Void
+    public private(set) var finished = false
+
+    public enum Failure: Error, Equatable {
+        case corrupt(String)
+        case trailingData
+        case truncated
+    }
+
+    public init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.sink = sink
+        output = .allocate(capacity: outputSize)
+        let status = inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "zlib inflateInit2 failed: \(status)")
+    }
+
+    deinit {
+        inflateEnd(&stream)
+        output.deallocate()
+    }
+
+    public func update(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.count > 0 else { return }
+        if finished { throw Failure.trailingData }
+        stream.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        stream.avail_in = UInt32(bytes.count)
+        while stream.avail_in > 0 || stream.avail_out == 0 {
+            stream.next_out = output
+            stream.avail_out = UInt32(outputSize)
+            let status = inflate(&stream, Z_NO_FLUSH)
+            let produced = outputSize - Int(stream.avail_out)
+            if produced > 0 { try sink(UnsafeRawBufferPointer(start: output, count: produced)) }
+            switch status {
+            case Z_STREAM_END:
+                finished = true
+                if stream.avail_in > 0 { throw Failure.trailingData }
+                return
+            case Z_OK:
+                continue
+            case Z_BUF_ERROR:
+                if stream.avail_in == 0 { return }
+                continue
+            default:
+                let message = stream.msg.map { String(cString: $0) } ?? "inflate error \(status)"
+                throw Failure.corrupt(message)
+            }
+        }
+    }
+
+    /// Call after the last `update`: a stream that never reached its end is truncated.
+    public func finish() throws {
+        if !finished { throw Failure.truncated }
+    }
+
+    public static func decompress(_ bytes: [UInt8]) throws -> [UInt8] {
+        var out = [UInt8]()
+        let decompressor = GzipDecompressor { out.append(contentsOf: $0) }
+        try bytes.withUnsafeBytes { try decompressor.update($0) }
+        try decompressor.finish()
+        return out
+    }
+}

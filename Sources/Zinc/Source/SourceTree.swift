@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Walks a source folder and lists the files a bundle version is made of, refusing
+/// anything that could not be represented safely in a manifest.
+public enum SourceTree {
+    /// Names that are never content (Finder's folder settings).
+    static let ignoredNames: Set<String> = [".DS_Store"]
+
+    /// Lists every regular file below `root`, sorted by path. Symlinks to files inside
+    /// the tree are followed; symlinked folders are not descended; FIFOs, sockets and
+    /// devices are skipped without being opened. `warn` receives what was skipped.
+    public static func scan(_ root: String, warn: (String) -> Void) throws -> [SourceFile] {
+        guard let resolvedRoot = realPath(root) else {
+            throw ZincError.sourceProblem(path: root, reason: errno == ENOENT ? "no such folder" : String(cString: strerror(errno)))
+        }
+        var st = stat()
+        guard stat(resolvedRoot, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw ZincError.sourceProblem(path: root, reason: "not a folder")
+        }
+        var files = [SourceFile]()
+        try walk(directory: resolvedRoot, relative: "", root: resolvedRoot, display: root, into: &files, warn: warn)
+        guard !files.isEmpty else { throw ZincError.emptySource(root) }
+        return files.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+    }
+
+    private static func walk(directory: String, relative: String, root: String, display: String,
+                             into files: inout [SourceFile], warn: (String) -> Void) throws {
+        guard let dir = opendir(directory) else {
+            throw ZincError.io(path: directory, operation: "read folder", errno: errno)
+        }
+        defer { closedir(dir) }
+        var names = [[UInt8]]()
+        while let entry = readdir(dir) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            names.append(bytes)
+        }
+        for bytes in names {
+            let shownPath = display + "/" + (relative.isEmpty ? "" : relative + "/") + String(decoding: bytes, as: UTF8.self)
+            guard let name = String(validating: bytes, as: UTF8.self) else {
+                throw ZincError.sourceProblem(path: shownPath, reason: "the name is not valid UTF-8")
+            }
+            if name.unicodeScalars.contains(where: Names.isControl) {
+                throw ZincError.sourceProblem(path: shownPath, reason: "the name contains a control character")
+            }
+            if ignoredNames.contains(name) { continue }
+            let childPath = directory + "/" + name
+            let childRelative = relative.isEmpty ? name : relative + "/" + name
+            var st = stat()
+            guard lstat(childPath, &st) == 0 else {
+                throw ZincError.io(path: shownPath, operation: "stat", errno: errno)
+            }
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR:
+                try walk(directory: childPath, relative: childRelative, root: root, display: display, into: &files, warn: warn)
+            case S_IFREG:
+                files.append(SourceFile(relativePath: childRelative, absolutePath: childPath, size: Int64(st.st_size), stamp: stamp(st)))
+            case S_IFLNK:
+                if let file = try followLink(childPath, relative: childRelative, root: root, shownPath: shownPath, warn: warn) {
+                    files.append(file)
+                }
+            default:
+                warn("skipping '\(shownPath)': not a regular file (FIFO, socket or device)")
+            }
+        }
+    }
+
+    private static func followLink(_ path: String, relative: String, root: String, shownPath: String,
+                                   warn: (String) -> Void) throws -> SourceFile? {
+        guard let target = realPath(path) else {
+            switch errno {
+            case ELOOP: throw ZincError.sourceProblem(path: shownPath, reason: "symlink loop")
+            case ENOENT, ENOTDIR: throw ZincError.sourceProblem(path: shownPath, reason: "dangling symlink (its target does not exist)")
+            default: throw ZincError.io(path: shownPath, operation: "resolve symlink", errno: errno)
+            }
+        }
+        guard target.hasPrefix(root + "/") else {
+            throw ZincError.sourceProblem(path: shownPath, reason: "symlink points outside the source folder (to '\(target)')")
+        }
+        var st = stat()
+        guard stat(target, &st) == 0 else { throw ZincError.io(path: shownPath, operation: "stat", errno: errno) }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            return SourceFile(relativePath: relative, absolutePath: target, size: Int64(st.st_size), stamp: stamp(st))
+        case S_IFDIR:
+            warn("not descending into '\(shownPath)': symlinked folders are not followed")
+            return nil
+        default:
+            warn("skipping '\(shownPath)': it links to something that is not a regular file")
+            return nil
+        }
+    }
+
+    static func stamp(_ st: stat) -> FileStamp {
+        FileStamp(size: Int64(st.st_size),
+                  mtimeNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                  ctimeNanoseconds: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec),
+                  inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

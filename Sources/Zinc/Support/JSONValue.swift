@@ -1,0 +1,154 @@
+import Foundation
+
+/// A JSON document as plain values. Zinc parses into this first and validates by
+/// hand, so a foreign or damaged file gets an error that names the key at fault,
+/// and writes from it with its own encoder, so output bytes never depend on
+/// Foundation's formatting choices.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func parse(_ data: [UInt8]) throws -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: Data(data))
+        } catch let error as DecodingError {
+            throw ParseError(description: Self.describe(error))
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .dataCorrupted(let context):
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        default:
+            return "\(error)"
+        }
+    }
+
+    /// Compact UTF-8 with keys sorted by code point (as Python's `sort_keys`) and `/`
+    /// left unescaped.
+    public func encoded() -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(256)
+        write(to: &out)
+        return out
+    }
+
+    /// Indented, still key-sorted: for people reading `dump_index` output.
+    public func prettyEncoded() -> [UInt8] {
+        var out = [UInt8]()
+        write(to: &out, indent: 0, pretty: true)
+        out.append(UInt8(ascii: "\n"))
+        return out
+    }
+
+    private func write(to out: inout [UInt8], indent: Int = 0, pretty: Bool = false) {
+        func newline(_ level: Int) {
+            guard pretty else { return }
+            out.append(UInt8(ascii: "\n"))
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * 2))
+        }
+        switch self {
+        case .null: out.append(contentsOf: Array("null".utf8))
+        case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
+        case .int(let i): out.append(contentsOf: Array(String(i).utf8))
+        case .double(let d): out.append(contentsOf: Array(Self.format(d).utf8))
+        case .string(let s): Self.writeString(s, to: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(contentsOf: pretty ? Array(",".utf8) : [UInt8(ascii: ",")]) }
+                newline(indent + 1)
+                item.write(to: &out, indent: indent + 1, pretty: pretty)
+            }
+            if !items.isEmpty { newline(indent) }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            let keys = members.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+            for (i, key) in keys.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 1)
+                Self.writeString(key, to: &out)
+                out.append(contentsOf: pretty ? Array(": ".utf8) : [UInt8(ascii: ":")])
+                members[key]!.write(to: &out, indent: indent + 1, pretty: pretty)
+            }
+            if !keys.isEmpty { newline(indent) }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func format(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 1e15 { return String(format: "%.1f", d) }
+        return "\(d)"
+    }
+
+    private static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: out.append(contentsOf: Array("\\n".utf8))
+            case 0x0D: out.append(contentsOf: Array("\\r".utf8))
+            case 0x09: out.append(contentsOf: Array("\\t".utf8))
+            case 0..<0x20, 0x7F:
+                out.append(contentsOf: Array(String(format: "\\u%04x", Int(byte)).utf8))
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue: Decodable {
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let b = try? container.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? container.decode(Int64.self) {
+            self = .int(i)
+        } else if let d = try? container.decode(Double.self) {
+            self = .double(d)
+        } else if let s = try? container.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? container.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+}
+
+extension JSONValue {
+    var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
+    var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    /// Integers, and doubles that are whole numbers (some writers emit `2.0`).
+    var intValue: Int64? {
+        switch self {
+        case .int(let i): return i
+        case .double(let d) where d == d.rounded() && abs(d) < 9e15: return Int64(d)
+        default: return nil
+        }
+    }
+    var doubleValue: Double? {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// The naming rules of FORMAT.md ("Names" and manifest paths). Names end up in file
+/// names and URLs, so anything that could change a path's meaning is refused.
+public enum Names {
+    public static func validateCatalogID(_ id: String) throws {
+        guard !id.isEmpty else { throw ZincError.invalidName(kind: "catalog id", value: id, reason: "it is empty") }
+        let allowed = id.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "." || $0 == "_" || $0 == "-"
+        }
+        guard allowed else {
+            throw ZincError.invalidName(kind: "catalog id", value: id,
+                                        reason: "only letters, digits, '.', '_' and '-' are allowed")
+        }
+    }
+
+    public static func validateBundleName(_ name: String) throws {
+        try validateCommon(kind: "bundle name", name)
+        if name.hasPrefix(".") {
+            throw ZincError.invalidName(kind: "bundle name", value: name, reason: "it must not start with '.'")
+        }
+    }
+
+    public static func validateDistroName(_ name: String) throws {
+        try validateCommon(kind: "distribution name", name)
+        if name.hasPrefix("_") {
+            throw ZincError.invalidName(kind: "distribution name", value: name,
+                                        reason: "names starting with '_' are reserved for previous-distro pointers")
+        }
+    }
+
+    public static func validateFlavorName(_ name: String) throws {
+        try validateCommon(kind: "flavor name", name)
+    }
+
+    private static func validateCommon(kind: String, _ name: String) throws {
+        guard !name.isEmpty else { throw ZincError.invalidName(kind: kind, value: name, reason: "it is empty") }
+        if let bad = name.unicodeScalars.first(where: { $0 == "/" || $0 == "\\" || $0 == "~" || isControl($0) }) {
+            let shown = isControl(bad) ? "a control character" : "'\(bad)'"
+            throw ZincError.invalidName(kind: kind, value: name, reason: "it contains \(shown)")
+        }
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// Manifest paths: relative, `/`-separated, no empty, `.` or `..` component,
+    /// no control characters. A reader enforces this too: a manifest is data from a
+    /// server and must never steer a write outside its destination.
+    public static func validateRelativePath(_ path: String) throws {
+        guard !path.isEmpty else { throw ZincError.invalidPath(path, reason: "it is empty") }
+        if path.hasPrefix("/") { throw ZincError.invalidPath(path, reason: "it is absolute") }
+        if path.unicodeScalars.contains(where: isControl) {
+            throw ZincError.invalidPath(path, reason: "it contains a control character")
+        }
+        for component in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if component.isEmpty { throw ZincError.invalidPath(path, reason: "it has an empty component") }
+            if component == "." || component == ".." {
+                throw ZincError.invalidPath(path, reason: "it has a '\(component)' component")
+            }
+        }
+    }
+
+    public static func isSHA1(_ value: String) -> Bool {
+        value.utf8.count == 40 && value.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Zinc
+
+struct UpdateDistro: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update_distro",
+        abstract: "Point a distribution of a bundle at a version.",
+        discussion: """
+            VERSION is a number, 'latest', or @OTHER for the version distro OTHER points at \
+            (promote test to master with --version @test). The replaced version is kept \
+            under _NAME, so '--version @_master' rolls a bad promotion back.
+            """
+    )
+
+    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
+    var catalog: String
+
+    @Option(name: [.customLong("id"), .customLong("bundle")], help: "The bundle name.")
+    var id: String
+
+    @Option(help: "The distribution name (master, test, ...).")
+    var name: String
+
+    @Option(help: "A version number, 'latest' or @DISTRO.")
+    var version: String
+
+    @Flag(help: "Do not keep the replaced version under _NAME.")
+    var noPrev = false
+
+    func run() throws {
+        try reportingErrors {
+            let catalog = try Catalog.open(at: CatalogLocation.resolve(self.catalog))
+            let spec = try VersionSpec(version)
+            switch try catalog.updateDistro(bundle: id, distro: name, to: spec, savePrevious: !noPrev) {
+            case .created(let v):
+                print("Created distribution '\(name)' for '\(id)-v\(v)'")
+            case .updated(let v, let previous):
+                print("Updated distribution '\(name)' for '\(id)-v\(v)' (was v\(previous))")
+            case .unchanged(let v):
+                print("Distribution '\(name)' already points at '\(id)-v\(v)'")
+            }
+        }
+    }
+}
