@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries: the distro's zlib and OpenSSL libcrypto, nothing vendored.
@@ -33,17 +34,36 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `zinc serve`: a static HTTP server with CDN semantics. It knows nothing of
+        // catalogs beyond file names, so it depends on SwiftNIO only.
+        .target(
+            name: "ZincServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // The client side: keeps a local repo of bundles in sync with remote catalogs.
+        .target(name: "ZincClient", dependencies: ["Zinc"]),
         // The `zinc` command: argument parsing and printing only.
         .executableTarget(
             name: "ZincCLI",
             dependencies: [
                 "Zinc",
+                "ZincClient",
+                "ZincServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ZincTests", dependencies: ["Zinc"]),
-        .testTarget(name: "ZincCLITests", dependencies: ["Zinc", "ZincCLI"]),
+        // Helpers shared by the test targets: temporary trees, running the built binary.
+        .target(name: "ZincTestSupport", dependencies: ["Zinc"], path: "Tests/ZincTestSupport"),
+        .testTarget(name: "ZincTests", dependencies: ["Zinc", "ZincTestSupport"]),
+        .testTarget(name: "ZincCLITests", dependencies: ["Zinc", "ZincCLI", "ZincTestSupport"]),
+        .testTarget(name: "ZincServerTests", dependencies: ["ZincServer"]),
+        .testTarget(name: "ZincClientTests", dependencies: ["ZincClient", "Zinc", "ZincTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

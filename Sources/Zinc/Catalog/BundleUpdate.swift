@@ -9,13 +9,16 @@ public struct BundleUpdateOptions: Sendable {
     public var includeMasterArchive: Bool
     /// Told about each file as it is hashed and stored, for progress displays.
     public var progress: (@Sendable (ImportProgress) -> Void)?
+    /// Where to keep the stat cache (see `StatCache`); nil hashes every file every time.
+    public var statCacheFolder: String?
 
     public init(force: Bool = false, flavorspec: Flavorspec? = nil, includeMasterArchive: Bool = false,
-                progress: (@Sendable (ImportProgress) -> Void)? = nil) {
+                progress: (@Sendable (ImportProgress) -> Void)? = nil, statCacheFolder: String? = nil) {
         self.force = force
         self.flavorspec = flavorspec
         self.includeMasterArchive = includeMasterArchive
         self.progress = progress
+        self.statCacheFolder = statCacheFolder
     }
 }
 
@@ -37,60 +40,89 @@ public enum BundleUpdateResult: Equatable, Sendable {
 extension Catalog {
     /// Imports every file under `source` as a new version of bundle `name`.
     ///
-    /// Heavy work happens before the writer lock: hashing every file, then storing the
-    /// objects the catalog lacks, on all cores and flushed as one batch. Under the lock
-    /// the version number is chosen, archives and manifest are written and flushed, and
-    /// only then is the version added to the index.
+    /// Heavy work happens before the writer lock: hashing every file (skipped for files
+    /// the stat cache vouches for), then storing the objects the catalog lacks, on all
+    /// cores and flushed as one batch. Under the lock the version number is chosen,
+    /// archives and manifest are written and flushed, and only then is the version
+    /// added to the index.
     public func updateBundle(_ name: String, from source: String,
                              options: BundleUpdateOptions = BundleUpdateOptions()) throws -> BundleUpdateResult {
         try Names.validateBundleName(name)
-        let files = try SourceTree.scan(source) { logger.warning("\($0)") }
-        let totalBytes = files.reduce(0) { $0 + $1.size }
-        let hashing = ProgressCounter(phase: .hashing, totalFiles: files.count, totalBytes: totalBytes, report: options.progress)
-        let shas = try parallelMap(count: files.count) { i in
-            let sha = try SHA1.hash(file: PosixFile.open(files[i].absolutePath))
-            hashing.add(bytes: files[i].size)
+        // The objects stored or reused below are garbage to `clean` until the manifest
+        // is committed: the shared import lock keeps it waiting until then.
+        return try storage.withImportLock(exclusive: false) {
+            let scanStart = StatCache.now()
+            let files = try SourceTree.scan(source) { logger.warning("\($0)") }
+            let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
+            let shas = try hash(files, cache: cache, progress: options.progress)
+            if let cache {
+                do { try cache.save(root: source, scanStart: scanStart) } catch {
+                    logger.warning("could not save the stat cache \(cache.file): \(error)")
+                }
+            }
+            let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
+
+            if !options.force, let version = try unchangedVersion(name, files: files, shas: shas, flavors: flavors) {
+                return .unchanged(version: version)
+            }
+            let stored = try storeObjects(files, shas: shas, progress: options.progress)
+            try storage.flush()
+
+            var entries = [String: Manifest.Entry]()
+            var flavorOrder = [String]()
+            for (i, file) in files.enumerated() {
+                entries[file.relativePath] = Manifest.Entry(object: stored[shas[i]]!, flavors: flavors[i])
+                for flavor in flavors[i] ?? [] where !flavorOrder.contains(flavor) { flavorOrder.append(flavor) }
+            }
+            return try commitVersion(name, entries: entries, flavors: flavorOrder, options: options)
+        }
+    }
+
+    /// The SHA-1 of every file, from the stat cache where it vouches for the file.
+    private func hash(_ files: [SourceFile], cache: StatCache?, progress: (@Sendable (ImportProgress) -> Void)?) throws -> [String] {
+        let counter = ProgressCounter(phase: .hashing, totalFiles: files.count,
+                                      totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
+        return try parallelMap(count: files.count) { i in
+            let file = files[i]
+            let sha = try cache?.sha(for: file) ?? SHA1.hash(file: PosixFile.open(file.absolutePath))
+            cache?.record(file, sha: sha)
+            counter.add(bytes: file.size)
             return sha
         }
-        let flavorsByFile = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
+    }
 
-        if !options.force, let version = try unchangedVersion(name, files: files, shas: shas, flavors: flavorsByFile) {
-            return .unchanged(version: version)
-        }
-
+    /// Stores each distinct content once, on all cores; returns the stored form by sha.
+    private func storeObjects(_ files: [SourceFile], shas: [String],
+                              progress: (@Sendable (ImportProgress) -> Void)?) throws -> [String: StoredObject] {
         var firstFileOfObject = [String: Int]()
         for (i, sha) in shas.enumerated() where firstFileOfObject[sha] == nil { firstFileOfObject[sha] = i }
         let uniqueFiles = firstFileOfObject.values.sorted()
-        let storing = ProgressCounter(phase: .storing, totalFiles: uniqueFiles.count,
-                                      totalBytes: uniqueFiles.reduce(0) { $0 + files[$1].size }, report: options.progress)
+        let counter = ProgressCounter(phase: .storing, totalFiles: uniqueFiles.count,
+                                      totalBytes: uniqueFiles.reduce(0) { $0 + files[$1].size }, report: progress)
         let store = objects
         let stored = try parallelMap(count: uniqueFiles.count) { k in
             let file = files[uniqueFiles[k]]
             let object = try store.store(localPath: file.absolutePath, sha: shas[uniqueFiles[k]], size: file.size)
-            storing.add(bytes: file.size)
+            counter.add(bytes: file.size)
             return object
         }
-        let objectsBySHA = Dictionary(uniqueKeysWithValues: stored.map { ($0.sha, $0) })
-        try storage.flush()
+        return Dictionary(uniqueKeysWithValues: stored.map { ($0.sha, $0) })
+    }
 
-        var entries = [String: Manifest.Entry]()
-        var flavorOrder = [String]()
-        for (i, file) in files.enumerated() {
-            entries[file.relativePath] = Manifest.Entry(object: objectsBySHA[shas[i]]!, flavors: flavorsByFile[i])
-            for flavor in flavorsByFile[i] ?? [] where !flavorOrder.contains(flavor) { flavorOrder.append(flavor) }
-        }
-
-        return try storage.withExclusiveLock {
+    /// Under the writer lock: picks the version number, writes archives then manifest
+    /// (each batch flushed), then adds the version to the index.
+    private func commitVersion(_ name: String, entries: [String: Manifest.Entry], flavors: [String],
+                               options: BundleUpdateOptions) throws -> BundleUpdateResult {
+        try storage.withExclusiveLock {
             let index = try self.index()
             let bundle = index.bundles[name] ?? CatalogIndex.BundleEntry()
-            var manifest = Manifest(catalog: index.id, bundle: name, version: bundle.nextVersion + 1,
-                                    flavors: flavorOrder, files: entries)
+            let manifest = Manifest(catalog: index.id, bundle: name, version: bundle.nextVersion + 1,
+                                    flavors: flavors, files: entries)
             // Another writer may have committed the same content while we were importing.
             if !options.force, let latest = bundle.latestVersion,
                try self.manifest(bundle: name, version: latest).sameContent(as: manifest) {
                 return .unchanged(version: latest)
             }
-            manifest.version = bundle.nextVersion + 1
             for scope in Catalog.archiveScopes(of: manifest, includeMasterArchive: options.includeMasterArchive) {
                 let members = try archiveMembers(of: manifest, flavor: scope, earlierVersions: bundle.versions)
                 try writeArchive(Catalog.archivePath(bundle: name, version: manifest.version, flavor: scope), members: members)

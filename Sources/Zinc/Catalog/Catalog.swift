@@ -149,24 +149,25 @@ public final class Catalog: @unchecked Sendable {
     }
 
     /// Writes one archive: a ustar member per object, named like the object's file,
-    /// holding the object's stored bytes (copied in the kernel where possible).
+    /// holding the object's stored bytes (copied in the kernel, members in parallel).
     func writeArchive(_ path: String, members: [StoredObject]) throws {
+        var pieces = [WritePiece]()
+        var pending = [UInt8]()  // the previous member's padding and the next header go out as one write
+        for member in members {
+            pending += try TarHeader.encode(name: member.fileName, size: member.preferredSize)
+            pieces.append(.bytes(pending))
+            pieces.append(.storedFile(path: member.preferredPath, size: member.preferredSize))
+            pending = [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(member.preferredSize) - member.preferredSize))
+        }
+        pieces.append(.bytes(pending + [UInt8](repeating: 0, count: 2 * TarHeader.blockSize)))
         let writer = try storage.makeWriter(for: path)
         defer { writer.discard() }
-        let zeros = [UInt8](repeating: 0, count: TarHeader.blockSize)
-        for member in members {
-            try writer.write(try TarHeader.encode(name: member.fileName, size: member.preferredSize))
-            let before = writer.bytesWritten
-            try writer.append(storedFile: member.preferredPath)
-            let copied = writer.bytesWritten - before
-            guard copied == member.preferredSize else {
-                throw ZincError.integrity(path: storage.location + "/" + member.preferredPath,
-                                          reason: "its size is \(copied) bytes, the catalog recorded \(member.preferredSize)")
-            }
-            let padding = Int(TarHeader.paddedLength(copied) - copied)
-            if padding > 0 { try writer.write(Array(zeros[0..<padding])) }
+        do {
+            try writer.append(pieces: pieces)
+        } catch let mismatch as WritePieceMismatch {
+            throw ZincError.integrity(path: storage.location + "/" + mismatch.path,
+                                      reason: "its size is \(mismatch.actual) bytes, the catalog recorded \(mismatch.expected)")
         }
-        try writer.write(zeros + zeros)
         _ = try writer.commit(.always)
     }
 }

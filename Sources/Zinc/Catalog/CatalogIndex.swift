@@ -53,7 +53,8 @@ public struct CatalogIndex: Equatable, Sendable {
         var bundles = [String: BundleEntry]()
         for (name, value) in bundlesValue {
             if let list = value.arrayValue {  // 2012 draft: "bundles": {"B": [1, 2]}
-                bundles[name] = BundleEntry(versions: try versions(list, bundle: name, corrupt))
+                let versions = try versions(list, bundle: name, corrupt)
+                bundles[name] = BundleEntry(versions: versions, nextVersion: versions.last ?? 0)
                 continue
             }
             guard let entry = value.objectValue else { throw corrupt("bundle '\(name)' is not an object") }

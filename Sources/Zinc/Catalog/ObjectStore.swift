@@ -26,11 +26,13 @@ public struct ObjectStore: Sendable {
 
     /// Stores the content of `path` (whose SHA-1 is `sha`) unless it is already there.
     /// The gzip decision uses the whole file's compressed size; compression stops early
-    /// once the output alone proves the threshold cannot be met.
+    /// once the output alone proves the threshold cannot be met, and is skipped when
+    /// `CompressibilityProbe` finds the content random-looking throughout.
     public func store(localPath: String, sha: String, size: Int64) throws -> StoredObject {
         if let existing = try lookup(sha: sha) { return existing }
         let file = try PosixFile.open(localPath)
-        if size > 0, let compressed = try storeCompressed(file, sha: sha, rawSize: size) {
+        if size > 0, !(try CompressibilityProbe.isSurelyIncompressible(file, size: size)),
+           let compressed = try storeCompressed(file, sha: sha, rawSize: size) {
             return compressed
         }
         guard lseek(file.fd, 0, SEEK_SET) == 0 else { throw ZincError.io(path: localPath, operation: "seek", errno: errno) }

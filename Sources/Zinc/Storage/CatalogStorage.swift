@@ -34,6 +34,17 @@ public protocol CatalogStorage: AnyObject, Sendable {
     /// Runs `body` holding the catalog's exclusive writer lock. Remote backends that
     /// cannot lock rely on `WriteCondition.ifUnchanged` instead.
     func withExclusiveLock<T>(_ body: () throws -> T) throws -> T
+
+    /// Runs `body` holding the import lock: shared by imports, exclusive by `clean`.
+    /// An import stores (or decides to reuse) objects long before a committed manifest
+    /// refers to them, so those objects look like garbage until it finishes; `clean`
+    /// therefore waits until no import runs and keeps new ones out while it works.
+    /// Always taken before the writer lock, never while holding it.
+    func withImportLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T
+
+    /// Temporary files left behind by writers that are gone (killed between starting a
+    /// file and committing it), or older than `age` whoever wrote them.
+    func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String]
 }
 
 /// When a commit may replace what is already at the path.
@@ -78,12 +89,43 @@ public protocol StorageWriter: AnyObject {
     func append(storedFile path: String) throws
     /// Appends a whole local file (raw objects straight from the source tree).
     func append(localFile: PosixFile) throws
+    /// Appends `pieces` in order. Their sizes are known up front, so a backend may fill
+    /// them concurrently (archives: every member's offset follows from the sizes).
+    func append(pieces: [WritePiece]) throws
     func commit(_ condition: WriteCondition) throws -> CommitResult
     /// Drops the uncommitted file. Safe to call after `commit`.
     func discard()
 }
 
+/// A part of a file assembled from known pieces.
+public enum WritePiece: Sendable {
+    case bytes([UInt8])
+    /// A whole file of the same storage, which must have exactly `size` bytes.
+    case storedFile(path: String, size: Int64)
+
+    public var size: Int64 {
+        switch self {
+        case .bytes(let bytes): return Int64(bytes.count)
+        case .storedFile(_, let size): return size
+        }
+    }
+}
+
 extension StorageWriter {
+    /// Appends the pieces one after the other, for backends without random access.
+    public func appendSequentially(_ pieces: [WritePiece]) throws {
+        for piece in pieces {
+            switch piece {
+            case .bytes(let bytes):
+                try write(bytes)
+            case .storedFile(let path, let size):
+                let before = bytesWritten
+                try append(storedFile: path)
+                guard bytesWritten - before == size else { throw WritePieceMismatch(path: path, expected: size, actual: bytesWritten - before) }
+            }
+        }
+    }
+
     public func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
@@ -102,4 +144,11 @@ extension CatalogStorage {
         try writer.write(bytes)
         return try writer.commit(condition)
     }
+}
+
+/// A stored file did not have the size its piece declared.
+public struct WritePieceMismatch: Error, Equatable, Sendable {
+    public let path: String
+    public let expected: Int64
+    public let actual: Int64
 }

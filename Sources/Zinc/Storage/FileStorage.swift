@@ -15,6 +15,8 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
 
     /// Hidden from listings and from `zinc serve`; also the writer lock.
     public static let lockFileName = ".zinc.lock"
+    /// Hidden likewise; see `withImportLock`.
+    public static let importLockFileName = ".zinc.import.lock"
     static let temporaryMarker = ".tmp-"
 
     public init(root: String) {
@@ -53,29 +55,56 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
 
     public func list(_ folder: String) throws -> [String] {
         var results = [String]()
-        func walk(_ relative: String) throws {
-            guard let dir = opendir(absolute(relative)) else {
-                if errno == ENOENT || errno == ENOTDIR { return }
-                throw ZincError.io(path: absolute(relative), operation: "list", errno: errno)
+        try walk(folder) { path, name, _ in
+            if !name.hasPrefix(".") { results.append(path) }
+        }
+        return results.sorted()
+    }
+
+    /// Temporaries are named `.<name>.tmp-<pid>-<random>` (see `FileStorageWriter`). One
+    /// whose process is gone will never be committed; the age limit also catches those
+    /// whose pid a new process has taken since.
+    public func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String] {
+        let cutoff = Int(time(nil)) - Int(age.components.seconds)
+        var results = [String]()
+        try walk("") { path, name, status in
+            guard name.hasPrefix("."), let marker = name.range(of: Self.temporaryMarker, options: .backwards) else { return }
+            let suffix = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+            guard suffix.count == 2, let pid = pid_t(suffix[0]), UInt32(suffix[1]) != nil else { return }
+            #if os(Linux)
+            let modified = Int(status.st_mtim.tv_sec)
+            #else
+            let modified = Int(status.st_mtimespec.tv_sec)
+            #endif
+            // EPERM means the process exists but belongs to someone else: still a live writer.
+            let writerGone = kill(pid, 0) != 0 && errno == ESRCH
+            if writerGone || modified < cutoff { results.append(path) }
+        }
+        return results.sorted()
+    }
+
+    /// Calls `visit` with the catalog-relative path, name and status of every regular
+    /// file below `folder` ("" for the root), skipping hidden folders.
+    private func walk(_ folder: String, _ visit: (String, String, stat) throws -> Void) throws {
+        guard let dir = opendir(folder.isEmpty ? root : absolute(folder)) else {
+            if errno == ENOENT || errno == ENOTDIR { return }
+            throw ZincError.io(path: absolute(folder), operation: "list", errno: errno)
+        }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            defer { closedir(dir) }
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name.hasPrefix(".") { continue }
-                let child = relative + "/" + name
-                var st = stat()
-                guard lstat(absolute(child), &st) == 0 else { continue }
-                switch st.st_mode & S_IFMT {
-                case S_IFDIR: try walk(child)
-                case S_IFREG: results.append(child)
-                default: continue
-                }
+            if name == "." || name == ".." { continue }
+            let child = folder.isEmpty ? name : folder + "/" + name
+            var st = stat()
+            guard lstat(absolute(child), &st) == 0 else { continue }
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR where !name.hasPrefix("."): try walk(child, visit)
+            case S_IFREG: try visit(child, name, st)
+            default: continue
             }
         }
-        try walk(folder)
-        return results.sorted()
     }
 
     public func delete(_ path: String) throws {
@@ -100,9 +129,19 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     }
 
     public func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
+        try withLock(Self.lockFileName, LOCK_EX, body)
+    }
+
+    public func withImportLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
+        try withLock(Self.importLockFileName, exclusive ? LOCK_EX : LOCK_SH, body)
+    }
+
+    /// `flock` on a hidden file of the root: released by the kernel when the process
+    /// dies, so a killed writer never leaves the catalog locked.
+    private func withLock<T>(_ fileName: String, _ operation: Int32, _ body: () throws -> T) throws -> T {
         try createFolders(root)
-        let lock = try PosixFile.open(absolute(Self.lockFileName), flags: O_RDWR | O_CREAT)
-        while flock(lock.fd, LOCK_EX) != 0 {
+        let lock = try PosixFile.open(absolute(fileName), flags: O_RDWR | O_CREAT)
+        while flock(lock.fd, operation) != 0 {
             if errno != EINTR { throw ZincError.io(path: lock.path, operation: "lock", errno: errno) }
         }
         defer { flock(lock.fd, LOCK_UN) }
@@ -138,12 +177,17 @@ final class FileStorageWriter: StorageWriter {
     init(storage: FileStorage, path: String) throws {
         self.storage = storage
         self.path = path
-        try storage.createParentFolders(of: path)
         let final = storage.absolute(path)
         let folder = final[..<(final.lastIndex(of: "/") ?? final.startIndex)]
         let name = final[final.index(after: final.lastIndex(of: "/") ?? final.startIndex)...]
         temporaryPath = "\(folder)/.\(name)\(FileStorage.temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        file = try PosixFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        do {
+            file = try PosixFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        } catch ZincError.io(_, _, ENOENT) {
+            // Folders are created only when missing: most objects land in existing ones.
+            try storage.createParentFolders(of: path)
+            file = try PosixFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        }
     }
 
     deinit { discard() }
@@ -164,6 +208,31 @@ final class FileStorageWriter: StorageWriter {
         let before = try file.status().st_size
         try file.appendContents(of: localFile)
         bytesWritten += Int64(try file.status().st_size - before)
+    }
+
+    /// Fills the pieces at their precomputed offsets on all cores: copying an archive's
+    /// members is the largest single cost of an import.
+    func append(pieces: [WritePiece]) throws {
+        var offsets = [Int64]()
+        var end = try file.status().st_size
+        for piece in pieces {
+            offsets.append(Int64(end))
+            end += off_t(piece.size)
+        }
+        let target = file
+        _ = try parallelMap(count: pieces.count) { i in
+            switch pieces[i] {
+            case .bytes(let bytes):
+                try target.write(bytes, at: offsets[i])
+            case .storedFile(let path, let size):
+                let copied = try target.copyContents(of: PosixFile.open(storage.absolute(path)), at: offsets[i])
+                guard copied == size else { throw WritePieceMismatch(path: path, expected: size, actual: copied) }
+            }
+        }
+        guard lseek(file.fd, off_t(end), SEEK_SET) == end else {
+            throw ZincError.io(path: temporaryPath, operation: "seek", errno: errno)
+        }
+        bytesWritten += Int64(end) - (offsets.first ?? Int64(end))
     }
 
     func commit(_ condition: WriteCondition) throws -> CommitResult {

@@ -1,9 +1,9 @@
 import Foundation
 
-/// A JSON document as plain values. Zinc parses into this first and validates by
-/// hand, so a foreign or damaged file gets an error that names the key at fault,
-/// and writes from it with its own encoder, so output bytes never depend on
-/// Foundation's formatting choices.
+/// A JSON document as plain values. Zinc parses into this first (with `JSONParser`)
+/// and validates by hand, so a foreign or damaged file gets an error that names the
+/// key at fault, and writes from it with its own encoder, so output bytes never depend
+/// on Foundation's formatting choices.
 public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
@@ -18,21 +18,7 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     public static func parse(_ data: [UInt8]) throws -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(data))
-        } catch let error as DecodingError {
-            throw ParseError(description: Self.describe(error))
-        }
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
-        default:
-            return "\(error)"
-        }
+        try JSONParser.parse(data)
     }
 
     /// Compact UTF-8 with keys sorted by code point (as Python's `sort_keys`) and `/`
@@ -108,27 +94,6 @@ public enum JSONValue: Equatable, Sendable {
             }
         }
         out.append(UInt8(ascii: "\""))
-    }
-}
-
-extension JSONValue: Decodable {
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let b = try? container.decode(Bool.self) {
-            self = .bool(b)
-        } else if let i = try? container.decode(Int64.self) {
-            self = .int(i)
-        } else if let d = try? container.decode(Double.self) {
-            self = .double(d)
-        } else if let s = try? container.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? container.decode([JSONValue].self) {
-            self = .array(a)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
     }
 }
 

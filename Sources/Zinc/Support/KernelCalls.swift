@@ -21,13 +21,16 @@ enum KernelCalls {
         syncfsFunction?(fd) ?? fsync(fd)
     }
 
-    /// Copies at the current offsets; -1 with ENOSYS when the call is unavailable.
-    static func copyFileRange(from source: Int32, to destination: Int32, length: Int) -> Int {
+    /// Copies at the given offsets (advancing them), or at the files' current offsets
+    /// when nil; -1 with ENOSYS when the call is unavailable.
+    static func copyFileRange(from source: Int32, at sourceOffset: UnsafeMutablePointer<Int64>? = nil,
+                              to destination: Int32, at destinationOffset: UnsafeMutablePointer<Int64>? = nil,
+                              length: Int) -> Int {
         guard let copy = copyFileRangeFunction else {
             errno = ENOSYS
             return -1
         }
-        return copy(source, nil, destination, nil, length, 0)
+        return copy(source, sourceOffset, destination, destinationOffset, length, 0)
     }
 }
 #endif

@@ -7,7 +7,10 @@ struct UpdateBundle: ParsableCommand {
         abstract: "Import a folder as a new version of a bundle.",
         discussion: """
             Every file under --source becomes part of the version. Nothing is created when \
-            the files equal the newest version's, unless --force.
+            the files equal the newest version's, unless --force. --flavors SPEC is a \
+            flavorspec file, or the name of one stored in the catalog (see update_flavorspec): \
+            each flavor with more than one file gets its own archive, and the all-files \
+            archive is written only with --include-master-archive.
             """
     )
 
@@ -23,10 +26,11 @@ struct UpdateBundle: ParsableCommand {
     @Flag(help: "Create a new version even when nothing changed.")
     var force = false
 
+    @OptionGroup var options: ImportOptions
+
     func run() throws {
         try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(self.catalog))
-            switch try catalog.updateBundle(name, from: source, options: BundleUpdateOptions(force: force)) {
+            switch try Self.importVersion(catalog: catalog, bundle: name, source: source, force: force, options: options) {
             case .created(let version):
                 print("Created bundle '\(name)' version \(version)")
             case .unchanged(let version):
@@ -34,4 +38,38 @@ struct UpdateBundle: ParsableCommand {
             }
         }
     }
+
+    /// The import itself, shared with the Python-tool spelling `bundle:update`, which
+    /// reports the result differently.
+    static func importVersion(catalog location: String, bundle: String, source: String, force: Bool,
+                              options: ImportOptions) throws -> BundleUpdateResult {
+        let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+        let flavorspec = try options.flavors.map { try catalog.flavorspecs.resolve($0) }
+        let bar = ProgressBar(quiet: options.quiet)
+        defer { bar.finish() }
+        let updateOptions = BundleUpdateOptions(
+            force: force, flavorspec: flavorspec, includeMasterArchive: options.includeMasterArchive,
+            progress: { progress in
+                bar.update(progress.phase.rawValue.capitalized, files: progress.completedFiles, of: progress.totalFiles,
+                           bytes: progress.completedBytes, of: progress.totalBytes)
+            },
+            statCacheFolder: options.noStatCache ? nil : StatCache.defaultFolder)
+        return try catalog.updateBundle(bundle, from: source, options: updateOptions)
+    }
+}
+
+/// How to import, in both spellings (update_bundle and bundle:update).
+struct ImportOptions: ParsableArguments {
+    @Option(help: "A flavorspec file, or the name of a flavorspec stored in the catalog.")
+    var flavors: String?
+
+    @Flag(help: "With --flavors, also write the archive of all files.")
+    var includeMasterArchive = false
+
+    @Flag(help: "Do not show a progress bar.")
+    var quiet = false
+
+    @Flag(help: ArgumentHelp("Hash every file even when the stat cache says it is unchanged.",
+                             discussion: "The cache lives in $ZINC_CACHE_DIR, else $XDG_CACHE_HOME/zinc, else ~/.cache/zinc."))
+    var noStatCache = false
 }

@@ -1,0 +1,27 @@
+# The two set-up commands of the README. Both install what is missing first.
+#   make demo   build release and replay the talk's walkthrough on catalogs/
+#   make test   run the whole test suite
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build demo test
+
+# zlib and OpenSSL libcrypto headers, through the system package manager.
+deps:
+	@missing=""; \
+	for pkg in zlib1g-dev libssl-dev pkg-config; do \
+		dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	swift build -c release
+
+demo: build
+	Examples/walkthrough.sh
+
+test: deps
+	swift test

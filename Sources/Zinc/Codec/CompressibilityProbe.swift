@@ -1,0 +1,88 @@
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A cheap look at whether gzip could possibly save the 15 % the format asks for, so
+/// JPEGs, PNGs, audio and already-compressed data are not deflated just to be thrown
+/// away (deflating random data runs at ~55 MB/s, hashing at ~1 GB/s).
+///
+/// It samples a few small windows spread over the file, in two stages:
+/// 1. Statistics: a window is incompressible when its byte entropy is at least 7.2 bits
+///    (Huffman coding can save at most ~10 %) and under 2 % of its 4-byte sequences
+///    repeat (LZ matches can save about that much more). All windows passing is a yes.
+/// 2. Otherwise (audio, say, whose quiet passages lower the entropy) the windows are
+///    deflated for real, at level 1 and without the history the whole stream would
+///    have, which overstates the whole file's ratio by a few percent. A mean window
+///    ratio of at least 0.93 is a yes: measured audio samples at 0.95 or more, while a
+///    file that truly gzips to 0.82 samples at 0.76.
+/// Anything else sends the file through the exact whole-file rule.
+enum CompressibilityProbe {
+    static let windowSize = 4096
+    static let windowCount = 8
+    static let minimumEntropy = 7.2
+    static let maximumRepeatRate = 0.02
+    static let minimumMeanDeflateRatio = 0.93
+
+    static func isSurelyIncompressible(_ file: PosixFile, size: Int64) throws -> Bool {
+        // Small files are cheap to deflate outright.
+        guard size >= Int64(windowSize * windowCount) else { return false }
+        let windows = UnsafeMutableRawBufferPointer.allocate(byteCount: windowSize * windowCount, alignment: 16)
+        defer { windows.deallocate() }
+        let stride = (size - Int64(windowSize)) / Int64(windowCount - 1)
+        for i in 0..<windowCount {
+            let n = pread(file.fd, windows.baseAddress! + i * windowSize, windowSize, off_t(Int64(i) * stride))
+            guard n == windowSize else {
+                if n < 0 { throw ZincError.io(path: file.path, operation: "read", errno: errno) }
+                return false
+            }
+        }
+        let samples = (0..<windowCount).map { UnsafeRawBufferPointer(rebasing: windows[($0 * windowSize)..<(($0 + 1) * windowSize)]) }
+        if samples.allSatisfy({ entropy($0) >= minimumEntropy && repeatRate($0) <= maximumRepeatRate }) { return true }
+        let meanRatio = samples.reduce(0.0) { $0 + deflateRatio($1) } / Double(windowCount)
+        return meanRatio >= minimumMeanDeflateRatio
+    }
+
+    /// Compressed size / size of one window at level 1.
+    static func deflateRatio(_ bytes: UnsafeRawBufferPointer) -> Double {
+        var outputSize = compressBound(uLong(bytes.count))
+        let output = UnsafeMutablePointer<Bytef>.allocate(capacity: Int(outputSize))
+        defer { output.deallocate() }
+        let status = compress2(output, &outputSize, bytes.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(bytes.count), 1)
+        guard status == Z_OK else { return 0 }
+        return Double(outputSize) / Double(bytes.count)
+    }
+
+    /// Order-0 entropy in bits per byte.
+    static func entropy(_ bytes: UnsafeRawBufferPointer) -> Double {
+        var counts = [Int](repeating: 0, count: 256)
+        for byte in bytes { counts[Int(byte)] += 1 }
+        let total = Double(bytes.count)
+        return counts.reduce(0.0) { sum, count in
+            guard count > 0 else { return sum }
+            let p = Double(count) / total
+            return sum - p * log2(p)
+        }
+    }
+
+    /// The share of 4-byte sequences already seen earlier in the window.
+    static func repeatRate(_ bytes: UnsafeRawBufferPointer) -> Double {
+        guard bytes.count >= 4 else { return 0 }
+        var table = [UInt32](repeating: 0, count: 4096)
+        var occupied = [Bool](repeating: false, count: 4096)
+        var repeats = 0
+        for i in 0..<(bytes.count - 3) {
+            let gram = UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+            let slot = Int((gram &* 2_654_435_761) >> 20)
+            if occupied[slot] && table[slot] == gram {
+                repeats += 1
+            } else {
+                table[slot] = gram
+                occupied[slot] = true
+            }
+        }
+        return Double(repeats) / Double(bytes.count - 3)
+    }
+}

@@ -1,0 +1,104 @@
+/// How `delete_bundle` names versions: anything `VersionSpec` takes (a number, `latest`,
+/// `@DISTRO`), `all`, or `unreferenced` (the versions no distro or `_prev` pointer names).
+/// The Python tool's `:all`, `:unreferenced` and `:latest` work too.
+public enum VersionSelection: Equatable, Sendable {
+    case spec(VersionSpec)
+    case all
+    case unreferenced
+
+    public init(_ text: String) throws {
+        switch text {
+        case "all", ":all": self = .all
+        case "unreferenced", ":unreferenced": self = .unreferenced
+        default: self = .spec(try VersionSpec(text))
+        }
+    }
+}
+
+/// What `delete_bundle` did, or would do in a dry run.
+public struct BundleDeletion: Equatable, Sendable {
+    public let bundle: String
+    /// Ascending; empty when the selection named nothing (`unreferenced` with every
+    /// version referenced).
+    public let versions: [Int]
+    /// No version is left, so the bundle leaves the index.
+    public let removesBundle: Bool
+    /// The manifests and archives of those versions, in removal order.
+    public let files: [String]
+}
+
+extension Catalog {
+    /// Deletes versions of `bundle`: first from the index, then their manifests and
+    /// archives. Refuses, deleting nothing, when a distribution (or `_prev` pointer)
+    /// refers to one of them. `next_version` stays, so numbers are never reused while
+    /// the bundle exists. Objects stay: other versions may share them, and unshared
+    /// ones are `clean`'s to remove.
+    public func deleteVersions(of bundle: String, _ selections: [VersionSelection],
+                               dryRun: Bool = false) throws -> BundleDeletion {
+        if dryRun {
+            let plan = try Self.planDeletion(selections, of: bundle, in: index())
+            return BundleDeletion(bundle: bundle, versions: plan.versions, removesBundle: plan.removesBundle,
+                                  files: try files(ofVersions: plan.versions, of: bundle))
+        }
+        let plan = try updateIndex { index in
+            let plan = try Self.planDeletion(selections, of: bundle, in: index)
+            index = plan.index
+            return plan
+        }
+        // Only once no index lists the versions: a reader never finds a listed manifest missing.
+        let files = try files(ofVersions: plan.versions, of: bundle)
+        for path in files { try storage.delete(path) }
+        return BundleDeletion(bundle: bundle, versions: plan.versions, removesBundle: plan.removesBundle, files: files)
+    }
+
+    private struct DeletionPlan {
+        let versions: [Int]
+        let removesBundle: Bool
+        /// The index without those versions.
+        let index: CatalogIndex
+    }
+
+    private static func planDeletion(_ selections: [VersionSelection], of bundle: String,
+                                     in index: CatalogIndex) throws -> DeletionPlan {
+        var entry = try index.bundle(bundle)
+        var chosen = Set<Int>()
+        for selection in selections {
+            switch selection {
+            case .spec(let spec): chosen.insert(try spec.resolve(in: entry, name: bundle))
+            case .all: chosen.formUnion(entry.versions)
+            case .unreferenced: chosen.formUnion(entry.versions.filter { entry.distributions(pointingAt: $0).isEmpty })
+            }
+        }
+        let versions = chosen.sorted()
+        let refusals = versions.compactMap { version -> String? in
+            let distros = entry.distributions(pointingAt: version)
+            guard !distros.isEmpty else { return nil }
+            return "version \(version) of '\(bundle)' is referenced by distribution\(distros.count == 1 ? "" : "s") "
+                + distros.map { "'\($0)'" }.joined(separator: ", ")
+        }
+        guard refusals.isEmpty else { throw ZincError.conflict(refusals.joined(separator: "; ") + "; nothing was deleted") }
+
+        var updated = index
+        entry.versions.removeAll(where: chosen.contains)
+        updated.bundles[bundle] = entry.versions.isEmpty ? nil : entry
+        return DeletionPlan(versions: versions, removesBundle: entry.versions.isEmpty, index: updated)
+    }
+
+    /// The manifests, then the archives (every flavor's), of some versions of `bundle`.
+    private func files(ofVersions versions: [Int], of bundle: String) throws -> [String] {
+        guard !versions.isEmpty else { return [] }
+        var files = [String]()
+        for version in versions {
+            let manifest = Manifest.path(bundle: bundle, version: version)
+            files += try [manifest, manifest + ".gz"].filter { try storage.exists($0) }
+        }
+        let archives = try storage.list("archives")
+        for version in versions {
+            let whole = Catalog.archivePath(bundle: bundle, version: version)
+            // Bundle names cannot hold '~', so this prefix belongs to this version alone.
+            let flavorPrefix = whole.dropLast(".tar".count) + "~"
+            files += archives.filter { $0 == whole || ($0.hasPrefix(flavorPrefix) && $0.hasSuffix(".tar")) }
+        }
+        return files
+    }
+}

@@ -1,0 +1,350 @@
+/// Which part of a catalog `verify` checks.
+public enum VerificationScope: Equatable, Sendable {
+    /// Everything: the four index files and every bundle.
+    case catalog
+    /// One bundle: its distributions and every version.
+    case bundle(String)
+    /// One version of a bundle.
+    case version(bundle: String, VersionSpec)
+}
+
+extension Catalog {
+    /// Checks that everything the index promises is there and intact: manifests,
+    /// objects (size and SHA-1 of their content), archives (members, bytes, LMFO order),
+    /// distributions, and the four index files agreeing. Damage is collected into the
+    /// report, never thrown; only a scope that names nothing throws.
+    public func verify(_ scope: VerificationScope = .catalog,
+                       progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> VerificationReport {
+        try CatalogVerifier(catalog: self, progress: progress).run(scope)
+    }
+}
+
+/// One `verify` run. The sequential parts (index, manifests) record problems as they
+/// go; objects and archives are checked on all cores, each returning its own problems.
+final class CatalogVerifier {
+    typealias Problem = VerificationReport.Problem
+
+    private let catalog: Catalog
+    private let progress: (@Sendable (MaintenanceProgress) -> Void)?
+    private var problems = [Problem]()
+    private var storage: CatalogStorage { catalog.storage }
+
+    init(catalog: Catalog, progress: (@Sendable (MaintenanceProgress) -> Void)?) {
+        self.catalog = catalog
+        self.progress = progress
+    }
+
+    private struct SelectedBundle {
+        let name: String
+        let entry: CatalogIndex.BundleEntry
+        let versions: [Int]
+    }
+
+    func run(_ scope: VerificationScope) throws -> VerificationReport {
+        let index = try catalog.index()
+        let selected: [SelectedBundle]
+        switch scope {
+        case .catalog:
+            checkIndexFiles()
+            selected = index.bundles.sorted { $0.key < $1.key }.map {
+                SelectedBundle(name: $0.key, entry: $0.value, versions: $0.value.versions)
+            }
+        case .bundle(let name):
+            let entry = try index.bundle(name)
+            selected = [SelectedBundle(name: name, entry: entry, versions: entry.versions)]
+        case .version(let name, let spec):
+            let entry = try index.bundle(name)
+            selected = [SelectedBundle(name: name, entry: entry, versions: [try spec.resolve(in: entry, name: name)])]
+        }
+
+        var manifests = [Manifest]()
+        for bundle in selected {
+            if case .version = scope {} else { checkDistributions(of: bundle) }
+            for version in bundle.versions {
+                if let manifest = loadManifest(bundle: bundle.name, version: version, catalogID: index.id) {
+                    manifests.append(manifest)
+                }
+            }
+        }
+        let (objectCount, storedDigests) = try checkObjects(of: manifests)
+        let allVersions = Dictionary(uniqueKeysWithValues: selected.map { ($0.name, $0.entry.versions) })
+        let archiveCount = try checkArchives(of: manifests, allVersions: allVersions, storedDigests: storedDigests)
+        return VerificationReport(problems: problems, bundles: selected.count,
+                                  versions: selected.reduce(0) { $0 + $1.versions.count },
+                                  objects: objectCount, archives: archiveCount)
+    }
+
+    private func report(_ path: String, _ problem: String) {
+        problems.append(Problem(path: path, problem: problem))
+    }
+
+    // MARK: Index
+
+    /// All four index files must exist and hold the same bytes (the gz ones once
+    /// gunzipped) as `catalog.json`, or as `index.json` in catalogs of the original tool.
+    private func checkIndexFiles() {
+        var contents = [String: [UInt8]]()
+        for name in CatalogIndex.fileNames {
+            do {
+                guard let stored = try storage.read(name) else {
+                    report(name, "missing")
+                    continue
+                }
+                contents[name] = name.hasSuffix(".gz") ? try GzipDecompressor.decompress(stored) : stored
+            } catch {
+                report(name, Self.describe(error))
+            }
+        }
+        guard let referenceName = ["catalog.json", "index.json"].first(where: { contents[$0] != nil }) else { return }
+        for name in CatalogIndex.fileNames where name != referenceName {
+            guard let bytes = contents[name], bytes != contents[referenceName] else { continue }
+            report(name, name.hasSuffix(".gz") ? "does not gunzip to the bytes of \(referenceName)"
+                                               : "differs from \(referenceName)")
+        }
+    }
+
+    private func checkDistributions(of bundle: SelectedBundle) {
+        for (distro, version) in bundle.entry.distributions.sorted(by: { $0.key < $1.key })
+        where !bundle.entry.versions.contains(version) {
+            report("catalog.json", "distribution '\(distro)' of '\(bundle.name)' points at version \(version), which the index does not list")
+        }
+    }
+
+    // MARK: Manifests
+
+    /// The manifest of a listed version, or nil (with its problems recorded) when it is
+    /// missing, unreadable or describes another version. Clients fetch the `.gz`, so it
+    /// must exist; the plain file is optional, but must match when present.
+    private func loadManifest(bundle: String, version: Int, catalogID: String) -> Manifest? {
+        let path = Manifest.path(bundle: bundle, version: version)
+        let gzPath = path + ".gz"
+        do {
+            let plain = try storage.read(path)
+            let packed = try storage.read(gzPath)
+            var unpacked: [UInt8]?
+            if let packed {
+                do { unpacked = try GzipDecompressor.decompress(packed) } catch { report(gzPath, Self.describe(error)) }
+            }
+            switch (plain, packed) {
+            case (nil, nil):
+                report(path, "missing (the index lists version \(version) of '\(bundle)')")
+                return nil
+            case (.some, nil):
+                report(gzPath, "missing")
+            default:
+                break
+            }
+            if let plain, let unpacked, plain != unpacked { report(gzPath, "does not gunzip to the bytes of \(path)") }
+            guard let bytes = plain ?? unpacked else { return nil }
+            let source = plain != nil ? path : gzPath
+            let manifest = try Manifest.parse(bytes, path: source)
+            if manifest.catalog != catalogID {
+                report(source, "names catalog '\(manifest.catalog)', the index's id is '\(catalogID)'")
+            }
+            guard manifest.bundle == bundle, manifest.version == version else {
+                report(source, "describes '\(manifest.bundle)' version \(manifest.version), not '\(bundle)' version \(version)")
+                return nil
+            }
+            return manifest
+        } catch {
+            report(path, Self.describe(error))
+            return nil
+        }
+    }
+
+    // MARK: Objects
+
+    /// One object file and what the manifests say about it.
+    private struct ObjectReference {
+        let path: String
+        let sha: String
+        let format: ObjectFormat
+        /// Recorded size -> the first manifest recording it.
+        var sizes: [Int64: String]
+    }
+
+    /// Checks each object file once, however many manifests share it. Returns how many
+    /// there were and, for each intact one, the SHA-1 of its stored bytes, which is what
+    /// archive members must match.
+    private func checkObjects(of manifests: [Manifest]) throws -> (count: Int, storedDigests: [String: String]) {
+        var references = [String: ObjectReference]()
+        for manifest in manifests {
+            for entry in manifest.files.values {
+                for (format, size) in entry.object.formats {
+                    let path = StoredObject.path(sha: entry.sha, format: format)
+                    var reference = references[path] ?? ObjectReference(path: path, sha: entry.sha, format: format, sizes: [:])
+                    if reference.sizes[size] == nil { reference.sizes[size] = manifest.path }
+                    references[path] = reference
+                }
+            }
+        }
+        let ordered = references.keys.sorted().map { references[$0]! }
+        let counter = MaintenanceProgressCounter(.checkingObjects, totalItems: ordered.count,
+                                                 totalBytes: ordered.reduce(0) { $0 + $1.sizes.keys.min()! },
+                                                 report: progress)
+        let results = try parallelMap(count: ordered.count) { i in
+            let result = checkObject(ordered[i])
+            counter.finishedItem(bytes: ordered[i].sizes.keys.min()!)
+            return result
+        }
+        var digests = [String: String]()
+        for (reference, result) in zip(ordered, results) {
+            problems += result.problems
+            digests[reference.path] = result.storedDigest
+        }
+        return (ordered.count, digests)
+    }
+
+    private func checkObject(_ object: ObjectReference) -> (problems: [Problem], storedDigest: String?) {
+        func failed(_ problem: String) -> ([Problem], String?) { ([Problem(path: object.path, problem: problem)], nil) }
+        let firstReference = object.sizes.values.min()!
+        do {
+            guard let size = try storage.size(of: object.path), let reader = try storage.openForReading(object.path) else {
+                return failed("missing (\(firstReference) refers to it)")
+            }
+            let wrongSizes = object.sizes.filter { $0.key != size }.sorted { $0.value < $1.value }
+            if !wrongSizes.isEmpty {
+                return (wrongSizes.map { Problem(path: object.path, problem: "is \(size) bytes, \($0.value) records \($0.key)") }, nil)
+            }
+            let storedHash = SHA1()
+            let contentHash = object.format == .gz ? SHA1() : nil
+            let gunzip = contentHash.map { hash in GzipDecompressor { hash.update($0) } }
+            try reader.forEachChunk { chunk in
+                storedHash.update(chunk)
+                try gunzip?.update(chunk)
+            }
+            try gunzip?.finish()
+            let storedDigest = storedHash.finalize()
+            let contentDigest = contentHash?.finalize() ?? storedDigest
+            guard contentDigest == object.sha else {
+                return failed("its content hashes to \(contentDigest), not to its name")
+            }
+            return ([], storedDigest)
+        } catch {
+            return failed(Self.describe(error))
+        }
+    }
+
+    // MARK: Archives
+
+    private struct ArchiveCheck {
+        let path: String
+        let manifest: Manifest
+        /// A flavor, or nil for the all-files archive.
+        let scope: String?
+        /// Every listed version of the bundle, which the LMFO order depends on.
+        let versions: [Int]
+        let size: Int64?
+    }
+
+    /// Every archive a version must have, plus the all-files archive of a flavored
+    /// version when present (whether it was asked for is not recorded).
+    private func checkArchives(of manifests: [Manifest], allVersions: [String: [Int]],
+                               storedDigests: [String: String]) throws -> Int {
+        var checks = [ArchiveCheck]()
+        for manifest in manifests {
+            let required = Catalog.archiveScopes(of: manifest, includeMasterArchive: false)
+            for scope in Catalog.archiveScopes(of: manifest, includeMasterArchive: true) {
+                let path = Catalog.archivePath(bundle: manifest.bundle, version: manifest.version, flavor: scope)
+                do {
+                    let size = try storage.size(of: path)
+                    if size == nil && !required.contains(scope) { continue }
+                    checks.append(ArchiveCheck(path: path, manifest: manifest, scope: scope,
+                                               versions: allVersions[manifest.bundle] ?? [], size: size))
+                } catch {
+                    report(path, "cannot be checked: \(Self.describe(error))")
+                }
+            }
+        }
+        let counter = MaintenanceProgressCounter(.checkingArchives, totalItems: checks.count,
+                                                 totalBytes: checks.reduce(0) { $0 + ($1.size ?? 0) }, report: progress)
+        let results = try parallelMap(count: checks.count) { i in
+            let result = checkArchive(checks[i], storedDigests: storedDigests)
+            counter.finishedItem(bytes: checks[i].size ?? 0)
+            return result
+        }
+        problems += results.joined()
+        return checks.count
+    }
+
+    private func checkArchive(_ archive: ArchiveCheck, storedDigests: [String: String]) -> [Problem] {
+        var found = [String]()
+        func note(_ problem: String) { found.append(problem) }
+        var members = [(member: TarReader.Member, digest: String)]()
+        do {
+            guard let reader = try storage.openForReading(archive.path) else {
+                return [Problem(path: archive.path, problem: "missing")]
+            }
+            let tar = TarReader(reader, path: archive.path)
+            while let member = try tar.next() {
+                let hash = SHA1()
+                guard try tar.readData({ hash.update($0) }) else { break }
+                members.append((member, hash.finalize()))
+            }
+            switch tar.ending {
+            case .endOfStream?: note("ends at byte \(tar.position) without the end-of-archive blocks")
+            case .truncated?: note("is truncated at byte \(tar.position)")
+            case .endOfArchive?, nil: break
+            }
+        } catch let ZincError.corruptFile(_, reason) {
+            note(reason)
+        } catch {
+            note(Self.describe(error))
+        }
+
+        let expected = Dictionary(uniqueKeysWithValues: archive.manifest.objects(flavor: archive.scope).values.map { ($0.fileName, $0) })
+        var occurrences = [String: Int]()
+        for (member, digest) in members {
+            occurrences[member.name, default: 0] += 1
+            guard let object = expected[member.name] else {
+                note("holds unexpected member '\(member.name)'")
+                continue
+            }
+            guard occurrences[member.name] == 1 else {
+                if occurrences[member.name] == 2 { note("holds member '\(member.name)' more than once") }
+                continue
+            }
+            if !member.isRegularFile {
+                note("member '\(member.name)' is not a regular file (type '\(Character(Unicode.Scalar(member.typeFlag)))')")
+            } else if member.size != object.preferredSize {
+                note("member '\(member.name)' is \(member.size) bytes, the manifest records \(object.preferredSize)")
+            } else if let stored = storedDigests[object.preferredPath], stored != digest {
+                note("member '\(member.name)' differs from \(object.preferredPath)")
+            }
+        }
+        let missing = expected.keys.filter { occurrences[$0] == nil }.sorted()
+        for name in missing { note("lacks member '\(name)'") }
+        if missing.isEmpty && members.count == expected.count {
+            do {
+                let order = members.map { expected[$0.member.name]!.sha }
+                if let i = try LMFOConformance.firstMisplaced(order, version: archive.manifest.version,
+                                                              earlierVersions: archive.versions, objectsOf: { earlier in
+                    Set(try catalog.manifest(bundle: archive.manifest.bundle, version: earlier).objects(flavor: archive.scope).keys)
+                }) {
+                    note("members are not in LMFO order from member \(i + 1) ('\(members[i].member.name)') on")
+                }
+            } catch {
+                note("its member order cannot be checked: \(error)")
+            }
+        }
+        return found.map { Problem(path: archive.path, problem: $0) }
+    }
+
+    // MARK: Messages
+
+    /// What is wrong, in words fit to follow `<path>: `.
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case GzipDecompressor.Failure.corrupt(let message):
+            return "not a valid gzip stream (\(message))"
+        case GzipDecompressor.Failure.trailingData:
+            return "holds data after its gzip stream (clients inflate only the first member)"
+        case GzipDecompressor.Failure.truncated:
+            return "its gzip stream is truncated"
+        case ZincError.corruptFile(_, let reason):
+            return "not a valid Zinc file: \(reason)"
+        default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// What `verify` found: every problem, each naming the catalog file at fault, and how
+/// much was checked.
+public struct VerificationReport: Equatable, Sendable {
+    public struct Problem: Equatable, Comparable, Sendable, CustomStringConvertible {
+        /// Catalog-relative path of the file at fault (`catalog.json` for index content).
+        public let path: String
+        public let problem: String
+
+        public init(path: String, problem: String) {
+            self.path = path
+            self.problem = problem
+        }
+
+        public var description: String { "\(path): \(problem)" }
+
+        public static func < (lhs: Problem, rhs: Problem) -> Bool {
+            (lhs.path, lhs.problem) < (rhs.path, rhs.problem)
+        }
+    }
+
+    /// Sorted by path, so reports of the same damage read the same.
+    public let problems: [Problem]
+    public let bundles: Int
+    public let versions: Int
+    /// Distinct object files (one per sha and format, however many manifests share it).
+    public let objects: Int
+    public let archives: Int
+
+    public init(problems: [Problem], bundles: Int, versions: Int, objects: Int, archives: Int) {
+        self.problems = problems.sorted()
+        self.bundles = bundles
+        self.versions = versions
+        self.objects = objects
+        self.archives = archives
+    }
+
+    public var isOK: Bool { problems.isEmpty }
+
+    /// `Verified 3 bundles, 7 versions, 120 objects, 9 archives: 2 problems`
+    public var summary: String {
+        let checked = [count(bundles, "bundle"), count(versions, "version"), count(objects, "object"),
+                       count(archives, "archive")].joined(separator: ", ")
+        return "Verified \(checked): " + (isOK ? "no problems" : count(problems.count, "problem"))
+    }
+
+    /// `{"checked":{…},"ok":…,"problems":[{"path":…,"problem":…}]}`, for scripts.
+    public func json() -> JSONValue {
+        .object([
+            "ok": .bool(isOK),
+            "problems": .array(problems.map { .object(["path": .string($0.path), "problem": .string($0.problem)]) }),
+            "checked": .object([
+                "bundles": .int(Int64(bundles)),
+                "versions": .int(Int64(versions)),
+                "objects": .int(Int64(objects)),
+                "archives": .int(Int64(archives)),
+            ]),
+        ])
+    }
+
+    private func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,214 @@
+/// A strict RFC 8259 parser straight from UTF-8 bytes to `JSONValue`. Manifests of
+/// 100,000 files are parsed on every import and sync, and Foundation's decoder spends
+/// most of that time in generic machinery; this also bounds nesting depth, so a hostile
+/// document cannot exhaust the stack.
+struct JSONParser {
+    private let bytes: [UInt8]
+    private var position = 0
+    private var depth = 0
+    static let maximumDepth = 512
+
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.position == bytes.count else { throw parser.error("unexpected data after the JSON value") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private func error(_ message: String) -> JSONValue.ParseError {
+        JSONValue.ParseError(description: "\(message) at byte \(position)")
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+    }
+
+    private mutating func parseValue() throws -> JSONValue {
+        guard position < bytes.count else { throw error("unexpected end of data") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected character")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count,
+              literal.withUTF8Buffer({ Array($0) }) == Array(bytes[position..<(position + count)]) else {
+            throw error("invalid literal")
+        }
+        position += count
+    }
+
+    private mutating func nested<T>(_ body: (inout JSONParser) throws -> T) throws -> T {
+        depth += 1
+        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        defer { depth -= 1 }
+        return try body(&self)
+    }
+
+    private mutating func parseObject() throws -> JSONValue {
+        try nested { parser in
+            parser.position += 1
+            var members = [String: JSONValue]()
+            parser.skipWhitespace()
+            if parser.peek(UInt8(ascii: "}")) { parser.position += 1; return .object(members) }
+            while true {
+                parser.skipWhitespace()
+                guard parser.peek(UInt8(ascii: "\"")) else { throw parser.error("expected a string key") }
+                let key = try parser.parseString()
+                parser.skipWhitespace()
+                guard parser.peek(UInt8(ascii: ":")) else { throw parser.error("expected ':'") }
+                parser.position += 1
+                parser.skipWhitespace()
+                guard members.updateValue(try parser.parseValue(), forKey: key) == nil else {
+                    throw parser.error("duplicate key '\(key)'")
+                }
+                parser.skipWhitespace()
+                if parser.peek(UInt8(ascii: ",")) { parser.position += 1; continue }
+                if parser.peek(UInt8(ascii: "}")) { parser.position += 1; return .object(members) }
+                throw parser.error("expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws -> JSONValue {
+        try nested { parser in
+            parser.position += 1
+            var items = [JSONValue]()
+            parser.skipWhitespace()
+            if parser.peek(UInt8(ascii: "]")) { parser.position += 1; return .array(items) }
+            while true {
+                parser.skipWhitespace()
+                items.append(try parser.parseValue())
+                parser.skipWhitespace()
+                if parser.peek(UInt8(ascii: ",")) { parser.position += 1; continue }
+                if parser.peek(UInt8(ascii: "]")) { parser.position += 1; return .array(items) }
+                throw parser.error("expected ',' or ']'")
+            }
+        }
+    }
+
+    private func peek(_ byte: UInt8) -> Bool {
+        position < bytes.count && bytes[position] == byte
+    }
+
+    private mutating func parseString() throws -> String {
+        position += 1
+        let start = position
+        // Fast path: no escapes, the bytes are the string.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                defer { position += 1 }
+                return try validUTF8(bytes[start..<position])
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("control character in a string") }
+            position += 1
+        }
+        var buffer = Array(bytes[start..<position])
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                return try validUTF8(buffer[...])
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard position < bytes.count else { break }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+                case UInt8(ascii: "b"): buffer.append(0x08)
+                case UInt8(ascii: "f"): buffer.append(0x0C)
+                case UInt8(ascii: "n"): buffer.append(0x0A)
+                case UInt8(ascii: "r"): buffer.append(0x0D)
+                case UInt8(ascii: "t"): buffer.append(0x09)
+                case UInt8(ascii: "u"): buffer.append(contentsOf: try parseUnicodeEscape())
+                default: throw error("invalid escape")
+                }
+            default:
+                if byte < 0x20 { throw error("control character in a string") }
+                buffer.append(byte)
+                position += 1
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func parseUnicodeEscape() throws -> [UInt8] {
+        var scalar = try parseHex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+            guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                throw error("unpaired surrogate")
+            }
+            position += 2
+            let low = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+            throw error("unpaired surrogate")
+        }
+        return Array(String(Character(Unicode.Scalar(scalar)!)).utf8)
+    }
+
+    private mutating func parseHex4() throws -> UInt32 {
+        guard position + 4 <= bytes.count,
+              let value = UInt32(String(decoding: bytes[position..<(position + 4)], as: UTF8.self), radix: 16) else {
+            throw error("invalid \\u escape")
+        }
+        position += 4
+        return value
+    }
+
+    private func validUTF8(_ slice: ArraySlice<UInt8>) throws -> String {
+        guard let string = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+        return string
+    }
+
+    private mutating func parseNumber() throws -> JSONValue {
+        let start = position
+        if peek(UInt8(ascii: "-")) { position += 1 }
+        guard position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) else {
+            throw error("invalid number")
+        }
+        if bytes[position] == UInt8(ascii: "0") { position += 1 } else { skipDigits() }
+        var isInteger = true
+        if peek(UInt8(ascii: ".")) {
+            isInteger = false
+            position += 1
+            guard skipDigits() > 0 else { throw error("invalid number") }
+        }
+        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+            isInteger = false
+            position += 1
+            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { position += 1 }
+            guard skipDigits() > 0 else { throw error("invalid number") }
+        }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        if isInteger, let value = Int64(text) { return .int(value) }
+        guard let value = Double(text) else { throw error("invalid number") }
+        return .double(value)
+    }
+
+    @discardableResult
+    private mutating func skipDigits() -> Int {
+        let start = position
+        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+        return position - start
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Zinc
+
+struct CloneBundle: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clone_bundle",
+        abstract: "Write the files of one bundle version to a local folder.",
+        discussion: """
+            The files go to DEST/<catalog id>.<bundle>-<version>[~<flavor>]/, the folder name \
+            clients use, which must not exist yet. Every file's SHA-1 is checked, and the \
+            folder appears only once it is complete. --include-manifest also writes the \
+            manifest beside it, as DEST/<catalog id>.<bundle>-<version>[~<flavor>].json, \
+            so the bundle folder holds exactly the bundle's files.
+            """
+    )
+
+    @OptionGroup var target: BundleVersionOptions
+
+    @Option(help: "The folder to clone into (created when missing).")
+    var dest: String
+
+    @OptionGroup var options: CloneOptions
+
+    func run() throws {
+        try Self.clone(catalog: target.catalog, bundle: target.name, version: target.version, into: dest, options: options)
+    }
+
+    /// The whole command, shared with its Python-tool spelling `bundle:clone`.
+    static func clone(catalog location: String, bundle: String, version: String, into dest: String,
+                      options: CloneOptions) throws {
+        try reportingErrors {
+            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let bar = ProgressBar(quiet: options.quiet)
+            defer { bar.finish() }  // on failure too, so the error starts on a line of its own
+            let cloneOptions = BundleCloneOptions(flavor: options.flavor, includeManifest: options.includeManifest) { progress in
+                bar.update("Cloning", files: progress.completedFiles, of: progress.totalFiles,
+                           bytes: progress.completedBytes, of: progress.totalBytes)
+            }
+            let result = try catalog.cloneBundle(bundle, version: VersionSpec(version), into: dest, options: cloneOptions)
+            bar.finish()
+            print("Cloned '\(bundle)' version \(result.version) (\(result.fileCount) files) to \(result.folder)")
+            if let manifestFile = result.manifestFile { print("Wrote its manifest to \(manifestFile)") }
+        }
+    }
+}
+
+/// What to clone and how, in both spellings (clone_bundle and bundle:clone).
+struct CloneOptions: ParsableArguments {
+    @Option(help: "Clone only the files of this flavor.")
+    var flavor: String?
+
+    @Flag(help: "Also write the manifest JSON beside the bundle folder.")
+    var includeManifest = false
+
+    @Flag(help: "Do not show a progress bar.")
+    var quiet = false
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Zinc
+
+struct DeleteBundle: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete_bundle",
+        abstract: "Delete versions of a bundle.",
+        discussion: """
+            Each VERSION is a number, 'latest', @DISTRO, 'all', or 'unreferenced' (every \
+            version no distribution points at). A version that a distribution, or the _DISTRO \
+            pointer keeping its previous version, refers to is refused, and then nothing is \
+            deleted: move or delete the distribution first. The versions leave the index, then \
+            their manifests and archives are removed; a bundle left without versions leaves \
+            the index. Objects stay: 'zinc clean' removes those no version uses any more.
+            """
+    )
+
+    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
+    var catalog: String
+
+    @Option(name: [.customLong("name"), .customLong("id")], help: "The bundle name (--id is a synonym).")
+    var name: String
+
+    @Option(parsing: .upToNextOption, help: "The versions to delete.")
+    var versions: [String]
+
+    @Flag(help: "Only print what would be deleted.")
+    var dryRun = false
+
+    func run() throws {
+        try Self.delete(catalog: catalog, bundle: name, versions: versions, dryRun: dryRun)
+    }
+
+    /// The whole command, shared with its Python-tool spelling `bundle:delete`.
+    static func delete(catalog location: String, bundle: String, versions: [String], dryRun: Bool) throws {
+        try reportingErrors {
+            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let deletion = try catalog.deleteVersions(of: bundle, versions.map(VersionSelection.init), dryRun: dryRun)
+            guard !deletion.versions.isEmpty else {
+                print("No version of '\(bundle)' to delete")
+                return
+            }
+            for path in deletion.files { print(path) }
+            let numbers = deletion.versions.map(String.init).joined(separator: ", ")
+            let plural = deletion.versions.count == 1 ? "" : "s"
+            print("\(dryRun ? "Would delete" : "Deleted") version\(plural) \(numbers) of '\(bundle)'"
+                  + (deletion.removesBundle ? "; no version is left, so the bundle leaves the index" : ""))
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Zinc
+
+struct DumpManifest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump_manifest",
+        abstract: "Print the manifest of one bundle version as indented JSON.",
+        discussion: "The manifest as zinc reads it (validated; from the .gz when only that is stored), keys sorted."
+    )
+
+    @OptionGroup var target: BundleVersionOptions
+
+    func run() throws {
+        try Self.dump(catalog: target.catalog, bundle: target.name, version: target.version)
+    }
+
+    /// The whole command, shared with its Python-tool spelling `dump:manifest`.
+    static func dump(catalog location: String, bundle: String, version: String) throws {
+        try reportingErrors {
+            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            printJSON(try catalog.manifest(bundle: bundle, resolving: VersionSpec(version)).json())
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+
+struct BundleDeleteAlias: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bundle:delete",
+        abstract: "The Python tool's spelling of delete_bundle."
+    )
+
+    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
+    var catalog: String
+
+    @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
+    var bundle: String
+
+    @Option(name: [.customShort("v"), .customLong("version")], parsing: .upToNextOption,
+            help: "The versions to delete: numbers, :latest, @DISTRO, :all or :unreferenced.")
+    var versions: [String]
+
+    @Flag(name: [.customShort("n"), .customLong("dry-run")], help: "Only print what would be deleted.")
+    var dryRun = false
+
+    func run() throws {
+        try DeleteBundle.delete(catalog: catalog, bundle: bundle, versions: versions, dryRun: dryRun)
+    }
+}

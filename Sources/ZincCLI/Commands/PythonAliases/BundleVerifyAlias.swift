@@ -1,0 +1,24 @@
+import ArgumentParser
+
+struct BundleVerifyAlias: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bundle:verify",
+        abstract: "The Python tool's spelling of verify for one bundle, or one version of it."
+    )
+
+    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
+    var catalog: String
+
+    @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
+    var bundle: String
+
+    @Option(name: [.customShort("v"), .customLong("version")], help: "A version number, :latest or @DISTRO (all versions without it).")
+    var version: String?
+
+    @Flag(help: "Do not show a progress bar.")
+    var quiet = false
+
+    func run() throws {
+        try Verify.verify(catalog: catalog, bundle: bundle, version: version, json: false, quiet: quiet)
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+struct CatalogCleanAlias: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog:clean",
+        abstract: "The Python tool's spelling of clean."
+    )
+
+    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
+    var catalog: String
+
+    @Flag(name: [.customShort("f"), .customLong("force")], help: "Remove the files; without it, only list them.")
+    var force = false
+
+    @Flag(help: "Do not show a progress bar.")
+    var quiet = false
+
+    func run() throws {
+        try Clean.clean(catalog: catalog, force: force, quiet: quiet)
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Zinc
+
+struct CatalogCreateAlias: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog:create",
+        abstract: "The Python tool's spelling of create_catalog: create catalog ID at DIR/ID."
+    )
+
+    @Argument(help: "The catalog id, reverse-DNS style.")
+    var catalogID: String
+
+    @Option(name: [.customShort("s"), .customLong("storage")], help: "The folder that holds catalogs.")
+    var storage = CatalogLocation.defaultFolder
+
+    func run() throws {
+        let folder = try reportingErrors { try CatalogLocation.destination(storage).rootPath }
+        // create_catalog itself runs, so both spellings cannot drift apart. Values go as
+        // --option=value so one that starts with '-' is never taken for an option.
+        try CreateCatalog.parse(["--id=\(catalogID)", "--dest=\(folder)/\(catalogID)"]).run()
+    }
+}

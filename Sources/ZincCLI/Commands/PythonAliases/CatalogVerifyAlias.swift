@@ -1,0 +1,18 @@
+import ArgumentParser
+
+struct CatalogVerifyAlias: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog:verify",
+        abstract: "The Python tool's spelling of verify for a whole catalog."
+    )
+
+    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
+    var catalog: String
+
+    @Flag(help: "Do not show a progress bar.")
+    var quiet = false
+
+    func run() throws {
+        try Verify.verify(catalog: catalog, bundle: nil, version: nil, json: false, quiet: quiet)
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+struct DumpIndexAlias: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump:index",
+        abstract: "The Python tool's spelling of dump_index."
+    )
+
+    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
+    var catalog: String
+
+    func run() throws {
+        try DumpIndex.dump(catalog: catalog)
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+struct FlavorspecListAlias: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flavorspec:list",
+        abstract: "The Python tool's spelling of list_flavorspecs."
+    )
+
+    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
+    var catalog: String
+
+    func run() throws {
+        try ListFlavorspecs.show(catalog: catalog)
+    }
+}

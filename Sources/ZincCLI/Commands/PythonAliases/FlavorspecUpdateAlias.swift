@@ -1,0 +1,21 @@
+import ArgumentParser
+
+struct FlavorspecUpdateAlias: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flavorspec:update",
+        abstract: "The Python tool's spelling of update_flavorspec."
+    )
+
+    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
+    var catalog: String
+
+    @Option(name: [.customShort("p"), .customLong("path")], help: "The flavorspec file.")
+    var path: String
+
+    @Option(name: [.customShort("n"), .customLong("name")], help: "The name to store it under (default: the file's name without .json).")
+    var name: String?
+
+    func run() throws {
+        try UpdateFlavorspec.store(catalog: catalog, path: path, name: name)
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import ZincClient
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the tracked bundles of a client repo: local version, remote version, bytes on disk.",
+        discussion: "The remote version is the distro's version in the index the last sync or track fetched; status does not use the network."
+    )
+
+    @OptionGroup var repo: RepoOption
+
+    @Flag(help: "Print one JSON document: {\"bundles\": [{\"catalog\", \"bundle\", \"distro\", \"local_version\", \"remote_version\", \"files\", \"bytes_on_disk\"}]}.")
+    var json = false
+
+    func run() throws {
+        try reportingClientErrors {
+            let bundles = try repo.open().status()
+            if json {
+                printJSON(.object(["bundles": .array(bundles.map(\.json))]))
+                return
+            }
+            for bundle in bundles {
+                let local = bundle.localVersion.map(String.init) ?? "-"
+                let remote = bundle.remoteVersion.map(String.init) ?? "-"
+                let flavor = bundle.flavor.map { "~" + $0 } ?? ""
+                let state = bundle.localVersion == nil ? "not synced"
+                    : bundle.localVersion == bundle.remoteVersion ? "up to date" : "update available"
+                print("\(bundle.catalog).\(bundle.bundle)\(flavor) @\(bundle.distro): local \(local), remote \(remote), "
+                      + "\(bundle.files) files, \(bundle.bytesOnDisk) bytes (\(state))")
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import ZincClient
+
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Bring every tracked bundle of a client repo to the version its distro points at.",
+        discussion: """
+            Fetches each catalog's index (If-None-Match), then for each bundle whose version \
+            changed its manifest and the objects the repo lacks, by the cheapest of: each \
+            object by itself, the whole archive, or one range request for the front of the \
+            LMFO archive (cost = requests x --request-cost + bytes). Every object's SHA-1 is \
+            verified before it is kept. A bundle switches to its new version only once its \
+            folder is complete; versions and objects nothing uses any more are then removed. \
+            An interrupted sync resumes where it stopped.
+            """
+    )
+
+    enum StrategyChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, objects, archive, lmfo
+    }
+
+    @OptionGroup var repo: RepoOption
+
+    @Option(help: "How to download missing objects: auto (cost model), objects, archive or lmfo.")
+    var strategy = StrategyChoice.auto
+
+    @Option(help: ArgumentHelp("The cost of one request in bytes, for the auto strategy.", valueName: "BYTES"))
+    var requestCost = CostModel.defaultRequestOverhead
+
+    @Flag(help: "Print one JSON document with the catalogs fetched and, per bundle, strategy, bytes, requests and seconds.")
+    var json = false
+
+    func validate() throws {
+        guard requestCost >= 0 else { throw ValidationError("--request-cost must not be negative.") }
+    }
+
+    func run() throws {
+        try reportingClientErrors {
+            let options = SyncOptions(strategy: FetchStrategy(rawValue: strategy.rawValue),
+                                      costModel: CostModel(requestOverhead: requestCost))
+            let report = try SyncEngine(repo: repo.open(), options: options).sync()
+            if json {
+                printJSON(report.json)
+            } else {
+                for catalog in report.catalogs where catalog.error != nil {
+                    print("\(catalog.catalog): index not refreshed: \(catalog.error!)")
+                }
+                for bundle in report.bundles { print(bundle.line) }
+            }
+            let failures = report.bundles.filter { $0.error != nil }.count
+            if failures > 0 { throw ValidationFailure(message: "\(failures) of \(report.bundles.count) bundles failed to sync") }
+        }
+    }
+}

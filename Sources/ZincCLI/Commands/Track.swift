@@ -1,0 +1,37 @@
+import ArgumentParser
+import ZincClient
+
+struct Track: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "track",
+        abstract: "Keep a bundle of a remote catalog in sync in a client repo.",
+        discussion: """
+            Fetches the catalog's index once to learn its id and check the bundle and distro. \
+            Tracking another URL of the same catalog id adds it as a further source, tried \
+            in order when an earlier one fails. Tracking a bundle again changes its distro \
+            or flavor. The files arrive with the next 'sync'.
+            """
+    )
+
+    @OptionGroup var repo: RepoOption
+
+    @Option(help: ArgumentHelp("The catalog root: http(s)://... or file://...", valueName: "URL"))
+    var catalog: String
+
+    @Option(help: "The bundle name.")
+    var bundle: String
+
+    @Option(help: "The distribution to follow.")
+    var distro = "master"
+
+    @Option(help: "Keep only the files of this flavor.")
+    var flavor: String?
+
+    func run() throws {
+        try reportingClientErrors {
+            let tracked = try repo.open().track(url: catalog, bundle: bundle, distro: distro, flavor: flavor)
+            print("Tracking '\(tracked.bundle)' of \(tracked.catalog) at distribution '\(tracked.distro)'"
+                  + (tracked.flavor.map { ", flavor '\($0)'" } ?? ""))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Zinc
+
+struct UpdateFlavorspec: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update_flavorspec",
+        abstract: "Store a flavorspec in the catalog, for update_bundle --flavors NAME.",
+        discussion: """
+            The file is a JSON object of flavor name -> rules "+ PATTERN" / "- PATTERN". It is \
+            validated, then stored as config/flavorspecs/NAME.json, replacing one stored under \
+            that name before.
+            """
+    )
+
+    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
+    var catalog: String
+
+    @Option(help: "The flavorspec file.")
+    var path: String
+
+    @Option(help: "The name to store it under (default: the file's name without .json).")
+    var name: String?
+
+    func run() throws {
+        try Self.store(catalog: catalog, path: path, name: name)
+    }
+
+    /// The whole command, shared with its Python-tool spelling `flavorspec:update`.
+    static func store(catalog location: String, path: String, name: String?) throws {
+        try reportingErrors {
+            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            guard let spec = try Flavorspec.load(file: path) else {
+                throw ZincError.invalidArgument("no flavorspec file at '\(path)'")
+            }
+            let fileName = (path as NSString).lastPathComponent
+            let storedName = name ?? (fileName.hasSuffix(".json") ? String(fileName.dropLast(".json".count)) : fileName)
+            try catalog.flavorspecs.save(spec, as: storedName)
+            print("Stored flavorspec '\(storedName)'")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Zinc
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check that a catalog (or one bundle or version) is complete and intact.",
+        discussion: """
+            Checks that every object a manifest refers to exists with the recorded size and \
+            hashes to its name (after gunzip for .gz objects, which must be one gzip member); \
+            that every archive a version needs exists and holds exactly its objects' bytes in \
+            LMFO order; that every manifest the index lists exists and describes its version; \
+            that every distribution points at a listed version; and, for the whole catalog, \
+            that the four index files agree. Prints one line per problem (PATH: PROBLEM) and a \
+            summary, and exits with status 1 when there is any problem.
+            """
+    )
+
+    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
+    var catalog: String
+
+    @Option(help: "Check only this bundle.")
+    var bundle: String?
+
+    @Option(help: "With --bundle, check only this version: a number, 'latest' or @DISTRO.")
+    var version: String?
+
+    @Flag(help: "Print one JSON document: {\"ok\", \"problems\": [{\"path\", \"problem\"}], \"checked\": {\"bundles\", \"versions\", \"objects\", \"archives\"}}.")
+    var json = false
+
+    @Flag(help: "Do not show a progress bar.")
+    var quiet = false
+
+    func validate() throws {
+        if version != nil && bundle == nil { throw ValidationError("--version needs --bundle") }
+    }
+
+    func run() throws {
+        try Self.verify(catalog: catalog, bundle: bundle, version: version, json: json, quiet: quiet)
+    }
+
+    /// The whole command, shared with its Python-tool spellings `catalog:verify` and `bundle:verify`.
+    static func verify(catalog location: String, bundle: String?, version: String?, json: Bool, quiet: Bool) throws {
+        let report = try reportingErrors {
+            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let scope: VerificationScope = try bundle.map { name in
+                try version.map { .version(bundle: name, try VersionSpec($0)) } ?? .bundle(name)
+            } ?? .catalog
+            let bar = ProgressBar(quiet: quiet)
+            defer { bar.finish() }
+            return try catalog.verify(scope) { bar.show($0) }
+        }
+        if json {
+            printJSON(report.json())
+        } else {
+            for problem in report.problems { print(problem) }
+            print(report.summary)
+        }
+        if !report.isOK { throw ExitCode.failure }
+    }
+}

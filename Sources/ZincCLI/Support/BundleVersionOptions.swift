@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// `--catalog CAT --name B --version V`: the bundle version a command reads.
+struct BundleVersionOptions: ParsableArguments {
+    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
+    var catalog: String
+
+    @Option(help: "The bundle name.")
+    var name: String
+
+    @Option(help: "A version number, 'latest' or @DISTRO.")
+    var version: String
+}
+
+/// The Python tool's spelling of the same: `-c CAT -b B -v V`.
+struct PythonBundleVersionOptions: ParsableArguments {
+    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
+    var catalog: String
+
+    @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
+    var bundle: String
+
+    @Option(name: [.customShort("v"), .customLong("version")], help: "A version number, :latest or @DISTRO.")
+    var version: String
+}

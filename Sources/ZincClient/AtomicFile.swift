@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Zinc
+
+/// Small repo files (repo.json, indexes, manifests) are replaced by writing a
+/// temporary file beside them and renaming it over, so a killed process leaves either
+/// the old content or the new, never half of one.
+enum AtomicFile {
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let temporary = path + ".tmp-\(getpid())"
+        do {
+            let file = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
+            try file.write(bytes)
+            guard fsync(file.fd) == 0 else { throw ZincError.io(path: temporary, operation: "flush", errno: errno) }
+            guard rename(temporary, path) == 0 else { throw ZincError.io(path: path, operation: "replace", errno: errno) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// The whole file, refusing more than `limit` bytes; nil when it does not exist.
+    static func read(_ path: String, limit: Int64) throws -> [UInt8]? {
+        let file: PosixFile
+        do {
+            file = try PosixFile.open(path)
+        } catch ZincError.io(_, _, let code) where code == ENOENT {
+            return nil
+        }
+        var bytes = [UInt8]()
+        try file.forEachChunk(chunkSize: 1 << 16) { chunk in
+            guard Int64(bytes.count + chunk.count) <= limit else {
+                throw ZincError.corruptFile(path: path, reason: "larger than \(limit) bytes")
+            }
+            bytes.append(contentsOf: chunk)
+        }
+        return bytes
+    }
+}

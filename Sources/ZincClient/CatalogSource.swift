@@ -1,0 +1,53 @@
+import Foundation
+import Zinc
+
+/// One place a catalog's static files can be fetched from. Everything the client
+/// downloads goes through `fetch`, so a new transport (a signed-URL bucket, a test
+/// double serving crafted bytes) plugs in without touching the sync logic.
+public protocol CatalogSource: AnyObject, Sendable {
+    /// The catalog root URL, as tracked; used in messages.
+    var url: String { get }
+
+    /// Writes the bytes `range` of the catalog file `path` (the whole file when nil) to
+    /// `sink` at its current offset. Exactly the range's bytes are written, whatever the
+    /// server does with `Range` (fewer only when the file ends first). A whole file of
+    /// more than `limit` bytes is refused with `ClientError.tooLarge`. With `etag`, an
+    /// unchanged file answers `.notModified` and writes nothing.
+    func fetch(_ path: String, range: Range<Int64>?, etag: String?, limit: Int64, into sink: PosixFile) throws -> FetchResponse
+}
+
+public struct FetchResponse: Equatable, Sendable {
+    public enum Status: Equatable, Sendable {
+        case content
+        case notModified
+    }
+
+    public let status: Status
+    public let etag: String?
+    /// Body bytes written to the sink.
+    public let written: Int64
+    /// Body bytes that crossed the wire, including any skipped because a server ignored `Range`.
+    public let received: Int64
+
+    public init(status: Status, etag: String?, written: Int64, received: Int64) {
+        self.status = status
+        self.etag = etag
+        self.written = written
+        self.received = received
+    }
+}
+
+/// The source for a tracked URL: `http(s)://` or `file://`.
+public func makeCatalogSource(_ url: String) throws -> CatalogSource {
+    let lowered = url.lowercased()
+    if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+        guard let parsed = URL(string: url), parsed.host != nil else { throw ClientError.unsupportedURL(url) }
+        return HTTPCatalogSource(url: url, base: parsed)
+    }
+    if lowered.hasPrefix("file://") {
+        let path = String(url.dropFirst("file://".count))
+        guard !path.isEmpty else { throw ClientError.unsupportedURL(url) }
+        return FileCatalogSource(url: url, root: path)
+    }
+    throw ClientError.unsupportedURL(url)
+}

@@ -1,0 +1,61 @@
+/// Failures of the client that are not local file problems (those are `ZincError`):
+/// what a server, the network or the repo's own bookkeeping did wrong. Each case names
+/// the URL or value at fault, so a log line says which server to distrust.
+public enum ClientError: Error, Equatable, Sendable {
+    case repoNotFound(String)
+    case repoExists(String)
+    case unsupportedURL(String)
+    /// The connection failed or was cut; `received` bytes of the body had arrived.
+    case transport(url: String, reason: String, received: Int64)
+    case notFound(url: String)
+    case httpStatus(url: String, status: Int)
+    case tooLarge(url: String, limit: Int64)
+    /// The body ended before the length the response or the manifest promised.
+    case truncated(url: String, received: Int64, expected: Int64)
+    /// The server answered with something a well-behaved catalog never serves.
+    case badResponse(url: String, reason: String)
+    /// Content whose SHA-1 (or gzip stream) does not match what the manifest records.
+    case integrity(url: String, reason: String)
+    case allSourcesFailed(catalog: String, failures: [String])
+    case notTracked(catalog: String, bundle: String)
+}
+
+extension ClientError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .repoNotFound(let path):
+            return "no Zinc repo at '\(path)' (create one with repo_init)"
+        case .repoExists(let path):
+            return "a Zinc repo already exists at '\(path)'"
+        case .unsupportedURL(let url):
+            return "unsupported catalog URL '\(url)': use http://, https:// or file://"
+        case .transport(let url, let reason, let received):
+            return "download of \(url) failed after \(received) bytes: \(reason)"
+        case .notFound(let url):
+            return "\(url) does not exist"
+        case .httpStatus(let url, let status):
+            return "\(url) answered HTTP \(status)"
+        case .tooLarge(let url, let limit):
+            return "\(url) sent more than the \(limit) bytes allowed for it"
+        case .truncated(let url, let received, let expected):
+            return "\(url) was cut short: \(received) of \(expected) bytes arrived"
+        case .badResponse(let url, let reason):
+            return "\(url): \(reason)"
+        case .integrity(let url, let reason):
+            return "\(url) is damaged: \(reason)"
+        case .allSourcesFailed(let catalog, let failures):
+            return "no source of catalog '\(catalog)' could serve it: " + failures.joined(separator: "; ")
+        case .notTracked(let catalog, let bundle):
+            return "bundle '\(bundle)' of catalog '\(catalog)' is not tracked"
+        }
+    }
+
+    /// Failures another source of the same catalog may not have: a hostile or damaged
+    /// answer is not retried elsewhere, it is reported.
+    var isSourceUnavailable: Bool {
+        switch self {
+        case .transport, .notFound, .httpStatus: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Zinc
+
+/// How the missing objects of a bundle version get downloaded.
+public enum FetchStrategy: String, CaseIterable, Sendable {
+    /// Each object by itself: `objects/xx/yy/<sha>[.gz]`.
+    case objects
+    /// The version's whole archive.
+    case archive
+    /// One `Range: bytes=0-N` request for the front of the LMFO archive, where the
+    /// objects new since any earlier version sit.
+    case lmfo
+}
+
+/// The choice among the strategies for one bundle update, with the estimate of each,
+/// so a report can say why. Archive strategies are planned only when the version has
+/// an archive (more than one file); objects the archive bytes did not deliver are
+/// fetched one by one afterwards, so a wrong guess costs requests, never correctness.
+public struct FetchPlan: Equatable, Sendable {
+    public let strategy: FetchStrategy
+    /// Sorted by sha.
+    public let missing: [StoredObject]
+    /// `archives/<bundle>-<v>[~flavor].tar`, when the version has one.
+    public let archivePath: String?
+    /// The archive's exact length, from the manifest's sizes (members and end blocks).
+    public let archiveLength: Int64
+    /// Σ `512 + roundup512(size)` over the missing objects: the LMFO prefix to request.
+    public let prefixLength: Int64
+    /// Estimated cost per strategy considered.
+    public let estimates: [FetchStrategy: Int64]
+
+    /// - Parameters:
+    ///   - missing: the objects of the version not in the repo.
+    ///   - archiveObjects: every object of the version's archive (of the flavor).
+    ///   - fileCount: the version's files (of the flavor); one file gets no archive.
+    ///   - forced: a strategy to use whatever the estimates say (benchmarks, debugging).
+    public static func make(missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
+                            archivePath: String, model: CostModel, forced: FetchStrategy? = nil) -> FetchPlan {
+        let sorted = missing.sorted { $0.sha < $1.sha }
+        let prefix = sorted.reduce(Int64(0)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
+        let whole = archiveObjects.reduce(Int64(2 * TarHeader.blockSize)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
+        let hasArchive = fileCount > 1
+        var estimates: [FetchStrategy: Int64] = [
+            .objects: model.cost(requests: sorted.count, bytes: sorted.reduce(0) { $0 + $1.preferredSize }),
+        ]
+        if hasArchive {
+            estimates[.archive] = model.cost(requests: 1, bytes: whole)
+            estimates[.lmfo] = model.cost(requests: 1, bytes: prefix)
+        }
+        let chosen: FetchStrategy
+        if let forced, estimates[forced] != nil {
+            chosen = forced
+        } else {
+            // Ties go to the simpler request: objects, then the whole archive, then a range.
+            chosen = [FetchStrategy.objects, .archive, .lmfo]
+                .compactMap { strategy in estimates[strategy].map { (strategy, $0) } }
+                .min { $0.1 < $1.1 }!.0
+        }
+        return FetchPlan(strategy: chosen, missing: sorted, archivePath: hasArchive ? archivePath : nil,
+                         archiveLength: whole, prefixLength: prefix, estimates: estimates)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Zinc
+
+/// Removes what no tracked bundle's current version uses any more: bundle folders
+/// (older versions, staging folders of killed runs), manifests, and, when no download
+/// is worth resuming, unreferenced objects and tmp/. Runs under the repo lock, after
+/// the switch, so nothing an app may be told to use is ever removed.
+struct GarbageCollector {
+    let repo: Repo
+
+    struct Result: Equatable, Sendable {
+        var folders = 0
+        var objects = 0
+    }
+
+    /// - Parameter downloads: also remove unreferenced objects and tmp/; false after a
+    ///   failed bundle sync, whose verified objects let the next run resume.
+    func collect(_ state: RepoState, downloads: Bool) throws -> Result {
+        var result = Result()
+        let current = state.bundles.compactMap { tracked in
+            tracked.version.map { (tracked, $0) }
+        }
+        let keptFolders = Set(current.map { Repo.descriptor(catalog: $0.0.catalog, bundle: $0.0.bundle, version: $0.1, flavor: $0.0.flavor) })
+        for name in try entries(repo.bundlesFolder) where !keptFolders.contains(name) {
+            try remove(repo.bundlesFolder + "/" + name)
+            result.folders += 1
+        }
+
+        var keptManifests = Set<String>()
+        var referenced = Set<String>()
+        for (tracked, version) in current {
+            let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
+            keptManifests.insert(path)
+            guard downloads else { continue }
+            guard let bytes = try AtomicFile.read(path, limit: RepoState.fileLimit) else {
+                throw ZincError.corruptFile(path: path, reason: "the manifest of a checked-out version is missing")
+            }
+            referenced.formUnion(try Manifest.parse(bytes, path: path).objects(flavor: tracked.flavor).keys)
+        }
+        for catalog in try entries(repo.manifestsFolder) {
+            let folder = repo.manifestsFolder + "/" + catalog
+            for name in try entries(folder) where !keptManifests.contains(folder + "/" + name) {
+                try remove(folder + "/" + name)
+            }
+            if try entries(folder).isEmpty { try remove(folder) }
+        }
+        guard downloads else { return result }
+        for name in try entries(repo.objectsFolder) where !referenced.contains(name) {
+            try remove(repo.objectsFolder + "/" + name)
+            result.objects += 1
+        }
+        for name in try entries(repo.temporaryFolder) { try remove(repo.temporaryFolder + "/" + name) }
+        return result
+    }
+
+    private func entries(_ folder: String) throws -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw ZincError.io(path: folder, operation: "list", errno: ENOENT)
+        }
+    }
+
+    private func remove(_ path: String) throws {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw ZincError.io(path: path, operation: "remove", errno: EACCES)
+        }
+    }
+}

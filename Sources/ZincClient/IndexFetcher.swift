@@ -1,0 +1,39 @@
+import Foundation
+import Zinc
+
+/// Refreshes `catalogs/<id>.json` from the catalog's sources with `If-None-Match`, and
+/// checks that what a source serves is the catalog it is tracked for.
+struct IndexFetcher {
+    let repo: Repo
+    let limit: Int64
+
+    static let remotePath = "catalog.json.gz"
+
+    func refresh(_ catalog: String, via chain: SourceChain, state: inout RepoState,
+                 report: inout SyncReport.CatalogRefresh) throws -> CatalogIndex {
+        let local = repo.catalogFile(catalog)
+        let haveLocal = FileManager.default.fileExists(atPath: local)
+        let etags = haveLocal ? state.catalogs[catalog]?.etags ?? [:] : [:]
+        guard let fetched = try chain.fetchDocument(Self.remotePath, etags: etags, limit: limit) else {
+            report.notModified = true
+            guard let bytes = try AtomicFile.read(local, limit: limit) else { throw ZincError.catalogNotFound(local) }
+            return try CatalogIndex.parse(bytes, path: local)
+        }
+        report.url = fetched.url
+        let index = try Self.parse(fetched.bytes, url: fetched.url)
+        guard index.id == catalog else {
+            throw ClientError.badResponse(url: fetched.url, reason: "serves catalog '\(index.id)', not '\(catalog)'")
+        }
+        try AtomicFile.write(fetched.bytes, to: local)
+        state.catalogs[catalog, default: .init()].etags[fetched.url] = fetched.etag
+        try state.save(in: repo.root)
+        return index
+    }
+
+    /// Parses a fetched index and refuses an id that would not be a safe folder name.
+    static func parse(_ bytes: [UInt8], url: String) throws -> CatalogIndex {
+        let index = try CatalogIndex.parse(bytes, path: url + "/" + remotePath)
+        try Names.validateCatalogID(index.id)
+        return index
+    }
+}

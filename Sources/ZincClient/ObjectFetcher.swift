@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Zinc
+
+/// Downloads objects one request each (`objects/xx/yy/<sha>[.gz]`) into
+/// `tmp/<sha>[.gz].part`, then verifies them into objects/. A part left by an
+/// interrupted run is continued with a range request, not started over.
+struct ObjectFetcher {
+    let repo: Repo
+    let chain: SourceChain
+
+    func fetch(_ object: StoredObject) throws {
+        let format = object.preferredFormat
+        let remote = StoredObject.path(sha: object.sha, format: format)
+        let part = repo.temporaryFolder + "/" + object.fileName + ".part"
+        let origin = "\(chain.catalog): \(remote)"
+        try chain.download(remote, to: part, length: object.preferredSize, ranged: false)
+        do {
+            let writer = try VerifiedObjectWriter(object: object, format: format, origin: origin, repo: repo)
+            try PosixFile.open(part).forEachChunk { try writer.write($0) }
+            try writer.commit()
+        } catch {
+            // A damaged part would fail the same way on every rerun.
+            unlink(part)
+            throw error
+        }
+        unlink(part)
+    }
+}

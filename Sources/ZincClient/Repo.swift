@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Zinc
+
+/// A local client repo (the talk's Act 4):
+///
+///     repo.json                                     sources and tracked bundles
+///     catalogs/<catalog id>.json                    the last index fetched
+///     manifests/<catalog id>/<bundle>-<v>.json
+///     objects/<sha>                                 uncompressed, verified, read-only
+///     bundles/<catalog id>.<bundle>-<v>[~flavor]/   files hard-linked from objects/
+///     tmp/                                          downloads in progress (kept to resume)
+///     repo.lock                                     flock: one writer at a time
+public struct Repo: Sendable {
+    public let root: String
+
+    public static let stateFileName = "repo.json"
+    static let lockFileName = "repo.lock"
+
+    /// Opens an existing repo.
+    public init(at path: String) throws {
+        root = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard FileManager.default.fileExists(atPath: root + "/" + Self.stateFileName) else {
+            throw ClientError.repoNotFound(root)
+        }
+    }
+
+    /// Creates the folders and an empty `repo.json`; refuses a folder that already holds a repo.
+    @discardableResult
+    public static func initialize(at path: String) throws -> Repo {
+        let root = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        if FileManager.default.fileExists(atPath: root + "/" + stateFileName) { throw ClientError.repoExists(root) }
+        for folder in ["", "/catalogs", "/manifests", "/objects", "/bundles", "/tmp"] {
+            do {
+                try FileManager.default.createDirectory(atPath: root + folder, withIntermediateDirectories: true)
+            } catch {
+                throw ZincError.io(path: root + folder, operation: "create folder", errno: EACCES)
+            }
+        }
+        try RepoState().save(in: root)
+        return try Repo(at: root)
+    }
+
+    var catalogsFolder: String { root + "/catalogs" }
+    var manifestsFolder: String { root + "/manifests" }
+    var objectsFolder: String { root + "/objects" }
+    var bundlesFolder: String { root + "/bundles" }
+    var temporaryFolder: String { root + "/tmp" }
+
+    func catalogFile(_ catalogID: String) -> String { "\(catalogsFolder)/\(catalogID).json" }
+    func manifestFile(_ catalogID: String, bundle: String, version: Int) -> String {
+        "\(manifestsFolder)/\(catalogID)/\(bundle)-\(version).json"
+    }
+    func objectFile(_ sha: String) -> String { "\(objectsFolder)/\(sha)" }
+
+    /// `<catalog id>.<bundle>-<v>[~flavor]`, the folder name clients use.
+    static func descriptor(catalog: String, bundle: String, version: Int, flavor: String?) -> String {
+        "\(catalog).\(bundle)-\(version)" + (flavor.map { "~" + $0 } ?? "")
+    }
+
+    public func bundleFolder(catalog: String, bundle: String, version: Int, flavor: String?) -> String {
+        bundlesFolder + "/" + Self.descriptor(catalog: catalog, bundle: bundle, version: version, flavor: flavor)
+    }
+
+    public func loadState() throws -> RepoState {
+        try RepoState.load(from: root)
+    }
+
+    /// Runs `body` holding `repo.lock`: exclusive for anything that writes, shared for
+    /// readers. Held for a whole sync, so two syncs of one repo run one after the other.
+    public func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
+        let lock = try PosixFile.open(root + "/" + Self.lockFileName, flags: O_RDWR | O_CREAT)
+        while flock(lock.fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            guard errno == EINTR else { throw ZincError.io(path: lock.path, operation: "lock", errno: errno) }
+        }
+        defer { flock(lock.fd, LOCK_UN) }
+        return try body()
+    }
+}

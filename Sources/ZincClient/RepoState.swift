@@ -1,0 +1,132 @@
+import Zinc
+
+/// `repo.json`: where each catalog can be fetched from, and which bundles the repo
+/// keeps in sync. A tracked bundle's `version` is the version its folder holds and
+/// apps use; a sync changes it only once the new folder is complete (the switch).
+public struct RepoState: Equatable, Sendable {
+    public struct CatalogSources: Equatable, Sendable {
+        /// Tried in order; the next one is used when one cannot be reached.
+        public var urls: [String]
+        /// The `ETag` each URL last sent for `catalog.json.gz`, for `If-None-Match`.
+        public var etags: [String: String]
+
+        public init(urls: [String] = [], etags: [String: String] = [:]) {
+            self.urls = urls
+            self.etags = etags
+        }
+    }
+
+    public struct TrackedBundle: Equatable, Sendable {
+        public var catalog: String
+        public var bundle: String
+        public var distro: String
+        public var flavor: String?
+        /// The version checked out under bundles/, nil before the first sync.
+        public var version: Int?
+
+        public init(catalog: String, bundle: String, distro: String, flavor: String? = nil, version: Int? = nil) {
+            self.catalog = catalog
+            self.bundle = bundle
+            self.distro = distro
+            self.flavor = flavor
+            self.version = version
+        }
+    }
+
+    public var catalogs: [String: CatalogSources]
+    /// Sorted by catalog id, then bundle name; one entry per bundle of a catalog.
+    public var bundles: [TrackedBundle]
+
+    public init(catalogs: [String: CatalogSources] = [:], bundles: [TrackedBundle] = []) {
+        self.catalogs = catalogs
+        self.bundles = bundles
+    }
+
+    /// Adds or replaces the tracking of one bundle, keeping its checked-out version
+    /// when only the distro changes (the next sync moves it).
+    mutating func track(_ tracked: TrackedBundle) {
+        var entry = tracked
+        if let i = bundles.firstIndex(where: { $0.catalog == tracked.catalog && $0.bundle == tracked.bundle }) {
+            if bundles[i].flavor == tracked.flavor { entry.version = bundles[i].version }
+            bundles[i] = entry
+        } else {
+            bundles.append(entry)
+        }
+        bundles.sort { ($0.catalog, $0.bundle) < ($1.catalog, $1.bundle) }
+    }
+
+    static let fileLimit: Int64 = 64 << 20
+
+    static func load(from root: String) throws -> RepoState {
+        let path = root + "/" + Repo.stateFileName
+        guard let bytes = try AtomicFile.read(path, limit: fileLimit) else { throw ClientError.repoNotFound(root) }
+        return try parse(bytes, path: path)
+    }
+
+    func save(in root: String) throws {
+        try AtomicFile.write(json().prettyEncoded(), to: root + "/" + Repo.stateFileName)
+    }
+
+    static func parse(_ bytes: [UInt8], path: String) throws -> RepoState {
+        func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
+        guard case .object(let top)? = try? JSONValue.parse(bytes) else { throw corrupt("not a JSON object") }
+        guard case .string("1")? = top["format"] else { throw corrupt("no 'format' \"1\"") }
+        var state = RepoState()
+        if case .object(let catalogs)? = top["catalogs"] {
+            for (id, value) in catalogs {
+                guard case .object(let entry) = value, case .array(let urls)? = entry["sources"] else {
+                    throw corrupt("catalog '\(id)' has no 'sources' list")
+                }
+                var sources = CatalogSources()
+                for url in urls {
+                    guard case .string(let text) = url else { throw corrupt("catalog '\(id)' has a non-string source") }
+                    sources.urls.append(text)
+                }
+                if case .object(let etags)? = entry["etags"] {
+                    for (url, etag) in etags { if case .string(let text) = etag { sources.etags[url] = text } }
+                }
+                state.catalogs[id] = sources
+            }
+        }
+        if case .array(let bundles)? = top["bundles"] {
+            for value in bundles {
+                guard case .object(let entry) = value,
+                      case .string(let catalog)? = entry["catalog"],
+                      case .string(let bundle)? = entry["bundle"],
+                      case .string(let distro)? = entry["distro"] else {
+                    throw corrupt("a tracked bundle lacks 'catalog', 'bundle' or 'distro'")
+                }
+                var tracked = TrackedBundle(catalog: catalog, bundle: bundle, distro: distro)
+                if case .string(let flavor)? = entry["flavor"] { tracked.flavor = flavor }
+                if case .int(let version)? = entry["version"] { tracked.version = Int(version) }
+                try Names.validateCatalogID(catalog)
+                try Names.validateBundleName(bundle)
+                try tracked.flavor.map(Names.validateFlavorName)
+                state.bundles.append(tracked)
+            }
+        }
+        return state
+    }
+
+    func json() -> JSONValue {
+        .object([
+            "format": .string("1"),
+            "catalogs": .object(catalogs.mapValues { sources in
+                .object([
+                    "sources": .array(sources.urls.map { .string($0) }),
+                    "etags": .object(sources.etags.mapValues { .string($0) }),
+                ])
+            }),
+            "bundles": .array(bundles.map { tracked in
+                var entry: [String: JSONValue] = [
+                    "catalog": .string(tracked.catalog),
+                    "bundle": .string(tracked.bundle),
+                    "distro": .string(tracked.distro),
+                ]
+                if let flavor = tracked.flavor { entry["flavor"] = .string(flavor) }
+                if let version = tracked.version { entry["version"] = .int(Int64(version)) }
+                return .object(entry)
+            }),
+        ])
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Zinc
+
+/// One tracked bundle as `zinc status` shows it.
+public struct BundleStatus: Equatable, Sendable {
+    public let catalog: String
+    public let bundle: String
+    public let distro: String
+    public let flavor: String?
+    /// The version checked out, nil before the first sync.
+    public let localVersion: Int?
+    /// The version the distro points at in the last index fetched (no network here).
+    public let remoteVersion: Int?
+    public let files: Int
+    public let bytesOnDisk: Int64
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "catalog": .string(catalog), "bundle": .string(bundle), "distro": .string(distro),
+            "files": .int(Int64(files)), "bytes_on_disk": .int(bytesOnDisk),
+        ]
+        if let flavor { object["flavor"] = .string(flavor) }
+        if let localVersion { object["local_version"] = .int(Int64(localVersion)) }
+        if let remoteVersion { object["remote_version"] = .int(Int64(remoteVersion)) }
+        return .object(object)
+    }
+}
+
+extension Repo {
+    public func status() throws -> [BundleStatus] {
+        try withLock(exclusive: false) {
+            try loadState().bundles.map { tracked in
+                var remote: Int?
+                if let bytes = try AtomicFile.read(catalogFile(tracked.catalog), limit: RepoState.fileLimit),
+                   let entry = try CatalogIndex.parse(bytes, path: catalogFile(tracked.catalog)).bundles[tracked.bundle] {
+                    remote = entry.distributions[tracked.distro]
+                }
+                var files = 0
+                var bytes: Int64 = 0
+                if let version = tracked.version {
+                    let folder = bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+                    let enumerator = FileManager.default.enumerator(atPath: folder)
+                    while let item = enumerator?.nextObject() as? String {
+                        var st = stat()
+                        if lstat(folder + "/" + item, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+                            files += 1
+                            bytes += Int64(st.st_size)
+                        }
+                    }
+                }
+                return BundleStatus(catalog: tracked.catalog, bundle: tracked.bundle, distro: tracked.distro, flavor: tracked.flavor,
+                                    localVersion: tracked.version, remoteVersion: remote, files: files, bytesOnDisk: bytes)
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Zinc
+
+extension Repo {
+    /// Starts tracking `bundle` of the catalog at `url`. The catalog's index is fetched
+    /// once to learn its id (a catalog id may gather several URLs, tried in order) and
+    /// to check that the bundle and distro exist; the files come with the next sync.
+    @discardableResult
+    public func track(url: String, bundle: String, distro: String = "master", flavor: String? = nil,
+                      options: SyncOptions = SyncOptions()) throws -> RepoState.TrackedBundle {
+        try Names.validateBundleName(bundle)
+        try Names.validateDistroName(distro)
+        try flavor.map(Names.validateFlavorName)
+        let source = try options.sourceFactory(url)
+        return try withLock(exclusive: true) {
+            let chain = SourceChain(catalog: url, sources: [source], temporaryFolder: temporaryFolder)
+            guard let fetched = try chain.fetchDocument(IndexFetcher.remotePath, limit: options.documentLimit) else {
+                throw ClientError.badResponse(url: url, reason: "answered 304 to a request without a validator")
+            }
+            let index = try IndexFetcher.parse(fetched.bytes, url: url)
+            _ = try VersionSpec.distro(distro).resolve(in: try index.bundle(bundle), name: bundle)
+            var state = try loadState()
+            var sources = state.catalogs[index.id] ?? .init()
+            if !sources.urls.contains(url) { sources.urls.append(url) }
+            sources.etags[url] = nil  // the next sync fetches the index again and stores what it sees
+            state.catalogs[index.id] = sources
+            let tracked = RepoState.TrackedBundle(catalog: index.id, bundle: bundle, distro: distro, flavor: flavor)
+            state.track(tracked)
+            try AtomicFile.write(fetched.bytes, to: catalogFile(index.id))
+            try state.save(in: root)
+            return state.bundles.first { $0.catalog == index.id && $0.bundle == bundle }!
+        }
+    }
+
+    /// Stops tracking a bundle and removes its folder and whatever only it used.
+    public func untrack(catalog: String, bundle: String) throws {
+        try withLock(exclusive: true) {
+            var state = try loadState()
+            guard let i = state.bundles.firstIndex(where: { $0.catalog == catalog && $0.bundle == bundle }) else {
+                throw ClientError.notTracked(catalog: catalog, bundle: bundle)
+            }
+            state.bundles.remove(at: i)
+            try state.save(in: root)
+            _ = try GarbageCollector(repo: self).collect(state, downloads: true)
+        }
+    }
+}

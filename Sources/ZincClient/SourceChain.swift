@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Zinc
+
+/// The sources of one catalog, tried in order: when one cannot be reached (network
+/// failure, HTTP error, missing file), the next one serves the rest, continuing a
+/// download where the failed one stopped. A source that answers with wrong or hostile
+/// bytes is not papered over by another: that is reported. Counts the traffic.
+final class SourceChain {
+    let catalog: String
+    private let sources: [CatalogSource]
+    private let temporaryFolder: String
+    private(set) var requests = 0
+    private(set) var bytes: Int64 = 0
+
+    init(catalog: String, sources: [CatalogSource], temporaryFolder: String) {
+        self.catalog = catalog
+        self.sources = sources
+        self.temporaryFolder = temporaryFolder
+    }
+
+    /// A small gzipped document (index, manifest), gunzipped, at most `limit` bytes both
+    /// before and after gunzip; nil when every validator in `etags` still holds at the
+    /// first source that answered. Returns the URL that answered and its new ETag.
+    func fetchDocument(_ path: String, etags: [String: String] = [:], limit: Int64) throws
+        -> (bytes: [UInt8], url: String, etag: String?)? {
+        let part = try TemporaryFile(in: temporaryFolder, named: "document")
+        defer { part.remove() }
+        return try firstAvailable { source in
+            try part.reset()
+            let response = try count { try source.fetch(path, range: nil, etag: etags[source.url], limit: limit, into: part.file) }
+            if response.status == .notModified { return nil }
+            let location = source.url + "/" + path
+            var document = [UInt8]()
+            let gunzip = GzipDecompressor { chunk in
+                guard Int64(document.count + chunk.count) <= limit else {
+                    throw ClientError.tooLarge(url: location + " (gunzipped)", limit: limit)
+                }
+                document.append(contentsOf: chunk)
+            }
+            do {
+                try PosixFile.open(part.path).forEachChunk { try gunzip.update($0) }
+                try gunzip.finish()
+            } catch let failure as GzipDecompressor.Failure {
+                throw ClientError.integrity(url: location, reason: "not one valid gzip stream (\(failure))")
+            }
+            return (document, source.url, response.etag)
+        }
+    }
+
+    /// Brings `part` up to the first `length` bytes of `path`, appending to what an
+    /// earlier (interrupted) attempt left there, so nothing is downloaded twice. With
+    /// `ranged` false and an empty part the file is requested whole and must be exactly
+    /// `length` bytes (an object); otherwise by range, and a file that ends early just
+    /// leaves the part shorter (an archive prefix). Returns the part's length.
+    @discardableResult
+    func download(_ path: String, to part: String, length: Int64, ranged: Bool) throws -> Int64 {
+        let file = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW)
+        var have = Int64(try file.status().st_size)
+        guard have < length else { return have }
+        try firstAvailable { source -> Void in
+            // Whatever arrived stays, so the next source (or the next run) continues after it.
+            defer { have = (try? file.status()).map { Int64($0.st_size) } ?? have }
+            let range: Range<Int64>? = ranged || have > 0 ? have..<length : nil
+            _ = try count { try source.fetch(path, range: range, etag: nil, limit: length - have, into: file) }
+        }
+        return have
+    }
+
+    private func count(_ body: () throws -> FetchResponse) throws -> FetchResponse {
+        requests += 1
+        do {
+            let response = try body()
+            bytes += response.received
+            return response
+        } catch let error as ClientError {
+            if case .transport(_, _, let received) = error { bytes += received }
+            throw error
+        }
+    }
+
+    private func firstAvailable<T>(_ attempt: (CatalogSource) throws -> T) throws -> T {
+        var failures = [String]()
+        for source in sources {
+            do {
+                return try attempt(source)
+            } catch let error as ClientError where error.isSourceUnavailable {
+                if sources.count == 1 { throw error }
+                failures.append(error.description)
+            }
+        }
+        throw ClientError.allSourcesFailed(catalog: catalog, failures: failures)
+    }
+}
+
+/// A uniquely named scratch file in the repo's tmp/ folder.
+final class TemporaryFile {
+    let path: String
+    private(set) var file: PosixFile
+
+    init(in folder: String, named stem: String) throws {
+        var template = Array("\(folder)/\(stem).XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { throw ZincError.io(path: folder, operation: "create a temporary file in", errno: errno) }
+        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        file = PosixFile(fd: fd, path: path)
+    }
+
+    func reset() throws {
+        file = try PosixFile.open(path, flags: O_WRONLY | O_TRUNC | O_NOFOLLOW)
+    }
+
+    func remove() { unlink(path) }
+}

@@ -1,0 +1,174 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Zinc
+
+/// Options of a sync.
+public struct SyncOptions: Sendable {
+    /// A strategy to use for every update instead of the cost model's choice.
+    public var strategy: FetchStrategy?
+    public var costModel: CostModel
+    /// The most an index or manifest may weigh, gzipped or not: a server cannot make
+    /// the client read an endless document into memory.
+    public var documentLimit: Int64
+    /// Makes the transport for a tracked URL; tests substitute hostile servers here.
+    public var sourceFactory: @Sendable (String) throws -> CatalogSource
+
+    public static let defaultDocumentLimit: Int64 = 64 << 20
+
+    public init(strategy: FetchStrategy? = nil, costModel: CostModel = CostModel(),
+                documentLimit: Int64 = defaultDocumentLimit,
+                sourceFactory: @escaping @Sendable (String) throws -> CatalogSource = makeCatalogSource) {
+        self.strategy = strategy
+        self.costModel = costModel
+        self.documentLimit = documentLimit
+        self.sourceFactory = sourceFactory
+    }
+}
+
+/// Brings every tracked bundle to the version its distro points at: index → version →
+/// manifest → plan → fetch → checkout → switch, then removes what nothing uses. The
+/// whole run holds the repo lock. Each bundle switches (repo.json) only after its new
+/// folder is complete, so a kill at any moment leaves the previous version in use and
+/// every verified object in place for the next run to skip.
+public struct SyncEngine {
+    public let repo: Repo
+    public let options: SyncOptions
+
+    public init(repo: Repo, options: SyncOptions = SyncOptions()) {
+        self.repo = repo
+        self.options = options
+    }
+
+    public func sync() throws -> SyncReport {
+        try repo.withLock(exclusive: true) {
+            var state = try repo.loadState()
+            var report = SyncReport()
+            for catalog in Set(state.bundles.map(\.catalog)).sorted() {
+                try sync(catalog: catalog, state: &state, report: &report)
+            }
+            let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed)
+            report.removedFolders = removed.folders
+            report.removedObjects = removed.objects
+            return report
+        }
+    }
+
+    private func sync(catalog: String, state: inout RepoState, report: inout SyncReport) throws {
+        let chain = SourceChain(catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
+                                temporaryFolder: repo.temporaryFolder)
+        var refresh = SyncReport.CatalogRefresh(catalog: catalog)
+        let index: CatalogIndex?
+        do {
+            index = try IndexFetcher(repo: repo, limit: options.documentLimit).refresh(catalog, via: chain, state: &state, report: &refresh)
+        } catch {
+            refresh.error = "\(error)"
+            index = nil
+        }
+        refresh.bytes = chain.bytes
+        refresh.requests = chain.requests
+        report.catalogs.append(refresh)
+
+        for i in state.bundles.indices where state.bundles[i].catalog == catalog {
+            let tracked = state.bundles[i]
+            var result = SyncReport.BundleSync(catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor,
+                                               previousVersion: tracked.version)
+            let start = ContinuousClock.now
+            let (requests, bytes) = (chain.requests, chain.bytes)
+            do {
+                guard let index else { throw ClientError.badResponse(url: catalog, reason: "no index: \(refresh.error ?? "")") }
+                try update(&state.bundles[i], index: index, chain: chain, result: &result)
+                try state.save(in: repo.root)  // the switch
+            } catch {
+                result.outcome = .failed
+                result.error = "\(error)"
+            }
+            result.requests = chain.requests - requests
+            result.bytes = chain.bytes - bytes
+            let elapsed = ContinuousClock.now - start
+            result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            report.bundles.append(result)
+        }
+    }
+
+    private func update(_ tracked: inout RepoState.TrackedBundle, index: CatalogIndex, chain: SourceChain,
+                        result: inout SyncReport.BundleSync) throws {
+        let version = try VersionSpec.distro(tracked.distro).resolve(in: try index.bundle(tracked.bundle), name: tracked.bundle)
+        result.version = version
+        let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        if tracked.version == version, FileManager.default.fileExists(atPath: folder) {
+            result.outcome = .upToDate
+            return
+        }
+        let manifest = try ManifestFetcher(repo: repo, limit: options.documentLimit)
+            .manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
+        if let flavor = tracked.flavor, !manifest.flavors.contains(flavor) {
+            throw ZincError.invalidArgument("version \(version) of '\(tracked.bundle)' has no flavor '\(flavor)' "
+                                            + "(its flavors: \(manifest.flavors.joined(separator: ", ")))")
+        }
+        let objects = manifest.objects(flavor: tracked.flavor)
+        let missing = objects.values.filter { !FileManager.default.fileExists(atPath: repo.objectFile($0.sha)) }
+        let descriptor = "\(tracked.bundle)-\(version)" + (tracked.flavor.map { "~" + $0 } ?? "")
+        let plan = FetchPlan.make(missing: missing, archiveObjects: Array(objects.values),
+                                  fileCount: manifest.paths(flavor: tracked.flavor).count,
+                                  archivePath: "archives/\(descriptor).tar", model: options.costModel, forced: options.strategy)
+        let (requests, bytes) = (chain.requests, chain.bytes)
+        try fetch(plan, expected: objects, partName: "\(tracked.catalog).\(descriptor).tar.part", chain: chain, result: &result)
+        result.objectRequests = chain.requests - requests
+        result.objectBytes = chain.bytes - bytes
+        try BundleCheckout(repo: repo).checkout(manifest, catalog: tracked.catalog, flavor: tracked.flavor)
+        tracked.version = version
+        result.outcome = .updated
+    }
+
+    private func fetch(_ plan: FetchPlan, expected: [String: StoredObject], partName: String, chain: SourceChain,
+                       result: inout SyncReport.BundleSync) throws {
+        guard !plan.missing.isEmpty else { return }
+        result.strategy = plan.strategy
+        result.estimates = plan.estimates
+        result.missingObjects = plan.missing.count
+        var remaining = Set(plan.missing.map(\.sha))
+        if plan.strategy != .objects, let archivePath = plan.archivePath {
+            let part = repo.temporaryFolder + "/" + partName
+            let length = plan.strategy == .lmfo ? plan.prefixLength : plan.archiveLength
+            do {
+                // A range even for the whole archive: its length is known, and a foreign
+                // writer's extra end padding is not worth fetching.
+                try chain.download(archivePath, to: part, length: length, ranged: true)
+                let reader = ArchivePrefixReader(repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)")
+                let taken = try reader.extract(from: PosixFile.open(part), wanted: remaining)
+                unlink(part)
+                result.fromArchive = taken.count
+                remaining.subtract(taken)
+            } catch let error as ClientError where error.isArchiveUnavailable {
+                // No archive for this version (another tool's catalog, or a flavored
+                // bundle's skipped all-files archive): the objects are there one by one.
+                // A cut connection is not this: the part stays for the next run to resume.
+                result.archiveUnavailable = true
+            } catch let error as ClientError where error.isSourceUnavailable {
+                throw error
+            } catch {
+                // Bad archive bytes would fail the same way on every rerun.
+                unlink(part)
+                throw error
+            }
+        }
+        let fetcher = ObjectFetcher(repo: repo, chain: chain)
+        for object in plan.missing where remaining.contains(object.sha) {
+            try fetcher.fetch(object)
+            result.individually += 1
+        }
+    }
+}
+
+extension ClientError {
+    var isArchiveUnavailable: Bool {
+        switch self {
+        case .notFound, .httpStatus, .allSourcesFailed: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Zinc
+
+/// What one sync did, per catalog index and per tracked bundle, for people (`line`)
+/// and scripts (`json`).
+public struct SyncReport: Sendable {
+    public var catalogs: [CatalogRefresh] = []
+    public var bundles: [BundleSync] = []
+    /// Folders and objects the final clean-up removed.
+    public var removedFolders = 0
+    public var removedObjects = 0
+
+    public var failed: Bool { catalogs.contains { $0.error != nil } || bundles.contains { $0.error != nil } }
+
+    public struct CatalogRefresh: Sendable {
+        public let catalog: String
+        /// The source that answered, nil when none did.
+        public var url: String?
+        public var notModified = false
+        public var bytes: Int64 = 0
+        public var requests = 0
+        public var error: String?
+
+        public var json: JSONValue {
+            var object: [String: JSONValue] = [
+                "catalog": .string(catalog), "not_modified": .bool(notModified),
+                "bytes": .int(bytes), "requests": .int(Int64(requests)),
+            ]
+            if let url { object["url"] = .string(url) }
+            if let error { object["error"] = .string(error) }
+            return .object(object)
+        }
+    }
+
+    public struct BundleSync: Sendable {
+        public enum Outcome: String, Sendable {
+            case upToDate = "up-to-date"
+            case updated
+            case failed
+        }
+
+        public let catalog: String
+        public let bundle: String
+        public let flavor: String?
+        public let previousVersion: Int?
+        public var version: Int?
+        public var outcome = Outcome.failed
+        /// nil when nothing was missing.
+        public var strategy: FetchStrategy?
+        public var estimates: [FetchStrategy: Int64] = [:]
+        public var missingObjects = 0
+        /// Missing objects taken from archive bytes, and those fetched one by one.
+        public var fromArchive = 0
+        public var individually = 0
+        /// Set when the archive could not be fetched and objects were fetched instead.
+        public var archiveUnavailable = false
+        /// Traffic for objects only (archive bytes and object requests), and in all (with the manifest).
+        public var objectBytes: Int64 = 0
+        public var objectRequests = 0
+        public var bytes: Int64 = 0
+        public var requests = 0
+        public var seconds = 0.0
+        public var error: String?
+
+        public var name: String { "\(catalog).\(bundle)" + (flavor.map { "~" + $0 } ?? "") }
+
+        public var line: String {
+            if let error { return "\(name): failed: \(error)" }
+            if outcome == .upToDate { return "\(name): up to date at version \(version ?? 0)" }
+            let from = previousVersion.map(String.init) ?? "none"
+            var how = "nothing to download"
+            if let strategy {
+                how = "\(strategy.rawValue): \(missingObjects) objects missing"
+                if fromArchive > 0 || strategy != .objects { how += ", \(fromArchive) from the archive" }
+                if strategy != .objects { how += ", \(individually) fetched singly" }
+                if archiveUnavailable { how += " (archive unavailable)" }
+            }
+            return "\(name): \(from) -> \(version ?? 0) (\(how)); \(bytes) bytes in \(requests) requests, "
+                + String(format: "%.2f s", seconds)
+        }
+
+        public var json: JSONValue {
+            var object: [String: JSONValue] = [
+                "catalog": .string(catalog), "bundle": .string(bundle), "outcome": .string(outcome.rawValue),
+                "missing_objects": .int(Int64(missingObjects)), "from_archive": .int(Int64(fromArchive)),
+                "individually": .int(Int64(individually)), "archive_unavailable": .bool(archiveUnavailable),
+                "object_bytes": .int(objectBytes), "object_requests": .int(Int64(objectRequests)),
+                "bytes": .int(bytes), "requests": .int(Int64(requests)), "seconds": .double(seconds),
+                "estimates": .object(Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, JSONValue.int($0.value)) })),
+            ]
+            if let flavor { object["flavor"] = .string(flavor) }
+            if let previousVersion { object["previous_version"] = .int(Int64(previousVersion)) }
+            if let version { object["version"] = .int(Int64(version)) }
+            if let strategy { object["strategy"] = .string(strategy.rawValue) }
+            if let error { object["error"] = .string(error) }
+            return .object(object)
+        }
+    }
+
+    public var json: JSONValue {
+        .object([
+            "catalogs": .array(catalogs.map(\.json)),
+            "bundles": .array(bundles.map(\.json)),
+            "removed_folders": .int(Int64(removedFolders)),
+            "removed_objects": .int(Int64(removedObjects)),
+        ])
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Answers the requests of one connection with files of the served root.
+///
+/// Bodies are sent as `FileRegion` chunks (sendfile), written only while the channel is
+/// writable: a slow reader holds at most a few chunks in the kernel and NIO's queue, and never
+/// a file in memory. One request is handled at a time; `HTTPServerPipelineHandler` holds back
+/// pipelined requests until the previous response has ended.
+final class StaticFileHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Small enough that a client downloading at a few KB/s still completes a chunk within the
+    /// idle timeout, and that the logged byte count of an aborted download is close to the truth;
+    /// big enough that sendfile moves large archives in few system calls.
+    static let chunkSize = 128 * 1024
+
+    private let root: ServedRoot
+    private let fileIO: NIOThreadPool
+    private let accessLog: @Sendable (String) -> Void
+    private var remoteAddress = "-"
+
+    /// Head received, waiting for the request's end.
+    private var pendingRequest: RequestInfo?
+    /// Between the request's end and the response head (the file is being opened).
+    private var isPreparing = false
+    /// The response whose body is being written.
+    private var response: ResponseInProgress?
+
+    init(root: ServedRoot, fileIO: NIOThreadPool, accessLog: @escaping @Sendable (String) -> Void) {
+        self.root = root
+        self.fileIO = fileIO
+        self.accessLog = accessLog
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        remoteAddress = context.channel.remoteAddress?.ipAddress ?? "-"
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            pendingRequest = RequestInfo(head: head)
+        case .body:
+            // Request bodies mean nothing here; dropping them keeps memory flat.
+            break
+        case .end:
+            guard let request = pendingRequest, let head = request.head else { return }
+            pendingRequest = nil
+            handle(head, request, context: context)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let response {
+            pump(response, context: context)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent {
+            switch idle {
+            case .read where response == nil && !isPreparing:
+                // Idle keep-alive connection, or a client trickling its request head.
+                context.close(promise: nil)
+            case .write where response != nil:
+                // The client stopped reading its response.
+                context.close(promise: nil)
+            default:
+                break
+            }
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if let parserError = error as? HTTPParserError, !isPreparing, response?.endWritten ?? true {
+            // The decoder gives up on the connection after this: answer once, then close.
+            let status: HTTPResponseStatus =
+                parserError == .headerOverflow ? .requestHeaderFieldsTooLarge : .badRequest
+            let request = pendingRequest ?? RequestInfo(head: nil)
+            pendingRequest = nil
+            send(.error(status), file: nil, for: request, keepAlive: false, context: context)
+            return
+        }
+        context.close(promise: nil)
+    }
+
+    private func handle(_ head: HTTPRequestHead, _ request: RequestInfo, context: ChannelHandlerContext) {
+        let keepAlive = head.isKeepAlive
+        guard head.method == .GET || head.method == .HEAD else {
+            send(.methodNotAllowed, file: nil, for: request, keepAlive: keepAlive, context: context)
+            return
+        }
+        let path: RequestPath
+        do {
+            path = try RequestPath(target: head.uri)
+        } catch {
+            let status: HTTPResponseStatus = error == .malformed ? .badRequest : .notFound
+            send(.error(status), file: nil, for: request, keepAlive: keepAlive, context: context)
+            return
+        }
+
+        isPreparing = true
+        let root = self.root
+        fileIO.runIfActive(eventLoop: context.eventLoop) {
+            try OpenedFile.open(root.resolve(path))
+        }.assumeIsolated().whenComplete { result in
+            self.isPreparing = false
+            switch result {
+            case .success(let file):
+                let plan = ResponsePlan.forFile(
+                    size: file.size,
+                    validators: file.validators,
+                    catalogPath: file.catalogPath,
+                    requestHeaders: head.headers
+                )
+                self.send(plan, file: file, for: request, keepAlive: keepAlive, context: context)
+            case .failure(let error):
+                let status: HTTPResponseStatus =
+                    switch error as? OpenedFile.OpenError {
+                    case .notFound: .notFound
+                    case .forbidden: .forbidden
+                    case .failed: .internalServerError
+                    // The pool only refuses work once shutdown has begun.
+                    case nil: .serviceUnavailable
+                    }
+                self.send(.error(status), file: nil, for: request, keepAlive: keepAlive, context: context)
+            }
+        }
+    }
+
+    private func send(
+        _ plan: ResponsePlan,
+        file: OpenedFile?,
+        for request: RequestInfo,
+        keepAlive: Bool,
+        context: ChannelHandlerContext
+    ) {
+        let isHead = request.head?.method == .HEAD
+        var fileBytes = 0..<0
+        var textBody: ByteBuffer?
+        switch plan.body {
+        case .file(let bytes) where !isHead: fileBytes = bytes
+        case .text(let text) where !isHead: textBody = context.channel.allocator.buffer(string: text)
+        case .empty, .file, .text: break
+        }
+        let response = ResponseInProgress(
+            request: request,
+            status: plan.status,
+            keepAlive: keepAlive,
+            file: fileBytes.isEmpty ? nil : file?.handle,
+            bytes: fileBytes
+        )
+        if response.file == nil { try? file?.handle.close() }
+        guard context.channel.isActive else {
+            // The client left while its file was being opened.
+            finish(response, context: context, completed: false)
+            return
+        }
+
+        var headers = plan.headers
+        headers.add(name: "Date", value: HTTPDate.format(secondsSinceEpoch: Int(Date().timeIntervalSince1970)))
+        let version = request.head?.version ?? .http1_1
+        if !keepAlive {
+            headers.replaceOrAdd(name: "Connection", value: "close")
+        } else if version == .http1_0 {
+            headers.replaceOrAdd(name: "Connection", value: "keep-alive")
+        }
+        self.response = response
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: plan.status, headers: headers))), promise: nil)
+        if let textBody {
+            let length = textBody.readableBytes
+            context.write(wrapOutboundOut(.body(.byteBuffer(textBody)))).assumeIsolated().whenSuccess {
+                response.bytesSent += length
+            }
+        }
+        pump(response, context: context)
+    }
+
+    /// Writes file chunks while the channel is writable; `channelWritabilityChanged` resumes it.
+    private func pump(_ response: ResponseInProgress, context: ChannelHandlerContext) {
+        // Writes and flushes can re-enter through `channelWritabilityChanged`; the outer call
+        // then makes another pass instead of two loops interleaving their chunks.
+        guard !response.isPumping else {
+            response.wantsAnotherPass = true
+            return
+        }
+        response.isPumping = true
+        defer { response.isPumping = false }
+        repeat {
+            response.wantsAnotherPass = false
+            while response.next < response.end, context.channel.isWritable, !response.finished,
+                let handle = response.file
+            {
+                let length = min(Self.chunkSize, response.end - response.next)
+                let region = FileRegion(fileHandle: handle, readerIndex: response.next, endIndex: response.next + length)
+                response.next += length
+                context.write(wrapOutboundOut(.body(.fileRegion(region)))).assumeIsolated().whenComplete { result in
+                    switch result {
+                    case .success: response.bytesSent += length
+                    case .failure: self.finish(response, context: context, completed: false)
+                    }
+                }
+            }
+            guard !response.finished, !response.endWritten else { return }
+            if response.next >= response.end {
+                response.endWritten = true
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { result in
+                    if case .success = result {
+                        self.finish(response, context: context, completed: true)
+                    } else {
+                        self.finish(response, context: context, completed: false)
+                    }
+                }
+                return
+            }
+            context.flush()
+        } while response.wantsAnotherPass
+    }
+
+    private func finish(_ response: ResponseInProgress, context: ChannelHandlerContext, completed: Bool) {
+        guard !response.finished else { return }
+        response.finished = true
+        try? response.file?.close()
+        response.file = nil
+        if self.response === response { self.response = nil }
+        let request = response.request
+        let entry = AccessLogEntry(
+            remoteAddress: remoteAddress,
+            receivedAt: request.receivedAt,
+            requestLine: request.head.map { "\($0.method.rawValue) \($0.uri) \($0.version)" },
+            status: response.status.code,
+            bodyBytes: response.bytesSent,
+            durationNanoseconds: (NIODeadline.now() - request.started).nanoseconds
+        )
+        accessLog(entry.line)
+        if !(completed && response.keepAlive) && context.channel.isActive {
+            context.close(promise: nil)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension StaticFileHandler: Sendable {}
+
+private struct RequestInfo {
+    /// Nil for a request that could not be parsed.
+    var head: HTTPRequestHead?
+    var receivedAt = Int(Date().timeIntervalSince1970)
+    var started = NIODeadline.now()
+}
+
+/// The state of one response, shared by the write callbacks of its chunks.
+private final class ResponseInProgress {
+    let request: RequestInfo
+    let status: HTTPResponseStatus
+    let keepAlive: Bool
+    var file: NIOFileHandle?
+    var next: Int
+    let end: Int
+    var bytesSent = 0
+    var endWritten = false
+    var finished = false
+    var isPumping = false
+    var wantsAnotherPass = false
+
+    init(request: RequestInfo, status: HTTPResponseStatus, keepAlive: Bool, file: NIOFileHandle?, bytes: Range<Int>) {
+        self.request = request
+        self.status = status
+        self.keepAlive = keepAlive
+        self.file = file
+        self.next = bytes.lowerBound
+        self.end = bytes.upperBound
+    }
+}

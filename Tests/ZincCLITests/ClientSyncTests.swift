@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// The client commands end to end: `zinc serve` on loopback, a repo kept in sync with it.
+@Suite struct ClientSyncTests {
+    /// `zinc serve --catalog CAT --port 0`, stopped when the value goes away.
+    final class Server {
+        let process = Process()
+        let url: String
+
+        init(catalog: String, in directory: String) throws {
+            process.executableURL = URL(fileURLWithPath: ZincBinary.path)
+            process.arguments = ["serve", "--catalog", catalog, "--port", "0"]
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            // The first stderr line is "Serving <path> on http://host:port/"; later ones (the access log) are drained unread.
+            var line = [UInt8]()
+            let reader = errors.fileHandleForReading
+            while line.last != UInt8(ascii: "\n") {
+                let byte = reader.readData(ofLength: 1)
+                guard let first = byte.first else { break }
+                line.append(first)
+            }
+            guard let range = String(decoding: line, as: UTF8.self).range(of: "http://") else {
+                throw CocoaError(.fileReadUnknown)
+            }
+            url = String(String(decoding: line, as: UTF8.self)[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
+            reader.readabilityHandler = { _ = $0.availableData }
+        }
+
+        deinit {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    @discardableResult
+    static func zinc(_ arguments: [String], in dir: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
+    }
+
+    static func syncJSON(_ dir: TemporaryDirectory, _ extra: [String] = []) throws -> [String: Any] {
+        let output = try zinc(["sync", "--repo", "repo", "--json"] + extra, in: dir)
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    }
+
+    static func firstBundle(_ report: [String: Any]) throws -> [String: Any] {
+        try #require((report["bundles"] as? [[String: Any]])?.first)
+    }
+
+    /// Whether `folder` holds exactly the files of `source`, byte for byte.
+    static func sameFiles(_ dir: TemporaryDirectory, _ source: String, _ folder: String) throws -> Bool {
+        let files = dir.files(under: source)
+        guard !files.isEmpty, dir.files(under: folder) == files else { return false }
+        return try files.allSatisfy { try dir.read(source + "/" + $0) == dir.read(folder + "/" + $0) }
+    }
+
+    static func makeCorpus(_ arguments: [String]) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Benchmarks/make-corpus").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func anUpdateDownloadsLittleMoreThanTheChangedBytes() throws {
+        let dir = try TemporaryDirectory()
+        try Self.makeCorpus([dir.at("src"), "--files", "200", "--mb", "10", "--seed", "1"])
+        try Self.zinc(["create_catalog", "--id", "com.example.corpus", "--dest", "cat"], in: dir)
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "Corpus", "--source", "src", "--quiet"], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "Corpus", "--name", "master", "--version", "1"], in: dir)
+        let server = try Server(catalog: "cat", in: dir.path)
+        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "Corpus"], in: dir)
+        let first = try Self.firstBundle(Self.syncJSON(dir))
+        #expect(first["outcome"] as? String == "updated" && first["version"] as? Int == 1)
+        #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.corpus.Corpus-1"))
+
+        try Self.makeCorpus([dir.at("src"), "--mutate", "10", "--seed", "2"])
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "Corpus", "--source", "src", "--quiet"], in: dir)
+        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("local 1, remote 1"))
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "Corpus", "--name", "master", "--version", "2"], in: dir)
+        let update = try Self.firstBundle(Self.syncJSON(dir))
+        #expect(update["outcome"] as? String == "updated" && update["version"] as? Int == 2)
+        #expect(update["strategy"] as? String == "lmfo")
+        #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.corpus.Corpus-2"))
+        #expect(!dir.exists("repo/bundles/com.example.corpus.Corpus-1"))
+
+        let v1 = try Manifest.parse(dir.read("cat/manifests/Corpus-1.json"), path: "v1")
+        let v2 = try Manifest.parse(dir.read("cat/manifests/Corpus-2.json"), path: "v2")
+        let old = Set(v1.objects().keys)
+        let new = v2.objects().values.filter { !old.contains($0.sha) }
+        let bound = Double(new.reduce(0) { $0 + $1.preferredSize + 512 }) * 1.05
+        let objectBytes = try #require(update["object_bytes"] as? Int)
+        let archiveSize = try #require(FileManager.default.attributesOfItem(atPath: dir.at("cat/archives/Corpus-2.tar"))[.size] as? Int)
+        #expect(!new.isEmpty && Double(objectBytes) <= bound, "\(objectBytes) bytes for \(new.count) new objects, bound \(bound)")
+        #expect(objectBytes * 5 < archiveSize)
+        #expect(update["object_requests"] as? Int == 1)
+
+        let status = try Self.zinc(["status", "--repo", "repo", "--json"], in: dir)
+        #expect(status.contains("\"local_version\": 2") && status.contains("\"remote_version\": 2"))
+    }
+
+    /// The talk's Act 4: the client follows master; test gets version 2 first, and the
+    /// client updates only when master is promoted.
+    @Test func theTalksAct4TracksByDistroPromotesAndUpdates() throws {
+        let dir = try TemporaryDirectory()
+        let source = try SampleContent.basicAdjectives(in: dir, at: "French/BasicAdjectives")
+        try Self.zinc(["create_catalog", "--id", "com.mindsnacks.french", "--dest", "french_catalog"], in: dir)
+        try Self.zinc(["update_bundle", "--catalog", "french_catalog", "--name", "BasicAdjectives", "--source", source], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "1"], in: dir)
+        let server = try Server(catalog: "french_catalog", in: dir.path)
+        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        #expect(try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "BasicAdjectives", "--distro", "master"], in: dir)
+                == "Tracking 'BasicAdjectives' of com.mindsnacks.french at distribution 'master'\n")
+        #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).hasPrefix("com.mindsnacks.french.BasicAdjectives: none -> 1 ("))
+        let v1Folder = "repo/bundles/com.mindsnacks.french.BasicAdjectives-1"
+        #expect(try Self.sameFiles(dir, "French/BasicAdjectives", v1Folder))
+        let v1Files = try dir.files(under: v1Folder).map { try dir.read(v1Folder + "/" + $0) }
+
+        try dir.write("French/BasicAdjectives/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
+        try Self.zinc(["update_bundle", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--source", source], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "test", "--version", "2"], in: dir)
+        #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir) == "com.mindsnacks.french.BasicAdjectives: up to date at version 1\n")
+        #expect(try dir.files(under: v1Folder).map { try dir.read(v1Folder + "/" + $0) } == v1Files)
+
+        try Self.zinc(["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "@test"], in: dir)
+        #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).hasPrefix("com.mindsnacks.french.BasicAdjectives: 1 -> 2 ("))
+        #expect(try Self.sameFiles(dir, "French/BasicAdjectives", "repo/bundles/com.mindsnacks.french.BasicAdjectives-2"))
+        #expect(!dir.exists(v1Folder))
+        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).hasPrefix("com.mindsnacks.french.BasicAdjectives @master: local 2, remote 2, 4 files"))
+
+        try Self.zinc(["untrack", "--repo", "repo", "--catalog-id", "com.mindsnacks.french", "--bundle", "BasicAdjectives"], in: dir)
+        #expect(dir.files(under: "repo/bundles").isEmpty && dir.files(under: "repo/objects").isEmpty)
+    }
+
+    @Test func concurrentSyncsOfOneRepoDoNotCorruptIt() throws {
+        let dir = try TemporaryDirectory()
+        try Self.makeCorpus([dir.at("src"), "--files", "60", "--mb", "3", "--seed", "3"])
+        try Self.zinc(["create_catalog", "--id", "com.example.corpus", "--dest", "cat"], in: dir)
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "Corpus", "--source", "src", "--quiet"], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "Corpus", "--name", "master", "--version", "1"], in: dir)
+        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        try Self.zinc(["track", "--repo", "repo", "--catalog", "file://" + dir.at("cat"), "--bundle", "Corpus"], in: dir)
+        let processes = try (0..<4).map { _ in try ZincBinary.start(["sync", "--repo", "repo"], in: dir.path) }
+        for process in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.corpus.Corpus-1"))
+        #expect(dir.files(under: "repo/tmp").isEmpty)
+    }
+
+    @Test func errorsNameWhatWasWrong() throws {
+        let dir = try TemporaryDirectory()
+        let missing = try ZincBinary.run(["sync", "--repo", "nowhere"], in: dir.path)
+        #expect(missing.status == 1 && missing.stderr.contains("no Zinc repo at 'nowhere'"))
+        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        let ftp = try ZincBinary.run(["track", "--repo", "repo", "--catalog", "ftp://example.com/", "--bundle", "B"], in: dir.path)
+        #expect(ftp.status == 1 && ftp.stderr.contains("unsupported catalog URL 'ftp://example.com/'"))
+        let untracked = try ZincBinary.run(["untrack", "--repo", "repo", "--catalog-id", "com.x", "--bundle", "B"], in: dir.path)
+        #expect(untracked.status == 1 && untracked.stderr.contains("bundle 'B' of catalog 'com.x' is not tracked"))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// Bad input: a specific message naming the culprit, a non-zero status, no damage.
+@Suite struct ErrorReportingTests {
+    let dir: TemporaryDirectory
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        try SampleContent.basicAdjectives(in: dir)
+        try ZincBinary.run(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+    }
+
+    func expectFailure(_ arguments: [String], message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = snapshot()
+        let result = try ZincBinary.run(arguments, in: dir.path)
+        #expect(result.status != 0, sourceLocation: sourceLocation)
+        #expect(result.stderr == "zinc: error: \(message)\n", sourceLocation: sourceLocation)
+        #expect(result.stdout == "", sourceLocation: sourceLocation)
+        #expect(snapshot() == before, "the catalog changed", sourceLocation: sourceLocation)
+    }
+
+    func snapshot() -> [String: [UInt8]] {
+        // Lock files are created on first use and are not catalog content.
+        Dictionary(uniqueKeysWithValues: dir.files(under: "cat").filter { !$0.hasSuffix(".lock") }
+            .map { ($0, (try? dir.read("cat/" + $0)) ?? []) })
+    }
+
+    @Test func catalogProblems() throws {
+        try expectFailure(["create_catalog", "--id", "com.example.app", "--dest", "cat"],
+                          message: "a catalog already exists at '\(dir.at("cat"))'")
+        try expectFailure(["update_bundle", "--catalog", "nowhere", "--name", "B", "--source", "src"],
+                          message: "no catalog at 'nowhere'")
+        try dir.write("cat/catalog.json", #"{"id":"com.example.app","format":"2","bundles":{}}"#)
+        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+                          message: "'\(dir.at("cat"))/catalog.json' is in catalog format '2'; this zinc reads and writes format '1' only")
+        try dir.write("cat/catalog.json", #"{"name":"left-pad","version":"1.3.0"}"#)
+        try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"],
+                          message: "'\(dir.at("cat"))/catalog.json' is not a valid Zinc file: no 'format' key: not a Zinc catalog index")
+    }
+
+    @Test func sourceProblems() throws {
+        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "missing"],
+                          message: "'missing': no such folder")
+        try FileManager.default.createSymbolicLink(atPath: dir.at("src/escape"), withDestinationPath: "/etc/passwd")
+        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+                          message: "'src/escape': symlink points outside the source folder (to '/etc/passwd')")
+        try FileManager.default.removeItem(atPath: dir.at("src/escape"))
+        try FileManager.default.createSymbolicLink(atPath: dir.at("src/dangling"), withDestinationPath: "nothing")
+        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+                          message: "'src/dangling': dangling symlink (its target does not exist)")
+        try FileManager.default.createDirectory(atPath: dir.at("empty/sub"), withIntermediateDirectories: true)
+        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "empty"],
+                          message: "source folder 'empty' holds no files")
+    }
+
+    @Test func nameAndVersionProblems() throws {
+        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "../B", "--source", "src"],
+                          message: "invalid bundle name '../B': it contains '/'")
+        try expectFailure(["create_catalog", "--id", "com example", "--dest", "other"],
+                          message: "invalid catalog id 'com example': only letters, digits, '.', '_' and '-' are allowed")
+        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+        try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "7"],
+                          message: "bundle 'B' has no version 7")
+        try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "newest"],
+                          message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'")
+        try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "_master", "--version", "1"],
+                          message: "invalid distribution name '_master': names starting with '_' are reserved for previous-distro pointers")
+        try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "@qa"],
+                          message: "bundle 'B' has no distribution 'qa'")
+        try expectFailure(["update_distro", "--catalog", "cat", "--id", "Nope", "--name", "master", "--version", "1"],
+                          message: "no bundle 'Nope' in the catalog")
+    }
+
+    @Test func missingArgumentsAreUsageErrors() throws {
+        let result = try ZincBinary.run(["update_bundle", "--catalog", "cat"], in: dir.path)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Missing expected argument '--name <name>'"))
+    }
+}

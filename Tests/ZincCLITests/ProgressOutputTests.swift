@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// The progress bar: drawn on a terminal, never into pipes or logs, silenced by --quiet.
+@Suite struct ProgressOutputTests {
+    let dir: TemporaryDirectory
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        for i in 0..<50 { try dir.write("src/file\(i).bin", SampleContent.noise(10_000, seed: UInt64(i))) }
+        try ZincBinary.run(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+    }
+
+    @Test func drawsOnATerminalAndEndsItsLine() throws {
+        let update = try ZincBinary.runOnTerminal(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+        #expect(update.status == 0)
+        #expect(update.terminal.contains("\rHashing  [########################]  50/50 files  0.5/0.5 MB  "))
+        #expect(update.terminal.contains("\rStoring  [########################]  50/50 files  0.5/0.5 MB  "))
+        #expect(update.terminal.hasSuffix(" MB/s\u{1B}[K\r\nCreated bundle 'B' version 1\r\n"))
+
+        let clone = try ZincBinary.runOnTerminal(["clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
+                                                  "--dest", "out"], in: dir.path)
+        #expect(clone.status == 0)
+        #expect(clone.terminal.contains("\rCloning  [########################]  50/50 files  0.5/0.5 MB  "))
+        #expect(clone.terminal.hasSuffix("\r\nCloned 'B' version 1 (50 files) to out/com.example.app.B-1\r\n"))
+    }
+
+    @Test func staysSilentWithQuietOrWhenStdoutIsNotATerminal() throws {
+        let quiet = try ZincBinary.runOnTerminal(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"],
+                                                 in: dir.path)
+        #expect(quiet.terminal == "Created bundle 'B' version 1\r\n")
+        let piped = try ZincBinary.runOnTerminal(["clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
+                                                  "--dest", "out"], in: dir.path, stdoutOnTerminal: false)
+        #expect(piped.terminal == "")
+        #expect(piped.stdout == "Cloned 'B' version 1 (50 files) to out/com.example.app.B-1\n")
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// The 2012 talk's Acts I and III, typed as the talk types them.
+@Suite struct WalkthroughTests {
+    @Test func theTalksWalkthroughWorksVerbatim() throws {
+        let dir = try TemporaryDirectory()
+        let source = try SampleContent.basicAdjectives(in: dir, at: "French/BasicAdjectives")
+        func zinc(_ line: String) throws -> String {
+            let result = try ZincBinary.run(line.split(separator: " ").map(String.init), in: dir.path)
+            #expect(result.status == 0, "\(line): \(result.stderr)")
+            return result.stdout
+        }
+        // The talk creates with file:///abs and updates with file://relative: both name the same folder here.
+        _ = try zinc("create_catalog --id com.mindsnacks.french --dest file://\(dir.at("french_catalog"))")
+        #expect(try zinc("update_bundle --catalog file://french_catalog --name BasicAdjectives --source \(source)")
+                == "Created bundle 'BasicAdjectives' version 1\n")
+        #expect(try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name master --version 1")
+                == "Created distribution 'master' for 'BasicAdjectives-v1'\n")
+
+        try dir.write("French/BasicAdjectives/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
+        #expect(try zinc("update_bundle --catalog file:///\(dir.at("french_catalog").dropFirst()) --id BasicAdjectives --source \(source)")
+                == "Created bundle 'BasicAdjectives' version 2\n")
+        #expect(try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name test --version 2")
+                == "Created distribution 'test' for 'BasicAdjectives-v2'\n")
+        #expect(try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name master --version 2")
+                == "Updated distribution 'master' for 'BasicAdjectives-v2' (was v1)\n")
+
+        let index = try CatalogIndex.parse(dir.read("french_catalog/catalog.json"), path: "catalog.json")
+        #expect(index.bundles["BasicAdjectives"] == .init(versions: [1, 2], distributions: ["master": 2, "_master": 1, "test": 2], nextVersion: 2))
+        for name in ["index.json"] { #expect(try dir.read("french_catalog/" + name) == dir.read("french_catalog/catalog.json")) }
+
+        // Every object the manifests name is stored in its recorded format and size, with the right content.
+        for version in [1, 2] {
+            let manifest = try Manifest.parse(dir.read("french_catalog/manifests/BasicAdjectives-\(version).json"), path: "m")
+            #expect(manifest.files.count == 3 + (version == 2 ? 1 : 0))
+            let tar = try #require(TarListing.members(dir.read("french_catalog/archives/BasicAdjectives-\(version).tar")))
+            for (path, entry) in manifest.files {
+                let stored = try dir.read("french_catalog/" + entry.object.preferredPath)
+                #expect(Int64(stored.count) == entry.object.preferredSize)
+                let content = entry.object.preferredFormat == .gz ? try GzipDecompressor.decompress(stored) : stored
+                #expect(content == (try dir.read("French/BasicAdjectives/" + path)))
+                #expect(tar.first { $0.name == entry.object.fileName }?.data == stored)
+            }
+        }
+    }
+
+    @Test func promotesTestToMasterWithAtOther() throws {
+        let dir = try TemporaryDirectory()
+        try SampleContent.basicAdjectives(in: dir)
+        try ZincBinary.run(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+        try ZincBinary.run(["update_distro", "--catalog", "cat", "--id", "B", "--name", "test", "--version", "latest"], in: dir.path)
+        let result = try ZincBinary.run(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "@test"], in: dir.path)
+        #expect(result.stdout == "Created distribution 'master' for 'B-v1'\n")
+        #expect(result.status == 0)
+    }
+
+    @Test func usesTheEmbeddedCatalogsFolderByDefault() throws {
+        let dir = try TemporaryDirectory()
+        try SampleContent.basicAdjectives(in: dir)
+        let created = try ZincBinary.run(["create_catalog", "--id", "com.example.app"], in: dir.path)
+        #expect(created.status == 0)
+        #expect(dir.exists("catalogs/com.example.app/catalog.json"))
+        let updated = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"], in: dir.path)
+        #expect(updated.stdout == "Created bundle 'B' version 1\n")
+        let again = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"], in: dir.path)
+        #expect(again.stdout == "Bundle 'B' unchanged at version 1\n")
+        let forced = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src", "--force"], in: dir.path)
+        #expect(forced.stdout == "Created bundle 'B' version 2\n")
+    }
+
+    @Test func everyCommandHasHelp() throws {
+        let dir = try TemporaryDirectory()
+        for command in ["create_catalog", "update_bundle", "update_distro"] {
+            let result = try ZincBinary.run([command, "--help"], in: dir.path)
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("USAGE: zinc \(command)"))
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import Zinc
+import ZincClient
+import ZincTestSupport
+
+/// A broken or malicious server cannot corrupt the repo or write outside it, and the
+/// error says what was wrong. Each test starts from version 1 checked out and version 2
+/// published, then lets the server misbehave on one file of the update.
+@Suite struct HostileServerTests {
+    let fixture: ClientFixture
+    /// A new object of version 2 and its catalog path.
+    let newObject: StoredObject
+    var newObjectPath: String { newObject.preferredPath }
+
+    init() throws {
+        fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        try fixture.publishVersion2()
+        let old = try Set(fixture.manifest(1).objects().keys)
+        newObject = try fixture.manifest(2).objects().values.filter { !old.contains($0.sha) && $0.preferredFormat == .raw }
+            .min { $0.sha < $1.sha }!
+    }
+
+    /// Syncs expecting failure; checks that version 1 stays in use, untouched, that
+    /// no version 2 folder appeared, and that nothing was written beside the repo.
+    func failingSync(_ strategy: FetchStrategy? = nil, documentLimit: Int64 = SyncOptions.defaultDocumentLimit,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let before = Set(fixture.dir.files(under: "")).filter { !$0.hasPrefix("repo/") }
+        let report = try fixture.sync(strategy, documentLimit: documentLimit)
+        #expect(report.failed, sourceLocation: sourceLocation)
+        #expect(try fixture.repo.loadState().bundles.first?.version == 1, sourceLocation: sourceLocation)
+        #expect(try fixture.bundleMatchesSourceVersion1Untouched(), sourceLocation: sourceLocation)
+        #expect(!fixture.dir.exists(fixture.bundleFolder(2)), sourceLocation: sourceLocation)
+        #expect(Set(fixture.dir.files(under: "")).filter { !$0.hasPrefix("repo/") } == before, sourceLocation: sourceLocation)
+        return fixture.failure(report)
+    }
+
+    func serveArchive(_ members: [(name: String, data: [UInt8], type: UInt8)]) {
+        var archive = [UInt8]()
+        for member in members {
+            var header = try! TarHeader.encode(name: member.name, size: Int64(member.data.count))
+            header[156] = member.type
+            header.replaceSubrange(148..<156, with: Array("        ".utf8))
+            let checksum = String(header.reduce(0) { $0 + Int($1) }, radix: 8)
+            header.replaceSubrange(148..<156, with: Array((String(repeating: "0", count: 6 - checksum.count) + checksum).utf8) + [0, 32])
+            archive += header + member.data + [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(Int64(member.data.count))) - member.data.count)
+        }
+        archive += [UInt8](repeating: 0, count: 1024)
+        let served = archive
+        fixture.server.override("archives/B-2.tar") { HostileHTTPServer.serve(served, for: $0) }
+    }
+
+    @Test func anObjectWithTheWrongContentIsRefused() throws {
+        let size = Int(newObject.preferredSize)
+        fixture.server.override(newObjectPath) { HostileHTTPServer.serve(SampleContent.noise(size, seed: 666), for: $0) }
+        let error = try failingSync(.objects)
+        #expect(error.contains("SHA-1") && error.contains(newObject.sha), "\(error)")
+        #expect(!fixture.dir.exists("repo/objects/" + newObject.sha))
+    }
+
+    @Test func aBodyCutShortOfItsContentLengthIsReported() throws {
+        let content = try fixture.dir.read("cat/" + newObjectPath)
+        fixture.server.override(newObjectPath) { _ in
+            HostileHTTPServer.response(status: "200 OK", body: Array(content.prefix(1000)), length: content.count)
+        }
+        let error = try failingSync(.objects)
+        #expect(error.contains(newObjectPath) && error.contains("after 1000 bytes"), "\(error)")
+    }
+
+    @Test func aContentLengthShorterThanTheObjectIsReported() throws {
+        let content = try fixture.dir.read("cat/" + newObjectPath)
+        fixture.server.override(newObjectPath) { _ in
+            HostileHTTPServer.response(status: "200 OK", body: content, length: 1000)
+        }
+        let error = try failingSync(.objects)
+        #expect(error.contains("cut short: 1000 of \(content.count) bytes"), "\(error)")
+    }
+
+    @Test func aBodyLongerThanTheManifestSaysIsCutOff() throws {
+        let content = try fixture.dir.read("cat/" + newObjectPath)
+        fixture.server.override(newObjectPath) { HostileHTTPServer.serve(content + content, for: $0) }
+        let error = try failingSync(.objects)
+        #expect(error.contains("more than the \(content.count) bytes allowed"), "\(error)")
+    }
+
+    @Test func anArchiveMemberWithAPathIsHostile() throws {
+        serveArchive([(name: "../../evil", data: Array("pwned".utf8), type: UInt8(ascii: "0"))])
+        let error = try failingSync(.lmfo)
+        #expect(error.contains("member '../../evil'") && error.contains("not named <sha> or <sha>.gz"), "\(error)")
+    }
+
+    @Test func anArchiveLinkIsHostile() throws {
+        serveArchive([(name: newObject.sha, data: [], type: UInt8(ascii: "2"))])
+        let error = try failingSync(.lmfo)
+        #expect(error.contains("is not a regular file"), "\(error)")
+    }
+
+    @Test func anArchiveMemberOfAnotherVersionIsHostile() throws {
+        let stranger = SampleContent.text(100, word: "stranger")
+        serveArchive([(name: sha1Hex(stranger), data: stranger, type: UInt8(ascii: "0"))])
+        let error = try failingSync(.lmfo)
+        #expect(error.contains("is not an object of this version"), "\(error)")
+    }
+
+    @Test func anArchiveMemberWithWrongContentIsRefused() throws {
+        let size = Int(newObject.preferredSize)
+        serveArchive([(name: newObject.sha, data: SampleContent.noise(size, seed: 7), type: UInt8(ascii: "0"))])
+        let error = try failingSync(.lmfo)
+        #expect(error.contains("SHA-1") && error.contains("member '\(newObject.sha)'"), "\(error)")
+    }
+
+    @Test func aManifestPathLeavingTheBundleIsRefused() throws {
+        let manifest = try fixture.manifest(2)
+        var hostile = manifest
+        hostile.files["../../escape.txt"] = manifest.files.values.first!
+        let gz = GzipCompressor.compress(hostile.encoded())
+        fixture.server.override("manifests/B-2.json.gz") { HostileHTTPServer.serve(gz, for: $0) }
+        let error = try failingSync()
+        #expect(error.contains("'../../escape.txt'") && error.contains("'..' component"), "\(error)")
+    }
+
+    @Test func aHugeCatalogIndexIsRefused() throws {
+        let bomb = GzipCompressor.compress([UInt8](repeating: 32, count: 3 << 20))
+        fixture.server.override("catalog.json.gz") { HostileHTTPServer.serve(bomb, for: $0) }
+        let error = try failingSync(documentLimit: 1 << 20)
+        #expect(error.contains("catalog.json.gz (gunzipped) sent more than the 1048576 bytes"), "\(error)")
+    }
+
+    @Test func anIndexOfAnotherCatalogIsRefused() throws {
+        let index = CatalogIndex(id: "com.evil", bundles: ["B": .init(versions: [1], distributions: ["master": 1], nextVersion: 1)])
+        let gz = GzipCompressor.compress(index.encoded())
+        fixture.server.override("catalog.json.gz") { HostileHTTPServer.serve(gz, for: $0) }
+        let error = try failingSync()
+        #expect(error.contains("serves catalog 'com.evil', not 'com.example.app'"), "\(error)")
+    }
+
+    @Test func aRangeAnsweredFromTheWrongOffsetIsRefused() throws {
+        let archive = try fixture.dir.read("cat/archives/B-2.tar")
+        fixture.server.override("archives/B-2.tar") { _ in
+            HostileHTTPServer.response(status: "206 Partial Content", headers: ["Content-Range": "bytes 512-1023/\(archive.count)"],
+                                       body: Array(archive[512..<1024]))
+        }
+        let error = try failingSync(.lmfo)
+        #expect(error.contains("Content-Range 'bytes 512-1023"), "\(error)")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import Zinc
+import ZincClient
+import ZincTestSupport
+
+/// Syncing over HTTP from an honest server: first checkout, LMFO updates, resuming.
+@Suite struct SyncEngineTests {
+    @Test func firstSyncChecksOutTheDistroVersion() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        let report = try fixture.sync()
+        #expect(!report.failed, "\(fixture.failure(report))")
+        #expect(report.bundles.first?.outcome == .updated)
+        #expect(try fixture.bundleMatchesSource(1))
+        #expect(try fixture.repo.loadState().bundles.first?.version == 1)
+        let again = try fixture.sync()
+        #expect(again.bundles.first?.outcome == .upToDate)
+        #expect(again.catalogs.first?.notModified == true)
+    }
+
+    @Test func anUpdateFetchesOnlyTheNewObjectsFromTheArchiveFront() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        try fixture.publishVersion2()
+        let report = try fixture.sync(.lmfo)
+        let bundle = try #require(report.bundles.first)
+        #expect(bundle.error == nil, "\(bundle.error ?? "")")
+        let old = try Set(fixture.manifest(1).objects().keys)
+        let new = try fixture.manifest(2).objects().values.filter { !old.contains($0.sha) }
+        #expect(bundle.missingObjects == new.count && bundle.fromArchive == new.count && bundle.individually == 0)
+        #expect(bundle.objectBytes == new.reduce(0) { $0 + TarHeader.memberLength(size: $1.preferredSize) })
+        #expect(bundle.objectRequests == 1)
+        #expect(try fixture.bundleMatchesSource(2))
+        #expect(!fixture.dir.exists(fixture.bundleFolder(1)))
+        // Objects only version 1 used are gone; version 2's are all there.
+        let objects = Set(fixture.dir.files(under: "repo/objects"))
+        #expect(try objects == Set(fixture.manifest(2).objects().keys))
+    }
+
+    @Test func everyStrategyGivesTheSameTree() throws {
+        for strategy in FetchStrategy.allCases {
+            let fixture = try ClientFixture()
+            try fixture.track()
+            _ = try fixture.sync(strategy)
+            try fixture.publishVersion2()
+            let report = try fixture.sync(strategy)
+            #expect(report.bundles.first?.strategy == strategy, "\(fixture.failure(report))")
+            #expect(try fixture.bundleMatchesSource(2))
+        }
+    }
+
+    @Test func anArchiveInAnotherOrderStillWorks() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        try fixture.publishVersion2()
+        // Rewrite version 2's archive with its members reversed: the new objects sit at the end.
+        let members = try #require(TarListing.members(fixture.dir.read("cat/archives/B-2.tar")))
+        var reversed = [UInt8]()
+        for member in members.reversed() {
+            reversed += member.header + member.data + [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(Int64(member.data.count))) - member.data.count)
+        }
+        try fixture.dir.write("cat/archives/B-2.tar", reversed + [UInt8](repeating: 0, count: 1024))
+        let report = try fixture.sync(.lmfo)
+        let bundle = try #require(report.bundles.first)
+        #expect(bundle.error == nil, "\(bundle.error ?? "")")
+        #expect(bundle.individually > 0)
+        #expect(bundle.fromArchive + bundle.individually == bundle.missingObjects)
+        #expect(try fixture.bundleMatchesSource(2))
+    }
+
+    @Test func aCutDownloadResumesWhereItStopped() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        try fixture.publishVersion2()
+        let archive = try fixture.dir.read("cat/archives/B-2.tar")
+        let cut = 3000
+        fixture.server.override("archives/B-2.tar") { request in
+            let full = HostileHTTPServer.serve(archive, for: request)
+            // The whole head, then the connection drops partway through the body.
+            let headLength = (full.firstRange(of: [13, 10, 13, 10])?.upperBound ?? 0)
+            return Array(full.prefix(headLength + cut))
+        }
+        let failed = try fixture.sync(.lmfo)
+        #expect(fixture.failure(failed).contains("failed after \(cut) bytes"))
+        #expect(try fixture.repo.loadState().bundles.first?.version == 1)
+        #expect(try fixture.bundleMatchesSourceVersion1Untouched())
+
+        fixture.server.override("archives/B-2.tar") { _ in nil }
+        let resumed = try fixture.sync(.lmfo)
+        #expect(!resumed.failed, "\(fixture.failure(resumed))")
+        let ranges = fixture.server.requests.filter { $0.path == "archives/B-2.tar" }.compactMap(\.range)
+        #expect(ranges.last?.hasPrefix("bytes=\(cut)-") == true, "\(ranges)")
+        #expect(try fixture.bundleMatchesSource(2))
+    }
+
+    @Test func aSecondSourceServesWhenTheFirstIsDown() throws {
+        let fixture = try ClientFixture()
+        let dead = try HostileHTTPServer()
+        dead.override("catalog.json.gz") { _ in HostileHTTPServer.response(status: "503 Service Unavailable", body: []) }
+        try fixture.repo.track(url: fixture.server.url, bundle: "B")
+        var state = try fixture.repo.loadState()
+        state.catalogs[ClientFixture.catalogID]?.urls.insert(dead.url, at: 0)  // tried first from now on
+        try fixture.dir.write("repo/repo.json", stateJSON(state))
+        let report = try fixture.sync()
+        #expect(!report.failed, "\(fixture.failure(report))")
+        #expect(report.catalogs.first?.url == fixture.server.url)
+        dead.stop()
+    }
+
+    private func stateJSON(_ state: RepoState) -> String {
+        let catalogs = state.catalogs.map { id, sources in
+            "\"\(id)\": {\"sources\": [\(sources.urls.map { "\"\($0)\"" }.joined(separator: ","))]}"
+        }
+        let bundles = state.bundles.map { "{\"catalog\": \"\($0.catalog)\", \"bundle\": \"\($0.bundle)\", \"distro\": \"\($0.distro)\"}" }
+        return "{\"format\": \"1\", \"catalogs\": {\(catalogs.joined(separator: ","))}, \"bundles\": [\(bundles.joined(separator: ","))]}"
+    }
+}
+
+extension ClientFixture {
+    /// Version 1's folder still holds version 1's files (the source has moved on to version 2).
+    func bundleMatchesSourceVersion1Untouched() throws -> Bool {
+        let manifest = try manifest(1)
+        return try manifest.files.allSatisfy { path, entry in
+            SHA1.hash(try dir.read(bundleFolder(1) + "/" + path)) == entry.sha
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A tiny HTTP/1.1 server on loopback, one connection at a time, that answers with
+/// whatever bytes a test crafts: wrong content, short bodies, lying headers. By default
+/// it serves the files of a folder honestly (with `Range` and `ETag`), so a test
+/// overrides only the paths it wants to corrupt.
+public final class HostileHTTPServer: @unchecked Sendable {
+    public struct Request: Sendable {
+        public let path: String
+        public let headers: [String: String]
+        public var range: String? { headers["range"] }
+    }
+
+    /// Raw response bytes: status line, headers, body, exactly as sent.
+    public typealias Handler = @Sendable (Request) -> [UInt8]?
+
+    public let port: Int
+    public var url: String { "http://127.0.0.1:\(port)/" }
+    private let listener: Int32
+    private let lock = NSLock()
+    private var handlers = [String: Handler]()
+    private var log = [Request]()
+    private let root: String?
+
+    /// - Parameter root: a folder served honestly for paths without a handler.
+    public init(serving root: String? = nil) throws {
+        self.root = root
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in serve() }
+        thread.start()
+    }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    /// Answers `path` (without the leading `/`) with the handler's bytes; nil falls back to the folder.
+    public func override(_ path: String, _ handler: @escaping Handler) {
+        lock.withLock { handlers[path] = handler }
+    }
+
+    /// Every request received so far.
+    public var requests: [Request] { lock.withLock { log } }
+
+    public func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+    }
+
+    private func serve() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            handle(connection)
+            close(connection)
+        }
+    }
+
+    private func handle(_ connection: Int32) {
+        var head = [UInt8]()
+        var byte: UInt8 = 0
+        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            guard read(connection, &byte, 1) == 1 else { return }
+            head.append(byte)
+        }
+        let lines = String(decoding: head, as: UTF8.self).split(separator: "\r\n")
+        let target = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        var headers = [String: String]()
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let request = Request(path: String(target.dropFirst()), headers: headers)
+        let handler = lock.withLock { () -> Handler? in
+            log.append(request)
+            return handlers[request.path]
+        }
+        let response = handler?(request) ?? honest(request)
+        response.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+
+    private func honest(_ request: Request) -> [UInt8] {
+        guard let root, let data = FileManager.default.contents(atPath: root + "/" + request.path) else {
+            return Self.response(status: "404 Not Found", body: [])
+        }
+        return Self.serve(Array(data), for: request)
+    }
+
+    /// `body` as a well-behaved server sends it: honouring `Range` and `If-None-Match`.
+    public static func serve(_ body: [UInt8], for request: Request) -> [UInt8] {
+        let etag = "\"\(body.count)-\(body.prefix(64).reduce(0) { $0 &* 31 &+ Int($1) })\""
+        if request.headers["if-none-match"] == etag {
+            return response(status: "304 Not Modified", headers: ["ETag": etag], body: [])
+        }
+        if let range = request.range, range.hasPrefix("bytes=") {
+            let bounds = range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+            let start = Int(bounds[0]) ?? 0
+            let end = min(bounds.count > 1 ? Int(bounds[1]) ?? body.count - 1 : body.count - 1, body.count - 1)
+            guard start <= end else { return response(status: "416 Range Not Satisfiable", body: []) }
+            return response(status: "206 Partial Content",
+                            headers: ["Content-Range": "bytes \(start)-\(end)/\(body.count)", "ETag": etag],
+                            body: Array(body[start...end]))
+        }
+        return response(status: "200 OK", headers: ["ETag": etag], body: body)
+    }
+
+    /// A response with `Content-Length` set to `length` (the body's own unless a test lies).
+    public static func response(status: String, headers: [String: String] = [:], body: [UInt8], length: Int? = nil) -> [UInt8] {
+        var head = "HTTP/1.1 \(status)\r\nConnection: close\r\nContent-Length: \(length ?? body.count)\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        return Array((head + "\r\n").utf8) + body
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Runs the built `zinc` executable, as a user or a build pipeline would.
+public enum ZincBinary {
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    /// The binary next to the test bundle (`swift build` puts both in one folder);
+    /// `ZINC_BINARY` overrides it.
+    public static var path: String {
+        if let override = ProcessInfo.processInfo.environment["ZINC_BINARY"] { return override }
+        let folder = Bundle.main.executableURL?.deletingLastPathComponent()
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var candidate = folder
+        // The XCTest bundle may sit one level deeper than the products folder.
+        for _ in 0..<4 {
+            let binary = candidate.appendingPathComponent("zinc").path
+            if FileManager.default.isExecutableFile(atPath: binary) { return binary }
+            candidate = candidate.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("zinc").path
+    }
+
+    @discardableResult
+    public static func run(_ arguments: [String], in directory: String) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes while the process runs so neither can fill up and block it.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        group.enter()
+        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Starts `zinc` without waiting, for tests that run several at once.
+    public static func start(_ arguments: [String], in directory: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}

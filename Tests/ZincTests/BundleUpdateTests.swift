@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// update_bundle against FORMAT.md: every file it writes, byte for byte.
+@Suite struct BundleUpdateTests {
+    let dir: TemporaryDirectory
+    let catalog: Catalog
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        catalog = try Catalog.create(id: "com.mindsnacks.french", in: FileStorage(root: dir.at("cat")))
+    }
+
+    func objectPath(_ sha: String, gz: Bool) -> String {
+        "cat/objects/\(sha.prefix(2))/\(sha.dropFirst(2).prefix(2))/\(sha)\(gz ? ".gz" : "")"
+    }
+
+    @Test func createsAnEmptyCatalogWithAllIndexFiles() throws {
+        #expect(dir.files(under: "cat") == [".zinc.lock", "catalog.json", "catalog.json.gz", "config.json", "index.json", "index.json.gz"])
+        let json = try dir.read("cat/catalog.json")
+        #expect(String(decoding: json, as: UTF8.self) == #"{"bundles":{},"format":"1","id":"com.mindsnacks.french"}"#)
+        #expect(try dir.read("cat/index.json") == json)
+        #expect(try GzipDecompressor.decompress(dir.read("cat/catalog.json.gz")) == json)
+        #expect(try GzipDecompressor.decompress(dir.read("cat/index.json.gz")) == json)
+        #expect(String(decoding: try dir.read("cat/config.json"), as: UTF8.self) == #"{"gzip_threshold":0.85}"#)
+    }
+
+    @Test func refusesToCreateOverAnExistingCatalog() throws {
+        let before = try dir.read("cat/catalog.json")
+        #expect(throws: ZincError.catalogExists(dir.at("cat"))) {
+            try Catalog.create(id: "other.id", in: FileStorage(root: dir.at("cat")))
+        }
+        #expect(try dir.read("cat/catalog.json") == before)
+        #expect(throws: ZincError.invalidName(kind: "catalog id", value: "bad/id",
+                                              reason: "only letters, digits, '.', '_' and '-' are allowed")) {
+            try Catalog.create(id: "bad/id", in: FileStorage(root: dir.at("other")))
+        }
+    }
+
+    @Test func writesObjectsManifestArchiveAndIndexAsFormatSays() throws {
+        let jpg = SampleContent.noise(8640, seed: 1)
+        let caf = SampleContent.text(20000, word: "pcm")
+        try dir.write("src/photos/85x85/kind.jpg", jpg)
+        try dir.write("src/audio/basic-adj-11.caf", caf)
+        try dir.write("src/empty.txt", [])
+        #expect(try catalog.updateBundle("BasicAdjectives", from: dir.at("src")) == .created(version: 1))
+
+        let jpgSHA = sha1Hex(jpg), cafSHA = sha1Hex(caf), emptySHA = sha1Hex([])
+        // Incompressible content stays raw, compressible content is one gzip member.
+        #expect(try dir.read(objectPath(jpgSHA, gz: false)) == jpg)
+        #expect(!dir.exists(objectPath(jpgSHA, gz: true)))
+        let cafGz = try dir.read(objectPath(cafSHA, gz: true))
+        #expect(try GzipDecompressor.decompress(cafGz) == caf)
+        #expect(!dir.exists(objectPath(cafSHA, gz: false)))
+        #expect(try dir.read(objectPath(emptySHA, gz: false)) == [])
+
+        let manifestJSON = try dir.read("cat/manifests/BasicAdjectives-1.json")
+        #expect(String(decoding: manifestJSON, as: UTF8.self) == """
+            {"bundle":"BasicAdjectives","catalog":"com.mindsnacks.french","files":{\
+            "audio/basic-adj-11.caf":{"formats":{"gz":{"size":\(cafGz.count)}},"sha":"\(cafSHA)"},\
+            "empty.txt":{"formats":{"raw":{"size":0}},"sha":"\(emptySHA)"},\
+            "photos/85x85/kind.jpg":{"formats":{"raw":{"size":8640}},"sha":"\(jpgSHA)"}},"flavors":[],"version":1}
+            """)
+        #expect(try GzipDecompressor.decompress(dir.read("cat/manifests/BasicAdjectives-1.json.gz")) == manifestJSON)
+
+        let members = try #require(TarListing.members(dir.read("cat/archives/BasicAdjectives-1.tar")))
+        #expect(members.map(\.name) == [cafSHA + ".gz", emptySHA, jpgSHA].sorted())
+        for member in members {
+            let sha = String(member.name.prefix(40))
+            #expect(member.data == (try dir.read(objectPath(sha, gz: member.name.hasSuffix(".gz")))))
+        }
+
+        let index = String(decoding: try dir.read("cat/catalog.json"), as: UTF8.self)
+        #expect(index == #"{"bundles":{"BasicAdjectives":{"distributions":{},"next_version":1,"versions":[1]}},"format":"1","id":"com.mindsnacks.french"}"#)
+        for mirror in ["cat/index.json"] { #expect(try dir.read(mirror) == Array(index.utf8)) }
+        for mirror in ["cat/catalog.json.gz", "cat/index.json.gz"] {
+            #expect(try GzipDecompressor.decompress(dir.read(mirror)) == Array(index.utf8))
+        }
+        // Nothing temporary is left behind.
+        #expect(!dir.files(under: "cat").contains { $0.contains(".tmp-") })
+    }
+
+    @Test func gzipIsChosenOnlyWhenItSavesFifteenPercent() throws {
+        // Half noise, half text: compresses to roughly 55%: gz.
+        try dir.write("src/mixed.bin", SampleContent.noise(50_000, seed: 2) + SampleContent.text(50_000))
+        // 90% noise: compresses to ~91%: raw.
+        try dir.write("src/mostly-noise.bin", SampleContent.noise(90_000, seed: 3) + SampleContent.text(10_000))
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        let manifest = try catalog.manifest(bundle: "B", version: 1)
+        #expect(manifest.files["mixed.bin"]?.object.formats.keys.sorted() == [.gz])
+        #expect(manifest.files["mostly-noise.bin"]?.object.formats.keys.sorted() == [.raw])
+    }
+
+    @Test func aSingleFileVersionHasNoArchive() throws {
+        try dir.write("src/only.txt", "one")
+        _ = try catalog.updateBundle("Single", from: dir.at("src"))
+        #expect(!dir.exists("cat/archives/Single-1.tar"))
+    }
+
+    @Test func sharesOneObjectBetweenPathsWithTheSameContent() throws {
+        try dir.write("src/a.txt", SampleContent.text(5000))
+        try dir.write("src/copy/a.txt", SampleContent.text(5000))
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        let members = try #require(TarListing.members(dir.read("cat/archives/B-1.tar")))
+        #expect(members.count == 1)
+        #expect(dir.files(under: "cat/objects").count == 1)
+    }
+
+    @Test func unchangedTreeCreatesNothingUnlessForced() throws {
+        try SampleContent.basicAdjectives(in: dir)
+        #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 1))
+        let before = dir.files(under: "cat")
+        #expect(try catalog.updateBundle("B", from: dir.at("src")) == .unchanged(version: 1))
+        #expect(dir.files(under: "cat") == before)
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: .init(force: true)) == .created(version: 2))
+        // A renamed file is a change even though no content changed.
+        try FileManager.default.moveItem(atPath: dir.at("src/Basic Adjectives.js"), toPath: dir.at("src/renamed.js"))
+        #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 3))
+    }
+
+    @Test func archivesFollowLMFOOrderAcrossVersions() throws {
+        let a = SampleContent.noise(700, seed: 10), b = SampleContent.noise(900, seed: 11)
+        let c = SampleContent.noise(1100, seed: 12), d = SampleContent.noise(1300, seed: 13)
+        try dir.write("src/a", a); try dir.write("src/b", b); try dir.write("src/c", c)
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        try FileManager.default.removeItem(atPath: dir.at("src/c"))
+        try dir.write("src/d", d)
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        let v1 = try #require(TarListing.members(dir.read("cat/archives/B-1.tar"))).map(\.name)
+        let v2 = try #require(TarListing.members(dir.read("cat/archives/B-2.tar"))).map(\.name)
+        #expect(v1 == [sha1Hex(a), sha1Hex(b), sha1Hex(c)].sorted())
+        #expect(v2 == [sha1Hex(d)] + v1.filter { $0 != sha1Hex(c) })
+        // A client holding v1 fetches the first member of v2 with one range request.
+        let archive = try dir.read("cat/archives/B-2.tar")
+        #expect(Array(archive[512..<(512 + d.count)]) == d)
+    }
+
+    @Test func reusesAnObjectStoredByAnotherToolAsItIs() throws {
+        let text = SampleContent.text(40_000)
+        let sha = sha1Hex(text)
+        // Another tool stored this compressible content raw; it must be reused, not rewritten.
+        try dir.write(objectPath(sha, gz: false), text)
+        try dir.write("src/lesson.json", text)
+        try dir.write("src/other.json", "{}")
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        #expect(try catalog.manifest(bundle: "B", version: 1).files["lesson.json"]?.object.formats == [.raw: 40_000])
+        #expect(!dir.exists(objectPath(sha, gz: true)))
+
+        // And a gz object written with another compression level keeps its bytes and size.
+        let other = SampleContent.text(30_000, word: "verb")
+        let foreignGz = GzipCompressor.compressForTest(other, level: 1)
+        try dir.write(objectPath(sha1Hex(other), gz: true), foreignGz)
+        try dir.write("src/verbs.json", other)
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        #expect(try catalog.manifest(bundle: "B", version: 2).files["verbs.json"]?.object.formats == [.gz: Int64(foreignGz.count)])
+        #expect(try dir.read(objectPath(sha1Hex(other), gz: true)) == foreignGz)
+    }
+
+    @Test func versionsAreNeverReused() throws {
+        try dir.write("src/a.txt", "1")
+        try dir.write("src/b.txt", "2")
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        try dir.write("src/b.txt", "3")
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        // Drop version 2 from the index, as a deletion would: its number stays reserved.
+        try catalog.updateIndex { $0.bundles["B"]!.versions = [1] }
+        try dir.write("src/b.txt", "4")
+        #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 3))
+        #expect(try catalog.index().bundles["B"] == .init(versions: [1, 3], distributions: [:], nextVersion: 3))
+    }
+
+    @Test func identicalInputGivesByteIdenticalCatalogs() throws {
+        try SampleContent.basicAdjectives(in: dir)
+        for i in 0..<40 { try dir.write("src/level\(i % 4)/item\(i).json", SampleContent.text(1000 + i * 37, word: "w\(i)")) }
+        let other = try Catalog.create(id: "com.mindsnacks.french", in: FileStorage(root: dir.at("cat2")))
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        _ = try other.updateBundle("B", from: dir.at("src"))
+        let files = dir.files(under: "cat").filter { !$0.hasPrefix(".") }
+        #expect(files == dir.files(under: "cat2").filter { !$0.hasPrefix(".") })
+        for file in files { #expect(try dir.read("cat/" + file) == dir.read("cat2/" + file), "\(file) differs") }
+    }
+
+    @Test func refusesInvalidBundleNames() throws {
+        try dir.write("src/a.txt", "a")
+        for (name, reason) in [("", "it is empty"), ("a/b", "it contains '/'"), ("a~b", "it contains '~'"),
+                               (".hidden", "it must not start with '.'"), ("a\u{7}b", "it contains a control character")] {
+            #expect(throws: ZincError.invalidName(kind: "bundle name", value: name, reason: reason)) {
+                try catalog.updateBundle(name, from: dir.at("src"))
+            }
+        }
+        #expect(try catalog.updateBundle("Lesson-01", from: dir.at("src")) == .created(version: 1))
+    }
+
+    @Test func aBadSourceLeavesTheCatalogUntouched() throws {
+        try dir.write("src/a.txt", "a")
+        try FileManager.default.createSymbolicLink(atPath: dir.at("src/bad"), withDestinationPath: "/etc/hostname")
+        // Lock files are created on first use and are not catalog content.
+        let content = { dir.files(under: "cat").filter { !$0.hasSuffix(".lock") } }
+        let before = content()
+        #expect(throws: ZincError.self) { try catalog.updateBundle("B", from: dir.at("src")) }
+        #expect(content() == before)
+    }
+}
+
+extension GzipCompressor {
+    /// A gzip stream at another level, standing in for another tool's output.
+    static func compressForTest(_ bytes: [UInt8], level: Int32) -> [UInt8] {
+        var out = [UInt8]()
+        let compressor = GzipCompressor(level: level) { out.append(contentsOf: $0) }
+        try! bytes.withUnsafeBytes { try compressor.update($0) }
+        try! compressor.finish()
+        return out
+    }
+}

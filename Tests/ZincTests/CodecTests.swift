@@ -1,0 +1,39 @@
+import Testing
+import Zinc
+import ZincTestSupport
+
+@Suite struct CodecTests {
+    @Test func sha1MatchesKnownVectors() {
+        #expect(SHA1.hash([]) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        #expect(SHA1.hash(Array("abc".utf8)) == "a9993e364706816aba3e25717850c26c9cd0d89d")
+    }
+
+    @Test func sha1IsTheSameInChunks() {
+        let data = SampleContent.noise(3_000_001, seed: 9)
+        let hasher = SHA1()
+        for start in stride(from: 0, to: data.count, by: 65_537) {
+            hasher.update(Array(data[start..<min(start + 65_537, data.count)]))
+        }
+        #expect(hasher.finalize() == SHA1.hash(data))
+    }
+
+    @Test func gzipRoundTripsAndIsDeterministic() throws {
+        let text = SampleContent.text(200_000)
+        let gz = GzipCompressor.compress(text)
+        #expect(gz.count < text.count / 10)
+        #expect(gz == GzipCompressor.compress(text))
+        // A gzip header: magic, deflate, no flags, mtime 0.
+        #expect(Array(gz.prefix(8)) == [0x1f, 0x8b, 8, 0, 0, 0, 0, 0])
+        #expect(try GzipDecompressor.decompress(gz) == text)
+    }
+
+    @Test func gunzipRefusesASecondMemberAndTruncation() throws {
+        let one = GzipCompressor.compress(Array("first".utf8))
+        let two = one + GzipCompressor.compress(Array("second".utf8))
+        #expect(throws: GzipDecompressor.Failure.trailingData) { try GzipDecompressor.decompress(two) }
+        #expect(throws: GzipDecompressor.Failure.truncated) { try GzipDecompressor.decompress(Array(one.dropLast(9))) }
+        var flipped = GzipCompressor.compress(SampleContent.text(5000))
+        flipped[12] ^= 0xff
+        #expect(throws: (any Error).self) { try GzipDecompressor.decompress(flipped) }
+    }
+}

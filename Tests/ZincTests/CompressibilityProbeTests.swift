@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import Zinc
+import ZincTestSupport
+
+@Suite struct CompressibilityProbeTests {
+    func probe(_ bytes: [UInt8]) throws -> Bool {
+        let dir = try TemporaryDirectory()
+        let path = try dir.write("f", bytes)
+        return try CompressibilityProbe.isSurelyIncompressible(PosixFile.open(path), size: Int64(bytes.count))
+    }
+
+    /// 16-bit PCM of a random walk, like recorded audio: gzips to about 0.98.
+    func randomWalkAudio(_ samples: Int) -> [UInt8] {
+        var value: Int32 = 0
+        var out = [UInt8]()
+        var noise = SampleContent.noise(samples * 2, seed: 5).makeIterator()
+        for _ in 0..<samples {
+            let step = Int32(Int16(bitPattern: UInt16(noise.next()!) | UInt16(noise.next()!) << 8)) % 900
+            value = max(-32768, min(32767, value + step))
+            out.append(UInt8(truncatingIfNeeded: value))
+            out.append(UInt8(truncatingIfNeeded: value >> 8))
+        }
+        return out
+    }
+
+    @Test func randomAndAudioDataAreSkipped() throws {
+        #expect(try probe(SampleContent.noise(300_000, seed: 1)))
+        let audio = randomWalkAudio(150_000)
+        #expect(try probe(audio))
+        #expect(Double(GzipCompressor.compress(audio).count) / Double(audio.count) > 0.85)
+    }
+
+    @Test func compressibleDataGoesThroughTheFullRule() throws {
+        #expect(try !probe(SampleContent.text(300_000)))
+        // Noise with a compressible stretch: gzips below the threshold, so the probe must be unsure.
+        var mixed = [UInt8]()
+        for i in 0..<40 { mixed += i % 4 == 0 ? SampleContent.text(12_000) : SampleContent.noise(12_000, seed: UInt64(i)) }
+        #expect(Double(GzipCompressor.compress(mixed).count) / Double(mixed.count) <= 0.85)
+        #expect(try !probe(mixed))
+    }
+
+    @Test func smallFilesAreNotProbed() throws {
+        #expect(try !probe(SampleContent.noise(20_000, seed: 2)))
+    }
+}

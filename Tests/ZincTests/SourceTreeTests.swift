@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+@Suite struct SourceTreeTests {
+    func scan(_ root: String) throws -> (files: [String], warnings: [String]) {
+        var warnings = [String]()
+        let files = try SourceTree.scan(root) { warnings.append($0) }
+        return (files.map(\.relativePath), warnings)
+    }
+
+    @Test func listsRegularFilesSortedIgnoringDSStoreAndEmptyFolders() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("src/b.txt", "b")
+        try dir.write("src/a/z.json", "{}")
+        try dir.write("src/a/empty.bin", [])
+        try dir.write("src/.DS_Store", "finder")
+        try dir.write("src/a/.hidden", "kept")
+        try FileManager.default.createDirectory(atPath: dir.at("src/nothing/here"), withIntermediateDirectories: true)
+        let result = try scan(dir.at("src"))
+        #expect(result.files == ["a/.hidden", "a/empty.bin", "a/z.json", "b.txt"])
+        #expect(result.warnings.isEmpty)
+    }
+
+    @Test func followsSymlinksToFilesInsideTheTree() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("src/real/data.txt", "content")
+        try FileManager.default.createSymbolicLink(atPath: dir.at("src/alias.txt"), withDestinationPath: "real/data.txt")
+        let files = try SourceTree.scan(dir.at("src")) { _ in }
+        let alias = try #require(files.first { $0.relativePath == "alias.txt" })
+        #expect(alias.size == 7)
+        #expect(alias.absolutePath.hasSuffix("/src/real/data.txt"))
+    }
+
+    @Test func doesNotDescendIntoSymlinkedFolders() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("src/real/data.txt", "content")
+        try FileManager.default.createSymbolicLink(atPath: dir.at("src/linked"), withDestinationPath: "real")
+        let result = try scan(dir.at("src"))
+        #expect(result.files == ["real/data.txt"])
+        #expect(result.warnings == ["not descending into '\(dir.at("src"))/linked': symlinked folders are not followed"])
+    }
+
+    @Test func refusesEscapingDanglingAndLoopingSymlinks() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("outside.txt", "secret")
+        try dir.write("src/ok.txt", "ok")
+        let root = dir.at("src")
+        try FileManager.default.createSymbolicLink(atPath: root + "/escape.txt", withDestinationPath: "../outside.txt")
+        #expect(throws: ZincError.sourceProblem(path: root + "/escape.txt",
+                                                reason: "symlink points outside the source folder (to '\(dir.at("outside.txt"))')")) {
+            try scan(root)
+        }
+        try FileManager.default.removeItem(atPath: root + "/escape.txt")
+        try FileManager.default.createSymbolicLink(atPath: root + "/dangling.txt", withDestinationPath: "missing.txt")
+        #expect(throws: ZincError.sourceProblem(path: root + "/dangling.txt", reason: "dangling symlink (its target does not exist)")) {
+            try scan(root)
+        }
+        try FileManager.default.removeItem(atPath: root + "/dangling.txt")
+        try FileManager.default.createSymbolicLink(atPath: root + "/loop1", withDestinationPath: "loop2")
+        try FileManager.default.createSymbolicLink(atPath: root + "/loop2", withDestinationPath: "loop1")
+        #expect(throws: ZincError.sourceProblem(path: root + "/loop1", reason: "symlink loop")) { try scan(root) }
+    }
+
+    @Test func skipsFIFOsWithoutOpeningThem() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("src/a.txt", "a")
+        #expect(mkfifo(dir.at("src/pipe"), 0o644) == 0)
+        // Opening a FIFO for reading would block this test forever.
+        let result = try scan(dir.at("src"))
+        #expect(result.files == ["a.txt"])
+        #expect(result.warnings == ["skipping '\(dir.at("src"))/pipe': not a regular file (FIFO, socket or device)"])
+    }
+
+    @Test func refusesNamesThatAreNotUTF8OrHoldControlCharacters() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("src/ok.txt", "ok")
+        let bad = dir.at("src/") + "caf\u{1}.txt"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: bad))
+        #expect(throws: ZincError.sourceProblem(path: bad, reason: "the name contains a control character")) {
+            try scan(dir.at("src"))
+        }
+        try FileManager.default.removeItem(atPath: bad)
+        var latin1 = Array(dir.at("src/caf").utf8) + [0xE9] + Array(".txt".utf8) + [0]
+        let fd = creat(&latin1, 0o644)
+        #expect(fd >= 0)
+        close(fd)
+        #expect(throws: ZincError.sourceProblem(path: dir.at("src/caf") + "\u{FFFD}.txt", reason: "the name is not valid UTF-8")) {
+            try scan(dir.at("src"))
+        }
+    }
+
+    @Test func refusesEmptyAndMissingSources() throws {
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.at("empty/sub"), withIntermediateDirectories: true)
+        #expect(throws: ZincError.emptySource(dir.at("empty"))) { try scan(dir.at("empty")) }
+        #expect(throws: ZincError.sourceProblem(path: dir.at("missing"), reason: "no such folder")) { try scan(dir.at("missing")) }
+        try dir.write("file.txt", "x")
+        #expect(throws: ZincError.sourceProblem(path: dir.at("file.txt"), reason: "not a folder")) { try scan(dir.at("file.txt")) }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// The stat cache vouches for a file only while every stamp is unchanged.
+@Suite struct StatCacheTests {
+    let dir: TemporaryDirectory
+    let catalog: Catalog
+    let options: BundleUpdateOptions
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        catalog = try Catalog.create(id: "c", in: FileStorage(root: dir.at("cat")))
+        options = BundleUpdateOptions(statCacheFolder: dir.at("cache"))
+        try dir.write("src/a.txt", "alpha content")
+        try dir.write("src/b.txt", "bravo content")
+        // Stamps younger than the scan are never cached: let these age past that margin.
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 1))
+    }
+
+    var cacheFile: String { dir.at("cache/stat/") + (dir.files(under: "cache/stat").first ?? "") }
+
+    /// Rewrites the cached sha of `path`, so a test can see whether the cache was believed.
+    func poison(_ path: String, with sha: String) throws {
+        let text = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            line.hasSuffix("\t" + path) ? sha + line.dropFirst(40) : String(line)
+        }
+        try lines.joined(separator: "\n").write(toFile: cacheFile, atomically: true, encoding: .utf8)
+    }
+
+    func mtime(_ path: String) -> timespec {
+        var st = stat()
+        stat(dir.at(path), &st)
+        return st.st_mtim
+    }
+
+    func setMTime(_ path: String, _ time: timespec) {
+        var times = [time, time]
+        #expect(utimensat(AT_FDCWD, dir.at(path), &times, 0) == 0)
+    }
+
+    func sha(of path: String, version: Int) throws -> String? {
+        try catalog.manifest(bundle: "B", version: version).files[path]?.sha
+    }
+
+    @Test func livesOutsideTheSourceAndTheCatalog() throws {
+        #expect(dir.files(under: "src") == ["a.txt", "b.txt"])
+        #expect(!dir.files(under: "cat").contains { $0.contains("stat") })
+        let lines = try String(contentsOfFile: cacheFile, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0] == "zinc-stat-cache 1\t" + URL(fileURLWithPath: dir.at("src")).resolvingSymlinksInPath().path)
+    }
+
+    @Test func anUnchangedStampIsBelievedWithoutReadingTheFile() throws {
+        let bravo = sha1Hex(Array("bravo content".utf8))
+        try poison("a.txt", with: bravo)
+        // The cache claims a.txt now holds b's content: believing it shows up as a change.
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
+        #expect(try sha(of: "a.txt", version: 2) == bravo)
+    }
+
+    @Test func touchingAFileMakesItBeHashedAgain() throws {
+        try poison("a.txt", with: sha1Hex(Array("bravo content".utf8)))
+        var later = mtime("src/a.txt")
+        later.tv_sec += 10
+        setMTime("src/a.txt", later)
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .unchanged(version: 1))
+    }
+
+    @Test func anEditThatKeepsSizeAndMTimeIsStillSeen() throws {
+        let before = mtime("src/a.txt")
+        try dir.write("src/a.txt", "ALPHA content")  // same size
+        setMTime("src/a.txt", before)                  // same mtime; ctime moves on regardless
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
+        #expect(try sha(of: "a.txt", version: 2) == sha1Hex(Array("ALPHA content".utf8)))
+    }
+
+    @Test func aReplacementOfEqualSizeAndMTimeIsStillSeen() throws {
+        let before = mtime("src/a.txt")
+        try dir.write("elsewhere.txt", "alpha CONTENT")
+        setMTime("elsewhere.txt", before)
+        #expect(rename(dir.at("elsewhere.txt"), dir.at("src/a.txt")) == 0)  // a new inode with the old size and mtime
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
+        #expect(try sha(of: "a.txt", version: 2) == sha1Hex(Array("alpha CONTENT".utf8)))
+    }
+
+    @Test(arguments: ["", "garbage\n", "zinc-stat-cache 1\t/elsewhere\n", "zinc-stat-cache 1\tX\nnot\tenough\tfields\n"])
+    func aDamagedCacheIsIgnoredAndRewritten(_ damage: String) throws {
+        let damaged = damage.replacingOccurrences(of: "X", with: dir.at("src"))
+        try damaged.write(toFile: cacheFile, atomically: true, encoding: .utf8)
+        try dir.write("src/a.txt", "changed!")
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
+        #expect(try sha(of: "a.txt", version: 2) == sha1Hex(Array("changed!".utf8)))
+        #expect(try String(contentsOfFile: cacheFile, encoding: .utf8).split(separator: "\n").count == 3)
+    }
+
+    @Test func filesWrittenDuringTheScanAreNotCached() throws {
+        try dir.write("src/new.txt", "fresh")  // younger than the scan's racy margin
+        _ = try catalog.updateBundle("B", from: dir.at("src"), options: options)
+        let text = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        #expect(!text.contains("\tnew.txt\n"))
+        #expect(text.contains("\ta.txt\n"))
+    }
+}
