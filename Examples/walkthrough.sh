@@ -16,7 +16,8 @@ zinc=${ZINC:-$repo/.build/release/zinc}
 catalog_id=com.mindsnacks.french
 bundle=BasicAdjectives
 
-step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
+step() { printf '\n%s== %s%s\n' "$bold" "$*" "$plain"; }
 run() { printf '$ zinc %s\n' "$*"; "$zinc" "$@"; }
 show_index() { "$zinc" dump_index --catalog "$catalog_id"; }
 

@@ -37,7 +37,10 @@ final class CatalogVerifier {
     private struct SelectedBundle {
         let name: String
         let entry: CatalogIndex.BundleEntry
-        let versions: [Int]
+        /// Set when only this version is checked.
+        var onlyVersion: Int?
+
+        var versions: [Int] { onlyVersion.map { [$0] } ?? entry.versions }
     }
 
     func run(_ scope: VerificationScope) throws -> VerificationReport {
@@ -46,20 +49,17 @@ final class CatalogVerifier {
         switch scope {
         case .catalog:
             checkIndexFiles()
-            selected = index.bundles.sorted { $0.key < $1.key }.map {
-                SelectedBundle(name: $0.key, entry: $0.value, versions: $0.value.versions)
-            }
+            selected = index.bundles.sorted { $0.key < $1.key }.map { SelectedBundle(name: $0.key, entry: $0.value) }
         case .bundle(let name):
-            let entry = try index.bundle(name)
-            selected = [SelectedBundle(name: name, entry: entry, versions: entry.versions)]
+            selected = [SelectedBundle(name: name, entry: try index.bundle(name))]
         case .version(let name, let spec):
             let entry = try index.bundle(name)
-            selected = [SelectedBundle(name: name, entry: entry, versions: [try spec.resolve(in: entry, name: name)])]
+            selected = [SelectedBundle(name: name, entry: entry, onlyVersion: try spec.resolve(in: entry, name: name))]
         }
 
         var manifests = [Manifest]()
         for bundle in selected {
-            if case .version = scope {} else { checkDistributions(of: bundle) }
+            if bundle.onlyVersion == nil { checkDistributions(of: bundle) }
             for version in bundle.versions {
                 if let manifest = loadManifest(bundle: bundle.name, version: version, catalogID: index.id) {
                     manifests.append(manifest)
@@ -161,6 +161,9 @@ final class CatalogVerifier {
         let format: ObjectFormat
         /// Recorded size -> the first manifest recording it.
         var sizes: [Int64: String]
+
+        /// What progress counts: the sizes differ only in a damaged catalog.
+        var expectedSize: Int64 { sizes.keys.min()! }
     }
 
     /// Checks each object file once, however many manifests share it. Returns how many
@@ -180,11 +183,11 @@ final class CatalogVerifier {
         }
         let ordered = references.keys.sorted().map { references[$0]! }
         let counter = MaintenanceProgressCounter(.checkingObjects, totalItems: ordered.count,
-                                                 totalBytes: ordered.reduce(0) { $0 + $1.sizes.keys.min()! },
+                                                 totalBytes: ordered.reduce(0) { $0 + $1.expectedSize },
                                                  report: progress)
         let results = try parallelMap(count: ordered.count) { i in
             let result = checkObject(ordered[i])
-            counter.finishedItem(bytes: ordered[i].sizes.keys.min()!)
+            counter.finishedItem(bytes: ordered[i].expectedSize)
             return result
         }
         var digests = [String: String]()
