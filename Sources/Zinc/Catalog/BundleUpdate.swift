@@ -32,6 +32,12 @@ public struct ImportProgress: Sendable {
     public let totalBytes: Int64
 }
 
+extension ImportProgress: CountedProgress {
+    init(phase: Phase, completed: Int, total: Int, completedBytes: Int64, totalBytes: Int64) {
+        self.init(phase: phase, completedFiles: completed, totalFiles: total, completedBytes: completedBytes, totalBytes: totalBytes)
+    }
+}
+
 public enum BundleUpdateResult: Equatable, Sendable {
     case created(version: Int)
     case unchanged(version: Int)
@@ -80,13 +86,13 @@ extension Catalog {
 
     /// The SHA-1 of every file, from the stat cache where it vouches for the file.
     private func hash(_ files: [SourceFile], cache: StatCache?, progress: (@Sendable (ImportProgress) -> Void)?) throws -> [String] {
-        let counter = ProgressCounter(phase: .hashing, totalFiles: files.count,
-                                      totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
+        let counter = ProgressCounter<ImportProgress>(.hashing, totalItems: files.count,
+                                                      totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
         return try parallelMap(count: files.count) { i in
             let file = files[i]
             let sha = try cache?.sha(for: file) ?? SHA1.hash(file: PosixFile.open(file.absolutePath))
             cache?.record(file, sha: sha)
-            counter.add(bytes: file.size)
+            counter.finishedItem(bytes: file.size)
             return sha
         }
     }
@@ -97,13 +103,13 @@ extension Catalog {
         var firstFileOfObject = [String: Int]()
         for (i, sha) in shas.enumerated() where firstFileOfObject[sha] == nil { firstFileOfObject[sha] = i }
         let uniqueFiles = firstFileOfObject.values.sorted()
-        let counter = ProgressCounter(phase: .storing, totalFiles: uniqueFiles.count,
-                                      totalBytes: uniqueFiles.reduce(0) { $0 + files[$1].size }, report: progress)
+        let counter = ProgressCounter<ImportProgress>(.storing, totalItems: uniqueFiles.count,
+                                                      totalBytes: uniqueFiles.reduce(0) { $0 + files[$1].size }, report: progress)
         let store = objects
         let stored = try parallelMap(count: uniqueFiles.count) { k in
             let file = files[uniqueFiles[k]]
             let object = try store.store(localPath: file.absolutePath, sha: shas[uniqueFiles[k]], size: file.size)
-            counter.add(bytes: file.size)
+            counter.finishedItem(bytes: file.size)
             return object
         }
         return Dictionary(uniqueKeysWithValues: stored.map { ($0.sha, $0) })
@@ -143,41 +149,14 @@ extension Catalog {
     /// The newest version when it holds exactly these files (paths, content, flavors).
     private func unchangedVersion(_ name: String, files: [SourceFile], shas: [String], flavors: [[String]?]) throws -> Int? {
         guard let latest = try index().bundles[name]?.latestVersion else { return nil }
-        let manifest = try self.manifest(bundle: name, version: latest)
+        // Read outside the writer lock: a delete_bundle may remove it meanwhile, which
+        // only means the tree is not unchanged (commitVersion checks again under the lock).
+        guard let manifest = try? self.manifest(bundle: name, version: latest) else { return nil }
         guard manifest.files.count == files.count else { return nil }
         for (i, file) in files.enumerated() {
             guard let entry = manifest.files[file.relativePath], entry.sha == shas[i],
                   (entry.flavors ?? []) == (flavors[i] ?? []) else { return nil }
         }
         return latest
-    }
-}
-
-/// Counts finished files across worker threads and reports them.
-final class ProgressCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private let phase: ImportProgress.Phase
-    private let totalFiles: Int
-    private let totalBytes: Int64
-    private let report: (@Sendable (ImportProgress) -> Void)?
-    private var files = 0
-    private var bytes: Int64 = 0
-
-    init(phase: ImportProgress.Phase, totalFiles: Int, totalBytes: Int64, report: (@Sendable (ImportProgress) -> Void)?) {
-        self.phase = phase
-        self.totalFiles = totalFiles
-        self.totalBytes = totalBytes
-        self.report = report
-    }
-
-    func add(bytes count: Int64) {
-        guard let report else { return }
-        let snapshot: ImportProgress = lock.withLock {
-            files += 1
-            bytes += count
-            return ImportProgress(phase: phase, completedFiles: files, totalFiles: totalFiles,
-                                  completedBytes: bytes, totalBytes: totalBytes)
-        }
-        report(snapshot)
     }
 }

@@ -39,7 +39,7 @@ extension Catalog {
             // A file that vanished since the listing (another clean) is no longer garbage to report.
             let files = try garbage.compactMap { path in try storage.size(of: path).map { CleanReport.Garbage(path: path, size: $0) } }
             if force {
-                let counter = MaintenanceProgressCounter(.removing, totalItems: files.count,
+                let counter = ProgressCounter<MaintenanceProgress>(.removing, totalItems: files.count,
                                                          totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
                 for file in files {
                     try storage.delete(file.path)

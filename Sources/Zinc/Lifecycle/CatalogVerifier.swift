@@ -182,7 +182,7 @@ final class CatalogVerifier {
             }
         }
         let ordered = references.keys.sorted().map { references[$0]! }
-        let counter = MaintenanceProgressCounter(.checkingObjects, totalItems: ordered.count,
+        let counter = ProgressCounter<MaintenanceProgress>(.checkingObjects, totalItems: ordered.count,
                                                  totalBytes: ordered.reduce(0) { $0 + $1.expectedSize },
                                                  report: progress)
         let results = try parallelMap(count: ordered.count) { i in
@@ -259,7 +259,7 @@ final class CatalogVerifier {
                 }
             }
         }
-        let counter = MaintenanceProgressCounter(.checkingArchives, totalItems: checks.count,
+        let counter = ProgressCounter<MaintenanceProgress>(.checkingArchives, totalItems: checks.count,
                                                  totalBytes: checks.reduce(0) { $0 + ($1.size ?? 0) }, report: progress)
         let results = try parallelMap(count: checks.count) { i in
             let result = checkArchive(checks[i], storedDigests: storedDigests)
