@@ -150,24 +150,26 @@ public final class Catalog: @unchecked Sendable {
 
     /// Writes one archive: a ustar member per object, named like the object's file,
     /// holding the object's stored bytes (copied in the kernel, members in parallel).
+    /// Members go out in batches so memory stays flat however many objects there are.
     func writeArchive(_ path: String, members: [StoredObject]) throws {
-        var pieces = [WritePiece]()
-        var pending = [UInt8]()  // the previous member's padding and the next header go out as one write
-        for member in members {
-            pending += try TarHeader.encode(name: member.fileName, size: member.preferredSize)
-            pieces.append(.bytes(pending))
-            pieces.append(.storedFile(path: member.preferredPath, size: member.preferredSize))
-            pending = [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(member.preferredSize) - member.preferredSize))
-        }
-        pieces.append(.bytes(pending + [UInt8](repeating: 0, count: 2 * TarHeader.blockSize)))
         let writer = try storage.makeWriter(for: path)
         defer { writer.discard() }
-        do {
-            try writer.append(pieces: pieces)
-        } catch let mismatch as WritePieceMismatch {
-            throw ZincError.integrity(path: storage.location + "/" + mismatch.path,
-                                      reason: "its size is \(mismatch.actual) bytes, the catalog recorded \(mismatch.expected)")
+        var padding = [UInt8]()  // the previous member's padding goes out with the next header
+        for start in stride(from: 0, to: members.count, by: 1024) {
+            var pieces = [WritePiece]()
+            for member in members[start..<min(start + 1024, members.count)] {
+                pieces.append(.bytes(padding + (try TarHeader.encode(name: member.fileName, size: member.preferredSize))))
+                pieces.append(.storedFile(path: member.preferredPath, size: member.preferredSize))
+                padding = [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(member.preferredSize) - member.preferredSize))
+            }
+            do {
+                try writer.append(pieces: pieces)
+            } catch let mismatch as WritePieceMismatch {
+                throw ZincError.integrity(path: storage.location + "/" + mismatch.path,
+                                          reason: "its size is \(mismatch.actual) bytes, the catalog recorded \(mismatch.expected)")
+            }
         }
+        try writer.write(padding + [UInt8](repeating: 0, count: 2 * TarHeader.blockSize))
         _ = try writer.commit(.always)
     }
 }

@@ -65,10 +65,21 @@ public struct Manifest: Equatable, Sendable {
     /// files, so an unsafe path or an unknown key is refused, never passed on.
     public static func parse(_ bytes: [UInt8], path: String) throws -> Manifest {
         func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
-        let json: JSONValue
-        do { json = try JSONValue.parse(bytes) } catch { throw corrupt("not JSON (\(error))") }
-        guard let top = json.objectValue else { throw corrupt("the manifest is not a JSON object") }
+        var files = [String: Entry]()
+        let top: [String: JSONValue]
+        let hasFiles: Bool
+        do {
+            let parsed = try JSONParser.parseObject(bytes, streaming: "files") { filePath, value in
+                guard files.updateValue(try entry(filePath, value, corrupt), forKey: filePath) == nil else {
+                    throw corrupt("file '\(filePath)' is listed twice")
+                }
+            }
+            (top, hasFiles) = parsed
+        } catch let error as JSONValue.ParseError {
+            throw corrupt("not JSON (\(error))")
+        }
         if let unknown = top.keys.first(where: { !topLevelKeys.contains($0) }) { throw corrupt("unknown key '\(unknown)'") }
+        guard hasFiles else { throw corrupt("no 'files' object") }
         if let format = top["format"], format.stringValue != CatalogIndex.formatVersion {
             throw ZincError.unsupportedFormat(path: path, format: format.stringValue ?? "\(format)")
         }
@@ -76,33 +87,33 @@ public struct Manifest: Equatable, Sendable {
         guard let bundle = top["bundle"]?.stringValue else { throw corrupt("no string 'bundle'") }
         guard let version = top["version"]?.intValue, version >= 1 else { throw corrupt("no positive 'version'") }
         let flavors = try stringList(top["flavors"], what: "'flavors'", corrupt) ?? []
-        guard let filesValue = top["files"]?.objectValue else { throw corrupt("no 'files' object") }
-
-        var files = [String: Entry]()
-        for (filePath, value) in filesValue {
-            do { try Names.validateRelativePath(filePath) } catch let error as ZincError { throw corrupt("\(error)") }
-            guard let entry = value.objectValue else { throw corrupt("file '\(filePath)' is not an object") }
-            if let unknown = entry.keys.first(where: { !fileKeys.contains($0) }) {
-                throw corrupt("file '\(filePath)' has unknown key '\(unknown)'")
-            }
-            guard let sha = entry["sha"]?.stringValue, Names.isSHA1(sha) else {
-                throw corrupt("file '\(filePath)' has no valid 'sha' (40 lowercase hex digits)")
-            }
-            guard let formatsValue = entry["formats"]?.objectValue, !formatsValue.isEmpty else {
-                throw corrupt("file '\(filePath)' has no 'formats'")
-            }
-            var formats = [ObjectFormat: Int64]()
-            for (name, info) in formatsValue {
-                guard let format = ObjectFormat(rawValue: name) else { throw corrupt("file '\(filePath)' has unknown format '\(name)'") }
-                guard let size = info.objectValue?["size"]?.intValue, size >= 0 else {
-                    throw corrupt("file '\(filePath)' format '\(name)' has no valid 'size'")
-                }
-                formats[format] = size
-            }
-            let fileFlavors = try stringList(entry["flavors"], what: "'flavors' of '\(filePath)'", corrupt)
-            files[filePath] = Entry(object: StoredObject(sha: sha, formats: formats), flavors: fileFlavors)
-        }
         return Manifest(catalog: catalog, bundle: bundle, version: Int(version), flavors: flavors, files: files)
+    }
+
+    /// One entry of `files`, validated: its path is safe, its keys known, its sha and
+    /// sizes well-formed.
+    private static func entry(_ filePath: String, _ value: JSONValue, _ corrupt: (String) -> ZincError) throws -> Entry {
+        do { try Names.validateRelativePath(filePath) } catch let error as ZincError { throw corrupt("\(error)") }
+        guard let entry = value.objectValue else { throw corrupt("file '\(filePath)' is not an object") }
+        if let unknown = entry.keys.first(where: { !fileKeys.contains($0) }) {
+            throw corrupt("file '\(filePath)' has unknown key '\(unknown)'")
+        }
+        guard let sha = entry["sha"]?.stringValue, Names.isSHA1(sha) else {
+            throw corrupt("file '\(filePath)' has no valid 'sha' (40 lowercase hex digits)")
+        }
+        guard let formatsValue = entry["formats"]?.objectValue, !formatsValue.isEmpty else {
+            throw corrupt("file '\(filePath)' has no 'formats'")
+        }
+        var formats = [ObjectFormat: Int64]()
+        for (name, info) in formatsValue {
+            guard let format = ObjectFormat(rawValue: name) else { throw corrupt("file '\(filePath)' has unknown format '\(name)'") }
+            guard let size = info.objectValue?["size"]?.intValue, size >= 0 else {
+                throw corrupt("file '\(filePath)' format '\(name)' has no valid 'size'")
+            }
+            formats[format] = size
+        }
+        let fileFlavors = try stringList(entry["flavors"], what: "'flavors' of '\(filePath)'", corrupt)
+        return Entry(object: StoredObject(sha: sha, formats: formats), flavors: fileFlavors)
     }
 
     private static func stringList(_ value: JSONValue?, what: String, _ corrupt: (String) -> ZincError) throws -> [String]? {
@@ -134,5 +145,46 @@ public struct Manifest: Equatable, Sendable {
         ])
     }
 
-    public func encoded() -> [UInt8] { json().encoded() }
+    /// The same bytes as `json().encoded()`, written directly: a manifest of 100,000
+    /// files would otherwise build a tree of that many dictionaries first.
+    public func encoded() -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(files.count * 120 + 256)
+        func put(_ text: String) { out.append(contentsOf: text.utf8) }
+        func putStrings(_ list: [String]) {
+            put("[")
+            for (i, item) in list.enumerated() {
+                if i > 0 { put(",") }
+                JSONValue.writeString(item, to: &out)
+            }
+            put("]")
+        }
+        put("{\"bundle\":")
+        JSONValue.writeString(bundle, to: &out)
+        put(",\"catalog\":")
+        JSONValue.writeString(catalog, to: &out)
+        put(",\"files\":{")
+        let paths = files.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+        for (i, path) in paths.enumerated() {
+            let entry = files[path]!
+            if i > 0 { put(",") }
+            JSONValue.writeString(path, to: &out)
+            put(":{")
+            if let flavors = entry.flavors {
+                put("\"flavors\":")
+                putStrings(flavors)
+                put(",")
+            }
+            put("\"formats\":{")
+            for (k, format) in entry.object.formats.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated() {
+                if k > 0 { put(",") }
+                put("\"\(format.rawValue)\":{\"size\":\(entry.object.formats[format]!)}")
+            }
+            put("},\"sha\":\"\(entry.sha)\"}")
+        }
+        put("},\"flavors\":")
+        putStrings(flavors)
+        put(",\"version\":\(version)}")
+        return out
+    }
 }

@@ -243,7 +243,13 @@ final class FileStorageWriter: StorageWriter {
         case .always:
             break
         case .ifAbsent:
-            // link() refuses to replace: the object written first stays, byte for byte.
+            // Neither call replaces an existing file: the object written first stays, byte
+            // for byte. renameat2 does it in one step; link + unlink where it is missing.
+            if Self.renameNoReplace(temporaryPath, final) == 0 {
+                open = false
+                return .written
+            }
+            if errno == EEXIST { return .conditionFailed }
             if link(temporaryPath, final) != 0 {
                 if errno == EEXIST { return .conditionFailed }
                 throw ZincError.io(path: final, operation: "create", errno: errno)
@@ -258,6 +264,15 @@ final class FileStorageWriter: StorageWriter {
         }
         open = false
         return .written
+    }
+
+    private static func renameNoReplace(_ source: String, _ destination: String) -> Int32 {
+        #if os(Linux)
+        return KernelCalls.renameNoReplace(source, destination)
+        #else
+        errno = ENOSYS
+        return -1
+        #endif
     }
 
     func discard() {

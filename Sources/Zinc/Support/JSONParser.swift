@@ -17,6 +17,33 @@ struct JSONParser {
         return value
     }
 
+    /// Parses a top-level object like `parse`, except that the members of the object
+    /// under `key` are handed to `member` one at a time instead of being collected: a
+    /// manifest's `files` can hold 100,000 entries, and memory stays at one entry's tree.
+    /// Returns the other top-level members, and whether `key` was there at all.
+    static func parseObject(_ bytes: [UInt8], streaming key: String,
+                            _ member: (String, JSONValue) throws -> Void) throws -> (members: [String: JSONValue], found: Bool) {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        guard parser.peek(UInt8(ascii: "{")) else { throw parser.error("expected an object") }
+        var top = [String: JSONValue]()
+        var streamed = false
+        try parser.parseMembers { parser, name in
+            if name == key && !streamed {
+                streamed = true
+                guard parser.peek(UInt8(ascii: "{")) else { throw parser.error("'\(key)' is not an object") }
+                try parser.parseMembers { parser, inner in try member(inner, try parser.parseValue()) }
+            } else {
+                guard top.updateValue(try parser.parseValue(), forKey: name) == nil, name != key else {
+                    throw parser.error("duplicate key '\(name)'")
+                }
+            }
+        }
+        parser.skipWhitespace()
+        guard parser.position == bytes.count else { throw parser.error("unexpected data after the JSON value") }
+        return (top, streamed)
+    }
+
     private init(bytes: [UInt8]) {
         self.bytes = bytes
     }
@@ -60,11 +87,21 @@ struct JSONParser {
     }
 
     private mutating func parseObject() throws -> JSONValue {
+        var members = [String: JSONValue]()
+        try parseMembers { parser, key in
+            guard members.updateValue(try parser.parseValue(), forKey: key) == nil else {
+                throw parser.error("duplicate key '\(key)'")
+            }
+        }
+        return .object(members)
+    }
+
+    /// Walks an object's members, leaving each value for `value` to consume.
+    private mutating func parseMembers(_ value: (inout JSONParser, String) throws -> Void) throws {
         try nested { parser in
             parser.position += 1
-            var members = [String: JSONValue]()
             parser.skipWhitespace()
-            if parser.peek(UInt8(ascii: "}")) { parser.position += 1; return .object(members) }
+            if parser.peek(UInt8(ascii: "}")) { parser.position += 1; return }
             while true {
                 parser.skipWhitespace()
                 guard parser.peek(UInt8(ascii: "\"")) else { throw parser.error("expected a string key") }
@@ -73,12 +110,10 @@ struct JSONParser {
                 guard parser.peek(UInt8(ascii: ":")) else { throw parser.error("expected ':'") }
                 parser.position += 1
                 parser.skipWhitespace()
-                guard members.updateValue(try parser.parseValue(), forKey: key) == nil else {
-                    throw parser.error("duplicate key '\(key)'")
-                }
+                try value(&parser, key)
                 parser.skipWhitespace()
                 if parser.peek(UInt8(ascii: ",")) { parser.position += 1; continue }
-                if parser.peek(UInt8(ascii: "}")) { parser.position += 1; return .object(members) }
+                if parser.peek(UInt8(ascii: "}")) { parser.position += 1; return }
                 throw parser.error("expected ',' or '}'")
             }
         }

@@ -79,7 +79,7 @@ public enum JSONValue: Equatable, Sendable {
         return "\(d)"
     }
 
-    private static func writeString(_ s: String, to out: inout [UInt8]) {
+    static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {

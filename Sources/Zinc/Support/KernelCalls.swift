@@ -8,7 +8,10 @@ enum KernelCalls {
     private typealias CopyFileRangeFunction = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32,
                                                               UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
 
+    private typealias Renameat2Function = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
     private static let syncfsFunction: SyncfsFunction? = lookup("syncfs")
+    private static let renameat2Function: Renameat2Function? = lookup("renameat2")
     private static let copyFileRangeFunction: CopyFileRangeFunction? = lookup("copy_file_range")
 
     private static func lookup<F>(_ name: String) -> F? {
@@ -19,6 +22,17 @@ enum KernelCalls {
     /// Flushes the whole filesystem holding `fd`; falls back to fsync of `fd` alone.
     static func syncfs(_ fd: Int32) -> Int32 {
         syncfsFunction?(fd) ?? fsync(fd)
+    }
+
+    /// Renames `source` to `destination` only if nothing is there yet (EEXIST otherwise),
+    /// in one step. -1 with ENOSYS or EINVAL where the kernel or filesystem lacks it.
+    static func renameNoReplace(_ source: String, _ destination: String) -> Int32 {
+        guard let rename = renameat2Function else {
+            errno = ENOSYS
+            return -1
+        }
+        let noReplace: UInt32 = 1
+        return rename(AT_FDCWD, source, AT_FDCWD, destination, noReplace)
     }
 
     /// Copies at the given offsets (advancing them), or at the files' current offsets
