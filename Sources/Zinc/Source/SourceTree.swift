@@ -40,7 +40,8 @@ public enum SourceTree {
             names.append(bytes)
         }
         for bytes in names {
-            let shownPath = display + "/" + (relative.isEmpty ? "" : relative + "/") + String(decoding: bytes, as: UTF8.self)
+            // Built only for messages: the walk visits every file of trees of 100,000.
+            var shownPath: String { display + "/" + (relative.isEmpty ? "" : relative + "/") + String(decoding: bytes, as: UTF8.self) }
             guard let name = String(validating: bytes, as: UTF8.self) else {
                 throw ZincError.sourceProblem(path: shownPath, reason: "the name is not valid UTF-8")
             }

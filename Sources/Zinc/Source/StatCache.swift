@@ -53,6 +53,10 @@ public final class StatCache: @unchecked Sendable {
     /// stamps predate `scanStart`.
     public func save(root: String, scanStart: Int64) throws {
         let trustedBefore = scanStart - Self.racyMarginNanoseconds
+        // An unchanged tree leaves the cache as it is: a re-run writes nothing at all.
+        if lock.withLock({ recorded.count == loaded.count && recorded.allSatisfy { path, entry in
+            loaded[path].map { $0.sha == entry.sha && $0.stamp == entry.stamp } ?? false
+        } }) { return }
         var text = Self.header + "\t" + (SourceTree.realPath(root) ?? root) + "\n"
         for (path, entry) in lock.withLock({ recorded }).sorted(by: { $0.key < $1.key })
         where entry.stamp.mtimeNanoseconds < trustedBefore && entry.stamp.ctimeNanoseconds < trustedBefore {
