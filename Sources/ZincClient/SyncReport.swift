@@ -70,12 +70,12 @@ public struct SyncReport: Sendable {
             let from = previousVersion.map(String.init) ?? "none"
             var how = "nothing to download"
             if let strategy {
-                how = "\(strategy.rawValue): \(missingObjects) objects missing"
+                how = "\(strategy.rawValue): \(missingObjects) object\(missingObjects == 1 ? "" : "s") missing"
                 if fromArchive > 0 || strategy != .objects { how += ", \(fromArchive) from the archive" }
                 if strategy != .objects { how += ", \(individually) fetched singly" }
                 if archiveUnavailable { how += " (archive unavailable)" }
             }
-            return "\(name): \(from) -> \(version ?? 0) (\(how)); \(bytes) bytes in \(requests) requests, "
+            return "\(name): \(from) -> \(version ?? 0) (\(how)); \(bytes) bytes in \(requests) request\(requests == 1 ? "" : "s"), "
                 + String(format: "%.2f s", seconds)
         }
 

@@ -60,9 +60,11 @@ extension Catalog {
             let scanStart = StatCache.now()
             let files = try SourceTree.scan(source) { logger.warning("\($0)") }
             let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
-            let shas = try hash(files, cache: cache, progress: options.progress)
-            if let cache {
-                do { try cache.save(root: source, scanStart: scanStart) } catch {
+            let cached = cache?.lookup(files)
+            let shas = try hash(files, cached: cached?.shas, progress: options.progress)
+            // An unchanged tree leaves the cache as it is: a re-run writes nothing at all.
+            if let cache, cached?.coversAll != true {
+                do { try cache.save(files, shas: shas, scanStart: scanStart) } catch {
                     logger.warning("could not save the stat cache \(cache.file): \(error)")
                 }
             }
@@ -85,13 +87,12 @@ extension Catalog {
     }
 
     /// The SHA-1 of every file, from the stat cache where it vouches for the file.
-    private func hash(_ files: [SourceFile], cache: StatCache?, progress: (@Sendable (ImportProgress) -> Void)?) throws -> [String] {
+    private func hash(_ files: [SourceFile], cached: [String?]?, progress: (@Sendable (ImportProgress) -> Void)?) throws -> [String] {
         let counter = ProgressCounter<ImportProgress>(.hashing, totalItems: files.count,
                                                       totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
         return try parallelMap(count: files.count) { i in
             let file = files[i]
-            let sha = try cache?.sha(for: file) ?? SHA1.hash(file: PosixFile.open(file.absolutePath))
-            cache?.record(file, sha: sha)
+            let sha = try cached?[i] ?? SHA1.hash(file: PosixFile.open(file.absolutePath))
             counter.finishedItem(bytes: file.size)
             return sha
         }

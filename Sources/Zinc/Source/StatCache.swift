@@ -10,20 +10,13 @@ import Foundation
 /// Entries younger than the scan (a file written in the same clock tick as it was
 /// hashed could change again without its stamps moving) are never saved. A missing,
 /// stale or damaged cache file only costs hashing: it is ignored and rewritten.
-public final class StatCache: @unchecked Sendable {
-    private struct Entry {
-        let sha: String
-        let stamp: FileStamp
-    }
-
+public struct StatCache: Sendable {
     private static let header = "zinc-stat-cache 1"
     /// Timestamps this close to the scan's start are not trusted (coarse kernel clocks).
     private static let racyMarginNanoseconds: Int64 = 50_000_000
 
     public let file: String
-    private let loaded: [String: Entry]
-    private var recorded = [String: Entry]()
-    private let lock = NSLock()
+    private let root: String
 
     public static var defaultFolder: String {
         let environment = ProcessInfo.processInfo.environment
@@ -32,69 +25,93 @@ public final class StatCache: @unchecked Sendable {
         return NSHomeDirectory() + "/.cache/zinc"
     }
 
-    /// Opens the cache of the source tree at `sourceRoot` (keyed by its resolved path).
+    /// The cache of the source tree at `sourceRoot` (keyed by its resolved path).
     public init(folder: String, sourceRoot: String) {
-        let resolved = SourceTree.realPath(sourceRoot) ?? sourceRoot
-        file = folder + "/stat/" + SHA1.hash(Array(resolved.utf8)) + ".txt"
-        loaded = Self.load(file, root: resolved)
+        root = SourceTree.realPath(sourceRoot) ?? sourceRoot
+        file = folder + "/stat/" + SHA1.hash(Array(root.utf8)) + ".txt"
     }
 
-    /// The cached sha when the file's stamps are exactly the ones it was hashed with.
-    public func sha(for source: SourceFile) -> String? {
-        guard let entry = loaded[source.relativePath], entry.stamp == source.stamp else { return nil }
-        return entry.sha
-    }
-
-    public func record(_ source: SourceFile, sha: String) {
-        lock.withLock { recorded[source.relativePath] = Entry(sha: sha, stamp: source.stamp) }
-    }
-
-    /// Writes the entries recorded by this import (atomically), keeping only files whose
-    /// stamps predate `scanStart`.
-    public func save(root: String, scanStart: Int64) throws {
-        let trustedBefore = scanStart - Self.racyMarginNanoseconds
-        // An unchanged tree leaves the cache as it is: a re-run writes nothing at all.
-        if lock.withLock({ recorded.count == loaded.count && recorded.allSatisfy { path, entry in
-            loaded[path].map { $0.sha == entry.sha && $0.stamp == entry.stamp } ?? false
-        } }) { return }
-        var text = Self.header + "\t" + (SourceTree.realPath(root) ?? root) + "\n"
-        for (path, entry) in lock.withLock({ recorded }).sorted(by: { $0.key < $1.key })
-        where entry.stamp.mtimeNanoseconds < trustedBefore && entry.stamp.ctimeNanoseconds < trustedBefore {
-            let s = entry.stamp
-            text += "\(entry.sha)\t\(s.size)\t\(s.mtimeNanoseconds)\t\(s.ctimeNanoseconds)\t\(s.inode)\t\(s.device)\t\(path)\n"
-        }
-        let folder = (file as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let temporary = file + ".tmp-\(getpid())"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-        guard rename(temporary, file) == 0 else {
-            throw ZincError.io(path: file, operation: "rename into place", errno: errno)
-        }
-    }
-
-    /// The entries of a well-formed cache file for `root`; anything else yields none.
-    /// Parsed as bytes: a tree of 100,000 files has a cache of that many lines.
-    private static func load(_ file: String, root: String) -> [String: Entry] {
-        guard let data = FileManager.default.contents(atPath: file) else { return [:] }
+    /// What the cache knows about `files` (sorted by path, as `SourceTree.scan` returns
+    /// them): for each, the sha when its stamps are exactly the ones it was hashed
+    /// with. The cache file is sorted the same way, so one merging pass answers all,
+    /// without holding a table of 100,000 entries.
+    public func lookup(_ files: [SourceFile]) -> Lookup {
+        var result = Lookup(shas: Array(repeating: nil, count: files.count), entries: 0)
+        guard let data = FileManager.default.contents(atPath: file) else { return result }
         let bytes = [UInt8](data)
         var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-        guard let first = lines.first, first.elementsEqual((header + "\t" + root).utf8), lines.last?.isEmpty == true else {
-            return [:]
+        guard let first = lines.first, first.elementsEqual((Self.header + "\t" + root).utf8), lines.last?.isEmpty == true else {
+            return result
         }
         lines.removeFirst()
         lines.removeLast()
-        var entries = [String: Entry]()
-        entries.reserveCapacity(lines.count)
+        var next = 0
         for line in lines {
-            let fields = line.split(separator: 0x09, maxSplits: 6, omittingEmptySubsequences: false)
-            guard fields.count == 7, let path = String(validating: fields[6], as: UTF8.self), !path.isEmpty,
-                  let sha = String(validating: fields[0], as: UTF8.self), Names.isSHA1(sha),
-                  let size = number(fields[1]), let mtime = number(fields[2]), let ctime = number(fields[3]),
-                  let inode = number(fields[4]), let device = number(fields[5]) else { return [:] }
-            entries[path] = Entry(sha: sha, stamp: FileStamp(size: size, mtimeNanoseconds: mtime, ctimeNanoseconds: ctime,
-                                                             inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device)))
+            guard let entry = Self.entry(line) else { return Lookup(shas: result.shas.map { _ in nil }, entries: 0) }
+            result.entries += 1
+            while next < files.count && Self.precedes(files[next].relativePath.utf8, entry.path) { next += 1 }
+            if next < files.count, files[next].relativePath.utf8.elementsEqual(entry.path), files[next].stamp == entry.stamp {
+                result.shas[next] = entry.sha
+            }
         }
-        return entries
+        return result
+    }
+
+    public struct Lookup: Sendable {
+        /// Per file, the cached sha, or nil when the file must be hashed.
+        public var shas: [String?]
+        /// How many entries the cache file held.
+        public var entries: Int
+
+        /// Whether the cache already says everything an import of these files would write.
+        public var coversAll: Bool { entries == shas.count && shas.allSatisfy { $0 != nil } }
+    }
+
+    /// Writes the cache for `files` and their `shas` (atomically), keeping only files
+    /// whose stamps predate `scanStart`.
+    public func save(_ files: [SourceFile], shas: [String], scanStart: Int64) throws {
+        let trustedBefore = scanStart - Self.racyMarginNanoseconds
+        let folder = (file as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = file + ".tmp-\(getpid())"
+        guard let stream = fopen(temporary, "w") else { throw ZincError.io(path: temporary, operation: "create", errno: errno) }
+        var text = Self.header + "\t" + root + "\n"
+        for (file, sha) in zip(files, shas)
+        where file.stamp.mtimeNanoseconds < trustedBefore && file.stamp.ctimeNanoseconds < trustedBefore {
+            let s = file.stamp
+            text += "\(sha)\t\(s.size)\t\(s.mtimeNanoseconds)\t\(s.ctimeNanoseconds)\t\(s.inode)\t\(s.device)\t\(file.relativePath)\n"
+            if text.utf8.count > 1 << 16 {
+                fputs(text, stream)
+                text = ""
+            }
+        }
+        fputs(text, stream)
+        guard fclose(stream) == 0, rename(temporary, self.file) == 0 else {
+            unlink(temporary)
+            throw ZincError.io(path: self.file, operation: "write", errno: errno)
+        }
+    }
+
+    private struct Entry {
+        let path: ArraySlice<UInt8>
+        let sha: String
+        let stamp: FileStamp
+    }
+
+    /// One line as `save` writes it; nil for anything else.
+    private static func entry(_ line: ArraySlice<UInt8>) -> Entry? {
+        let fields = line.split(separator: 0x09, maxSplits: 6, omittingEmptySubsequences: false)
+        guard fields.count == 7, !fields[6].isEmpty,
+              let sha = String(validating: fields[0], as: UTF8.self), Names.isSHA1(sha),
+              let size = number(fields[1]), let mtime = number(fields[2]), let ctime = number(fields[3]),
+              let inode = number(fields[4]), let device = number(fields[5]) else { return nil }
+        return Entry(path: fields[6], sha: sha, stamp: FileStamp(
+            size: size, mtimeNanoseconds: mtime, ctimeNanoseconds: ctime,
+            inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device)))
+    }
+
+    private static func precedes(_ a: String.UTF8View, _ b: ArraySlice<UInt8>) -> Bool {
+        a.lexicographicallyPrecedes(b)
     }
 
     /// A decimal integer, as `save` writes it (inodes and devices may use all 64 bits).

@@ -6,16 +6,9 @@ struct DistroDeleteAlias: ParsableCommand {
         abstract: "The Python tool's spelling of delete_distro."
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
-
-    @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
-    var bundle: String
-
-    @Option(name: [.customShort("d"), .customLong("distro")], help: "The distribution name.")
-    var distro: String
+    @OptionGroup var target: PythonDistroTarget
 
     func run() throws {
-        try DeleteDistro.delete(catalog: catalog, bundle: bundle, distro: distro)
+        try DeleteDistro.delete(catalog: target.catalog, bundle: target.bundle, distro: target.distro)
     }
 }

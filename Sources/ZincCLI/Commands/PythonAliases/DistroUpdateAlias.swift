@@ -6,14 +6,7 @@ struct DistroUpdateAlias: ParsableCommand {
         abstract: "The Python tool's spelling of update_distro."
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
-
-    @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
-    var bundle: String
-
-    @Option(name: [.customShort("d"), .customLong("distro")], help: "The distribution name.")
-    var distro: String
+    @OptionGroup var target: PythonDistroTarget
 
     @Option(name: [.customShort("v"), .customLong("version")], help: "A version number, :latest or @DISTRO.")
     var version: String
@@ -24,7 +17,7 @@ struct DistroUpdateAlias: ParsableCommand {
     func run() throws {
         // update_distro itself runs, so both spellings cannot drift apart. Values go as
         // --option=value so one that starts with '-' is never taken for an option.
-        let arguments = ["--catalog=\(catalog)", "--id=\(bundle)", "--name=\(distro)", "--version=\(version)"]
+        let arguments = ["--catalog=\(target.catalog)", "--id=\(target.bundle)", "--name=\(target.distro)", "--version=\(version)"]
         try UpdateDistro.parse(arguments + (noPrevDistro ? ["--no-prev"] : [])).run()
     }
 }
