@@ -67,22 +67,25 @@ enum CompressibilityProbe {
         }
     }
 
-    /// The share of 4-byte sequences already seen earlier in the window.
+    /// The share of 4-byte sequences already seen earlier in the window. A slot holds
+    /// the sequence plus one, so zero marks an empty slot (a sequence of 0xFFFFFFFF is
+    /// simply never counted, which errs towards "compressible").
     static func repeatRate(_ bytes: UnsafeRawBufferPointer) -> Double {
         guard bytes.count >= 4 else { return 0 }
-        var table = [UInt32](repeating: 0, count: 4096)
-        var occupied = [Bool](repeating: false, count: 4096)
-        var repeats = 0
-        for i in 0..<(bytes.count - 3) {
-            let gram = UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
-            let slot = Int((gram &* 2_654_435_761) >> 20)
-            if occupied[slot] && table[slot] == gram {
-                repeats += 1
-            } else {
-                table[slot] = gram
-                occupied[slot] = true
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 4096) { table in
+            table.initialize(repeating: 0)
+            var repeats = 0
+            var gram = UInt32(bytes[0]) << 8 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 24
+            for i in 3..<bytes.count {
+                gram = gram >> 8 | UInt32(bytes[i]) << 24
+                let slot = Int((gram &* 2_654_435_761) >> 20)
+                if table[slot] == gram &+ 1 {
+                    repeats += 1
+                } else {
+                    table[slot] = gram &+ 1
+                }
             }
+            return Double(repeats) / Double(bytes.count - 3)
         }
-        return Double(repeats) / Double(bytes.count - 3)
     }
 }

@@ -112,8 +112,9 @@ public enum WritePiece: Sendable {
 }
 
 extension StorageWriter {
-    /// Appends the pieces one after the other, for backends without random access.
-    public func appendSequentially(_ pieces: [WritePiece]) throws {
+    /// Appends the pieces one after the other: the default for backends without random
+    /// access (FileStorage fills them in parallel instead).
+    public func append(pieces: [WritePiece]) throws {
         for piece in pieces {
             switch piece {
             case .bytes(let bytes):
