@@ -21,22 +21,16 @@ struct BundleCheckout {
         // Parsing validated them already; a manifest decides where files go, so check again where it matters.
         for path in paths { try Names.validateRelativePath(path) }
 
-        let descriptor = String(folder.split(separator: "/").last!)
-        var template = Array("\(repo.bundlesFolder)/.\(descriptor).tmp-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw ZincError.io(path: repo.bundlesFolder, operation: "create a staging folder in", errno: errno)
-        }
-        let staging = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: staging) }
+        let stagingFolder = try StagingFolder(in: repo.bundlesFolder, for: String(folder.split(separator: "/").last!))
+        defer { stagingFolder.remove() }
+        let staging = stagingFolder.path
         guard chmod(staging, 0o755) == 0 else { throw ZincError.io(path: staging, operation: "chmod", errno: errno) }
 
         for path in paths {
-            var parent = staging
-            for component in path.split(separator: "/").dropLast() {
-                parent += "/" + component
-                if mkdir(parent, 0o755) != 0, errno != EEXIST {
-                    throw ZincError.io(path: parent, operation: "create folder", errno: errno)
-                }
+            do {
+                try StagingFolder.createFolders(path.split(separator: "/").dropLast(), in: staging)
+            } catch ZincError.io(_, _, ENOTDIR) {
+                throw ZincError.invalidPath(path, reason: "another file of the bundle already takes its place")
             }
             try place(repo.objectFile(manifest.files[path]!.sha), at: staging + "/" + path, path: path)
         }

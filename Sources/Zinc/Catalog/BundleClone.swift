@@ -23,11 +23,19 @@ public struct BundleCloneOptions: Sendable {
 
 /// How far a clone is. Bytes are the stored bytes read from the catalog (the compressed
 /// size for gz objects), the only sizes a manifest records.
-public struct CloneProgress: Sendable {
+public struct CloneProgress: Sendable, CountedProgress {
     public let completedFiles: Int
     public let totalFiles: Int
     public let completedBytes: Int64
     public let totalBytes: Int64
+
+    /// A clone has a single phase.
+    init(phase: Void, completed: Int, total: Int, completedBytes: Int64, totalBytes: Int64) {
+        completedFiles = completed
+        totalFiles = total
+        self.completedBytes = completedBytes
+        self.totalBytes = totalBytes
+    }
 }
 
 public struct BundleCloneResult: Equatable, Sendable {
@@ -64,19 +72,20 @@ extension Catalog {
         let descriptor = "\(catalogID).\(name)-\(manifest.version)" + (options.flavor.map { "~" + $0 } ?? "")
         let folder = root + "/" + descriptor
         let manifestFile = options.includeManifest ? folder + ".json" : nil
-        try Self.createFolders(root.split(separator: "/"), in: root.hasPrefix("/") ? "" : ".")
+        try StagingFolder.createFolders(root.split(separator: "/"), in: root.hasPrefix("/") ? "" : ".")
         try Self.refuseExisting(folder)
         if let manifestFile { try Self.refuseExisting(manifestFile) }
 
         let staging = try StagingFolder(in: root, for: descriptor)
         defer { staging.remove() }
+        let tree = staging.path + "/tree"
+        guard mkdir(tree, 0o755) == 0 else { throw ZincError.io(path: tree, operation: "create folder", errno: errno) }
         let objects = paths.map { manifest.files[$0]!.object }
-        let tally = options.progress.map {
-            CloneTally(totalFiles: paths.count, totalBytes: objects.reduce(0) { $0 + $1.preferredSize }, report: $0)
-        }
+        let counter = ProgressCounter<CloneProgress>((), totalItems: paths.count,
+                                                     totalBytes: objects.reduce(0) { $0 + $1.preferredSize }, report: options.progress)
         _ = try parallelMap(count: paths.count) { i in
-            let bytes = try extract(objects[i], path: paths[i], into: staging.tree, via: staging.path + "/\(i).part")
-            tally?.add(bytes: bytes)
+            let bytes = try extract(objects[i], path: paths[i], into: tree, via: staging.path + "/\(i).part")
+            counter.finishedItem(bytes: bytes)
         }
 
         if let manifestFile {
@@ -86,7 +95,7 @@ extension Catalog {
         }
         do {
             try Self.refuseExisting(folder)
-            guard rename(staging.tree, folder) == 0 else {
+            guard rename(tree, folder) == 0 else {
                 let code = errno
                 if code == EEXIST || code == ENOTEMPTY { throw Self.alreadyExists(folder) }
                 throw ZincError.io(path: folder, operation: "rename into place", errno: code)
@@ -102,7 +111,7 @@ extension Catalog {
     /// links it to `path` in the tree. Returns the stored bytes read.
     private func extract(_ object: StoredObject, path: String, into tree: String, via part: String) throws -> Int64 {
         do {
-            try Self.createFolders(path.split(separator: "/").dropLast(), in: tree)
+            try StagingFolder.createFolders(path.split(separator: "/").dropLast(), in: tree)
         } catch ZincError.io(_, _, let code) where code == ENOTDIR {
             throw Self.collision(path)
         }
@@ -152,24 +161,6 @@ extension Catalog {
         throw ZincError.integrity(path: storage.location, reason: "object \(object.sha) of '\(path)' is missing")
     }
 
-    /// `mkdir -p` of `components` below the existing folder `base`. Something other than
-    /// a folder in the way is ENOTDIR, whichever component it is.
-    private static func createFolders<Components: Sequence<Substring>>(_ components: Components, in base: String) throws {
-        var folder = base
-        var st = stat()
-        for component in components {
-            folder += "/" + component
-            guard mkdir(folder, 0o755) != 0 else { continue }
-            var code = errno
-            if code == EEXIST {
-                // A folder will do, or a link to one: the user may reach DEST through links.
-                guard stat(folder, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { continue }
-                code = ENOTDIR
-            }
-            throw ZincError.io(path: folder, operation: "create folder", errno: code)
-        }
-    }
-
     /// Gives `file` a second name that must be new: unlike rename, link never replaces,
     /// so two manifest paths that one file system takes for the same name (`A.png` and
     /// `a.png` on a case-insensitive volume) fail instead of losing a file.
@@ -199,50 +190,5 @@ extension Catalog {
 
     private static func alreadyExists(_ path: String) -> ZincError {
         .invalidArgument("'\(path)' already exists; remove it or clone into another folder")
-    }
-}
-
-/// A private folder beside the clone's final place, so the last step is one rename
-/// within a file system. mkdtemp makes it mode 0700: no other user can put anything in it.
-private struct StagingFolder {
-    let path: String
-    /// The bundle folder being built.
-    var tree: String { path + "/tree" }
-
-    init(in parent: String, for name: String) throws {
-        var template = Array("\(parent)/.\(name).tmp-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw ZincError.io(path: parent, operation: "create a staging folder in", errno: errno)
-        }
-        path = String(cString: made)
-        guard mkdir(path + "/tree", 0o755) == 0 else {
-            throw ZincError.io(path: path + "/tree", operation: "create folder", errno: errno)
-        }
-    }
-
-    /// Removes what is left after success (the emptied staging folder) or failure (all of it).
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
-/// Adds up finished files across worker threads for `BundleCloneOptions.progress`.
-private final class CloneTally: @unchecked Sendable {
-    private let lock = NSLock()
-    private let report: @Sendable (CloneProgress) -> Void
-    private var progress: CloneProgress
-
-    init(totalFiles: Int, totalBytes: Int64, report: @escaping @Sendable (CloneProgress) -> Void) {
-        self.report = report
-        progress = CloneProgress(completedFiles: 0, totalFiles: totalFiles, completedBytes: 0, totalBytes: totalBytes)
-    }
-
-    func add(bytes: Int64) {
-        let snapshot: CloneProgress = lock.withLock {
-            progress = CloneProgress(completedFiles: progress.completedFiles + 1, totalFiles: progress.totalFiles,
-                                     completedBytes: progress.completedBytes + bytes, totalBytes: progress.totalBytes)
-            return progress
-        }
-        report(snapshot)
     }
 }
