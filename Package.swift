@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Zinc", targets: ["Zinc"]),
+        .library(name: "ZincClient", targets: ["ZincClient"]),
+        .library(name: "ZincServer", targets: ["ZincServer"]),
         .executable(name: "zinc", targets: ["ZincCLI"]),
     ],
     dependencies: [
