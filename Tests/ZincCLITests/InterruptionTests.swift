@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// An import killed at any moment leaves the catalog valid and every earlier version
+/// intact, and the next import simply works.
+@Suite struct InterruptionTests {
+    @Test func killingAnImportAtAnyMomentDamagesNothing() throws {
+        let dir = try TemporaryDirectory()
+        try ZincBinary.run(["create_catalog", "--id", "com.example.kill", "--dest", "cat"], in: dir.path)
+        for i in 0..<40 { try dir.write("v1/f\(i).json", SampleContent.text(20_000 + i, word: "one\(i)")) }
+        #expect(try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v1", "--no-stat-cache"],
+                                   in: dir.path).status == 0)
+        // Version 2 is big enough that a kill lands in every phase: hashing, storing, archive, manifest, index.
+        for i in 0..<300 {
+            try dir.write("v2/f\(i).bin", i % 3 == 0 ? SampleContent.text(60_000, word: "two\(i)")
+                                                     : SampleContent.noise(60_000, seed: UInt64(1000 + i)))
+        }
+        var killedBeforeCommit = 0
+        for delay in [0.0, 0.005, 0.01, 0.02, 0.04, 0.08, 0.12, 0.2] {
+            let process = try ZincBinary.start(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2",
+                                                "--no-stat-cache", "--force"], in: dir.path)
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { killedBeforeCommit += 1 }
+
+            let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
+            #expect(verify.status == 0, "after a kill at \(delay) s: \(verify.stdout)")
+            let clone = try ZincBinary.run(["clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
+                                            "--dest", "out-\(delay)", "--quiet"], in: dir.path)
+            #expect(clone.status == 0)
+            for i in 0..<40 {
+                #expect(try dir.read("out-\(delay)/com.example.kill.B-1/f\(i).json") == dir.read("v1/f\(i).json"))
+            }
+        }
+        #expect(killedBeforeCommit > 0, "no kill landed before the import finished")
+        let after = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2",
+                                        "--no-stat-cache", "--force"], in: dir.path)
+        #expect(after.status == 0)
+        #expect(try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path).status == 0)
+    }
+}
