@@ -60,6 +60,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A small program embedding the libraries (publish, then sync a client repo).
+        .executableTarget(name: "EmbeddingExample", dependencies: ["Zinc", "ZincClient"], path: "Examples/Embedding"),
         // Helpers shared by the test targets: temporary trees, running the built binary.
         .target(name: "ZincTestSupport", dependencies: ["Zinc"], path: "Tests/ZincTestSupport"),
         .testTarget(name: "ZincTests", dependencies: ["Zinc", "ZincTestSupport"]),
