@@ -15,17 +15,30 @@ public enum ObjectFormat: String, CaseIterable, Comparable, Sendable {
 /// One stored form of an object: its format and the size of the stored bytes.
 public struct StoredObject: Equatable, Hashable, Sendable {
     public let sha: String
-    /// Stored size per format present (`gz` size is the compressed size).
-    public let formats: [ObjectFormat: Int64]
+    /// The stored sizes, kept as two fields rather than a dictionary: a bundle of
+    /// 100,000 files holds one of these per object, and a dictionary each costs ~150 bytes.
+    private let gzSize: Int64?
+    private let rawSize: Int64?
 
+    /// Stored size per format present (`gz` size is the compressed size).
+    public var formats: [ObjectFormat: Int64] {
+        var formats = [ObjectFormat: Int64]()
+        formats[.gz] = gzSize
+        formats[.raw] = rawSize
+        return formats
+    }
+
+    /// `formats` must name at least one format.
     public init(sha: String, formats: [ObjectFormat: Int64]) {
+        precondition(!formats.isEmpty, "an object is stored in at least one format")
         self.sha = sha
-        self.formats = formats
+        gzSize = formats[.gz]
+        rawSize = formats[.raw]
     }
 
     /// The format a reader (and an archive) uses: `gz` when present.
-    public var preferredFormat: ObjectFormat { formats.keys.min()! }
-    public var preferredSize: Int64 { formats[preferredFormat]! }
+    public var preferredFormat: ObjectFormat { gzSize != nil ? .gz : .raw }
+    public var preferredSize: Int64 { gzSize ?? rawSize! }
 
     /// The object's file name: `<sha>` or `<sha>.gz`.
     public var fileName: String { sha + preferredFormat.suffix }

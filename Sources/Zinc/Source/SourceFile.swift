@@ -2,11 +2,17 @@
 public struct SourceFile: Equatable, Sendable {
     /// The manifest path: relative to the source root, `/`-separated, valid UTF-8.
     public let relativePath: String
-    /// Where to read the content (a symlink's resolved target for links inside the tree).
-    public let absolutePath: String
+    /// The resolved source root, one string shared by every file of a scan.
+    let root: String
+    /// A symlink's resolved target, for links to files inside the tree.
+    let linkTarget: String?
     public let size: Int64
     /// Identity and change stamps of the file read, for the stat cache.
     public let stamp: FileStamp
+
+    /// Where to read the content. Derived rather than stored: a scan of 100,000 files
+    /// would otherwise hold the root prefix 100,000 times.
+    public var absolutePath: String { linkTarget ?? root + "/" + relativePath }
 }
 
 /// What `stat` says about a file: enough to tell, without reading it, that it has not

@@ -59,7 +59,7 @@ public enum SourceTree {
             case S_IFDIR:
                 try walk(directory: childPath, relative: childRelative, root: root, display: display, into: &files, warn: warn)
             case S_IFREG:
-                files.append(SourceFile(relativePath: childRelative, absolutePath: childPath, size: Int64(st.st_size), stamp: stamp(st)))
+                files.append(SourceFile(relativePath: childRelative, root: root, linkTarget: nil, size: Int64(st.st_size), stamp: stamp(st)))
             case S_IFLNK:
                 if let file = try followLink(childPath, relative: childRelative, root: root, shownPath: shownPath, warn: warn) {
                     files.append(file)
@@ -86,7 +86,7 @@ public enum SourceTree {
         guard stat(target, &st) == 0 else { throw ZincError.io(path: shownPath, operation: "stat", errno: errno) }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
-            return SourceFile(relativePath: relative, absolutePath: target, size: Int64(st.st_size), stamp: stamp(st))
+            return SourceFile(relativePath: relative, root: root, linkTarget: target, size: Int64(st.st_size), stamp: stamp(st))
         case S_IFDIR:
             warn("not descending into '\(shownPath)': symlinked folders are not followed")
             return nil
