@@ -148,16 +148,22 @@ extension Catalog {
     }
 
     /// The newest version when it holds exactly these files (paths, content, flavors).
+    /// Its manifest is compared entry by entry as it is parsed, never held as a table.
     private func unchangedVersion(_ name: String, files: [SourceFile], shas: [String], flavors: [[String]?]) throws -> Int? {
         guard let latest = try index().bundles[name]?.latestVersion else { return nil }
         // Read outside the writer lock: a delete_bundle may remove it meanwhile, which
         // only means the tree is not unchanged (commitVersion checks again under the lock).
-        guard let manifest = try? self.manifest(bundle: name, version: latest) else { return nil }
-        guard manifest.files.count == files.count else { return nil }
-        for (i, file) in files.enumerated() {
-            guard let entry = manifest.files[file.relativePath], entry.sha == shas[i],
-                  (entry.flavors ?? []) == (flavors[i] ?? []) else { return nil }
+        guard let (bytes, path) = try? manifestBytes(bundle: name, version: latest) else { return nil }
+        let position = Dictionary(files.enumerated().map { ($1.relativePath, $0) }, uniquingKeysWith: { first, _ in first })
+        var matched = 0
+        var same = true
+        _ = try Manifest.parse(bytes, path: path) { filePath, entry in
+            guard same, let i = position[filePath], entry.sha == shas[i], (entry.flavors ?? []) == (flavors[i] ?? []) else {
+                same = false
+                return
+            }
+            matched += 1
         }
-        return latest
+        return same && matched == files.count ? latest : nil
     }
 }

@@ -101,17 +101,19 @@ public final class Catalog: @unchecked Sendable {
     // MARK: Manifests
 
     public func manifest(bundle: String, version: Int) throws -> Manifest {
+        let (bytes, path) = try manifestBytes(bundle: bundle, version: version)
+        return try Manifest.parse(bytes, path: path)
+    }
+
+    /// The JSON of a version's manifest and where it came from (for messages).
+    func manifestBytes(bundle: String, version: Int) throws -> (bytes: [UInt8], path: String) {
         let path = Manifest.path(bundle: bundle, version: version)
-        if let bytes = try storage.read(path) {
-            return try Manifest.parse(bytes, path: storage.location + "/" + path)
-        }
+        if let bytes = try storage.read(path) { return (bytes, storage.location + "/" + path) }
         // Some writers publish only the gzipped manifest.
         if let gz = try storage.read(path + ".gz") {
-            let bytes: [UInt8]
-            do { bytes = try GzipDecompressor.decompress(gz) } catch {
+            do { return (try GzipDecompressor.decompress(gz), storage.location + "/" + path + ".gz") } catch {
                 throw ZincError.corruptFile(path: storage.location + "/" + path + ".gz", reason: "not a valid gzip stream")
             }
-            return try Manifest.parse(bytes, path: storage.location + "/" + path + ".gz")
         }
         throw ZincError.versionNotFound(bundle: bundle, version: "\(version) (its manifest is missing)")
     }

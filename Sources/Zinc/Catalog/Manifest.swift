@@ -64,15 +64,26 @@ public struct Manifest: Equatable, Sendable {
     /// Parses and validates a manifest. Readers downstream use these paths to write
     /// files, so an unsafe path or an unknown key is refused, never passed on.
     public static func parse(_ bytes: [UInt8], path: String) throws -> Manifest {
-        func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         var files = [String: Entry]()
+        var manifest = try parse(bytes, path: path) { filePath, entry in
+            guard files.updateValue(entry, forKey: filePath) == nil else {
+                throw ZincError.corruptFile(path: path, reason: "file '\(filePath)' is listed twice")
+            }
+        }
+        manifest.files = files
+        return manifest
+    }
+
+    /// Parses and validates a manifest, handing each file entry to `visit` as it is read
+    /// instead of collecting them (the result's `files` is empty): comparing a tree of
+    /// 100,000 files against the newest version needs no table of the manifest.
+    public static func parse(_ bytes: [UInt8], path: String, visit: (String, Entry) throws -> Void) throws -> Manifest {
+        func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         let top: [String: JSONValue]
         let hasFiles: Bool
         do {
             let parsed = try JSONParser.parseObject(bytes, streaming: "files") { filePath, value in
-                guard files.updateValue(try entry(filePath, value, corrupt), forKey: filePath) == nil else {
-                    throw corrupt("file '\(filePath)' is listed twice")
-                }
+                try visit(filePath, try entry(filePath, value, corrupt))
             }
             (top, hasFiles) = parsed
         } catch let error as JSONValue.ParseError {
@@ -87,7 +98,7 @@ public struct Manifest: Equatable, Sendable {
         guard let bundle = top["bundle"]?.stringValue else { throw corrupt("no string 'bundle'") }
         guard let version = top["version"]?.intValue, version >= 1 else { throw corrupt("no positive 'version'") }
         let flavors = try stringList(top["flavors"], what: "'flavors'", corrupt) ?? []
-        return Manifest(catalog: catalog, bundle: bundle, version: Int(version), flavors: flavors, files: files)
+        return Manifest(catalog: catalog, bundle: bundle, version: Int(version), flavors: flavors, files: [:])
     }
 
     /// One entry of `files`, validated: its path is safe, its keys known, its sha and
