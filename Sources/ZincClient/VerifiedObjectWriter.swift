@@ -16,8 +16,7 @@ final class VerifiedObjectWriter {
     private let origin: String
     private let destination: String
     private let scratch: TemporaryFile
-    private let hasher = SHA1()
-    private var gunzip: GzipDecompressor?
+    private let decoder: StoredObjectDecoder
     private var storedBytes: Int64 = 0
 
     /// - Parameter origin: where the bytes come from (a URL, an archive member), for messages.
@@ -26,14 +25,9 @@ final class VerifiedObjectWriter {
         self.format = format
         self.origin = origin
         destination = repo.objectFile(object.sha)
-        scratch = try TemporaryFile(in: repo.temporaryFolder, named: object.sha)
-        if format == .gz {
-            let (hasher, file) = (hasher, scratch.file)
-            gunzip = GzipDecompressor { chunk in
-                hasher.update(chunk)
-                try file.write(chunk)
-            }
-        }
+        let scratch = try TemporaryFile(in: repo.temporaryFolder, named: object.sha)
+        self.scratch = scratch
+        decoder = StoredObjectDecoder(format: format) { try scratch.file.write($0) }
     }
 
     deinit { scratch.remove() }
@@ -45,13 +39,8 @@ final class VerifiedObjectWriter {
         guard storedBytes <= expectedSize else {
             throw ClientError.integrity(url: origin, reason: "longer than the \(expectedSize) bytes the manifest records")
         }
-        if let gunzip {
-            do { try gunzip.update(chunk) } catch let failure as GzipDecompressor.Failure {
-                throw ClientError.integrity(url: origin, reason: "not one valid gzip stream (\(failure))")
-            }
-        } else {
-            hasher.update(chunk)
-            try scratch.file.write(chunk)
+        do { try decoder.update(chunk) } catch let failure as GzipDecompressor.Failure {
+            throw ClientError.integrity(url: origin, reason: "not one valid gzip stream (\(failure))")
         }
     }
 
@@ -60,12 +49,10 @@ final class VerifiedObjectWriter {
         guard storedBytes == expectedSize else {
             throw ClientError.truncated(url: origin, received: storedBytes, expected: expectedSize)
         }
-        if let gunzip {
-            do { try gunzip.finish() } catch let failure as GzipDecompressor.Failure {
-                throw ClientError.integrity(url: origin, reason: "not one valid gzip stream (\(failure))")
-            }
+        let sha: String
+        do { sha = try decoder.finish() } catch let failure as GzipDecompressor.Failure {
+            throw ClientError.integrity(url: origin, reason: "not one valid gzip stream (\(failure))")
         }
-        let sha = hasher.finalize()
         guard sha == object.sha else {
             throw ClientError.integrity(url: origin, reason: "its content has SHA-1 \(sha), but the manifest records \(object.sha)")
         }

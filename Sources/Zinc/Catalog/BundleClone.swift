@@ -117,32 +117,19 @@ extension Catalog {
         }
         let (reader, format, storedPath) = try openObject(object, for: path)
         let output = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
-        let hasher = SHA1()
-        let sink: (UnsafeRawBufferPointer) throws -> Void = { chunk in
-            hasher.update(chunk)
-            try output.write(chunk)
-        }
+        let decoder = StoredObjectDecoder(format: format) { try output.write($0) }
         var storedBytes: Int64 = 0
-        switch format {
-        case .raw:
+        let sha: String
+        do {
             try reader.forEachChunk { chunk in
                 storedBytes += Int64(chunk.count)
-                try sink(chunk)
+                try decoder.update(chunk)
             }
-        case .gz:
-            let gunzip = GzipDecompressor(sink: sink)
-            do {
-                try reader.forEachChunk { chunk in
-                    storedBytes += Int64(chunk.count)
-                    try gunzip.update(chunk)
-                }
-                try gunzip.finish()
-            } catch let failure as GzipDecompressor.Failure {
-                throw ZincError.integrity(path: storage.location + "/" + storedPath,
-                                          reason: "not one valid gzip stream (\(failure))")
-            }
+            sha = try decoder.finish()
+        } catch let failure as GzipDecompressor.Failure {
+            throw ZincError.integrity(path: storage.location + "/" + storedPath,
+                                      reason: "not one valid gzip stream (\(failure))")
         }
-        let sha = hasher.finalize()
         guard sha == object.sha else {
             throw ZincError.integrity(path: storage.location + "/" + storedPath,
                                       reason: "its content has SHA-1 \(sha), but the manifest records \(object.sha) for '\(path)'")

@@ -209,16 +209,15 @@ final class CatalogVerifier {
             if !wrongSizes.isEmpty {
                 return (wrongSizes.map { Problem(path: object.path, problem: "is \(size) bytes, \($0.value) records \($0.key)") }, nil)
             }
-            let storedHash = SHA1()
-            let contentHash = object.format == .gz ? SHA1() : nil
-            let gunzip = contentHash.map { hash in GzipDecompressor { hash.update($0) } }
+            // Archive members are compared by stored bytes; for raw objects those are the content.
+            let storedHash = object.format == .gz ? SHA1() : nil
+            let decoder = StoredObjectDecoder(format: object.format)
             try reader.forEachChunk { chunk in
-                storedHash.update(chunk)
-                try gunzip?.update(chunk)
+                storedHash?.update(chunk)
+                try decoder.update(chunk)
             }
-            try gunzip?.finish()
-            let storedDigest = storedHash.finalize()
-            let contentDigest = contentHash?.finalize() ?? storedDigest
+            let contentDigest = try decoder.finish()
+            let storedDigest = storedHash?.finalize() ?? contentDigest
             guard contentDigest == object.sha else {
                 return failed("its content hashes to \(contentDigest), not to its name")
             }
