@@ -28,6 +28,17 @@ import Zinc
         #expect(try Manifest.parse(m.encoded(), path: "m") == m)
     }
 
+    @Test func theDirectEncoderWritesExactlyTheCanonicalJSON() {
+        let m = Manifest(catalog: "c", bundle: "Bé", version: 7, flavors: ["phone", "tablet"], files: [
+            "b/ü \"q\".png": .init(object: StoredObject(sha: sha, formats: [.gz: 5, .raw: 9]), flavors: ["tablet", "phone"]),
+            "a.txt": .init(object: StoredObject(sha: sha, formats: [.raw: 0]), flavors: []),
+            "Z/x": .init(object: StoredObject(sha: sha, formats: [.gz: 1]), flavors: ["phone"]),
+        ])
+        #expect(m.encoded() == m.json().encoded())
+        let plain = Manifest(catalog: "c", bundle: "B", version: 1, files: ["x": .init(object: StoredObject(sha: sha, formats: [.raw: 3]))])
+        #expect(plain.encoded() == plain.json().encoded())
+    }
+
     @Test(arguments: ["../evil", "a/../../evil", "/etc/passwd", "a//b", "./a", "a/.", "tab\there", ""])
     func refusesUnsafePaths(_ path: String) {
         let escaped = path.replacingOccurrences(of: "\t", with: "\\t")
