@@ -6,10 +6,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build demo test
 
-# zlib and OpenSSL libcrypto headers, through the system package manager.
+# zlib and OpenSSL libcrypto headers, through the system package manager; libcurl's
+# link name for the release build, which links the Swift runtime and Foundation
+# statically but FoundationNetworking's libcurl dynamically.
 deps:
 	@missing=""; \
-	for pkg in zlib1g-dev libssl-dev pkg-config; do \
+	for pkg in zlib1g-dev libssl-dev libcurl4-openssl-dev pkg-config; do \
 		dpkg -s $$pkg >/dev/null 2>&1 || missing="$$missing $$pkg"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -17,8 +19,10 @@ deps:
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+# A static Swift runtime: each command starts in about 9 ms instead of 15, which is
+# a third of an unchanged re-import.
 build: deps
-	swift build -c release
+	swift build -c release --static-swift-stdlib
 
 demo: build
 	Examples/walkthrough.sh

@@ -11,7 +11,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 zinc=${ZINC:-$repo/.build/release/zinc}
-[ -x "$zinc" ] || { echo "walkthrough: no zinc binary at $zinc (run: swift build -c release)" >&2; exit 2; }
+[ -x "$zinc" ] || { echo "walkthrough: no zinc binary at $zinc (run: make build)" >&2; exit 2; }
 
 catalog_id=com.mindsnacks.french
 bundle=BasicAdjectives

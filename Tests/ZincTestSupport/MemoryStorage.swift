@@ -29,6 +29,19 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
         lock.withLock { files.keys.filter { $0.hasPrefix(folder + "/") }.sorted() }
     }
 
+    /// Folders exist only as prefixes of keys, as in an object store.
+    public func folders(in folder: String) throws -> Set<String> {
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        return lock.withLock {
+            Set(files.keys.compactMap { path -> String? in
+                guard path.hasPrefix(prefix) else { return nil }
+                let rest = path.dropFirst(prefix.count)
+                guard let slash = rest.firstIndex(of: "/"), !rest.hasPrefix(".") else { return nil }
+                return String(rest[..<slash])
+            })
+        }
+    }
+
     public func delete(_ path: String) throws { _ = lock.withLock { files.removeValue(forKey: path) } }
 
     public func makeWriter(for path: String) throws -> StorageWriter { MemoryWriter(storage: self, path: path) }

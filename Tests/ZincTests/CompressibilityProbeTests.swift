@@ -40,7 +40,35 @@ import ZincTestSupport
         #expect(try !probe(mixed))
     }
 
-    @Test func smallFilesAreNotProbed() throws {
+    @Test func smallFilesAreNotProbedByWindows() throws {
         #expect(try !probe(SampleContent.noise(20_000, seed: 2)))
+    }
+
+    /// Small files are judged on all their bytes, by statistics alone.
+    func probeWhole(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { CompressibilityProbe.isSurelyIncompressible($0) }
+    }
+
+    @Test func wholeSmallFilesOfNoiseAreSkipped() {
+        #expect(probeWhole(SampleContent.noise(3000, seed: 1)))
+        #expect(probeWhole(SampleContent.noise(600_000, seed: 2)))
+        // Too short for statistics to mean anything: deflating it is cheap anyway.
+        #expect(!probeWhole(SampleContent.noise(1000, seed: 3)))
+    }
+
+    @Test func wholeSmallFilesThatGzipWellAreNotSkipped() {
+        #expect(!probeWhole(SampleContent.text(20_000)))
+        // Noise with every other 64-byte block repeated: high entropy, but gzip saves half.
+        var repeated = [UInt8]()
+        for block in stride(from: 0, to: 20_000, by: 64) {
+            let chunk = SampleContent.noise(64, seed: UInt64(block))
+            repeated += chunk + chunk
+        }
+        #expect(Double(GzipCompressor.compress(repeated).count) / Double(repeated.count) <= 0.85)
+        #expect(!probeWhole(repeated))
+        // A fifth of text in noise: gzips to about 0.82.
+        let mixed = SampleContent.noise(16_000, seed: 7) + SampleContent.text(4_000)
+        #expect(Double(GzipCompressor.compress(mixed).count) / Double(mixed.count) <= 0.85)
+        #expect(!probeWhole(mixed))
     }
 }

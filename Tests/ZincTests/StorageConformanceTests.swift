@@ -75,6 +75,47 @@ import ZincTestSupport
         #expect(throws: (any Error).self) { try liar.append(pieces: [.storedFile(path: "objects/b", size: 5)]) }
     }
 
+    /// Small and large members mixed, as in an archive of assets: backends may treat
+    /// them differently (FileStorage batches small ones and copies large ones in the kernel).
+    @Test(arguments: Backend.allCases)
+    func assemblesLargeAndSmallPiecesAndChecksTheirSizes(_ backend: Backend) throws {
+        let (storage, _) = try make(backend)
+        let large = SampleContent.noise(700_000, seed: 8), small = SampleContent.text(3000)
+        try storage.write(large, to: "objects/large")
+        try storage.write(small, to: "objects/small")
+        var pieces = [WritePiece]()
+        var expected = [UInt8]()
+        for i in 0..<600 {  // more than one batch of small pieces
+            pieces += [.bytes([UInt8(i % 256)]), .storedFile(path: "objects/small", size: 3000)]
+            expected += [UInt8(i % 256)] + small
+        }
+        pieces += [.storedFile(path: "objects/large", size: 700_000), .bytes([7])]
+        expected += large + [7]
+        let writer = try storage.makeWriter(for: "out")
+        try writer.append(pieces: pieces)
+        #expect(writer.bytesWritten == Int64(expected.count))
+        #expect(try writer.commit(.always) == .written)
+        #expect(try storage.read("out") == expected)
+        for (path, claimed) in [("objects/small", 2999), ("objects/small", 3001), ("objects/large", 699_999), ("objects/large", 700_001)] {
+            let liar = try storage.makeWriter(for: "bad")
+            #expect(throws: WritePieceMismatch.self) {
+                try liar.append(pieces: [.bytes([1]), .storedFile(path: path, size: Int64(claimed))])
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func listsTheFoldersInAFolder(_ backend: Backend) throws {
+        let (storage, _) = try make(backend)
+        #expect(try storage.folders(in: "objects") == [])
+        try storage.write([1], to: "objects/ab/cd/abcd")
+        try storage.write([2], to: "objects/ef/01/ef01")
+        try storage.write([3], to: "objects/loose")
+        #expect(try storage.folders(in: "objects") == ["ab", "ef"])
+        #expect(try storage.folders(in: "objects/ab") == ["cd"])
+        #expect(try storage.folders(in: "") == ["objects"])
+    }
+
     @Test func catalogOperationsNeedNothingButTheProtocol() throws {
         let dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)

@@ -106,12 +106,14 @@ extension Catalog {
         let uniqueFiles = firstFileOfObject.values.sorted()
         let counter = ProgressCounter<ImportProgress>(.storing, totalItems: uniqueFiles.count,
                                                       totalBytes: uniqueFiles.reduce(0) { $0 + files[$1].size }, report: progress)
-        let store = objects
-        let stored = try parallelMap(count: uniqueFiles.count) { k in
-            let file = files[uniqueFiles[k]]
-            let object = try store.store(localPath: file.absolutePath, sha: shas[uniqueFiles[k]], size: file.size)
-            counter.finishedItem(bytes: file.size)
-            return object
+        let store = try objects.withShardSnapshot()
+        let stored = try storage.withBackgroundFlushes {
+            try parallelMap(count: uniqueFiles.count) { k in
+                let file = files[uniqueFiles[k]]
+                let object = try store.store(localPath: file.absolutePath, sha: shas[uniqueFiles[k]], size: file.size)
+                counter.finishedItem(bytes: file.size)
+                return object
+            }
         }
         return Dictionary(uniqueKeysWithValues: stored.map { ($0.sha, $0) })
     }

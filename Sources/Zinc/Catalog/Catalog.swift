@@ -157,18 +157,20 @@ public final class Catalog: @unchecked Sendable {
         let writer = try storage.makeWriter(for: path)
         defer { writer.discard() }
         var padding = [UInt8]()  // the previous member's padding goes out with the next header
-        for start in stride(from: 0, to: members.count, by: 1024) {
-            var pieces = [WritePiece]()
-            for member in members[start..<min(start + 1024, members.count)] {
-                pieces.append(.bytes(padding + (try TarHeader.encode(name: member.fileName, size: member.preferredSize))))
-                pieces.append(.storedFile(path: member.preferredPath, size: member.preferredSize))
-                padding = [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(member.preferredSize) - member.preferredSize))
-            }
-            do {
-                try writer.append(pieces: pieces)
-            } catch let mismatch as WritePieceMismatch {
-                throw ZincError.integrity(path: storage.location + "/" + mismatch.path,
-                                          reason: "its size is \(mismatch.actual) bytes, the catalog recorded \(mismatch.expected)")
+        try storage.withBackgroundFlushes {
+            for start in stride(from: 0, to: members.count, by: 1024) {
+                var pieces = [WritePiece]()
+                for member in members[start..<min(start + 1024, members.count)] {
+                    pieces.append(.bytes(padding + (try TarHeader.encode(name: member.fileName, size: member.preferredSize))))
+                    pieces.append(.storedFile(path: member.preferredPath, size: member.preferredSize))
+                    padding = [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(member.preferredSize) - member.preferredSize))
+                }
+                do {
+                    try writer.append(pieces: pieces)
+                } catch let mismatch as WritePieceMismatch {
+                    throw ZincError.integrity(path: storage.location + "/" + mismatch.path,
+                                              reason: "its size is \(mismatch.actual) bytes, the catalog recorded \(mismatch.expected)")
+                }
             }
         }
         try writer.write(padding + [UInt8](repeating: 0, count: 2 * TarHeader.blockSize))

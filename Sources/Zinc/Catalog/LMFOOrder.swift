@@ -17,8 +17,9 @@ public enum LMFOOrder {
             if stillContinuous.isEmpty { break }
             for sha in stillContinuous { intro[sha] = earlier }
         }
-        return objects.sorted { a, b in
-            intro[a]! != intro[b]! ? intro[a]! > intro[b]! : a < b
-        }
+        // Sort keys looked up once per object, not twice per comparison.
+        return intro.map { (sha: $0.key, intro: $0.value) }
+            .sorted { $0.intro != $1.intro ? $0.intro > $1.intro : $0.sha < $1.sha }
+            .map(\.sha)
     }
 }

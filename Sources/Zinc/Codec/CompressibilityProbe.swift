@@ -19,6 +19,9 @@ import Darwin
 ///    ratio of at least 0.93 is a yes: measured audio samples at 0.95 or more, while a
 ///    file that truly gzips to 0.82 samples at 0.76.
 /// Anything else sends the file through the exact whole-file rule.
+///
+/// Small files held in memory get the statistics of stage 1 over all their bytes (no
+/// sampling, so nothing is missed); stage 2 would cost as much as deflating them.
 enum CompressibilityProbe {
     static let windowSize = 4096
     static let windowCount = 8
@@ -45,6 +48,16 @@ enum CompressibilityProbe {
         return meanRatio >= minimumMeanDeflateRatio
     }
 
+    /// Below this, statistics say little (the entropy of a few hundred random bytes is
+    /// well under 8 bits) and deflating costs next to nothing.
+    static let smallestContentProbed = 2048
+
+    /// Stage 1 over the whole of a small file's content.
+    static func isSurelyIncompressible(_ content: UnsafeRawBufferPointer) -> Bool {
+        guard content.count >= smallestContentProbed else { return false }
+        return entropy(content) >= minimumEntropy && repeatRate(content) <= maximumRepeatRate
+    }
+
     /// Compressed size / size of one window at level 1.
     static func deflateRatio(_ bytes: UnsafeRawBufferPointer) -> Double {
         var outputSize = compressBound(uLong(bytes.count))
@@ -67,18 +80,20 @@ enum CompressibilityProbe {
         }
     }
 
-    /// The share of 4-byte sequences already seen earlier in the window. A slot holds
+    /// The share of 4-byte sequences already seen earlier in the content. A slot holds
     /// the sequence plus one, so zero marks an empty slot (a sequence of 0xFFFFFFFF is
-    /// simply never counted, which errs towards "compressible").
+    /// simply never counted, which errs towards "compressible"). The table has at least
+    /// as many slots as there are sequences, so few are lost to collisions.
     static func repeatRate(_ bytes: UnsafeRawBufferPointer) -> Double {
         guard bytes.count >= 4 else { return 0 }
-        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 4096) { table in
+        let slotBits = min(16, max(12, Int.bitWidth - (bytes.count - 1).leadingZeroBitCount))
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 1 << slotBits) { table in
             table.initialize(repeating: 0)
             var repeats = 0
             var gram = UInt32(bytes[0]) << 8 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 24
             for i in 3..<bytes.count {
                 gram = gram >> 8 | UInt32(bytes[i]) << 24
-                let slot = Int((gram &* 2_654_435_761) >> 20)
+                let slot = Int((gram &* 2_654_435_761) >> UInt32(32 - slotBits))
                 if table[slot] == gram &+ 1 {
                     repeats += 1
                 } else {

@@ -22,6 +22,11 @@ public protocol CatalogStorage: AnyObject, Sendable {
     /// temporary and hidden files.
     func list(_ folder: String) throws -> [String]
 
+    /// The names of the folders directly inside `folder`, excluding hidden ones; empty
+    /// when `folder` does not exist. On backends whose folders are only key prefixes
+    /// these are the ones holding files; with real folders, empty ones may be listed.
+    func folders(in folder: String) throws -> Set<String>
+
     /// Removes a file; absent files are not an error.
     func delete(_ path: String) throws
 

@@ -61,6 +61,14 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
         return results.sorted()
     }
 
+    public func folders(in folder: String) throws -> Set<String> {
+        var results = Set<String>()
+        try forEachEntry(of: folder) { name, status in
+            if (status.st_mode & S_IFMT) == S_IFDIR && !name.hasPrefix(".") { results.insert(name) }
+        }
+        return results
+    }
+
     /// Temporaries are named `.<name>.tmp-<pid>-<random>` (see `FileStorageWriter`). One
     /// whose process is gone will never be committed; the age limit also catches those
     /// whose pid a new process has taken since.
@@ -86,6 +94,19 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     /// Calls `visit` with the catalog-relative path, name and status of every regular
     /// file below `folder` ("" for the root), skipping hidden folders.
     private func walk(_ folder: String, _ visit: (String, String, stat) throws -> Void) throws {
+        try forEachEntry(of: folder) { name, st in
+            let child = folder.isEmpty ? name : folder + "/" + name
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR where !name.hasPrefix("."): try walk(child, visit)
+            case S_IFREG: try visit(child, name, st)
+            default: return
+            }
+        }
+    }
+
+    /// The name and `lstat` of every entry of `folder` ("" for the root); nothing when
+    /// the folder does not exist. Entries gone by the time they are looked at are skipped.
+    private func forEachEntry(of folder: String, _ visit: (String, stat) throws -> Void) throws {
         guard let dir = opendir(folder.isEmpty ? root : absolute(folder)) else {
             if errno == ENOENT || errno == ENOTDIR { return }
             throw ZincError.io(path: absolute(folder), operation: "list", errno: errno)
@@ -96,14 +117,9 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
             if name == "." || name == ".." { continue }
-            let child = folder.isEmpty ? name : folder + "/" + name
             var st = stat()
-            guard lstat(absolute(child), &st) == 0 else { continue }
-            switch st.st_mode & S_IFMT {
-            case S_IFDIR where !name.hasPrefix("."): try walk(child, visit)
-            case S_IFREG: try visit(child, name, st)
-            default: continue
-            }
+            guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            try visit(name, st)
         }
     }
 
@@ -153,14 +169,16 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
         try createFolders(String(final[..<final.lastIndex(of: "/")!]))
     }
 
-    /// `mkdir -p`.
+    /// `mkdir -p`, deepest folder first: a new `objects/xx/yy` costs one or two calls,
+    /// not one per component of the catalog's absolute path.
     private func createFolders(_ path: String) throws {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw ZincError.io(path: current, operation: "create folder", errno: errno)
-            }
+        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else {
+            throw ZincError.io(path: path, operation: "create folder", errno: errno)
+        }
+        try createFolders(String(path[..<slash]))
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw ZincError.io(path: path, operation: "create folder", errno: errno)
         }
     }
 }
@@ -180,7 +198,7 @@ final class FileStorageWriter: StorageWriter {
         let final = storage.absolute(path)
         let folder = final[..<(final.lastIndex(of: "/") ?? final.startIndex)]
         let name = final[final.index(after: final.lastIndex(of: "/") ?? final.startIndex)...]
-        temporaryPath = "\(folder)/.\(name)\(FileStorage.temporaryMarker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        temporaryPath = "\(folder)/.\(name)\(FileStorage.temporaryMarker)\(Self.processID)-\(Self.serial.next())"
         do {
             file = try PosixFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
         } catch ZincError.io(_, _, ENOENT) {
@@ -191,6 +209,11 @@ final class FileStorageWriter: StorageWriter {
     }
 
     deinit { discard() }
+
+    /// Temporary names only need to be unique among live writers: the pid separates
+    /// processes, a counter the writers of one process (no random-number syscall each).
+    private static let processID = getpid()
+    private static let serial = SerialNumbers()
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         try file.write(bytes)
@@ -211,28 +234,67 @@ final class FileStorageWriter: StorageWriter {
     }
 
     /// Fills the pieces at their precomputed offsets on all cores: copying an archive's
-    /// members is the largest single cost of an import.
+    /// members is the largest single cost of an import. Small pieces are gathered into
+    /// runs of up to `runSize` bytes, assembled in memory and written with one call;
+    /// a write per tiny member would mostly wait for the file's lock held by the other
+    /// threads' writes. Large stored files are copied in the kernel.
     func append(pieces: [WritePiece]) throws {
-        var offsets = [Int64]()
-        var end = try file.status().st_size
-        for piece in pieces {
-            offsets.append(Int64(end))
-            end += off_t(piece.size)
+        let start = Int64(try file.status().st_size)
+        var runs = [(pieces: Range<Int>, offset: Int64, size: Int)]()
+        var end = start
+        var first = 0
+        while first < pieces.count {
+            var last = first + 1
+            var size = pieces[first].size
+            if size <= Self.largePiece {
+                while last < pieces.count, pieces[last].size <= Self.largePiece, size + pieces[last].size <= Self.runSize {
+                    size += pieces[last].size
+                    last += 1
+                }
+            }
+            runs.append((first..<last, end, Int(size)))
+            end += size
+            first = last
         }
         let target = file
-        _ = try parallelMap(count: pieces.count) { i in
-            switch pieces[i] {
-            case .bytes(let bytes):
-                try target.write(bytes, at: offsets[i])
-            case .storedFile(let path, let size):
-                let copied = try target.copyContents(of: PosixFile.open(storage.absolute(path)), at: offsets[i])
+        _ = try parallelMap(count: runs.count) { r in
+            let run = runs[r]
+            if case .storedFile(let path, let size) = pieces[run.pieces.lowerBound], size > Self.largePiece {
+                let copied = try target.copyContents(of: PosixFile.open(storage.absolute(path)), at: run.offset)
                 guard copied == size else { throw WritePieceMismatch(path: path, expected: size, actual: copied) }
+                return
             }
+            try target.write(assemble(pieces[run.pieces], size: run.size), at: run.offset)
         }
         guard lseek(file.fd, off_t(end), SEEK_SET) == end else {
             throw ZincError.io(path: temporaryPath, operation: "seek", errno: errno)
         }
-        bytesWritten += Int64(end) - (offsets.first ?? Int64(end))
+        bytesWritten += end - start
+    }
+
+    private static let runSize: Int64 = 1 << 20
+    private static let largePiece: Int64 = 1 << 18
+
+    /// The bytes of consecutive small pieces, stored files read whole.
+    private func assemble(_ pieces: ArraySlice<WritePiece>, size: Int) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        for piece in pieces {
+            switch piece {
+            case .bytes(let bytes):
+                buffer.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+            case .storedFile(let path, let expected):
+                let source = try PosixFile.open(storage.absolute(path))
+                let actual = Int64(try source.status().st_size)
+                guard actual == expected else { throw WritePieceMismatch(path: path, expected: expected, actual: actual) }
+                let count = try buffer.withUnsafeMutableBytes { whole in
+                    try source.readFully(into: UnsafeMutableRawBufferPointer(rebasing: whole[offset..<offset + Int(expected)]))
+                }
+                guard count == expected else { throw WritePieceMismatch(path: path, expected: expected, actual: Int64(count)) }
+            }
+            offset += Int(piece.size)
+        }
+        return buffer
     }
 
     func commit(_ condition: WriteCondition) throws -> CommitResult {
@@ -283,3 +345,16 @@ final class FileStorageWriter: StorageWriter {
 }
 
 extension PosixFile: StorageReader {}
+
+/// 1, 2, 3, … from any thread.
+private final class SerialNumbers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last: UInt32 = 0
+
+    func next() -> UInt32 {
+        lock.lock()
+        defer { lock.unlock() }
+        last &+= 1
+        return last
+    }
+}

@@ -67,6 +67,26 @@ public final class PosixFile {
         }
     }
 
+    /// Reads until `buffer` is full or the file ends; returns how many bytes it read.
+    public func readFully(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        var count = 0
+        while count < buffer.count {
+            let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+            if n == 0 { break }
+            count += n
+        }
+        return count
+    }
+
+    /// Reads from the current position until end of file or `limit` bytes, whichever
+    /// comes first.
+    public func readAll(upTo limit: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: limit)
+        let count = try bytes.withUnsafeMutableBytes { try readFully(into: $0) }
+        bytes.removeLast(limit - count)
+        return bytes
+    }
+
     /// Writes at `offset` without moving the file position, so several threads can fill
     /// disjoint parts of one file.
     public func write(_ bytes: [UInt8], at offset: Int64) throws {
