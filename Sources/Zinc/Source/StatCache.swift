@@ -37,8 +37,8 @@ public struct StatCache: Sendable {
     /// without holding a table of 100,000 entries.
     public func lookup(_ files: [SourceFile]) -> Lookup {
         var result = Lookup(shas: Array(repeating: nil, count: files.count), entries: 0)
-        guard let data = FileManager.default.contents(atPath: file) else { return result }
-        let bytes = [UInt8](data)
+        guard let cache = try? PosixFile.open(file), let size = try? cache.status().st_size,
+              let bytes = try? cache.readAll(upTo: Int(size)) else { return result }
         var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
         guard let first = lines.first, first.elementsEqual((Self.header + "\t" + root).utf8), lines.last?.isEmpty == true else {
             return result
@@ -114,10 +114,23 @@ public struct StatCache: Sendable {
         a.lexicographicallyPrecedes(b)
     }
 
-    /// A decimal integer, as `save` writes it (inodes and devices may use all 64 bits).
+    /// A decimal integer, as `save` writes it: an optional minus sign, then digits
+    /// (inodes and devices may use all 64 bits, so the digits go up to UInt64.max).
+    /// Parsed in place: a re-run reads five per file.
     private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
-        let text = String(decoding: digits, as: UTF8.self)
-        return Int64(text) ?? UInt64(text).map { Int64(bitPattern: $0) }
+        let negative = digits.first == UInt8(ascii: "-")
+        let body = negative ? digits.dropFirst() : digits
+        guard !body.isEmpty, body.count <= 20 else { return nil }
+        var value: UInt64 = 0
+        for digit in body {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+        }
+        if negative { return value <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- value) : nil }
+        return Int64(bitPattern: value)
     }
 
     /// The current wall clock in ns, comparable with file timestamps.
