@@ -67,10 +67,11 @@ public struct ObjectStore: Sendable {
 
     /// Files up to this size are read and compressed in memory, so exactly one file is
     /// written per object. Streaming them would create a gzip temporary, throw it away
-    /// when the saving falls short and write a raw one: on ext4 without a journal each
-    /// freed inode slows every later allocation for a minute, which made catalogs of
-    /// many small files several times slower to build. Memory stays bounded: one such
-    /// buffer per worker.
+    /// when the saving falls short and write a raw one: on ext4 without a journal an
+    /// inode freed in the last seconds (minutes, until its table block is written) is
+    /// skipped, slowly, by every later allocation, which made catalogs of many small
+    /// files several times slower to build. Memory stays bounded: one such buffer per
+    /// worker.
     static let inMemoryLimit: Int64 = 1 << 20
 
     private func storeSmall(_ file: PosixFile, sha: String, size: Int64) throws -> StoredObject {
