@@ -23,12 +23,22 @@ import ZincTestSupport
     var cacheFile: String { dir.at("cache/stat/") + (dir.files(under: "cache/stat").first ?? "") }
 
     /// Rewrites the cached sha of `path`, so a test can see whether the cache was believed.
-    func poison(_ path: String, with sha: String) throws {
+    /// Unless `keepingMatch`, the cache also forgets which manifest it matched, as a
+    /// cache whose content changed would.
+    func poison(_ path: String, with sha: String, keepingMatch: Bool = false) throws {
         let text = try String(contentsOfFile: cacheFile, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            line.hasSuffix("\t" + path) ? sha + line.dropFirst(40) : String(line)
+            if line.hasPrefix("matched\t") && !keepingMatch { return "matched\t" }
+            return line.hasSuffix("\t" + path) ? sha + line.dropFirst(40) : String(line)
         }
         try lines.joined(separator: "\n").write(toFile: cacheFile, atomically: true, encoding: .utf8)
+    }
+
+    /// The cache file's identity and modification time, to tell whether it was rewritten.
+    func cacheFileStamp() -> [Int] {
+        var st = stat()
+        stat(cacheFile, &st)
+        return [Int(st.st_ino), st.st_mtim.tv_sec, st.st_mtim.tv_nsec]
     }
 
     func mtime(_ path: String) -> timespec {
@@ -50,8 +60,37 @@ import ZincTestSupport
         #expect(dir.files(under: "src") == ["a.txt", "b.txt"])
         #expect(!dir.files(under: "cat").contains { $0.contains("stat") })
         let lines = try String(contentsOfFile: cacheFile, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 3)
-        #expect(lines[0] == "zinc-stat-cache 1\t" + URL(fileURLWithPath: dir.at("src")).resolvingSymlinksInPath().path)
+        #expect(lines.count == 4)
+        #expect(lines[0] == "zinc-stat-cache 2\t" + URL(fileURLWithPath: dir.at("src")).resolvingSymlinksInPath().path)
+        #expect(lines[1].hasPrefix("matched\t") && lines[1].count == "matched\t".count + 40)
+    }
+
+    @Test func aTreeMatchingTheNewestVersionIsNotComparedAgainAndNothingIsWritten() throws {
+        // The first re-run compares with the manifest and records the match.
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .unchanged(version: 1))
+        // Now the cache is believed whole: a poisoned sha goes unnoticed, proving that
+        // the manifest was not compared, and the cache file is left as it was.
+        try poison("a.txt", with: sha1Hex(Array("bravo content".utf8)), keepingMatch: true)
+        let before = cacheFileStamp()
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .unchanged(version: 1))
+        #expect(cacheFileStamp() == before)
+    }
+
+    @Test func theRecordedMatchCountsOnlyForTheNewestVersionAndTheSameFlavorspec() throws {
+        try dir.write("src/c.txt", "charlie")
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .unchanged(version: 2))
+        // Version 2 deleted: the newest is 1 again, without c.txt. The cache matched 2.
+        _ = try catalog.deleteVersions(of: "B", [VersionSelection("2")])
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 3))
+        // A flavorspec changes the flavors the tree would be stored with.
+        let spec = try Flavorspec.parse(Array(#"{"phone": ["- c.txt", "+ *"]}"#.utf8), source: "spec")
+        var flavored = options
+        flavored.flavorspec = spec
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: flavored) == .created(version: 4))
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: flavored) == .unchanged(version: 4))
+        #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 5))
     }
 
     @Test func anUnchangedStampIsBelievedWithoutReadingTheFile() throws {
@@ -87,7 +126,8 @@ import ZincTestSupport
         #expect(try sha(of: "a.txt", version: 2) == sha1Hex(Array("alpha CONTENT".utf8)))
     }
 
-    @Test(arguments: ["", "garbage\n", "zinc-stat-cache 1\t/elsewhere\n", "zinc-stat-cache 1\tX\nnot\tenough\tfields\n"])
+    @Test(arguments: ["", "garbage\n", "zinc-stat-cache 2\t/elsewhere\nmatched\t\n", "zinc-stat-cache 2\tX\nmatched\t\nnot\tenough\tfields\n",
+                      "zinc-stat-cache 2\tX\n", "zinc-stat-cache 1\tX\n"])
     func aDamagedCacheIsIgnoredAndRewritten(_ damage: String) throws {
         let damaged = damage.replacingOccurrences(of: "X", with: dir.at("src"))
         try damaged.write(toFile: cacheFile, atomically: true, encoding: .utf8)
@@ -95,7 +135,7 @@ import ZincTestSupport
         Thread.sleep(forTimeInterval: 0.1)
         #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
         #expect(try sha(of: "a.txt", version: 2) == sha1Hex(Array("changed!".utf8)))
-        #expect(try String(contentsOfFile: cacheFile, encoding: .utf8).split(separator: "\n").count == 3)
+        #expect(try String(contentsOfFile: cacheFile, encoding: .utf8).split(separator: "\n").count == 4)
     }
 
     @Test func filesWrittenDuringTheScanAreNotCached() throws {

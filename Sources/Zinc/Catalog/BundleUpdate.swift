@@ -50,7 +50,8 @@ extension Catalog {
     /// the stat cache vouches for), then storing the objects the catalog lacks, on all
     /// cores and flushed as one batch. Under the lock the version number is chosen,
     /// archives and manifest are written and flushed, and only then is the version
-    /// added to the index.
+    /// added to the index. When the stat cache vouches for every file and was last found
+    /// equal to the newest version, even the comparison with that manifest is skipped.
     public func updateBundle(_ name: String, from source: String,
                              options: BundleUpdateOptions = BundleUpdateOptions()) throws -> BundleUpdateResult {
         try Names.validateBundleName(name)
@@ -62,16 +63,23 @@ extension Catalog {
             let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
             let cached = cache?.lookup(files)
             let shas = try hash(files, cached: cached?.shas, progress: options.progress)
-            // An unchanged tree leaves the cache as it is: a re-run writes nothing at all.
-            if let cache, cached?.coversAll != true {
-                do { try cache.save(files, shas: shas, scanStart: scanStart) } catch {
+            let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
+            // Saved once the outcome is known, naming the manifest the tree equals. An
+            // unchanged tree whose cache already says so writes nothing at all.
+            func remember(matchedManifest: String?) {
+                guard let cache, cached?.coversAll != true || cached?.matchedManifest != matchedManifest else { return }
+                do { try cache.save(files, shas: shas, scanStart: scanStart, matchedManifest: matchedManifest) } catch {
                     logger.warning("could not save the stat cache \(cache.file): \(error)")
                 }
             }
-            let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
 
-            if !options.force, let version = try unchangedVersion(name, files: files, shas: shas, flavors: flavors) {
-                return .unchanged(version: version)
+            if !options.force, let latest = try newestManifest(name) {
+                let digest = Self.matchDigest(manifest: latest.bytes, flavorspec: options.flavorspec)
+                if cached?.coversAll == true && cached?.matchedManifest == digest { return .unchanged(version: latest.version) }
+                if try latest.holdsExactly(files, shas: shas, flavors: flavors) {
+                    remember(matchedManifest: digest)
+                    return .unchanged(version: latest.version)
+                }
             }
             let stored = try storeObjects(files, shas: shas, progress: options.progress)
             try storage.flush()
@@ -82,8 +90,20 @@ extension Catalog {
                 entries[file.relativePath] = Manifest.Entry(object: stored[shas[i]]!, flavors: flavors[i])
                 for flavor in flavors[i] ?? [] where !flavorOrder.contains(flavor) { flavorOrder.append(flavor) }
             }
-            return try commitVersion(name, entries: entries, flavors: flavorOrder, options: options)
+            let (result, written) = try commitVersion(name, entries: entries, flavors: flavorOrder, options: options)
+            remember(matchedManifest: written.map { Self.matchDigest(manifest: $0, flavorspec: options.flavorspec) })
+            return result
         }
+    }
+
+    /// What the stat cache records of a manifest found equal to a tree: a digest of its
+    /// bytes and of the flavorspec that assigned the tree's flavors.
+    private static func matchDigest(manifest: [UInt8], flavorspec: Flavorspec?) -> String {
+        let hasher = SHA1()
+        hasher.update(manifest)
+        hasher.update([0])
+        hasher.update(flavorspec?.encoded() ?? [])
+        return hasher.finalize()
     }
 
     /// The SHA-1 of every file, from the stat cache where it vouches for the file.
@@ -119,9 +139,10 @@ extension Catalog {
     }
 
     /// Under the writer lock: picks the version number, writes archives then manifest
-    /// (each batch flushed), then adds the version to the index.
+    /// (each batch flushed), then adds the version to the index. Returns the manifest's
+    /// JSON too when this call wrote it.
     private func commitVersion(_ name: String, entries: [String: Manifest.Entry], flavors: [String],
-                               options: BundleUpdateOptions) throws -> BundleUpdateResult {
+                               options: BundleUpdateOptions) throws -> (BundleUpdateResult, manifest: [UInt8]?) {
         try storage.withExclusiveLock {
             let index = try self.index()
             let bundle = index.bundles[name] ?? CatalogIndex.BundleEntry()
@@ -130,14 +151,14 @@ extension Catalog {
             // Another writer may have committed the same content while we were importing.
             if !options.force, let latest = bundle.latestVersion,
                try self.manifest(bundle: name, version: latest).sameContent(as: manifest) {
-                return .unchanged(version: latest)
+                return (.unchanged(version: latest), nil)
             }
             for scope in Catalog.archiveScopes(of: manifest, includeMasterArchive: options.includeMasterArchive) {
                 let members = try archiveMembers(of: manifest, flavor: scope, earlierVersions: bundle.versions)
                 try writeArchive(Catalog.archivePath(bundle: name, version: manifest.version, flavor: scope), members: members)
             }
             try storage.flush()
-            try writeManifest(manifest)
+            let json = try writeManifest(manifest)
             try storage.flush()
             try updateIndexLocked { index in
                 var entry = index.bundles[name] ?? CatalogIndex.BundleEntry()
@@ -145,17 +166,28 @@ extension Catalog {
                 entry.nextVersion = max(entry.nextVersion, manifest.version)
                 index.bundles[name] = entry
             }
-            return .created(version: manifest.version)
+            return (.created(version: manifest.version), json)
         }
     }
 
-    /// The newest version when it holds exactly these files (paths, content, flavors).
-    /// Its manifest is compared entry by entry as it is parsed, never held as a table.
-    private func unchangedVersion(_ name: String, files: [SourceFile], shas: [String], flavors: [[String]?]) throws -> Int? {
-        guard let latest = try index().bundles[name]?.latestVersion else { return nil }
-        // Read outside the writer lock: a delete_bundle may remove it meanwhile, which
-        // only means the tree is not unchanged (commitVersion checks again under the lock).
-        guard let (bytes, path) = try? manifestBytes(bundle: name, version: latest) else { return nil }
+    /// The newest version of bundle `name` and its manifest's JSON, or nil when it has
+    /// none. Read outside the writer lock: a delete_bundle may remove it meanwhile, which
+    /// only means the tree is not unchanged (commitVersion checks again under the lock).
+    private func newestManifest(_ name: String) throws -> NewestManifest? {
+        guard let version = try index().bundles[name]?.latestVersion,
+              let (bytes, path) = try? manifestBytes(bundle: name, version: version) else { return nil }
+        return NewestManifest(version: version, bytes: bytes, path: path)
+    }
+}
+
+private struct NewestManifest {
+    let version: Int
+    let bytes: [UInt8]
+    let path: String
+
+    /// Whether it holds exactly these files (paths, content, flavors). Compared entry by
+    /// entry as it is parsed, never held as a table.
+    func holdsExactly(_ files: [SourceFile], shas: [String], flavors: [[String]?]) throws -> Bool {
         let position = Dictionary(files.enumerated().map { ($1.relativePath, $0) }, uniquingKeysWith: { first, _ in first })
         var matched = 0
         var same = true
@@ -166,6 +198,6 @@ extension Catalog {
             }
             matched += 1
         }
-        return same && matched == files.count ? latest : nil
+        return same && matched == files.count
     }
 }

@@ -118,10 +118,12 @@ public final class Catalog: @unchecked Sendable {
         throw ZincError.versionNotFound(bundle: bundle, version: "\(version) (its manifest is missing)")
     }
 
-    func writeManifest(_ manifest: Manifest) throws {
+    /// Writes the manifest and its gzipped copy; returns the JSON written.
+    func writeManifest(_ manifest: Manifest) throws -> [UInt8] {
         let json = manifest.encoded()
         try storage.write(json, to: manifest.path)
         try storage.write(GzipCompressor.compress(json), to: manifest.path + ".gz")
+        return json
     }
 
     // MARK: Archives

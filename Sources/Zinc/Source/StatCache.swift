@@ -10,8 +10,13 @@ import Foundation
 /// Entries younger than the scan (a file written in the same clock tick as it was
 /// hashed could change again without its stamps moving) are never saved. A missing,
 /// stale or damaged cache file only costs hashing: it is ignored and rewritten.
+///
+/// The cache also records a digest of the manifest the tree was last found equal to
+/// (`matchedManifest`): when every file hits and that manifest is still the newest
+/// version, an import knows the tree is unchanged without parsing the manifest.
 public struct StatCache: Sendable {
-    private static let header = "zinc-stat-cache 1"
+    private static let header = "zinc-stat-cache 2"
+    private static let matchedPrefix = "matched\t"
     /// Timestamps this close to the scan's start are not trusted (coarse kernel clocks).
     private static let racyMarginNanoseconds: Int64 = 50_000_000
 
@@ -22,6 +27,9 @@ public struct StatCache: Sendable {
         let environment = ProcessInfo.processInfo.environment
         if let folder = environment["ZINC_CACHE_DIR"], !folder.isEmpty { return folder }
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/zinc" }
+        // $HOME first: NSHomeDirectory() asks the user database (nsswitch, passwd, a
+        // socket to nscd), a noticeable part of re-importing an unchanged tree.
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/zinc" }
         return NSHomeDirectory() + "/.cache/zinc"
     }
 
@@ -36,18 +44,20 @@ public struct StatCache: Sendable {
     /// with. The cache file is sorted the same way, so one merging pass answers all,
     /// without holding a table of 100,000 entries.
     public func lookup(_ files: [SourceFile]) -> Lookup {
-        var result = Lookup(shas: Array(repeating: nil, count: files.count), entries: 0)
+        let empty = Lookup(shas: Array(repeating: nil, count: files.count), entries: 0, matchedManifest: nil)
         guard let cache = try? PosixFile.open(file), let size = try? cache.status().st_size,
-              let bytes = try? cache.readAll(upTo: Int(size)) else { return result }
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-        guard let first = lines.first, first.elementsEqual((Self.header + "\t" + root).utf8), lines.last?.isEmpty == true else {
-            return result
+              let bytes = try? cache.readAll(upTo: Int(size)) else { return empty }
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        guard lines.count >= 3, lines[0].elementsEqual((Self.header + "\t" + root).utf8),
+              lines[1].starts(with: Self.matchedPrefix.utf8), lines.last?.isEmpty == true else {
+            return empty
         }
-        lines.removeFirst()
-        lines.removeLast()
+        var result = empty
+        let matched = String(decoding: lines[1].dropFirst(Self.matchedPrefix.utf8.count), as: UTF8.self)
+        if Names.isSHA1(matched) { result.matchedManifest = matched }
         var next = 0
-        for line in lines {
-            guard let entry = Self.entry(line) else { return Lookup(shas: result.shas.map { _ in nil }, entries: 0) }
+        for line in lines[2..<(lines.count - 1)] {
+            guard let entry = Self.entry(line) else { return empty }
             result.entries += 1
             while next < files.count && Self.precedes(files[next].relativePath.utf8, entry.path) { next += 1 }
             if next < files.count, files[next].relativePath.utf8.elementsEqual(entry.path), files[next].stamp == entry.stamp {
@@ -62,20 +72,23 @@ public struct StatCache: Sendable {
         public var shas: [String?]
         /// How many entries the cache file held.
         public var entries: Int
+        /// The digest (see `save`) of the manifest the cached tree was found equal to.
+        public var matchedManifest: String?
 
         /// Whether the cache already says everything an import of these files would write.
         public var coversAll: Bool { entries == shas.count && shas.allSatisfy { $0 != nil } }
     }
 
     /// Writes the cache for `files` and their `shas` (atomically), keeping only files
-    /// whose stamps predate `scanStart`.
-    public func save(_ files: [SourceFile], shas: [String], scanStart: Int64) throws {
+    /// whose stamps predate `scanStart`. `matchedManifest` is an opaque SHA-1 digest
+    /// naming the manifest these files were found equal to, if any.
+    public func save(_ files: [SourceFile], shas: [String], scanStart: Int64, matchedManifest: String?) throws {
         let trustedBefore = scanStart - Self.racyMarginNanoseconds
         let folder = (file as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let temporary = file + ".tmp-\(getpid())"
         guard let stream = fopen(temporary, "w") else { throw ZincError.io(path: temporary, operation: "create", errno: errno) }
-        var text = Self.header + "\t" + root + "\n"
+        var text = Self.header + "\t" + root + "\n" + Self.matchedPrefix + (matchedManifest ?? "") + "\n"
         for (file, sha) in zip(files, shas)
         where file.stamp.mtimeNanoseconds < trustedBefore && file.stamp.ctimeNanoseconds < trustedBefore {
             let s = file.stamp
