@@ -27,6 +27,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
         ),
+        // glibc's mallopt, for the `zinc` command's allocator settings (Linux only).
+        .systemLibrary(name: "CGlibcMalloc"),
         // All behaviour lives in the library so other Swift programs can embed Zinc.
         .target(
             name: "Zinc",
@@ -56,6 +58,7 @@ let package = Package(
                 "Zinc",
                 "ZincClient",
                 "ZincServer",
+                .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -39,6 +39,17 @@ import Zinc
         #expect(plain.encoded() == plain.json().encoded())
     }
 
+    @Test func aLargeManifestIsEncodedInPiecesThatJoinToTheCanonicalJSON() {
+        var files = [String: Manifest.Entry]()
+        for i in 0..<3000 { files["folder/file-\(i).bin"] = .init(object: StoredObject(sha: sha, formats: [.gz: Int64(i), .raw: 9999])) }
+        let m = Manifest(catalog: "c", bundle: "B", version: 2, files: files)
+        var pieces = [[UInt8]]()
+        m.encode { pieces.append($0) }
+        #expect(pieces.count > 2)
+        #expect(pieces.allSatisfy { $0.count < 70_000 })
+        #expect(Array(pieces.joined()) == m.json().encoded())
+    }
+
     @Test(arguments: ["../evil", "a/../../evil", "/etc/passwd", "a//b", "./a", "a/.", "tab\there", ""])
     func refusesUnsafePaths(_ path: String) {
         let escaped = path.replacingOccurrences(of: "\t", with: "\\t")

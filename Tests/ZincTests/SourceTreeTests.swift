@@ -23,6 +23,16 @@ import ZincTestSupport
         #expect(result.warnings.isEmpty)
     }
 
+    @Test func listsInByteOrderOfTheWholePathWhereFolderNamesPrefixOtherNames() throws {
+        let dir = try TemporaryDirectory()
+        for path in ["ab", "a/b", "a-b", "a0/x", "a.txt", "é.txt", "b/f", "b-c", "b.d/f", "b.d/e/g"] {
+            try dir.write("src/" + path, path)
+        }
+        let files = try scan(dir.at("src")).files
+        #expect(files == ["a-b", "a.txt", "a/b", "a0/x", "ab", "b-c", "b.d/e/g", "b.d/f", "b/f", "é.txt"])
+        #expect(files == files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
     @Test func followsSymlinksToFilesInsideTheTree() throws {
         let dir = try TemporaryDirectory()
         try dir.write("src/real/data.txt", "content")

@@ -58,49 +58,73 @@ extension Catalog {
         // The objects stored or reused below are garbage to `clean` until the manifest
         // is committed: the shared import lock keeps it waiting until then.
         return try storage.withImportLock(exclusive: false) {
-            let scanStart = StatCache.now()
-            let files = try SourceTree.scan(source) { logger.warning("\($0)") }
-            let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
-            let cached = cache?.lookup(files)
-            let shas = try hash(files, cached: cached?.shas, progress: options.progress)
-            let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
-            // Saved once the outcome is known, naming the manifest the tree equals. An
-            // unchanged tree whose cache already says so writes nothing at all.
-            func remember(matchedManifest: String?) {
-                guard let cache, cached?.coversAll != true || cached?.matchedManifest != matchedManifest else { return }
-                do { try cache.save(files, shas: shas, scanStart: scanStart, matchedManifest: matchedManifest) } catch {
-                    logger.warning("could not save the stat cache \(cache.file): \(error)")
+            switch try importFiles(name, from: source, options: options) {
+            case .unchanged(let version):
+                return .unchanged(version: version)
+            case .stored(let entries, let flavors, let savedCache):
+                let (result, manifestSHA) = try commitVersion(name, entries: entries, flavors: flavors, options: options)
+                if let manifestSHA, let savedCache {
+                    do { try savedCache.recordMatch(Self.matchDigest(manifestSHA: manifestSHA, flavorspec: options.flavorspec)) } catch {
+                        logger.warning("could not update the stat cache: \(error)")
+                    }
                 }
+                return result
             }
-
-            if !options.force, let latest = try newestManifest(name) {
-                let digest = Self.matchDigest(manifest: latest.bytes, flavorspec: options.flavorspec)
-                if cached?.coversAll == true && cached?.matchedManifest == digest { return .unchanged(version: latest.version) }
-                if try latest.holdsExactly(files, shas: shas, flavors: flavors) {
-                    remember(matchedManifest: digest)
-                    return .unchanged(version: latest.version)
-                }
-            }
-            let stored = try storeObjects(files, shas: shas, progress: options.progress)
-            try storage.flush()
-
-            var entries = [String: Manifest.Entry]()
-            var flavorOrder = [String]()
-            for (i, file) in files.enumerated() {
-                entries[file.relativePath] = Manifest.Entry(object: stored[shas[i]]!, flavors: flavors[i])
-                for flavor in flavors[i] ?? [] where !flavorOrder.contains(flavor) { flavorOrder.append(flavor) }
-            }
-            let (result, written) = try commitVersion(name, entries: entries, flavors: flavorOrder, options: options)
-            remember(matchedManifest: written.map { Self.matchDigest(manifest: $0, flavorspec: options.flavorspec) })
-            return result
         }
     }
 
-    /// What the stat cache records of a manifest found equal to a tree: a digest of its
-    /// bytes and of the flavorspec that assigned the tree's flavors.
-    private static func matchDigest(manifest: [UInt8], flavorspec: Flavorspec?) -> String {
+    private enum ImportedFiles {
+        case unchanged(version: Int)
+        /// Every object stored and flushed; the stat cache saved, if one is kept.
+        case stored(entries: [String: Manifest.Entry], flavors: [String], savedCache: SavedStatCache?)
+    }
+
+    /// Scans, hashes and stores the tree, or finds it equal to the newest version. The
+    /// per-file tables of the scan end here, before the commit builds its own.
+    private func importFiles(_ name: String, from source: String, options: BundleUpdateOptions) throws -> ImportedFiles {
+        let scanStart = StatCache.now()
+        let files = try SourceTree.scan(source) { logger.warning("\($0)") }
+        let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
+        let cached = cache?.lookup(files)
+        let shas = try hash(files, cached: cached?.shas, progress: options.progress)
+        let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
+        func save(matchedManifest: String?) -> SavedStatCache? {
+            guard let cache else { return nil }
+            do { return try cache.save(files, shas: shas, scanStart: scanStart, matchedManifest: matchedManifest) } catch {
+                logger.warning("could not save the stat cache \(cache.file): \(error)")
+                return nil
+            }
+        }
+
+        if !options.force, let latest = try newestManifest(name) {
+            let digest = Self.matchDigest(manifestSHA: SHA1.hash(latest.bytes), flavorspec: options.flavorspec)
+            // The cache vouches for every file and says they equal this manifest: an
+            // unchanged tree is known without parsing it, and nothing is written.
+            if cached?.coversAll == true && cached?.matchedManifest == digest { return .unchanged(version: latest.version) }
+            if try latest.holdsExactly(files, shas: shas, flavors: flavors) {
+                _ = save(matchedManifest: digest)
+                return .unchanged(version: latest.version)
+            }
+        }
+        // Saved before storing, so an interrupted import still spares the next one the hashing.
+        let savedCache = cached?.coversAll == true ? nil : save(matchedManifest: nil)
+        let stored = try storeObjects(files, shas: shas, progress: options.progress)
+        try storage.flush()
+
+        var entries = [String: Manifest.Entry](minimumCapacity: files.count)
+        var flavorOrder = [String]()
+        for (i, file) in files.enumerated() {
+            entries[file.relativePath] = Manifest.Entry(object: stored.objects[stored.objectOfFile[i]], flavors: flavors[i])
+            for flavor in flavors[i] ?? [] where !flavorOrder.contains(flavor) { flavorOrder.append(flavor) }
+        }
+        return .stored(entries: entries, flavors: flavorOrder, savedCache: savedCache)
+    }
+
+    /// What the stat cache records of a manifest found equal to a tree: a digest of the
+    /// manifest's SHA-1 and of the flavorspec that assigned the tree's flavors.
+    private static func matchDigest(manifestSHA: String, flavorspec: Flavorspec?) -> String {
         let hasher = SHA1()
-        hasher.update(manifest)
+        hasher.update(Array(manifestSHA.utf8))
         hasher.update([0])
         hasher.update(flavorspec?.encoded() ?? [])
         return hasher.finalize()
@@ -118,31 +142,39 @@ extension Catalog {
         }
     }
 
-    /// Stores each distinct content once, on all cores; returns the stored form by sha.
+    /// Stores each distinct content once, on all cores. Returns the stored objects and,
+    /// per file, the index of its object among them (arrays, not tables keyed by sha:
+    /// a tree of 100,000 files would hold several of those at once).
     private func storeObjects(_ files: [SourceFile], shas: [String],
-                              progress: (@Sendable (ImportProgress) -> Void)?) throws -> [String: StoredObject] {
-        var firstFileOfObject = [String: Int]()
-        for (i, sha) in shas.enumerated() where firstFileOfObject[sha] == nil { firstFileOfObject[sha] = i }
-        let uniqueFiles = firstFileOfObject.values.sorted()
-        let counter = ProgressCounter<ImportProgress>(.storing, totalItems: uniqueFiles.count,
-                                                      totalBytes: uniqueFiles.reduce(0) { $0 + files[$1].size }, report: progress)
+                              progress: (@Sendable (ImportProgress) -> Void)?) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
+        var objectOfSHA = [String: Int](minimumCapacity: files.count)
+        var firstFiles = [Int]()
+        let objectOfFile = shas.enumerated().map { i, sha in
+            if let k = objectOfSHA[sha] { return k }
+            objectOfSHA[sha] = firstFiles.count
+            firstFiles.append(i)
+            return firstFiles.count - 1
+        }
+        objectOfSHA = [:]
+        let counter = ProgressCounter<ImportProgress>(.storing, totalItems: firstFiles.count,
+                                                      totalBytes: firstFiles.reduce(0) { $0 + files[$1].size }, report: progress)
         let store = try objects.withShardSnapshot()
-        let stored = try storage.withBackgroundFlushes {
-            try parallelMap(count: uniqueFiles.count) { k in
-                let file = files[uniqueFiles[k]]
-                let object = try store.store(localPath: file.absolutePath, sha: shas[uniqueFiles[k]], size: file.size)
+        let objects = try storage.withBackgroundFlushes {
+            try parallelMap(count: firstFiles.count) { k in
+                let file = files[firstFiles[k]]
+                let object = try store.store(localPath: file.absolutePath, sha: shas[firstFiles[k]], size: file.size)
                 counter.finishedItem(bytes: file.size)
                 return object
             }
         }
-        return Dictionary(uniqueKeysWithValues: stored.map { ($0.sha, $0) })
+        return (objects, objectOfFile)
     }
 
     /// Under the writer lock: picks the version number, writes archives then manifest
-    /// (each batch flushed), then adds the version to the index. Returns the manifest's
-    /// JSON too when this call wrote it.
+    /// (each batch flushed), then adds the version to the index. Returns the SHA-1 of the
+    /// manifest's JSON too when this call wrote it.
     private func commitVersion(_ name: String, entries: [String: Manifest.Entry], flavors: [String],
-                               options: BundleUpdateOptions) throws -> (BundleUpdateResult, manifest: [UInt8]?) {
+                               options: BundleUpdateOptions) throws -> (BundleUpdateResult, manifestSHA: String?) {
         try storage.withExclusiveLock {
             let index = try self.index()
             let bundle = index.bundles[name] ?? CatalogIndex.BundleEntry()
@@ -158,7 +190,7 @@ extension Catalog {
                 try writeArchive(Catalog.archivePath(bundle: name, version: manifest.version, flavor: scope), members: members)
             }
             try storage.flush()
-            let json = try writeManifest(manifest)
+            let manifestSHA = try writeManifest(manifest)
             try storage.flush()
             try updateIndexLocked { index in
                 var entry = index.bundles[name] ?? CatalogIndex.BundleEntry()
@@ -166,7 +198,7 @@ extension Catalog {
                 entry.nextVersion = max(entry.nextVersion, manifest.version)
                 index.bundles[name] = entry
             }
-            return (.created(version: manifest.version), json)
+            return (.created(version: manifest.version), manifestSHA)
         }
     }
 

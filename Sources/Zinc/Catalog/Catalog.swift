@@ -118,12 +118,24 @@ public final class Catalog: @unchecked Sendable {
         throw ZincError.versionNotFound(bundle: bundle, version: "\(version) (its manifest is missing)")
     }
 
-    /// Writes the manifest and its gzipped copy; returns the JSON written.
-    func writeManifest(_ manifest: Manifest) throws -> [UInt8] {
-        let json = manifest.encoded()
-        try storage.write(json, to: manifest.path)
-        try storage.write(GzipCompressor.compress(json), to: manifest.path + ".gz")
-        return json
+    /// Writes the manifest and its gzipped copy, both streamed as the JSON is encoded;
+    /// returns the SHA-1 of the JSON.
+    func writeManifest(_ manifest: Manifest) throws -> String {
+        let json = try storage.makeWriter(for: manifest.path)
+        defer { json.discard() }
+        let gz = try storage.makeWriter(for: manifest.path + ".gz")
+        defer { gz.discard() }
+        let compressor = GzipCompressor { try gz.write($0) }
+        let hasher = SHA1()
+        try manifest.encode { piece in
+            try json.write(piece)
+            try piece.withUnsafeBytes { try compressor.update($0) }
+            hasher.update(piece)
+        }
+        try compressor.finish()
+        _ = try json.commit(.always)
+        _ = try gz.commit(.always)
+        return hasher.finalize()
     }
 
     // MARK: Archives
@@ -143,13 +155,25 @@ public final class Catalog: @unchecked Sendable {
     }
 
     /// The members of an archive in LMFO order, given the versions that exist before it.
+    /// Kept as arrays sorted by sha rather than tables keyed by it: a version of 100,000
+    /// files is at its largest in memory while its archives are planned.
     func archiveMembers(of manifest: Manifest, flavor: String?, earlierVersions: [Int]) throws -> [StoredObject] {
-        let objects = manifest.objects(flavor: flavor)
-        let order = try LMFOOrder.order(objects: Set(objects.keys), version: manifest.version,
-                                        earlierVersions: earlierVersions) { earlier in
+        var objects = [StoredObject]()
+        for entry in manifest.files.values where flavor == nil || (entry.flavors ?? []).contains(flavor!) {
+            objects.append(entry.object)
+        }
+        objects.sort { $0.sha < $1.sha }
+        var distinct = 0
+        for i in objects.indices where distinct == 0 || objects[distinct - 1].sha != objects[i].sha {
+            objects[distinct] = objects[i]
+            distinct += 1
+        }
+        objects.removeLast(objects.count - distinct)
+        let order = try LMFOOrder.positions(sortedSHAs: objects.map(\.sha), version: manifest.version,
+                                            earlierVersions: earlierVersions) { earlier in
             Set(try self.manifest(bundle: manifest.bundle, version: earlier).objects(flavor: flavor).keys)
         }
-        return order.map { objects[$0]! }
+        return order.map { objects[$0] }
     }
 
     /// Writes one archive: a ustar member per object, named like the object's file,

@@ -10,16 +10,24 @@ public enum LMFOOrder {
     ///     in an earlier version. Called newest first, and only as far back as needed.
     public static func order(objects: Set<String>, version: Int, earlierVersions: [Int],
                              objectsOf: (Int) throws -> Set<String>) rethrows -> [String] {
-        var intro = Dictionary(uniqueKeysWithValues: objects.map { ($0, version) })
-        var stillContinuous = objects
+        let shas = objects.sorted()
+        return try positions(sortedSHAs: shas, version: version, earlierVersions: earlierVersions, objectsOf: objectsOf)
+            .map { shas[$0] }
+    }
+
+    /// `order`, for shas already sorted ascending and distinct: the positions of `sortedSHAs`
+    /// in member order. Works on arrays, not tables: archives of 100,000 members.
+    static func positions(sortedSHAs shas: [String], version: Int, earlierVersions: [Int],
+                          objectsOf: (Int) throws -> Set<String>) rethrows -> [Int] {
+        var intro = [Int](repeating: version, count: shas.count)
+        var stillContinuous = Array(shas.indices)
         for earlier in earlierVersions.filter({ $0 < version }).sorted(by: >) {
-            stillContinuous.formIntersection(try objectsOf(earlier))
+            let held = try objectsOf(earlier)
+            stillContinuous.removeAll { !held.contains(shas[$0]) }
             if stillContinuous.isEmpty { break }
-            for sha in stillContinuous { intro[sha] = earlier }
+            for position in stillContinuous { intro[position] = earlier }
         }
-        // Sort keys looked up once per object, not twice per comparison.
-        return intro.map { (sha: $0.key, intro: $0.value) }
-            .sorted { $0.intro != $1.intro ? $0.intro > $1.intro : $0.sha < $1.sha }
-            .map(\.sha)
+        // Positions already follow sha order, so ties on intro break by position.
+        return shas.indices.sorted { intro[$0] != intro[$1] ? intro[$0] > intro[$1] : $0 < $1 }
     }
 }

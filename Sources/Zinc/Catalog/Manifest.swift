@@ -161,6 +161,15 @@ public struct Manifest: Equatable, Sendable {
     public func encoded() -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(files.count * 120 + 256)
+        encode { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// `encoded()`, handed to `sink` in pieces of about 64 KiB, so a manifest of
+    /// 100,000 files (11 MB of JSON) is never held whole.
+    public func encode(_ sink: ([UInt8]) throws -> Void) rethrows {
+        var out = [UInt8]()
+        out.reserveCapacity(Self.encodingPiece + 1024)
         func put(_ text: String) { out.append(contentsOf: text.utf8) }
         func putStrings(_ list: [String]) {
             put("[")
@@ -192,10 +201,16 @@ public struct Manifest: Equatable, Sendable {
                 put("\"\(format.rawValue)\":{\"size\":\(entry.object.formats[format]!)}")
             }
             put("},\"sha\":\"\(entry.sha)\"}")
+            if out.count >= Self.encodingPiece {
+                try sink(out)
+                out.removeAll(keepingCapacity: true)
+            }
         }
         put("},\"flavors\":")
         putStrings(flavors)
         put(",\"version\":\(version)}")
-        return out
+        try sink(out)
     }
+
+    private static let encodingPiece = 1 << 16
 }

@@ -15,30 +15,31 @@ public enum ObjectFormat: String, CaseIterable, Comparable, Sendable {
 /// One stored form of an object: its format and the size of the stored bytes.
 public struct StoredObject: Equatable, Hashable, Sendable {
     public let sha: String
-    /// The stored sizes, kept as two fields rather than a dictionary: a bundle of
-    /// 100,000 files holds one of these per object, and a dictionary each costs ~150 bytes.
-    private let gzSize: Int64?
-    private let rawSize: Int64?
+    /// The stored sizes, -1 for a format not present: a bundle of 100,000 files holds
+    /// one of these per object, so neither a dictionary (~150 bytes each) nor optionals
+    /// (padding to 48 bytes instead of 32).
+    private let gzSize: Int64
+    private let rawSize: Int64
 
     /// Stored size per format present (`gz` size is the compressed size).
     public var formats: [ObjectFormat: Int64] {
         var formats = [ObjectFormat: Int64]()
-        formats[.gz] = gzSize
-        formats[.raw] = rawSize
+        if gzSize >= 0 { formats[.gz] = gzSize }
+        if rawSize >= 0 { formats[.raw] = rawSize }
         return formats
     }
 
-    /// `formats` must name at least one format.
+    /// `formats` must name at least one format, with sizes of 0 or more.
     public init(sha: String, formats: [ObjectFormat: Int64]) {
-        precondition(!formats.isEmpty, "an object is stored in at least one format")
+        precondition(!formats.isEmpty && formats.values.allSatisfy { $0 >= 0 }, "an object is stored in at least one format")
         self.sha = sha
-        gzSize = formats[.gz]
-        rawSize = formats[.raw]
+        gzSize = formats[.gz] ?? -1
+        rawSize = formats[.raw] ?? -1
     }
 
     /// The format a reader (and an archive) uses: `gz` when present.
-    public var preferredFormat: ObjectFormat { gzSize != nil ? .gz : .raw }
-    public var preferredSize: Int64 { gzSize ?? rawSize! }
+    public var preferredFormat: ObjectFormat { gzSize >= 0 ? .gz : .raw }
+    public var preferredSize: Int64 { gzSize >= 0 ? gzSize : rawSize }
 
     /// The object's file name: `<sha>` or `<sha>.gz`.
     public var fileName: String { sha + preferredFormat.suffix }

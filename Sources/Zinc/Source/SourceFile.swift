@@ -6,9 +6,10 @@ public struct SourceFile: Equatable, Sendable {
     let root: String
     /// A symlink's resolved target, for links to files inside the tree.
     let linkTarget: String?
-    public let size: Int64
     /// Identity and change stamps of the file read, for the stat cache.
     public let stamp: FileStamp
+
+    public var size: Int64 { stamp.size }
 
     /// Where to read the content. Derived rather than stored: a scan of 100,000 files
     /// would otherwise hold the root prefix 100,000 times.

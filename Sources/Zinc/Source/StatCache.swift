@@ -81,27 +81,35 @@ public struct StatCache: Sendable {
 
     /// Writes the cache for `files` and their `shas` (atomically), keeping only files
     /// whose stamps predate `scanStart`. `matchedManifest` is an opaque SHA-1 digest
-    /// naming the manifest these files were found equal to, if any.
-    public func save(_ files: [SourceFile], shas: [String], scanStart: Int64, matchedManifest: String?) throws {
+    /// naming the manifest these files were found equal to; when it is not known yet,
+    /// the returned `SavedStatCache` records it later.
+    @discardableResult
+    public func save(_ files: [SourceFile], shas: [String], scanStart: Int64,
+                     matchedManifest: String? = nil) throws -> SavedStatCache {
         let trustedBefore = scanStart - Self.racyMarginNanoseconds
         let folder = (file as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let temporary = file + ".tmp-\(getpid())"
-        guard let stream = fopen(temporary, "w") else { throw ZincError.io(path: temporary, operation: "create", errno: errno) }
-        var text = Self.header + "\t" + root + "\n" + Self.matchedPrefix + (matchedManifest ?? "") + "\n"
-        for (file, sha) in zip(files, shas)
-        where file.stamp.mtimeNanoseconds < trustedBefore && file.stamp.ctimeNanoseconds < trustedBefore {
-            let s = file.stamp
-            text += "\(sha)\t\(s.size)\t\(s.mtimeNanoseconds)\t\(s.ctimeNanoseconds)\t\(s.inode)\t\(s.device)\t\(file.relativePath)\n"
-            if text.utf8.count > 1 << 16 {
-                fputs(text, stream)
-                text = ""
+        let output = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        do {
+            let matchedLine = Self.header + "\t" + root + "\n" + Self.matchedPrefix
+            // Fixed width, so that `SavedStatCache.recordMatch` can fill it in place.
+            var text = matchedLine + (matchedManifest ?? String(repeating: "-", count: 40)) + "\n"
+            for (file, sha) in zip(files, shas)
+            where file.stamp.mtimeNanoseconds < trustedBefore && file.stamp.ctimeNanoseconds < trustedBefore {
+                let s = file.stamp
+                text += "\(sha)\t\(s.size)\t\(s.mtimeNanoseconds)\t\(s.ctimeNanoseconds)\t\(s.inode)\t\(s.device)\t\(file.relativePath)\n"
+                if text.utf8.count > 1 << 16 {
+                    try output.write(Array(text.utf8))
+                    text = ""
+                }
             }
-        }
-        fputs(text, stream)
-        guard fclose(stream) == 0, rename(temporary, self.file) == 0 else {
+            try output.write(Array(text.utf8))
+            guard rename(temporary, self.file) == 0 else { throw ZincError.io(path: self.file, operation: "rename", errno: errno) }
+            return SavedStatCache(output, matchedOffset: Int64(matchedLine.utf8.count))
+        } catch {
             unlink(temporary)
-            throw ZincError.io(path: self.file, operation: "write", errno: errno)
+            throw error
         }
     }
 
@@ -151,5 +159,24 @@ public struct StatCache: Sendable {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}
+
+/// A stat cache file just saved, still open: the manifest its tree turns out to equal
+/// can be recorded once known, without writing the file again. The write goes to the
+/// file this import saved, even if another import has replaced it since.
+public final class SavedStatCache {
+    private let file: PosixFile
+    private let matchedOffset: Int64
+
+    init(_ file: PosixFile, matchedOffset: Int64) {
+        self.file = file
+        self.matchedOffset = matchedOffset
+    }
+
+    /// Records the digest (40 hex digits) of the manifest the saved files equal.
+    public func recordMatch(_ matchedManifest: String) throws {
+        precondition(Names.isSHA1(matchedManifest), "a manifest digest is 40 lowercase hex digits")
+        try file.write(Array(matchedManifest.utf8), at: matchedOffset)
     }
 }
