@@ -159,7 +159,7 @@ public final class Catalog: @unchecked Sendable {
     /// files is at its largest in memory while its archives are planned.
     func archiveMembers(of manifest: Manifest, flavor: String?, earlierVersions: [Int]) throws -> [StoredObject] {
         var objects = [StoredObject]()
-        for entry in manifest.files.values where flavor == nil || (entry.flavors ?? []).contains(flavor!) {
+        for entry in manifest.files.values where entry.isIn(flavor: flavor) {
             objects.append(entry.object)
         }
         objects.sort { $0.sha < $1.sha }

@@ -19,6 +19,11 @@ public struct Manifest: Equatable, Sendable {
         }
 
         public var sha: String { object.sha }
+
+        /// Whether the file is in `flavor`'s scope; every file is in the whole bundle's (nil).
+        public func isIn(flavor: String?) -> Bool {
+            flavor == nil || (flavors ?? []).contains(flavor!)
+        }
     }
 
     public init(catalog: String, bundle: String, version: Int, flavors: [String] = [], files: [String: Entry]) {
@@ -38,7 +43,7 @@ public struct Manifest: Equatable, Sendable {
     /// The distinct objects of the whole bundle, or of one flavor.
     public func objects(flavor: String? = nil) -> [String: StoredObject] {
         var objects = [String: StoredObject]()
-        for entry in files.values where flavor == nil || (entry.flavors ?? []).contains(flavor!) {
+        for entry in files.values where entry.isIn(flavor: flavor) {
             objects[entry.sha] = entry.object
         }
         return objects
@@ -46,7 +51,7 @@ public struct Manifest: Equatable, Sendable {
 
     /// The paths of one flavor (all paths without a flavor).
     public func paths(flavor: String? = nil) -> [String] {
-        files.filter { flavor == nil || ($0.value.flavors ?? []).contains(flavor!) }.map(\.key)
+        files.filter { $0.value.isIn(flavor: flavor) }.map(\.key)
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
