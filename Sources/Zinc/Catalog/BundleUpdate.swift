@@ -61,8 +61,8 @@ extension Catalog {
             switch try importFiles(name, from: source, options: options) {
             case .unchanged(let version):
                 return .unchanged(version: version)
-            case .stored(let entries, let flavors, let savedCache):
-                let (result, manifestSHA) = try commitVersion(name, entries: entries, flavors: flavors, options: options)
+            case .stored(let draft, let savedCache):
+                let (result, manifestSHA) = try commitVersion(name, draft, options: options)
                 if let manifestSHA, let savedCache {
                     do { try savedCache.recordMatch(Self.matchDigest(manifestSHA: manifestSHA, flavorspec: options.flavorspec)) } catch {
                         logger.warning("could not update the stat cache: \(error)")
@@ -76,7 +76,7 @@ extension Catalog {
     private enum ImportedFiles {
         case unchanged(version: Int)
         /// Every object stored and flushed; the stat cache saved, if one is kept.
-        case stored(entries: [String: Manifest.Entry], flavors: [String], savedCache: SavedStatCache?)
+        case stored(VersionDraft, savedCache: SavedStatCache?)
     }
 
     /// Scans, hashes and stores the tree, or finds it equal to the newest version. The
@@ -101,7 +101,7 @@ extension Catalog {
             // The cache vouches for every file and says they equal this manifest: an
             // unchanged tree is known without parsing it, and nothing is written.
             if cached?.coversAll == true && cached?.matchedManifest == digest { return .unchanged(version: latest.version) }
-            if try latest.holdsExactly(files, shas: shas, flavors: flavors) {
+            if try latest.holdsExactly(paths: files.map(\.relativePath), sha: { shas[$0] }, fileFlavors: flavors) {
                 _ = save(matchedManifest: digest)
                 return .unchanged(version: latest.version)
             }
@@ -110,14 +110,9 @@ extension Catalog {
         let savedCache = cached?.coversAll == true ? nil : save(matchedManifest: nil)
         let stored = try storeObjects(files, shas: shas, progress: options.progress)
         try storage.flush()
-
-        var entries = [String: Manifest.Entry](minimumCapacity: files.count)
-        var flavorOrder = [String]()
-        for (i, file) in files.enumerated() {
-            entries[file.relativePath] = Manifest.Entry(object: stored.objects[stored.objectOfFile[i]], flavors: flavors[i])
-            for flavor in flavors[i] ?? [] where !flavorOrder.contains(flavor) { flavorOrder.append(flavor) }
-        }
-        return .stored(entries: entries, flavors: flavorOrder, savedCache: savedCache)
+        let draft = VersionDraft(paths: files.map(\.relativePath), fileFlavors: flavors,
+                                 objects: stored.objects, objectOfFile: stored.objectOfFile)
+        return .stored(draft, savedCache: savedCache)
     }
 
     /// What the stat cache records of a manifest found equal to a tree: a digest of the
@@ -173,32 +168,39 @@ extension Catalog {
     /// Under the writer lock: picks the version number, writes archives then manifest
     /// (each batch flushed), then adds the version to the index. Returns the SHA-1 of the
     /// manifest's JSON too when this call wrote it.
-    private func commitVersion(_ name: String, entries: [String: Manifest.Entry], flavors: [String],
+    private func commitVersion(_ name: String, _ draft: VersionDraft,
                                options: BundleUpdateOptions) throws -> (BundleUpdateResult, manifestSHA: String?) {
         try storage.withExclusiveLock {
             let index = try self.index()
             let bundle = index.bundles[name] ?? CatalogIndex.BundleEntry()
-            let manifest = Manifest(catalog: index.id, bundle: name, version: bundle.nextVersion + 1,
-                                    flavors: flavors, files: entries)
+            let version = bundle.nextVersion + 1
             // Another writer may have committed the same content while we were importing.
-            if !options.force, let latest = bundle.latestVersion,
-               try self.manifest(bundle: name, version: latest).sameContent(as: manifest) {
-                return (.unchanged(version: latest), nil)
+            if !options.force, let latest = bundle.latestVersion {
+                let (bytes, path) = try manifestBytes(bundle: name, version: latest)
+                if try NewestManifest(version: latest, bytes: bytes, path: path)
+                    .holdsExactly(paths: draft.paths, sha: draft.sha, fileFlavors: draft.fileFlavors) {
+                    return (.unchanged(version: latest), nil)
+                }
             }
-            for scope in Catalog.archiveScopes(of: manifest, includeMasterArchive: options.includeMasterArchive) {
-                let members = try archiveMembers(of: manifest, flavor: scope, earlierVersions: bundle.versions)
-                try writeArchive(Catalog.archivePath(bundle: name, version: manifest.version, flavor: scope), members: members)
+            let scopes = Catalog.archiveScopes(flavors: draft.flavors, includeMasterArchive: options.includeMasterArchive,
+                                               fileCount: draft.fileCount(in:))
+            for scope in scopes {
+                let members = try archiveMembers(of: draft.objects(in: scope), bundle: name, version: version,
+                                                 flavor: scope, earlierVersions: bundle.versions)
+                try writeArchive(Catalog.archivePath(bundle: name, version: version, flavor: scope), members: members)
             }
             try storage.flush()
-            let manifestSHA = try writeManifest(manifest)
+            let manifestSHA = try writeManifest(Manifest.path(bundle: name, version: version)) { sink in
+                try draft.encode(catalog: index.id, bundle: name, version: version, sink)
+            }
             try storage.flush()
             try updateIndexLocked { index in
                 var entry = index.bundles[name] ?? CatalogIndex.BundleEntry()
-                entry.versions = (entry.versions + [manifest.version]).sorted()
-                entry.nextVersion = max(entry.nextVersion, manifest.version)
+                entry.versions = (entry.versions + [version]).sorted()
+                entry.nextVersion = max(entry.nextVersion, version)
                 index.bundles[name] = entry
             }
-            return (.created(version: manifest.version), manifestSHA)
+            return (.created(version: version), manifestSHA)
         }
     }
 
@@ -217,19 +219,31 @@ private struct NewestManifest {
     let bytes: [UInt8]
     let path: String
 
-    /// Whether it holds exactly these files (paths, content, flavors). Compared entry by
-    /// entry as it is parsed, never held as a table.
-    func holdsExactly(_ files: [SourceFile], shas: [String], flavors: [[String]?]) throws -> Bool {
-        let position = Dictionary(files.enumerated().map { ($1.relativePath, $0) }, uniquingKeysWith: { first, _ in first })
-        var matched = 0
+    /// Whether it holds exactly these files (paths in manifest order, content, flavors).
+    /// Compared entry by entry as it is parsed, never held as a table.
+    func holdsExactly(paths: [String], sha: (Int) -> String, fileFlavors: [[String]?]) throws -> Bool {
+        var seen = [Bool](repeating: false, count: paths.count)
         var same = true
-        _ = try Manifest.parse(bytes, path: path) { filePath, entry in
-            guard same, let i = position[filePath], entry.sha == shas[i], (entry.flavors ?? []) == (flavors[i] ?? []) else {
+        let manifest = try Manifest.parse(bytes, path: path) { filePath, entry in
+            guard same, let i = Self.position(of: filePath, in: paths), !seen[i], entry.sha == sha(i),
+                  (entry.flavors ?? []) == (fileFlavors[i] ?? []) else {
                 same = false
                 return
             }
-            matched += 1
+            seen[i] = true
         }
-        return same && matched == files.count
+        return same && !seen.contains(false) && manifest.flavors == VersionDraft.firstSeen(fileFlavors)
+    }
+
+    /// Where `path` is among `paths`, which are in manifest order. Compared byte by byte:
+    /// `String`'s `==` would take two spellings of "é" for one path.
+    private static func position(of path: String, in paths: [String]) -> Int? {
+        var low = 0
+        var high = paths.count
+        while low < high {
+            let middle = (low + high) / 2
+            if paths[middle].utf8.lexicographicallyPrecedes(path.utf8) { low = middle + 1 } else { high = middle }
+        }
+        return low < paths.count && paths[low].utf8.elementsEqual(path.utf8) ? low : nil
     }
 }

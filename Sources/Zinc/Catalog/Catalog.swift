@@ -118,16 +118,27 @@ public final class Catalog: @unchecked Sendable {
         throw ZincError.versionNotFound(bundle: bundle, version: "\(version) (its manifest is missing)")
     }
 
-    /// Writes the manifest and its gzipped copy, both streamed as the JSON is encoded;
-    /// returns the SHA-1 of the JSON.
-    func writeManifest(_ manifest: Manifest) throws -> String {
-        let json = try storage.makeWriter(for: manifest.path)
+    /// The objects of one version in one archive scope (whole bundle or one flavor), read
+    /// from its manifest as it is parsed rather than through a `Manifest`'s table.
+    func objectSHAs(bundle: String, version: Int, flavor: String?) throws -> Set<String> {
+        let (bytes, path) = try manifestBytes(bundle: bundle, version: version)
+        var shas = Set<String>()
+        _ = try Manifest.parse(bytes, path: path) { _, entry in
+            if entry.isIn(flavor: flavor) { shas.insert(entry.sha) }
+        }
+        return shas
+    }
+
+    /// Writes a manifest and its gzipped copy to `path` (and `path`.gz), both streamed
+    /// as `encode` hands over the JSON; returns the SHA-1 of the JSON.
+    func writeManifest(_ path: String, encode: (([UInt8]) throws -> Void) throws -> Void) throws -> String {
+        let json = try storage.makeWriter(for: path)
         defer { json.discard() }
-        let gz = try storage.makeWriter(for: manifest.path + ".gz")
+        let gz = try storage.makeWriter(for: path + ".gz")
         defer { gz.discard() }
         let compressor = GzipCompressor { try gz.write($0) }
         let hasher = SHA1()
-        try manifest.encode { piece in
+        try encode { piece in
             try json.write(piece)
             try piece.withUnsafeBytes { try compressor.update($0) }
             hasher.update(piece)
@@ -148,20 +159,27 @@ public final class Catalog: @unchecked Sendable {
     /// one file (skipped with flavors unless asked for), and one per flavor with more
     /// than one file. nil stands for the all-files archive.
     public static func archiveScopes(of manifest: Manifest, includeMasterArchive: Bool) -> [String?] {
+        archiveScopes(flavors: manifest.flavors, includeMasterArchive: includeMasterArchive) { flavor in
+            manifest.files.values.count { $0.isIn(flavor: flavor) }
+        }
+    }
+
+    /// `archiveScopes(of:)` for a version given by its flavors and how many files the
+    /// whole version (nil) and each flavor hold.
+    static func archiveScopes(flavors: [String], includeMasterArchive: Bool, fileCount: (String?) -> Int) -> [String?] {
         var scopes = [String?]()
-        if (manifest.flavors.isEmpty || includeMasterArchive) && manifest.files.count > 1 { scopes.append(nil) }
-        for flavor in manifest.flavors where manifest.paths(flavor: flavor).count > 1 { scopes.append(flavor) }
+        if (flavors.isEmpty || includeMasterArchive) && fileCount(nil) > 1 { scopes.append(nil) }
+        for flavor in flavors where fileCount(flavor) > 1 { scopes.append(flavor) }
         return scopes
     }
 
-    /// The members of an archive in LMFO order, given the versions that exist before it.
-    /// Kept as arrays sorted by sha rather than tables keyed by it: a version of 100,000
-    /// files is at its largest in memory while its archives are planned.
-    func archiveMembers(of manifest: Manifest, flavor: String?, earlierVersions: [Int]) throws -> [StoredObject] {
-        var objects = [StoredObject]()
-        for entry in manifest.files.values where entry.isIn(flavor: flavor) {
-            objects.append(entry.object)
-        }
+    /// The members of an archive of version `version` in LMFO order, given its objects
+    /// (repeats allowed) and the versions that exist before it. Kept as arrays sorted by
+    /// sha rather than tables keyed by it: a version of 100,000 files is at its largest
+    /// in memory while its archives are planned.
+    func archiveMembers(of objects: [StoredObject], bundle: String, version: Int, flavor: String?,
+                        earlierVersions: [Int]) throws -> [StoredObject] {
+        var objects = objects
         objects.sort { $0.sha < $1.sha }
         var distinct = 0
         for i in objects.indices where distinct == 0 || objects[distinct - 1].sha != objects[i].sha {
@@ -169,9 +187,9 @@ public final class Catalog: @unchecked Sendable {
             distinct += 1
         }
         objects.removeLast(objects.count - distinct)
-        let order = try LMFOOrder.positions(sortedSHAs: objects.map(\.sha), version: manifest.version,
+        let order = try LMFOOrder.positions(sortedSHAs: objects.map(\.sha), version: version,
                                             earlierVersions: earlierVersions) { earlier in
-            Set(try self.manifest(bundle: manifest.bundle, version: earlier).objects(flavor: flavor).keys)
+            try objectSHAs(bundle: bundle, version: earlier, flavor: flavor)
         }
         return order.map { objects[$0] }
     }

@@ -55,14 +55,6 @@ public struct Manifest: Equatable, Sendable {
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    /// Whether two manifests hold the same files with the same content and flavors.
-    public func sameContent(as other: Manifest) -> Bool {
-        flavors == other.flavors && files.count == other.files.count && files.allSatisfy { path, entry in
-            guard let theirs = other.files[path] else { return false }
-            return theirs.sha == entry.sha && (theirs.flavors ?? []) == (entry.flavors ?? [])
-        }
-    }
-
     private static let topLevelKeys: Set<String> = ["format", "catalog", "bundle", "version", "flavors", "files"]
     private static let fileKeys: Set<String> = ["sha", "formats", "flavors"]
 
@@ -173,6 +165,15 @@ public struct Manifest: Equatable, Sendable {
     /// `encoded()`, handed to `sink` in pieces of about 64 KiB, so a manifest of
     /// 100,000 files (11 MB of JSON) is never held whole.
     public func encode(_ sink: ([UInt8]) throws -> Void) rethrows {
+        let paths = files.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+        try Self.encode(catalog: catalog, bundle: bundle, version: version, flavors: flavors,
+                        files: paths.lazy.map { ($0, files[$0]!) }, sink)
+    }
+
+    /// `encode` for files given in manifest order: paths ascending by Unicode scalars,
+    /// which for UTF-8 is byte order.
+    static func encode(catalog: String, bundle: String, version: Int, flavors: [String],
+                       files: some Sequence<(String, Entry)>, _ sink: ([UInt8]) throws -> Void) rethrows {
         var out = [UInt8]()
         out.reserveCapacity(Self.encodingPiece + 1024)
         func put(_ text: String) { out.append(contentsOf: text.utf8) }
@@ -189,9 +190,7 @@ public struct Manifest: Equatable, Sendable {
         put(",\"catalog\":")
         JSONValue.writeString(catalog, to: &out)
         put(",\"files\":{")
-        let paths = files.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
-        for (i, path) in paths.enumerated() {
-            let entry = files[path]!
+        for (i, (path, entry)) in files.enumerated() {
             if i > 0 { put(",") }
             JSONValue.writeString(path, to: &out)
             put(":{")

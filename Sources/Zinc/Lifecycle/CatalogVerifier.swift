@@ -321,7 +321,7 @@ final class CatalogVerifier {
                 let order = members.map { expected[$0.member.name]!.sha }
                 if let i = try LMFOConformance.firstMisplaced(order, version: archive.manifest.version,
                                                               earlierVersions: archive.versions, objectsOf: { earlier in
-                    Set(try catalog.manifest(bundle: archive.manifest.bundle, version: earlier).objects(flavor: archive.scope).keys)
+                    try catalog.objectSHAs(bundle: archive.manifest.bundle, version: earlier, flavor: archive.scope)
                 }) {
                     note("members are not in LMFO order from member \(i + 1) ('\(members[i].member.name)') on")
                 }

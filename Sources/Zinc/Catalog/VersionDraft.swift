@@ -1,0 +1,57 @@
+/// A version being imported, before it has a manifest: its files in manifest order
+/// (paths ascending byte by byte, as `SourceTree.scan` lists them), kept in arrays.
+/// A `Manifest` holds its files in a dictionary, which for 100,000 files would be the
+/// largest table of an import (15 MB), built just when the archives need memory too.
+struct VersionDraft {
+    let paths: [String]
+    /// Per file, its flavors; nil when the bundle has no flavorspec.
+    let fileFlavors: [[String]?]
+    /// The distinct objects, and per file the index of its object among them.
+    let objects: [StoredObject]
+    let objectOfFile: [Int]
+    /// Every flavor used by some file, in first-seen order (the manifest's `flavors`).
+    let flavors: [String]
+
+    init(paths: [String], fileFlavors: [[String]?], objects: [StoredObject], objectOfFile: [Int]) {
+        assert(zip(paths, paths.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) },
+               "a draft's paths are in manifest order")
+        self.paths = paths
+        self.fileFlavors = fileFlavors
+        self.objects = objects
+        self.objectOfFile = objectOfFile
+        flavors = Self.firstSeen(fileFlavors)
+    }
+
+    /// The manifest's `flavors` list for files with these flavors, in this order.
+    static func firstSeen(_ fileFlavors: [[String]?]) -> [String] {
+        var order = [String]()
+        for flavor in fileFlavors.lazy.compactMap({ $0 }).joined() where !order.contains(flavor) {
+            order.append(flavor)
+        }
+        return order
+    }
+
+    func sha(_ file: Int) -> String { objects[objectOfFile[file]].sha }
+
+    /// How many files the whole version (nil) or one flavor holds.
+    func fileCount(in flavor: String?) -> Int {
+        flavor == nil ? paths.count : fileFlavors.count { $0?.contains(flavor!) == true }
+    }
+
+    /// The objects of the whole version (nil) or of one flavor, once per file.
+    func objects(in flavor: String?) -> [StoredObject] {
+        paths.indices.compactMap { i in
+            entry(i).isIn(flavor: flavor) ? objects[objectOfFile[i]] : nil
+        }
+    }
+
+    /// The manifest JSON of this draft as version `version`, in pieces (see `Manifest.encode`).
+    func encode(catalog: String, bundle: String, version: Int, _ sink: ([UInt8]) throws -> Void) rethrows {
+        try Manifest.encode(catalog: catalog, bundle: bundle, version: version, flavors: flavors,
+                            files: paths.indices.lazy.map { (paths[$0], entry($0)) }, sink)
+    }
+
+    private func entry(_ file: Int) -> Manifest.Entry {
+        Manifest.Entry(object: objects[objectOfFile[file]], flavors: fileFlavors[file])
+    }
+}
