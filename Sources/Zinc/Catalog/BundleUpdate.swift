@@ -86,11 +86,11 @@ extension Catalog {
         let files = try SourceTree.scan(source) { logger.warning("\($0)") }
         let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
         let cached = cache?.lookup(files)
-        let shas = try hash(files, cached: cached?.shas, progress: options.progress)
+        let digests = try hash(files, cached: cached?.digests, progress: options.progress)
         let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
         func save(matchedManifest: String?) -> SavedStatCache? {
             guard let cache else { return nil }
-            do { return try cache.save(files, shas: shas, scanStart: scanStart, matchedManifest: matchedManifest) } catch {
+            do { return try cache.save(files, digests: digests, scanStart: scanStart, matchedManifest: matchedManifest) } catch {
                 logger.warning("could not save the stat cache \(cache.file): \(error)")
                 return nil
             }
@@ -101,14 +101,14 @@ extension Catalog {
             // The cache vouches for every file and says they equal this manifest: an
             // unchanged tree is known without parsing it, and nothing is written.
             if cached?.coversAll == true && cached?.matchedManifest == digest { return .unchanged(version: latest.version) }
-            if try latest.holdsExactly(paths: files.map(\.relativePath), sha: { shas[$0] }, fileFlavors: flavors) {
+            if try latest.holdsExactly(paths: files.map(\.relativePath), digest: { digests[$0] }, fileFlavors: flavors) {
                 _ = save(matchedManifest: digest)
                 return .unchanged(version: latest.version)
             }
         }
         // Saved before storing, so an interrupted import still spares the next one the hashing.
         let savedCache = cached?.coversAll == true ? nil : save(matchedManifest: nil)
-        let stored = try storeObjects(files, shas: shas, progress: options.progress)
+        let stored = try storeObjects(files, digests: digests, progress: options.progress)
         try storage.flush()
         let draft = VersionDraft(paths: files.map(\.relativePath), fileFlavors: flavors,
                                  objects: stored.objects, objectOfFile: stored.objectOfFile)
@@ -126,38 +126,39 @@ extension Catalog {
     }
 
     /// The SHA-1 of every file, from the stat cache where it vouches for the file.
-    private func hash(_ files: [SourceFile], cached: [String?]?, progress: (@Sendable (ImportProgress) -> Void)?) throws -> [String] {
+    private func hash(_ files: [SourceFile], cached: [SHA1.Digest?]?,
+                      progress: (@Sendable (ImportProgress) -> Void)?) throws -> [SHA1.Digest] {
         let counter = ProgressCounter<ImportProgress>(.hashing, totalItems: files.count,
                                                       totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
         return try parallelMap(count: files.count) { i in
             let file = files[i]
-            let sha = try cached?[i] ?? SHA1.hash(file: PosixFile.open(file.absolutePath))
+            let digest = try cached?[i] ?? SHA1.digest(file: PosixFile.open(file.absolutePath))
             counter.finishedItem(bytes: file.size)
-            return sha
+            return digest
         }
     }
 
     /// Stores each distinct content once, on all cores. Returns the stored objects and,
     /// per file, the index of its object among them (arrays, not tables keyed by sha:
     /// a tree of 100,000 files would hold several of those at once).
-    private func storeObjects(_ files: [SourceFile], shas: [String],
+    private func storeObjects(_ files: [SourceFile], digests: [SHA1.Digest],
                               progress: (@Sendable (ImportProgress) -> Void)?) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
-        var objectOfSHA = [String: Int](minimumCapacity: files.count)
+        var objectOfDigest = [SHA1.Digest: Int](minimumCapacity: files.count)
         var firstFiles = [Int]()
-        let objectOfFile = shas.enumerated().map { i, sha in
-            if let k = objectOfSHA[sha] { return k }
-            objectOfSHA[sha] = firstFiles.count
+        let objectOfFile = digests.enumerated().map { i, digest in
+            if let k = objectOfDigest[digest] { return k }
+            objectOfDigest[digest] = firstFiles.count
             firstFiles.append(i)
             return firstFiles.count - 1
         }
-        objectOfSHA = [:]
+        objectOfDigest = [:]
         let counter = ProgressCounter<ImportProgress>(.storing, totalItems: firstFiles.count,
                                                       totalBytes: firstFiles.reduce(0) { $0 + files[$1].size }, report: progress)
         let store = try objects.withShardSnapshot()
         let objects = try storage.withBackgroundFlushes {
             try parallelMap(count: firstFiles.count) { k in
                 let file = files[firstFiles[k]]
-                let object = try store.store(localPath: file.absolutePath, sha: shas[firstFiles[k]], size: file.size)
+                let object = try store.store(localPath: file.absolutePath, sha: digests[firstFiles[k]].hex, size: file.size)
                 counter.finishedItem(bytes: file.size)
                 return object
             }
@@ -178,7 +179,7 @@ extension Catalog {
             if !options.force, let latest = bundle.latestVersion {
                 let (bytes, path) = try manifestBytes(bundle: name, version: latest)
                 if try NewestManifest(version: latest, bytes: bytes, path: path)
-                    .holdsExactly(paths: draft.paths, sha: draft.sha, fileFlavors: draft.fileFlavors) {
+                    .holdsExactly(paths: draft.paths, digest: draft.digest, fileFlavors: draft.fileFlavors) {
                     return (.unchanged(version: latest), nil)
                 }
             }
@@ -221,11 +222,11 @@ private struct NewestManifest {
 
     /// Whether it holds exactly these files (paths in manifest order, content, flavors).
     /// Compared entry by entry as it is parsed, never held as a table.
-    func holdsExactly(paths: [String], sha: (Int) -> String, fileFlavors: [[String]?]) throws -> Bool {
+    func holdsExactly(paths: [String], digest: (Int) -> SHA1.Digest, fileFlavors: [[String]?]) throws -> Bool {
         var seen = [Bool](repeating: false, count: paths.count)
         var same = true
         let manifest = try Manifest.parse(bytes, path: path) { filePath, entry in
-            guard same, let i = Self.position(of: filePath, in: paths), !seen[i], entry.sha == sha(i),
+            guard same, let i = Self.position(of: filePath, in: paths), !seen[i], entry.object.digest == digest(i),
                   (entry.flavors ?? []) == (fileFlavors[i] ?? []) else {
                 same = false
                 return

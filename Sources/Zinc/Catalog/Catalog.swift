@@ -120,13 +120,13 @@ public final class Catalog: @unchecked Sendable {
 
     /// The objects of one version in one archive scope (whole bundle or one flavor), read
     /// from its manifest as it is parsed rather than through a `Manifest`'s table.
-    func objectSHAs(bundle: String, version: Int, flavor: String?) throws -> Set<String> {
+    func objectDigests(bundle: String, version: Int, flavor: String?) throws -> Set<SHA1.Digest> {
         let (bytes, path) = try manifestBytes(bundle: bundle, version: version)
-        var shas = Set<String>()
+        var digests = Set<SHA1.Digest>()
         _ = try Manifest.parse(bytes, path: path) { _, entry in
-            if entry.isIn(flavor: flavor) { shas.insert(entry.sha) }
+            if entry.isIn(flavor: flavor) { digests.insert(entry.object.digest) }
         }
-        return shas
+        return digests
     }
 
     /// Writes a manifest and its gzipped copy to `path` (and `path`.gz), both streamed
@@ -180,16 +180,16 @@ public final class Catalog: @unchecked Sendable {
     func archiveMembers(of objects: [StoredObject], bundle: String, version: Int, flavor: String?,
                         earlierVersions: [Int]) throws -> [StoredObject] {
         var objects = objects
-        objects.sort { $0.sha < $1.sha }
+        objects.sort { $0.digest < $1.digest }
         var distinct = 0
-        for i in objects.indices where distinct == 0 || objects[distinct - 1].sha != objects[i].sha {
+        for i in objects.indices where distinct == 0 || objects[distinct - 1].digest != objects[i].digest {
             objects[distinct] = objects[i]
             distinct += 1
         }
         objects.removeLast(objects.count - distinct)
-        let order = try LMFOOrder.positions(sortedSHAs: objects.map(\.sha), version: version,
+        let order = try LMFOOrder.positions(sorted: objects.map(\.digest), version: version,
                                             earlierVersions: earlierVersions) { earlier in
-            try objectSHAs(bundle: bundle, version: earlier, flavor: flavor)
+            try objectDigests(bundle: bundle, version: earlier, flavor: flavor)
         }
         return order.map { objects[$0] }
     }

@@ -11,14 +11,15 @@ public enum LMFOOrder {
     public static func order(objects: Set<String>, version: Int, earlierVersions: [Int],
                              objectsOf: (Int) throws -> Set<String>) rethrows -> [String] {
         let shas = objects.sorted()
-        return try positions(sortedSHAs: shas, version: version, earlierVersions: earlierVersions, objectsOf: objectsOf)
+        return try positions(sorted: shas, version: version, earlierVersions: earlierVersions, objectsOf: objectsOf)
             .map { shas[$0] }
     }
 
-    /// `order`, for shas already sorted ascending and distinct: the positions of `sortedSHAs`
-    /// in member order. Works on arrays, not tables: archives of 100,000 members.
-    static func positions(sortedSHAs shas: [String], version: Int, earlierVersions: [Int],
-                          objectsOf: (Int) throws -> Set<String>) rethrows -> [Int] {
+    /// `order`, for objects already sorted ascending and distinct (shas, or digests, which
+    /// sort the same): their positions in member order. Works on arrays, not tables:
+    /// archives of 100,000 members.
+    static func positions<ID: Hashable>(sorted shas: [ID], version: Int, earlierVersions: [Int],
+                                        objectsOf: (Int) throws -> Set<ID>) rethrows -> [Int] {
         var intro = [Int](repeating: version, count: shas.count)
         var stillContinuous = Array(shas.indices)
         for earlier in earlierVersions.filter({ $0 < version }).sorted(by: >) {

@@ -106,7 +106,7 @@ public struct Manifest: Equatable, Sendable {
         if let unknown = entry.keys.first(where: { !fileKeys.contains($0) }) {
             throw corrupt("file '\(filePath)' has unknown key '\(unknown)'")
         }
-        guard let sha = entry["sha"]?.stringValue, Names.isSHA1(sha) else {
+        guard let sha = entry["sha"]?.stringValue, let digest = SHA1.Digest(hex: sha) else {
             throw corrupt("file '\(filePath)' has no valid 'sha' (40 lowercase hex digits)")
         }
         guard let formatsValue = entry["formats"]?.objectValue, !formatsValue.isEmpty else {
@@ -121,7 +121,7 @@ public struct Manifest: Equatable, Sendable {
             formats[format] = size
         }
         let fileFlavors = try stringList(entry["flavors"], what: "'flavors' of '\(filePath)'", corrupt)
-        return Entry(object: StoredObject(sha: sha, formats: formats), flavors: fileFlavors)
+        return Entry(object: StoredObject(digest: digest, formats: formats), flavors: fileFlavors)
     }
 
     private static func stringList(_ value: JSONValue?, what: String, _ corrupt: (String) -> ZincError) throws -> [String]? {
@@ -204,7 +204,9 @@ public struct Manifest: Equatable, Sendable {
                 if k > 0 { put(",") }
                 put("\"\(format.rawValue)\":{\"size\":\(entry.object.formats[format]!)}")
             }
-            put("},\"sha\":\"\(entry.sha)\"}")
+            put("},\"sha\":\"")
+            entry.object.digest.appendHex(to: &out)
+            put("\"}")
             if out.count >= Self.encodingPiece {
                 try sink(out)
                 out.removeAll(keepingCapacity: true)

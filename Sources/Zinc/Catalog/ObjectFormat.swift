@@ -14,12 +14,16 @@ public enum ObjectFormat: String, CaseIterable, Comparable, Sendable {
 
 /// One stored form of an object: its format and the size of the stored bytes.
 public struct StoredObject: Equatable, Hashable, Sendable {
-    public let sha: String
-    /// The stored sizes, -1 for a format not present: a bundle of 100,000 files holds
-    /// one of these per object, so neither a dictionary (~150 bytes each) nor optionals
-    /// (padding to 48 bytes instead of 32).
+    /// The SHA-1 of the object's content. A bundle of 100,000 files holds one
+    /// `StoredObject` per object, so it keeps the digest rather than its hex string.
+    public let digest: SHA1.Digest
+    /// The stored sizes, -1 for a format not present: neither a dictionary (~150 bytes
+    /// each) nor optionals (padding to 48 bytes instead of 40).
     private let gzSize: Int64
     private let rawSize: Int64
+
+    /// The SHA-1 as 40 lowercase hex digits (made on each use).
+    public var sha: String { digest.hex }
 
     /// Stored size per format present (`gz` size is the compressed size).
     public var formats: [ObjectFormat: Int64] {
@@ -29,10 +33,17 @@ public struct StoredObject: Equatable, Hashable, Sendable {
         return formats
     }
 
-    /// `formats` must name at least one format, with sizes of 0 or more.
+    /// `sha` must be 40 lowercase hex digits; `formats` must name at least one format,
+    /// with sizes of 0 or more.
     public init(sha: String, formats: [ObjectFormat: Int64]) {
+        guard let digest = SHA1.Digest(hex: sha) else { preconditionFailure("'\(sha)' is not a SHA-1 in hex") }
+        self.init(digest: digest, formats: formats)
+    }
+
+    /// `formats` must name at least one format, with sizes of 0 or more.
+    public init(digest: SHA1.Digest, formats: [ObjectFormat: Int64]) {
         precondition(!formats.isEmpty && formats.values.allSatisfy { $0 >= 0 }, "an object is stored in at least one format")
-        self.sha = sha
+        self.digest = digest
         gzSize = formats[.gz] ?? -1
         rawSize = formats[.raw] ?? -1
     }

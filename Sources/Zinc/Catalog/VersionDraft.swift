@@ -31,7 +31,7 @@ struct VersionDraft {
         return order
     }
 
-    func sha(_ file: Int) -> String { objects[objectOfFile[file]].sha }
+    func digest(_ file: Int) -> SHA1.Digest { objects[objectOfFile[file]].digest }
 
     /// How many files the whole version (nil) or one flavor holds.
     func fileCount(in flavor: String?) -> Int {

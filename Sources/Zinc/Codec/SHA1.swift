@@ -23,11 +23,15 @@ public final class SHA1 {
     }
 
     /// The lowercase hex digest; the hasher is spent afterwards.
-    public func finalize() -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
-        return hex(digest.prefix(Int(length)))
+    public func finalize() -> String { digest().hex }
+
+    /// The digest as a value; the hasher is spent afterwards.
+    public func digest() -> Digest {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { buffer in
+            var length: UInt32 = 0
+            EVP_DigestFinal_ex(context, buffer.baseAddress, &length)
+            return Digest(bytes: buffer.prefix(Int(length)))
+        }
     }
 
     public static func hash(_ bytes: [UInt8]) -> String {
@@ -36,20 +40,10 @@ public final class SHA1 {
         return hasher.finalize()
     }
 
-    public static func hash(file: PosixFile) throws -> String {
+    /// The digest of a whole file, read in chunks.
+    public static func digest(file: PosixFile) throws -> Digest {
         let hasher = SHA1()
         try file.forEachChunk { hasher.update($0) }
-        return hasher.finalize()
+        return hasher.digest()
     }
-}
-
-private let hexDigits = Array("0123456789abcdef".utf8)
-
-func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-    var out = [UInt8]()
-    for byte in bytes {
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0x0f)])
-    }
-    return String(decoding: out, as: UTF8.self)
 }

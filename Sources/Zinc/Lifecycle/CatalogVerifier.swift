@@ -318,10 +318,10 @@ final class CatalogVerifier {
         for name in missing { note("lacks member '\(name)'") }
         if missing.isEmpty && members.count == expected.count {
             do {
-                let order = members.map { expected[$0.member.name]!.sha }
+                let order = members.map { expected[$0.member.name]!.digest }
                 if let i = try LMFOConformance.firstMisplaced(order, version: archive.manifest.version,
                                                               earlierVersions: archive.versions, objectsOf: { earlier in
-                    try catalog.objectSHAs(bundle: archive.manifest.bundle, version: earlier, flavor: archive.scope)
+                    try catalog.objectDigests(bundle: archive.manifest.bundle, version: earlier, flavor: archive.scope)
                 }) {
                     note("members are not in LMFO order from member \(i + 1) ('\(members[i].member.name)') on")
                 }

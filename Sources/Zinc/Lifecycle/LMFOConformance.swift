@@ -7,15 +7,16 @@
 /// no gaps every range is a single value and this is exactly the LMFO order.
 enum LMFOConformance {
     /// - Parameters:
-    ///   - order: the archive's shas, in member order (the same set as the version holds).
+    ///   - order: the archive's objects (shas or digests), in member order (the same set
+    ///     as the version holds).
     ///   - earlierVersions: the versions listed now, any order.
     ///   - objectsOf: the shas the same archive scope held in a listed earlier version.
     /// - Returns: the index of the first member no history could have put there, or nil.
-    static func firstMisplaced(_ order: [String], version: Int, earlierVersions: [Int],
-                               objectsOf: (Int) throws -> Set<String>) rethrows -> Int? {
+    static func firstMisplaced<ID: Hashable & Comparable>(_ order: [ID], version: Int, earlierVersions: [Int],
+                                                          objectsOf: (Int) throws -> Set<ID>) rethrows -> Int? {
         let listed = Set(earlierVersions.filter { $0 < version })
         // For each object, the newest listed version without it: its run cannot reach back past that.
-        var runBreak = [String: Int]()
+        var runBreak = [ID: Int]()
         var unbroken = Set(order)
         for earlier in listed.sorted(by: >) where !unbroken.isEmpty {
             let present = try objectsOf(earlier)
@@ -26,7 +27,7 @@ enum LMFOConformance {
         let newestGap = (1..<version).last { !listed.contains($0) }
 
         var level = version + 1
-        var previous: String?
+        var previous: ID?
         for (i, sha) in order.enumerated() {
             let lowest = (runBreak[sha] ?? 0) + 1
             let highest = newestGap.map { $0 >= lowest ? $0 + 1 : lowest } ?? lowest

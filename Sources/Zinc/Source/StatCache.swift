@@ -44,7 +44,7 @@ public struct StatCache: Sendable {
     /// with. The cache file is sorted the same way, so one merging pass answers all,
     /// without holding a table of 100,000 entries.
     public func lookup(_ files: [SourceFile]) -> Lookup {
-        let empty = Lookup(shas: Array(repeating: nil, count: files.count), entries: 0, matchedManifest: nil)
+        let empty = Lookup(digests: Array(repeating: nil, count: files.count), entries: 0, matchedManifest: nil)
         guard let cache = try? PosixFile.open(file), let size = try? cache.status().st_size,
               let bytes = try? cache.readAll(upTo: Int(size)) else { return empty }
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
@@ -61,30 +61,30 @@ public struct StatCache: Sendable {
             result.entries += 1
             while next < files.count && Self.precedes(files[next].relativePath.utf8, entry.path) { next += 1 }
             if next < files.count, files[next].relativePath.utf8.elementsEqual(entry.path), files[next].stamp == entry.stamp {
-                result.shas[next] = entry.sha
+                result.digests[next] = entry.digest
             }
         }
         return result
     }
 
     public struct Lookup: Sendable {
-        /// Per file, the cached sha, or nil when the file must be hashed.
-        public var shas: [String?]
+        /// Per file, the cached SHA-1, or nil when the file must be hashed.
+        public var digests: [SHA1.Digest?]
         /// How many entries the cache file held.
         public var entries: Int
         /// The digest (see `save`) of the manifest the cached tree was found equal to.
         public var matchedManifest: String?
 
         /// Whether the cache already says everything an import of these files would write.
-        public var coversAll: Bool { entries == shas.count && shas.allSatisfy { $0 != nil } }
+        public var coversAll: Bool { entries == digests.count && digests.allSatisfy { $0 != nil } }
     }
 
-    /// Writes the cache for `files` and their `shas` (atomically), keeping only files
+    /// Writes the cache for `files` and their `digests` (atomically), keeping only files
     /// whose stamps predate `scanStart`. `matchedManifest` is an opaque SHA-1 digest
     /// naming the manifest these files were found equal to; when it is not known yet,
     /// the returned `SavedStatCache` records it later.
     @discardableResult
-    public func save(_ files: [SourceFile], shas: [String], scanStart: Int64,
+    public func save(_ files: [SourceFile], digests: [SHA1.Digest], scanStart: Int64,
                      matchedManifest: String? = nil) throws -> SavedStatCache {
         let trustedBefore = scanStart - Self.racyMarginNanoseconds
         let folder = (file as NSString).deletingLastPathComponent
@@ -95,10 +95,10 @@ public struct StatCache: Sendable {
             let matchedLine = Self.header + "\t" + root + "\n" + Self.matchedPrefix
             // Fixed width, so that `SavedStatCache.recordMatch` can fill it in place.
             var text = matchedLine + (matchedManifest ?? String(repeating: "-", count: 40)) + "\n"
-            for (file, sha) in zip(files, shas)
+            for (file, digest) in zip(files, digests)
             where file.stamp.mtimeNanoseconds < trustedBefore && file.stamp.ctimeNanoseconds < trustedBefore {
                 let s = file.stamp
-                text += "\(sha)\t\(s.size)\t\(s.mtimeNanoseconds)\t\(s.ctimeNanoseconds)\t\(s.inode)\t\(s.device)\t\(file.relativePath)\n"
+                text += "\(digest)\t\(s.size)\t\(s.mtimeNanoseconds)\t\(s.ctimeNanoseconds)\t\(s.inode)\t\(s.device)\t\(file.relativePath)\n"
                 if text.utf8.count > 1 << 16 {
                     try output.write(Array(text.utf8))
                     text = ""
@@ -115,7 +115,7 @@ public struct StatCache: Sendable {
 
     private struct Entry {
         let path: ArraySlice<UInt8>
-        let sha: String
+        let digest: SHA1.Digest
         let stamp: FileStamp
     }
 
@@ -123,10 +123,10 @@ public struct StatCache: Sendable {
     private static func entry(_ line: ArraySlice<UInt8>) -> Entry? {
         let fields = line.split(separator: 0x09, maxSplits: 6, omittingEmptySubsequences: false)
         guard fields.count == 7, !fields[6].isEmpty,
-              let sha = String(validating: fields[0], as: UTF8.self), Names.isSHA1(sha),
+              let digest = SHA1.Digest(hexUTF8: fields[0]),
               let size = number(fields[1]), let mtime = number(fields[2]), let ctime = number(fields[3]),
               let inode = number(fields[4]), let device = number(fields[5]) else { return nil }
-        return Entry(path: fields[6], sha: sha, stamp: FileStamp(
+        return Entry(path: fields[6], digest: digest, stamp: FileStamp(
             size: size, mtimeNanoseconds: mtime, ctimeNanoseconds: ctime,
             inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device)))
     }
