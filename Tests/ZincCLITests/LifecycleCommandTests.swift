@@ -181,7 +181,7 @@ import ZincTestSupport
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "set -e\n" + script + " >\(log) 2>&1"]
-            process.environment = ["Z": ZincBinary.path]
+            process.environment = ["Z": ZincBinary.path, "ZINC_CACHE_DIR": ZincBinary.cacheFolder(in: dir.path)]
             process.currentDirectoryURL = URL(fileURLWithPath: dir.path)
             try process.run()
             return process

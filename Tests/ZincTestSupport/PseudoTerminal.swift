@@ -33,6 +33,7 @@ extension ZincBinary {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = ZincBinary.environment(in: directory)
         process.standardInput = FileHandle.nullDevice
         process.standardError = terminal
         process.standardOutput = pipe ?? terminal

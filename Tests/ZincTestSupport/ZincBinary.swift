@@ -24,12 +24,26 @@ public enum ZincBinary {
         return folder.appendingPathComponent("zinc").path
     }
 
+    /// Where `zinc` run in `directory` (a test's temporary folder) keeps its stat cache:
+    /// in that folder, so tests never fill the user's `~/.cache/zinc`.
+    public static func cacheFolder(in directory: String) -> String {
+        directory + "/.zinc-cache"
+    }
+
+    /// This process's environment, with the stat cache in `cacheFolder(in: directory)`.
+    public static func environment(in directory: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["ZINC_CACHE_DIR"] = cacheFolder(in: directory)
+        return environment
+    }
+
     @discardableResult
     public static func run(_ arguments: [String], in directory: String) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = environment(in: directory)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -54,6 +68,7 @@ public enum ZincBinary {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.environment = environment(in: directory)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

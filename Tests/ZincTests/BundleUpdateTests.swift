@@ -120,6 +120,18 @@ import ZincTestSupport
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 3))
     }
 
+    @Test func aNameRespeltInAnotherUnicodeFormIsAChange() throws {
+        // "é" precomposed, then as "e" and a combining accent: Swift's String == takes them
+        // for one name, but they are two different paths to a file system and a client.
+        try dir.write("src/caf\u{E9}.txt", SampleContent.text(100))
+        try dir.write("src/other.txt", SampleContent.text(200))
+        #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 1))
+        try FileManager.default.moveItem(atPath: dir.at("src/caf\u{E9}.txt"), toPath: dir.at("src/cafe\u{301}.txt"))
+        #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 2))
+        #expect(try catalog.manifest(bundle: "B", version: 2).paths().map { Array($0.utf8) }
+                == [Array("cafe\u{301}.txt".utf8), Array("other.txt".utf8)])
+    }
+
     @Test func archivesFollowLMFOOrderAcrossVersions() throws {
         let a = SampleContent.noise(700, seed: 10), b = SampleContent.noise(900, seed: 11)
         let c = SampleContent.noise(1100, seed: 12), d = SampleContent.noise(1300, seed: 13)

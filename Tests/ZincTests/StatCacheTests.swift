@@ -129,7 +129,8 @@ import ZincTestSupport
     }
 
     @Test(arguments: ["", "garbage\n", "zinc-stat-cache 2\t/elsewhere\nmatched\t\n", "zinc-stat-cache 2\tX\nmatched\t\nnot\tenough\tfields\n",
-                      "zinc-stat-cache 2\tX\n", "zinc-stat-cache 1\tX\n"])
+                      "zinc-stat-cache 2\tX\n", "zinc-stat-cache 1\tX\n",
+                      "zinc-stat-cache 2\tX\nmatched\t" + String(repeating: "-", count: 40)])
     func aDamagedCacheIsIgnoredAndRewritten(_ damage: String) throws {
         let damaged = damage.replacingOccurrences(of: "X", with: dir.at("src"))
         try damaged.write(toFile: cacheFile, atomically: true, encoding: .utf8)

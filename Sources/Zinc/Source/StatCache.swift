@@ -41,29 +41,37 @@ public struct StatCache: Sendable {
 
     /// What the cache knows about `files` (sorted by path, as `SourceTree.scan` returns
     /// them): for each, the sha when its stamps are exactly the ones it was hashed
-    /// with. The cache file is sorted the same way, so one merging pass answers all,
-    /// without holding a table of 100,000 entries.
+    /// with. The cache file is sorted the same way, so one merging pass over its lines,
+    /// as they are read, answers all: neither the file (12 MB for 100,000 files) nor a
+    /// table of its entries is held.
     public func lookup(_ files: [SourceFile]) -> Lookup {
         let empty = Lookup(digests: Array(repeating: nil, count: files.count), entries: 0, matchedManifest: nil)
-        guard let cache = try? PosixFile.open(file), let size = try? cache.status().st_size,
-              let bytes = try? cache.readAll(upTo: Int(size)) else { return empty }
-        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-        guard lines.count >= 3, lines[0].elementsEqual((Self.header + "\t" + root).utf8),
-              lines[1].starts(with: Self.matchedPrefix.utf8), lines.last?.isEmpty == true else {
-            return empty
-        }
+        guard let cache = try? PosixFile.open(file) else { return empty }
         var result = empty
-        let matched = String(decoding: lines[1].dropFirst(Self.matchedPrefix.utf8.count), as: UTF8.self)
-        if Names.isSHA1(matched) { result.matchedManifest = matched }
+        var lineNumber = 0
         var next = 0
-        for line in lines[2..<(lines.count - 1)] {
-            guard let entry = Self.entry(line) else { return empty }
-            result.entries += 1
-            while next < files.count && Self.precedes(files[next].relativePath.utf8, entry.path) { next += 1 }
-            if next < files.count, files[next].relativePath.utf8.elementsEqual(entry.path), files[next].stamp == entry.stamp {
-                result.digests[next] = entry.digest
+        let complete = try? cache.forEachLine { line in
+            defer { lineNumber += 1 }
+            switch lineNumber {
+            case 0:
+                return line.elementsEqual((Self.header + "\t" + root).utf8)
+            case 1:
+                guard line.starts(with: Self.matchedPrefix.utf8) else { return false }
+                let matched = String(decoding: line.dropFirst(Self.matchedPrefix.utf8.count), as: UTF8.self)
+                if Names.isSHA1(matched) { result.matchedManifest = matched }
+                return true
+            default:
+                guard let entry = Self.entry(line) else { return false }
+                result.entries += 1
+                while next < files.count && Self.precedes(files[next].relativePath.utf8, entry.path) { next += 1 }
+                if next < files.count, files[next].relativePath.utf8.elementsEqual(entry.path), files[next].stamp == entry.stamp {
+                    result.digests[next] = entry.digest
+                }
+                return true
             }
         }
+        // Damaged (a bad line, no header, cut short): trusted in no part.
+        guard complete == true, lineNumber >= 2 else { return empty }
         return result
     }
 
