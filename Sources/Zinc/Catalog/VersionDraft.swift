@@ -35,7 +35,7 @@ struct VersionDraft {
 
     /// How many files the whole version (nil) or one flavor holds.
     func fileCount(in flavor: String?) -> Int {
-        flavor == nil ? paths.count : fileFlavors.count { $0?.contains(flavor!) == true }
+        paths.indices.count { entry($0).isIn(flavor: flavor) }
     }
 
     /// The objects of the whole version (nil) or of one flavor, once per file.

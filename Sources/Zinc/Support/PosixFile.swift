@@ -68,23 +68,26 @@ public final class PosixFile {
     }
 
     /// Streams the file's lines (each ended by "\n", which `body` does not see) in 64 KiB
-    /// reads, so memory stays at one chunk and one line whatever the file's length. Stops
-    /// when `body` returns false. Returns false then, or when the last line has no "\n".
+    /// reads, so memory stays at one chunk and one line whatever the file's length. After
+    /// `body` returns false it sees no more lines. Returns false then, or when the last
+    /// line has no "\n".
     public func forEachLine(_ body: (ArraySlice<UInt8>) throws -> Bool) throws -> Bool {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-        defer { buffer.deallocate() }
         var pending = [UInt8]()
-        while true {
-            let n = try read(into: buffer)
-            if n == 0 { return pending.isEmpty }
-            pending.append(contentsOf: buffer[0..<n])
+        var stopped = false
+        try forEachChunk(chunkSize: 1 << 16) { chunk in
+            guard !stopped else { return }
+            pending.append(contentsOf: chunk)
             var start = pending.startIndex
             while let newline = pending[start...].firstIndex(of: 0x0A) {
-                guard try body(pending[start..<newline]) else { return false }
+                guard try body(pending[start..<newline]) else {
+                    stopped = true
+                    return
+                }
                 start = newline + 1
             }
             pending.removeFirst(start)
         }
+        return !stopped && pending.isEmpty
     }
 
     /// Reads until `buffer` is full or the file ends; returns how many bytes it read.
