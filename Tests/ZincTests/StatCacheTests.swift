@@ -20,7 +20,7 @@ import ZincTestSupport
         #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 1))
     }
 
-    var cacheFile: String { dir.at("cache/stat/") + (dir.files(under: "cache/stat").first ?? "") }
+    var cacheFile: String { dir.at("cache/stat/") + (dir.files(under: "cache/stat").first { !$0.hasPrefix(".") } ?? "") }
 
     /// Rewrites the cached sha of `path`, so a test can see whether the cache was believed.
     /// Unless `keepingMatch`, the cache also forgets which manifest it matched, as a
@@ -139,6 +139,33 @@ import ZincTestSupport
         #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
         #expect(try sha(of: "a.txt", version: 2) == sha1Hex(Array("changed!".utf8)))
         #expect(try String(contentsOfFile: cacheFile, encoding: .utf8).split(separator: "\n").count == 4)
+    }
+
+    @Test func cachesUnusedForAMonthAreDeletedAtMostOnceADay() throws {
+        let ownCache = cacheFile
+        func age(_ name: String, days: Int) {
+            var times = [timespec(tv_sec: time(nil) - days * 24 * 3600, tv_nsec: 0)]
+            times.append(times[0])
+            #expect(utimensat(AT_FDCWD, dir.at("cache/stat/" + name), &times, 0) == 0)
+        }
+        func importChange(_ content: String) throws {
+            try dir.write("src/a.txt", content)
+            Thread.sleep(forTimeInterval: 0.1)
+            _ = try catalog.updateBundle("B", from: dir.at("src"), options: options)
+        }
+        let gone = String(repeating: "0", count: 40) + ".txt", kept = String(repeating: "1", count: 40) + ".txt"
+        try dir.write("cache/stat/" + gone, "another tree's cache")
+        try dir.write("cache/stat/" + kept, "another tree's cache")
+        age(gone, days: StatCache.staleAfterDays + 1)
+        age(kept, days: StatCache.staleAfterDays - 1)
+        age(".pruned", days: 2)
+        try importChange("changed once")
+        #expect(dir.files(under: "cache/stat").filter { !$0.hasPrefix(".") }.sorted()
+                == [(ownCache as NSString).lastPathComponent, kept].sorted())
+        // Pruned today already: a cache that just went stale waits for tomorrow.
+        age(kept, days: StatCache.staleAfterDays + 1)
+        try importChange("changed twice")
+        #expect(FileManager.default.fileExists(atPath: dir.at("cache/stat/" + kept)))
     }
 
     @Test func filesWrittenDuringTheScanAreNotCached() throws {

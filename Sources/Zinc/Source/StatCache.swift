@@ -14,11 +14,18 @@ import Foundation
 /// The cache also records a digest of the manifest the tree was last found equal to
 /// (`matchedManifest`): when every file hits and that manifest is still the newest
 /// version, an import knows the tree is unchanged without parsing the manifest.
+///
+/// Every source path ever imported gets a cache file, temporary checkouts included, so
+/// saving one also deletes, at most once a day, those neither read nor written for
+/// `staleAfterDays` days.
 public struct StatCache: Sendable {
     private static let header = "zinc-stat-cache 2"
     private static let matchedPrefix = "matched\t"
     /// Timestamps this close to the scan's start are not trusted (coarse kernel clocks).
     private static let racyMarginNanoseconds: Int64 = 50_000_000
+    public static let staleAfterDays = 30
+    /// In the cache folder; its modification time is that of the last pruning.
+    private static let prunedMarker = ".pruned"
 
     public let file: String
     private let root: String
@@ -114,10 +121,35 @@ public struct StatCache: Sendable {
             }
             try output.write(Array(text.utf8))
             guard rename(temporary, self.file) == 0 else { throw ZincError.io(path: self.file, operation: "rename", errno: errno) }
+            Self.pruneStale(in: folder)
             return SavedStatCache(output, matchedOffset: Int64(matchedLine.utf8.count))
         } catch {
             unlink(temporary)
             throw error
+        }
+    }
+
+    /// Deletes the cache files of `folder` last read or written more than `staleAfterDays`
+    /// ago, unless that was done less than a day ago. Best effort: a file it cannot
+    /// delete stays, and a cache deleted under a running import only costs a re-hash.
+    /// (On a file system mounted `noatime`, a tree re-imported unchanged for that long
+    /// loses its cache once.)
+    private static func pruneStale(in folder: String) {
+        let now = time(nil)
+        let marker = folder + "/" + prunedMarker
+        var st = stat()
+        if stat(marker, &st) == 0 && st.st_mtim.tv_sec > now - 24 * 3600 { return }
+        let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        futimens(fd, nil)
+        close(fd)
+        let staleBefore = now - time_t(staleAfterDays) * 24 * 3600
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") {
+            let path = folder + "/" + name
+            if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+               max(st.st_atim.tv_sec, st.st_mtim.tv_sec) < staleBefore {
+                unlink(path)
+            }
         }
     }
 
