@@ -11,15 +11,7 @@ extension SHA1 {
         /// The digest of these 20 bytes.
         public init(bytes: some Collection<UInt8>) {
             precondition(bytes.count == 20, "a SHA-1 digest is 20 bytes")
-            var words = (UInt64(0), UInt64(0), UInt32(0))
-            for (i, byte) in bytes.enumerated() {
-                switch i {
-                case 0..<8: words.0 = words.0 << 8 | UInt64(byte)
-                case 8..<16: words.1 = words.1 << 8 | UInt64(byte)
-                default: words.2 = words.2 << 8 | UInt32(byte)
-                }
-            }
-            (high, middle, low) = words
+            self.init(digits: bytes, bits: 8)
         }
 
         /// The digest written as 40 lowercase hex digits; nil for anything else.
@@ -29,26 +21,25 @@ extension SHA1 {
 
         /// `init(hex:)` for the digits' UTF-8, as read from a file.
         init?(hexUTF8: some Collection<UInt8>) {
-            var bytes = [UInt8]()
-            bytes.reserveCapacity(20)
-            var pending: UInt8?
-            for char in hexUTF8 {
-                let nibble: UInt8
-                switch char {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = char - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = char - UInt8(ascii: "a") + 10
-                default: return nil
+            guard Names.isSHA1(utf8: hexUTF8) else { return nil }
+            self.init(digits: hexUTF8.lazy.map { $0 <= UInt8(ascii: "9") ? $0 - UInt8(ascii: "0") : $0 - UInt8(ascii: "a") + 10 },
+                      bits: 4)
+        }
+
+        /// Packs 160 bits given as digits of `bits` bits each, most significant first.
+        /// Parsing a manifest makes one per file, so no array in between.
+        private init(digits: some Sequence<UInt8>, bits: Int) {
+            var words = (UInt64(0), UInt64(0), UInt32(0))
+            var used = 0
+            for digit in digits {
+                switch used {
+                case 0..<64: words.0 = words.0 << bits | UInt64(digit)
+                case 64..<128: words.1 = words.1 << bits | UInt64(digit)
+                default: words.2 = words.2 << bits | UInt32(digit)
                 }
-                if let first = pending {
-                    guard bytes.count < 20 else { return nil }
-                    bytes.append(first << 4 | nibble)
-                    pending = nil
-                } else {
-                    pending = nibble
-                }
+                used += bits
             }
-            guard bytes.count == 20, pending == nil else { return nil }
-            self.init(bytes: bytes)
+            (high, middle, low) = words
         }
 
         /// The 40 lowercase hex digits.

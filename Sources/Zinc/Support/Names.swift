@@ -61,6 +61,11 @@ public enum Names {
     }
 
     public static func isSHA1(_ value: String) -> Bool {
-        value.utf8.count == 40 && value.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        isSHA1(utf8: value.utf8)
+    }
+
+    /// `isSHA1` for UTF-8 bytes: 40 lowercase hex digits.
+    static func isSHA1(utf8: some Collection<UInt8>) -> Bool {
+        utf8.count == 40 && utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 }
