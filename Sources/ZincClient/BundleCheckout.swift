@@ -48,7 +48,7 @@ struct BundleCheckout {
         case EEXIST, ENOTDIR:
             throw ZincError.invalidPath(path, reason: "another file of the bundle already takes its place (names differing only in case collide on a case-insensitive file system)")
         case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
-            let source = try PosixFile.open(object)
+            let source = try PosixFile.openForReading(object)
             let copy = try PosixFile.open(target, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o444)
             try copy.appendContents(of: source)
         default:

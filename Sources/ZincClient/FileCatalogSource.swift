@@ -20,7 +20,7 @@ public final class FileCatalogSource: CatalogSource, @unchecked Sendable {
         let location = url + (url.hasSuffix("/") ? "" : "/") + path
         let file: PosixFile
         do {
-            file = try PosixFile.open(root + "/" + path)
+            file = try PosixFile.openForReading(root + "/" + path)
         } catch ZincError.io(_, _, let code) where code == ENOENT || code == ENOTDIR {
             throw ClientError.notFound(url: location)
         }

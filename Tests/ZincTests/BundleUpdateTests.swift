@@ -108,6 +108,41 @@ import ZincTestSupport
         #expect(dir.files(under: "cat/objects").count == 1)
     }
 
+    @Test func aContentInManyFilesIsStoredOnceWhateverItsSize() throws {
+        // Small contents are stored while the cores hash them, so copies of one content
+        // can be hashed at the same moment; a large one is stored after hashing.
+        let contents = (0..<4).map { SampleContent.text(3000 + $0, word: "word\($0)") } + [SampleContent.text(1_200_000)]
+        for i in 0..<64 { try dir.write("src/\(i / 8)/\(i).txt", contents[i % 4]) }
+        try dir.write("src/large-1.txt", contents[4])
+        try dir.write("src/large-2.txt", contents[4])
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+
+        let shas = contents.map(sha1Hex)
+        #expect(dir.files(under: "cat/objects") == shas.sorted().map { String(objectPath($0, gz: true).dropFirst("cat/objects/".count)) })
+        #expect(try TarListing.members(dir.read("cat/archives/B-1.tar"))?.map(\.name) == shas.sorted().map { $0 + ".gz" })
+        let files = try catalog.manifest(bundle: "B", version: 1).files
+        #expect(files.count == 66)
+        #expect(files.allSatisfy { path, entry in entry.sha == (path.hasPrefix("large") ? shas[4] : shas[Int(path.split(separator: "/")[1].dropLast(4))! % 4]) })
+    }
+
+    @Test func importingLeavesTheTreesAccessTimesAlone() throws {
+        // Backups, cleaners and caches (zinc's own stat cache pruning among them) read
+        // access times; an import reading 100,000 files would also queue as many inode writes.
+        try dir.write("src/a.txt", SampleContent.text(5000))
+        try dir.write("src/b.png", SampleContent.noise(5000, seed: 1))
+        let yesterday = timespec(tv_sec: time(nil) - 86_400, tv_nsec: 0)
+        for name in ["a.txt", "b.png"] {
+            var times = [yesterday, yesterday]  // atime no later than mtime: relatime would update it
+            #expect(utimensat(AT_FDCWD, dir.at("src/" + name), &times, 0) == 0)
+        }
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        for name in ["a.txt", "b.png"] {
+            var st = stat()
+            #expect(stat(dir.at("src/" + name), &st) == 0)
+            #expect(st.st_atim.tv_sec == yesterday.tv_sec)
+        }
+    }
+
     @Test func unchangedTreeCreatesNothingUnlessForced() throws {
         try SampleContent.basicAdjectives(in: dir)
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 1))

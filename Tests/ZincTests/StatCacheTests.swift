@@ -56,6 +56,14 @@ import ZincTestSupport
         try catalog.manifest(bundle: "B", version: version).files[path]?.sha
     }
 
+    @Test func contentsItVouchesForAreStillStoredInACatalogLackingThem() throws {
+        // Nothing is hashed this time, so every object is stored from its file afterwards.
+        let other = try Catalog.create(id: "c2", in: FileStorage(root: dir.at("cat2")))
+        #expect(try other.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 1))
+        #expect(dir.files(under: "cat2/objects") == dir.files(under: "cat/objects"))
+        #expect(try other.verify().problems.isEmpty)
+    }
+
     @Test func livesOutsideTheSourceAndTheCatalog() throws {
         #expect(dir.files(under: "src") == ["a.txt", "b.txt"])
         #expect(!dir.files(under: "cat").contains { $0.contains("stat") })

@@ -24,6 +24,9 @@ public struct BundleUpdateOptions: Sendable {
 
 /// Where an import is: which phase, and how many files and bytes of it are done.
 public struct ImportProgress: Sendable {
+    /// `hashing` reads every file the stat cache does not vouch for and stores the small
+    /// ones the catalog lacks as it goes; `storing` stores the remaining new contents
+    /// (files over 1 MiB, and files the cache vouched for).
     public enum Phase: String, Sendable { case hashing, storing }
     public let phase: Phase
     public let completedFiles: Int
@@ -86,7 +89,11 @@ extension Catalog {
         let files = try SourceTree.scan(source) { logger.warning("\($0)") }
         let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
         let cached = cache?.lookup(files)
-        let digests = try hash(files, cached: cached?.digests, progress: options.progress)
+        let store = try objects.withShardSnapshot()
+        let hashed = try storage.withBackgroundFlushes {
+            try hash(files, cached: cached?.digests, storingInto: store, progress: options.progress)
+        }
+        let digests = hashed.digests
         let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
         func save(matchedManifest: String?) -> SavedStatCache? {
             guard let cache else { return nil }
@@ -108,7 +115,9 @@ extension Catalog {
         }
         // Saved before storing, so an interrupted import still spares the next one the hashing.
         let savedCache = cached?.coversAll == true ? nil : save(matchedManifest: nil)
-        let stored = try storeObjects(files, digests: digests, progress: options.progress)
+        let stored = try storage.withBackgroundFlushes {
+            try storeObjects(files, hashed, into: store, progress: options.progress)
+        }
         try storage.flush()
         let draft = VersionDraft(paths: files.map(\.relativePath), fileFlavors: flavors,
                                  objects: stored.objects, objectOfFile: stored.objectOfFile)
@@ -125,43 +134,71 @@ extension Catalog {
         return hasher.finalize()
     }
 
-    /// The SHA-1 of every file, from the stat cache where it vouches for the file.
-    private func hash(_ files: [SourceFile], cached: [SHA1.Digest?]?,
-                      progress: (@Sendable (ImportProgress) -> Void)?) throws -> [SHA1.Digest] {
-        let counter = ProgressCounter<ImportProgress>(.hashing, totalItems: files.count,
-                                                      totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
-        return try parallelMap(count: files.count) { i in
-            let file = files[i]
-            let digest = try cached?[i] ?? SHA1.digest(file: PosixFile.open(file.absolutePath))
-            counter.finishedItem(bytes: file.size)
-            return digest
-        }
+    /// What hashing found: each file's SHA-1 and, for the one file that stored a content
+    /// while hashing it, the sizes of the stored object (`.none` for the others).
+    private struct HashedFiles {
+        let digests: [SHA1.Digest]
+        let storedSizes: [StoredObject.Sizes]
     }
 
-    /// Stores each distinct content once, on all cores. Returns the stored objects and,
-    /// per file, the index of its object among them (arrays, not tables keyed by sha:
-    /// a tree of 100,000 files would hold several of those at once).
-    private func storeObjects(_ files: [SourceFile], digests: [SHA1.Digest],
-                              progress: (@Sendable (ImportProgress) -> Void)?) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
-        var objectOfDigest = [SHA1.Digest: Int](minimumCapacity: files.count)
-        var firstFiles = [Int]()
-        let objectOfFile = digests.enumerated().map { i, digest in
-            if let k = objectOfDigest[digest] { return k }
-            objectOfDigest[digest] = firstFiles.count
-            firstFiles.append(i)
-            return firstFiles.count - 1
-        }
-        objectOfDigest = [:]
-        let counter = ProgressCounter<ImportProgress>(.storing, totalItems: firstFiles.count,
-                                                      totalBytes: firstFiles.reduce(0) { $0 + files[$1].size }, report: progress)
-        let store = try objects.withShardSnapshot()
-        let objects = try storage.withBackgroundFlushes {
-            try parallelMap(count: firstFiles.count) { k in
-                let file = files[firstFiles[k]]
-                let object = try store.store(localPath: file.absolutePath, sha: digests[firstFiles[k]].hex, size: file.size)
-                counter.finishedItem(bytes: file.size)
-                return object
+    /// The SHA-1 of every file, from the stat cache where it vouches for the file. A file
+    /// small enough to be held whole is read once: hashed, then stored from memory (unless
+    /// the catalog or an earlier file of the tree has that content), so a new tree of many
+    /// small files is not read twice. An unchanged tree costs a lookup per such file and
+    /// writes nothing.
+    private func hash(_ files: [SourceFile], cached: [SHA1.Digest?]?, storingInto store: ObjectStore,
+                      progress: (@Sendable (ImportProgress) -> Void)?) throws -> HashedFiles {
+        let counter = ProgressCounter<ImportProgress>(.hashing, totalItems: files.count,
+                                                      totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
+        let claims = DigestClaims(fileCount: files.count)
+        let digests = try parallelMap(count: files.count) { i in
+            let file = files[i]
+            defer { counter.finishedItem(bytes: file.size) }
+            if let digest = cached?[i] { return digest }
+            let source = try PosixFile.openForReading(file.absolutePath)
+            guard file.size <= ObjectStore.inMemoryLimit else { return try SHA1.digest(file: source) }
+            let content = try ObjectStore.readWhole(source, size: file.size)
+            let digest = SHA1.digest(content)
+            if claims.claim(digest) {
+                claims.record(try store.store(content: content, sha: digest.hex), forFile: i)
             }
+            return digest
+        }
+        return HashedFiles(digests: digests, storedSizes: claims.storedSizes)
+    }
+
+    /// Stores each distinct content once, on all cores, except those stored while hashing.
+    /// Returns the stored objects (in SHA-1 order) and, per file, the index of its object
+    /// among them. Contents are told apart by sorting file numbers by digest: a table keyed
+    /// by digest would take 8 MB for 100,000 files, when memory is tightest.
+    private func storeObjects(_ files: [SourceFile], _ hashed: HashedFiles, into store: ObjectStore,
+                              progress: (@Sendable (ImportProgress) -> Void)?) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
+        let digests = hashed.digests
+        var objectOfFile = [Int](repeating: 0, count: files.count)
+        var firstFiles = [Int]()
+        // Per object: the file that stored it while hashing, or -1.
+        var storingFiles = [Int]()
+        let byDigest = files.indices.sorted { digests[$0] < digests[$1] || (digests[$0] == digests[$1] && $0 < $1) }
+        for (position, i) in byDigest.enumerated() {
+            if position == 0 || digests[byDigest[position - 1]] != digests[i] {
+                firstFiles.append(i)
+                storingFiles.append(-1)
+            }
+            objectOfFile[i] = firstFiles.count - 1
+            if hashed.storedSizes[i] != .none { storingFiles[firstFiles.count - 1] = i }
+        }
+        let pending = storingFiles.indices.filter { storingFiles[$0] < 0 }
+        let counter = ProgressCounter<ImportProgress>(.storing, totalItems: pending.count,
+                                                      totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: progress)
+        var stored = try parallelMap(count: pending.count) { p in
+            let first = firstFiles[pending[p]]
+            let file = files[first]
+            let object = try store.store(localPath: file.absolutePath, sha: digests[first].hex, size: file.size)
+            counter.finishedItem(bytes: file.size)
+            return object
+        }.makeIterator()
+        let objects = storingFiles.map { i in
+            i < 0 ? stored.next()! : StoredObject(digest: digests[i], sizes: hashed.storedSizes[i])
         }
         return (objects, objectOfFile)
     }

@@ -19,8 +19,16 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     public let digest: SHA1.Digest
     /// The stored sizes, -1 for a format not present: neither a dictionary (~150 bytes
     /// each) nor optionals (padding to 48 bytes instead of 40).
-    private let gzSize: Int64
-    private let rawSize: Int64
+    let sizes: Sizes
+
+    /// An object's stored sizes without its digest, for per-file tables that already
+    /// hold the digests.
+    struct Sizes: Equatable, Hashable, Sendable {
+        let gz: Int64
+        let raw: Int64
+        /// No format: no object.
+        static let none = Sizes(gz: -1, raw: -1)
+    }
 
     /// The SHA-1 as 40 lowercase hex digits (made on each use).
     public var sha: String { digest.hex }
@@ -28,8 +36,8 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     /// Stored size per format present (`gz` size is the compressed size).
     public var formats: [ObjectFormat: Int64] {
         var formats = [ObjectFormat: Int64]()
-        if gzSize >= 0 { formats[.gz] = gzSize }
-        if rawSize >= 0 { formats[.raw] = rawSize }
+        if sizes.gz >= 0 { formats[.gz] = sizes.gz }
+        if sizes.raw >= 0 { formats[.raw] = sizes.raw }
         return formats
     }
 
@@ -43,14 +51,18 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     /// `formats` must name at least one format, with sizes of 0 or more.
     public init(digest: SHA1.Digest, formats: [ObjectFormat: Int64]) {
         precondition(!formats.isEmpty && formats.values.allSatisfy { $0 >= 0 }, "an object is stored in at least one format")
+        self.init(digest: digest, sizes: Sizes(gz: formats[.gz] ?? -1, raw: formats[.raw] ?? -1))
+    }
+
+    init(digest: SHA1.Digest, sizes: Sizes) {
+        precondition(sizes != .none, "an object is stored in at least one format")
         self.digest = digest
-        gzSize = formats[.gz] ?? -1
-        rawSize = formats[.raw] ?? -1
+        self.sizes = sizes
     }
 
     /// The format a reader (and an archive) uses: `gz` when present.
-    public var preferredFormat: ObjectFormat { gzSize >= 0 ? .gz : .raw }
-    public var preferredSize: Int64 { gzSize >= 0 ? gzSize : rawSize }
+    public var preferredFormat: ObjectFormat { sizes.gz >= 0 ? .gz : .raw }
+    public var preferredSize: Int64 { sizes.gz >= 0 ? sizes.gz : sizes.raw }
 
     /// The object's file name: `<sha>` or `<sha>.gz`.
     public var fileName: String { sha + preferredFormat.suffix }

@@ -49,8 +49,8 @@ public struct ObjectStore: Sendable {
     /// `CompressibilityProbe` finds the content random-looking throughout.
     public func store(localPath: String, sha: String, size: Int64) throws -> StoredObject {
         if let existing = try lookup(sha: sha) { return existing }
-        let file = try PosixFile.open(localPath)
-        if size <= Self.inMemoryLimit { return try storeSmall(file, sha: sha, size: size) }
+        let file = try PosixFile.openForReading(localPath)
+        if size <= Self.inMemoryLimit { return try storeInMemory(Self.readWhole(file, size: size), sha: sha) }
         if !(try CompressibilityProbe.isSurelyIncompressible(file, size: size)),
            let compressed = try storeCompressed(file, sha: sha, rawSize: size) {
             return compressed
@@ -65,6 +65,13 @@ public struct ObjectStore: Sendable {
         return try commit(writer, sha: sha, format: .raw)
     }
 
+    /// Stores `content`, a whole file already read (see `readWhole`) whose SHA-1 is `sha`,
+    /// unless it is already there.
+    public func store(content: [UInt8], sha: String) throws -> StoredObject {
+        if let existing = try lookup(sha: sha) { return existing }
+        return try storeInMemory(content, sha: sha)
+    }
+
     /// Files up to this size are read and compressed in memory, so exactly one file is
     /// written per object. Streaming them would create a gzip temporary, throw it away
     /// when the saving falls short and write a raw one: on ext4 without a journal an
@@ -72,14 +79,21 @@ public struct ObjectStore: Sendable {
     /// skipped, slowly, by every later allocation, which made catalogs of many small
     /// files several times slower to build. Memory stays bounded: one such buffer per
     /// worker.
-    static let inMemoryLimit: Int64 = 1 << 20
+    public static let inMemoryLimit: Int64 = 1 << 20
 
-    private func storeSmall(_ file: PosixFile, sha: String, size: Int64) throws -> StoredObject {
+    /// The whole content of `file`, which the scan found `size` bytes long (at most
+    /// `inMemoryLimit`); an error when it has changed length since.
+    public static func readWhole(_ file: PosixFile, size: Int64) throws -> [UInt8] {
         // One byte of room beyond the expected size tells a grown file from a complete read.
         let content = try file.readAll(upTo: Int(size) + 1)
         guard content.count == size else {
             throw ZincError.sourceProblem(path: file.path, reason: "the file changed while it was being imported")
         }
+        return content
+    }
+
+    private func storeInMemory(_ content: [UInt8], sha: String) throws -> StoredObject {
+        let size = Int64(content.count)
         if content.withUnsafeBytes({ CompressibilityProbe.isSurelyIncompressible($0) }) {
             return try write(content, sha: sha, format: .raw)
         }

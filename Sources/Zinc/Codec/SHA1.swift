@@ -35,9 +35,13 @@ public final class SHA1 {
     }
 
     public static func hash(_ bytes: [UInt8]) -> String {
+        digest(bytes).hex
+    }
+
+    public static func digest(_ bytes: [UInt8]) -> Digest {
         let hasher = SHA1()
         hasher.update(bytes)
-        return hasher.finalize()
+        return hasher.digest()
     }
 
     /// The digest of a whole file, read in chunks.

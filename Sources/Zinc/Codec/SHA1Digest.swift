@@ -67,6 +67,10 @@ extension SHA1 {
             put(UInt64(low), bytes: 4)
         }
 
+        /// The first 8 bytes: as good as random, hence a compact key where a rare
+        /// false match only costs time.
+        var prefix: UInt64 { high }
+
         public static func < (lhs: Digest, rhs: Digest) -> Bool {
             (lhs.high, lhs.middle, lhs.low) < (rhs.high, rhs.middle, rhs.low)
         }

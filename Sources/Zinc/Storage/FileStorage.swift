@@ -38,7 +38,7 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
 
     private func openFile(_ path: String) throws -> PosixFile? {
         do {
-            return try PosixFile.open(absolute(path))
+            return try PosixFile.openForReading(absolute(path))
         } catch ZincError.io(_, _, let code) where code == ENOENT || code == ENOTDIR {
             return nil
         }
@@ -221,7 +221,7 @@ final class FileStorageWriter: StorageWriter {
     }
 
     func append(storedFile path: String) throws {
-        let source = try PosixFile.open(storage.absolute(path))
+        let source = try PosixFile.openForReading(storage.absolute(path))
         let before = try file.status().st_size
         try file.appendContents(of: source)
         bytesWritten += Int64(try file.status().st_size - before)
@@ -260,7 +260,7 @@ final class FileStorageWriter: StorageWriter {
         _ = try parallelMap(count: runs.count) { r in
             let run = runs[r]
             if case .storedFile(let path, let size) = pieces[run.pieces.lowerBound], size > Self.largePiece {
-                let copied = try target.copyContents(of: PosixFile.open(storage.absolute(path)), at: run.offset)
+                let copied = try target.copyContents(of: PosixFile.openForReading(storage.absolute(path)), at: run.offset)
                 guard copied == size else { throw WritePieceMismatch(path: path, expected: size, actual: copied) }
                 return
             }
@@ -284,7 +284,7 @@ final class FileStorageWriter: StorageWriter {
             case .bytes(let bytes):
                 buffer.replaceSubrange(offset..<offset + bytes.count, with: bytes)
             case .storedFile(let path, let expected):
-                let source = try PosixFile.open(storage.absolute(path))
+                let source = try PosixFile.openForReading(storage.absolute(path))
                 let actual = Int64(try source.status().st_size)
                 guard actual == expected else { throw WritePieceMismatch(path: path, expected: expected, actual: actual) }
                 let count = try buffer.withUnsafeMutableBytes { whole in

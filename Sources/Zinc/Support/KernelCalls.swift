@@ -10,6 +10,9 @@ enum KernelCalls {
 
     private typealias Renameat2Function = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
 
+    /// O_NOATIME (the same value on every Linux architecture Swift runs on).
+    static let openWithoutAccessTime: Int32 = 0o1000000
+
     private static let syncfsFunction: SyncfsFunction? = lookup("syncfs")
     private static let renameat2Function: Renameat2Function? = lookup("renameat2")
     private static let copyFileRangeFunction: CopyFileRangeFunction? = lookup("copy_file_range")

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,6 +21,27 @@ public final class PosixFile {
         guard fd >= 0 else { throw ZincError.io(path: path, operation: "open", errno: errno) }
         return PosixFile(fd: fd, path: path)
     }
+
+    /// Opens `path` for reading without updating its access time where the kernel lets
+    /// this process (it must own the file): reading a tree or a catalog's objects then
+    /// leaves their inodes clean instead of queueing one inode write per file. After
+    /// the first refusal the flag is not tried again, so a tree owned by someone else
+    /// costs one extra call, not one per file.
+    public static func openForReading(_ path: String) throws -> PosixFile {
+        #if os(Linux)
+        if !accessTimeFlagRefused.load(ordering: .relaxed) {
+            let fd = path.withCString { Glibc_open($0, O_RDONLY | KernelCalls.openWithoutAccessTime | O_CLOEXEC, 0) }
+            if fd >= 0 { return PosixFile(fd: fd, path: path) }
+            guard errno == EPERM else { throw ZincError.io(path: path, operation: "open", errno: errno) }
+            accessTimeFlagRefused.store(true, ordering: .relaxed)
+        }
+        #endif
+        return try open(path)
+    }
+
+    #if os(Linux)
+    private static let accessTimeFlagRefused = Atomic<Bool>(false)
+    #endif
 
     deinit { close(fd) }
 
