@@ -89,10 +89,7 @@ extension Catalog {
         let files = try SourceTree.scan(source) { logger.warning("\($0)") }
         let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
         let cached = cache?.lookup(files)
-        let store = try objects.withShardSnapshot()
-        let hashed = try storage.withBackgroundFlushes {
-            try hash(files, cached: cached?.digests, storingInto: store, progress: options.progress)
-        }
+        let hashed = try hash(files, cached: cached, progress: options.progress)
         let digests = hashed.digests
         let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
         func save(matchedManifest: String?) -> SavedStatCache? {
@@ -115,9 +112,7 @@ extension Catalog {
         }
         // Saved before storing, so an interrupted import still spares the next one the hashing.
         let savedCache = cached?.coversAll == true ? nil : save(matchedManifest: nil)
-        let stored = try storage.withBackgroundFlushes {
-            try storeObjects(files, hashed, into: store, progress: options.progress)
-        }
+        let stored = try storeObjects(files, hashed, progress: options.progress)
         try storage.flush()
         let draft = VersionDraft(paths: files.map(\.relativePath), fileFlavors: flavors,
                                  objects: stored.objects, objectOfFile: stored.objectOfFile)
@@ -135,10 +130,11 @@ extension Catalog {
     }
 
     /// What hashing found: each file's SHA-1 and, for the one file that stored a content
-    /// while hashing it, the sizes of the stored object (`.none` for the others).
+    /// while hashing it, the sizes of the stored object (`.none` for the others; nil when
+    /// the stat cache vouched for every file and nothing was read).
     private struct HashedFiles {
         let digests: [SHA1.Digest]
-        let storedSizes: [StoredObject.Sizes]
+        let storedSizes: [StoredObject.Sizes]?
     }
 
     /// The SHA-1 of every file, from the stat cache where it vouches for the file. A file
@@ -146,23 +142,28 @@ extension Catalog {
     /// the catalog or an earlier file of the tree has that content), so a new tree of many
     /// small files is not read twice. An unchanged tree costs a lookup per such file and
     /// writes nothing.
-    private func hash(_ files: [SourceFile], cached: [SHA1.Digest?]?, storingInto store: ObjectStore,
+    private func hash(_ files: [SourceFile], cached: StatCache.Lookup?,
                       progress: (@Sendable (ImportProgress) -> Void)?) throws -> HashedFiles {
+        if let cached, cached.coversAll { return HashedFiles(digests: cached.digests.map { $0! }, storedSizes: nil) }
+        let cached = cached?.digests
         let counter = ProgressCounter<ImportProgress>(.hashing, totalItems: files.count,
                                                       totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
+        let store = try objects.withShardSnapshot()
         let claims = DigestClaims(fileCount: files.count)
-        let digests = try parallelMap(count: files.count) { i in
-            let file = files[i]
-            defer { counter.finishedItem(bytes: file.size) }
-            if let digest = cached?[i] { return digest }
-            let source = try PosixFile.openForReading(file.absolutePath)
-            guard file.size <= ObjectStore.inMemoryLimit else { return try SHA1.digest(file: source) }
-            let content = try ObjectStore.readWhole(source, size: file.size)
-            let digest = SHA1.digest(content)
-            if claims.claim(digest) {
-                claims.record(try store.store(content: content, sha: digest.hex), forFile: i)
+        let digests = try storage.withBackgroundFlushes {
+            try parallelMap(count: files.count) { i in
+                let file = files[i]
+                defer { counter.finishedItem(bytes: file.size) }
+                if let digest = cached?[i] { return digest }
+                let source = try PosixFile.openForReading(file.absolutePath)
+                guard file.size <= ObjectStore.inMemoryLimit else { return try SHA1.digest(file: source) }
+                let content = try ObjectStore.readWhole(source, size: file.size)
+                let digest = SHA1.digest(content)
+                if claims.claim(digest) {
+                    claims.record(try store.store(content: content, sha: digest.hex), forFile: i)
+                }
+                return digest
             }
-            return digest
         }
         return HashedFiles(digests: digests, storedSizes: claims.storedSizes)
     }
@@ -171,7 +172,7 @@ extension Catalog {
     /// Returns the stored objects (in SHA-1 order) and, per file, the index of its object
     /// among them. Contents are told apart by sorting file numbers by digest: a table keyed
     /// by digest would take 8 MB for 100,000 files, when memory is tightest.
-    private func storeObjects(_ files: [SourceFile], _ hashed: HashedFiles, into store: ObjectStore,
+    private func storeObjects(_ files: [SourceFile], _ hashed: HashedFiles,
                               progress: (@Sendable (ImportProgress) -> Void)?) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
         let digests = hashed.digests
         var objectOfFile = [Int](repeating: 0, count: files.count)
@@ -185,22 +186,25 @@ extension Catalog {
                 storingFiles.append(-1)
             }
             objectOfFile[i] = firstFiles.count - 1
-            if hashed.storedSizes[i] != .none { storingFiles[firstFiles.count - 1] = i }
+            if let sizes = hashed.storedSizes?[i], sizes != .none { storingFiles[firstFiles.count - 1] = i }
         }
         let pending = storingFiles.indices.filter { storingFiles[$0] < 0 }
         let counter = ProgressCounter<ImportProgress>(.storing, totalItems: pending.count,
                                                       totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: progress)
-        var stored = try parallelMap(count: pending.count) { p in
-            let first = firstFiles[pending[p]]
-            let file = files[first]
-            let object = try store.store(localPath: file.absolutePath, sha: digests[first].hex, size: file.size)
-            counter.finishedItem(bytes: file.size)
-            return object
+        let store = try objects.withShardSnapshot()
+        var storedNow = try storage.withBackgroundFlushes {
+            try parallelMap(count: pending.count) { p in
+                let first = firstFiles[pending[p]]
+                let file = files[first]
+                let object = try store.store(localPath: file.absolutePath, sha: digests[first].hex, size: file.size)
+                counter.finishedItem(bytes: file.size)
+                return object
+            }
         }.makeIterator()
-        let objects = storingFiles.map { i in
-            i < 0 ? stored.next()! : StoredObject(digest: digests[i], sizes: hashed.storedSizes[i])
+        let distinct = storingFiles.map { i in
+            i < 0 ? storedNow.next()! : StoredObject(digest: digests[i], sizes: hashed.storedSizes![i])
         }
-        return (objects, objectOfFile)
+        return (distinct, objectOfFile)
     }
 
     /// Under the writer lock: picks the version number, writes archives then manifest
