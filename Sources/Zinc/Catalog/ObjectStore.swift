@@ -65,8 +65,8 @@ public struct ObjectStore: Sendable {
         return try commit(writer, sha: sha, format: .raw)
     }
 
-    /// Stores `content`, a whole file already read (see `readWhole`) whose SHA-1 is `sha`,
-    /// unless it is already there.
+    /// Stores `content`, a whole file (at most `inMemoryLimit` bytes) already in memory
+    /// whose SHA-1 is `sha`, unless it is already there.
     public func store(content: [UInt8], sha: String) throws -> StoredObject {
         if let existing = try lookup(sha: sha) { return existing }
         return try storeInMemory(content, sha: sha)
@@ -79,11 +79,11 @@ public struct ObjectStore: Sendable {
     /// skipped, slowly, by every later allocation, which made catalogs of many small
     /// files several times slower to build. Memory stays bounded: one such buffer per
     /// worker.
-    public static let inMemoryLimit: Int64 = 1 << 20
+    static let inMemoryLimit: Int64 = 1 << 20
 
     /// The whole content of `file`, which the scan found `size` bytes long (at most
     /// `inMemoryLimit`); an error when it has changed length since.
-    public static func readWhole(_ file: PosixFile, size: Int64) throws -> [UInt8] {
+    static func readWhole(_ file: PosixFile, size: Int64) throws -> [UInt8] {
         // One byte of room beyond the expected size tells a grown file from a complete read.
         let content = try file.readAll(upTo: Int(size) + 1)
         guard content.count == size else {
