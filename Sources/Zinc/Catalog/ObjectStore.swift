@@ -75,7 +75,7 @@ public struct ObjectStore: Sendable {
     /// Files up to this size are read and compressed in memory, so exactly one file is
     /// written per object. Streaming them would create a gzip temporary, throw it away
     /// when the saving falls short and write a raw one: on ext4 without a journal an
-    /// inode freed in the last seconds (minutes, until its table block is written) is
+    /// inode freed in the last minute (six while its table block is dirty again) is
     /// skipped, slowly, by every later allocation, which made catalogs of many small
     /// files several times slower to build. Memory stays bounded: one such buffer per
     /// worker.
