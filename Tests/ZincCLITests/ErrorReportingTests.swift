@@ -51,6 +51,13 @@ import ZincTestSupport
         try FileManager.default.createSymbolicLink(atPath: dir.at("src/dangling"), withDestinationPath: "nothing")
         try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
                           message: "'src/dangling': dangling symlink (its target does not exist)")
+        try FileManager.default.removeItem(atPath: dir.at("src/dangling"))
+        try dir.write("src/ma\u{F1}ana.txt", "precomposed")
+        try dir.write("src/man\u{303}ana.txt", "decomposed")
+        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+                          message: "'src/ma\u{F1}ana.txt': another name in its folder, 'man\u{303}ana.txt', differs from it only "
+                              + "in Unicode normalization (man\\u{303}ana.txt against ma\\u{F1}ana.txt); macOS, iOS and Zinc's "
+                              + "readers take the two for one name, so rename one")
         try FileManager.default.createDirectory(atPath: dir.at("empty/sub"), withIntermediateDirectories: true)
         try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "empty"],
                           message: "source folder 'empty' holds no files")

@@ -49,6 +49,8 @@ public enum SourceTree {
             names.append((name, isFolder))
         }
         names.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        try refuseNormalizationTwins(names.lazy.map { $0.isFolder ? $0.key.dropLast() : $0.key[...] },
+                                     shownFolder: display + (relative.isEmpty ? "" : "/" + relative))
         for (key, isFolder) in names {
             let bytes = isFolder ? key.dropLast() : key[...]
             // Built only for messages: the walk visits every file of trees of 100,000.
@@ -86,6 +88,32 @@ public enum SourceTree {
                 warn("skipping '\(shownPath)': not a regular file (FIFO, socket or device)")
             }
         }
+    }
+
+    /// Refuses two names of one folder that differ only in Unicode normalization ("é" as
+    /// one character, or as "e" and a combining accent). A file system tells them apart,
+    /// but macOS and iOS file systems, Swift's `String` and so every Zinc reader take them
+    /// for one name: a client would keep one of the two files and silently lose the other.
+    private static func refuseNormalizationTwins(_ names: some Collection<ArraySlice<UInt8>>, shownFolder: String) throws {
+        // Every such pair has a name outside ASCII; most folders have none to check.
+        guard names.contains(where: { $0.contains { $0 >= 0x80 } }) else { return }
+        var seen = [String: String]()  // keyed by canonical equivalence, valued by spelling
+        for bytes in names {
+            guard let name = String(validating: bytes, as: UTF8.self) else { continue }  // the walk names it
+            if let twin = seen.updateValue(name, forKey: name) {
+                throw ZincError.sourceProblem(
+                    path: shownFolder + "/" + name,
+                    reason: "another name in its folder, '\(twin)', differs from it only in Unicode normalization "
+                        + "(\(scalarsSpelledOut(twin)) against \(scalarsSpelledOut(name))); macOS, iOS and Zinc's readers "
+                        + "take the two for one name, so rename one")
+            }
+        }
+    }
+
+    /// A name with its non-ASCII characters written as code points, so that two names
+    /// that print alike can be told apart in a message: "cafe\u{301}.txt".
+    private static func scalarsSpelledOut(_ name: String) -> String {
+        name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
     }
 
     private static func followLink(_ path: String, relative: String, root: String, shownPath: String,
