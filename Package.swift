@@ -29,6 +29,9 @@ let package = Package(
         ),
         // glibc's mallopt, for the `zinc` command's allocator settings (Linux only).
         .systemLibrary(name: "CGlibcMalloc"),
+        // libcurl for the client's HTTP fetches, loaded at run time by the first one (see
+        // its header): no other command pays for loading it. Needs libcurl's headers to build.
+        .target(name: "CLibCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // All behaviour lives in the library so other Swift programs can embed Zinc.
         .target(
             name: "Zinc",
@@ -50,7 +53,7 @@ let package = Package(
             ]
         ),
         // The client side: keeps a local repo of bundles in sync with remote catalogs.
-        .target(name: "ZincClient", dependencies: ["Zinc"]),
+        .target(name: "ZincClient", dependencies: ["Zinc", "CLibCurl"]),
         // The `zinc` command: argument parsing and printing only.
         .executableTarget(
             name: "ZincCLI",

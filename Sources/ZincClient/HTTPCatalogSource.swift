@@ -1,62 +1,57 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Zinc
 
-/// A catalog on any static HTTP host or CDN. Bodies are streamed chunk by chunk into
-/// the caller's file as they arrive, never collected in memory, and every promise the
-/// server makes (status, Content-Range, Content-Length) is checked against what it sends.
+/// A catalog on any static HTTP host or CDN, fetched with libcurl. Bodies are streamed
+/// chunk by chunk into the caller's file as they arrive, never collected in memory, and
+/// every promise the server makes (status, Content-Range, Content-Length) is checked
+/// against what it sends.
 public final class HTTPCatalogSource: CatalogSource, @unchecked Sendable {
     public let url: String
     private let base: URL
-    private let session: URLSession
-    private let delegate = TransferDelegate()
+    /// Created on the first fetch: libcurl is loaded only by a process that needs it.
+    private var handle: CurlHandle?
+    /// One transfer at a time on the shared handle (and its kept-alive connection).
+    private let lock = NSLock()
 
     init(url: String, base: URL) {
         self.url = url
         self.base = base
-        let configuration = URLSessionConfiguration.ephemeral
-        // The repo is the cache: a URL cache would only keep second copies and answer 304s itself.
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = 60
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
     }
-
-    deinit { session.invalidateAndCancel() }
 
     public func fetch(_ path: String, range: Range<Int64>?, etag: String?, limit: Int64, into sink: PosixFile) throws -> FetchResponse {
         let location = url + (url.hasSuffix("/") ? "" : "/") + path
-        let target = base.appendingPathComponent(path)
-        var request = URLRequest(url: target)
-        if let range {
-            guard !range.isEmpty else { return FetchResponse(status: .content, etag: nil, written: 0, received: 0) }
-            request.setValue("bytes=\(range.lowerBound)-\(range.upperBound - 1)", forHTTPHeaderField: "Range")
-        }
-        if let etag, range == nil { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let range, range.isEmpty { return FetchResponse(status: .content, etag: nil, written: 0, received: 0) }
         let transfer = Transfer(url: location, range: range, limit: limit, sink: sink)
-        let task = session.dataTask(with: request)
-        delegate.register(transfer, for: task.taskIdentifier)
-        task.resume()
-        transfer.done.wait()
+        var headers = [String]()
+        if let etag, range == nil { headers.append("If-None-Match: \(etag)") }
+        try lock.withLock {
+            do {
+                let handle = try self.handle ?? CurlHandle()
+                self.handle = handle
+                // No Accept-Encoding: catalog files go over the wire as stored, so byte
+                // ranges of archives mean what they say.
+                transfer.complete(try handle.get(base.appendingPathComponent(path).absoluteString, range: range, headers: headers,
+                                                 header: transfer.header, body: transfer.receive))
+            } catch let error as CurlError {
+                throw ClientError.transport(url: location, reason: error.reason, received: 0)
+            }
+        }
         return try transfer.outcome()
     }
 }
 
-/// The state of one request, touched only on the session's serial delegate queue until
-/// `done` is signalled, and only by the caller afterwards.
-private final class Transfer: @unchecked Sendable {
+/// The state of one request, touched only by the thread performing it.
+private final class Transfer {
     let url: String
     let range: Range<Int64>?
     let limit: Int64
     let sink: PosixFile
-    let done = DispatchSemaphore(value: 0)
 
-    var status = 0
-    var etag: String?
+    /// The head of the latest response; a redirect's head is replaced by the next one's.
+    private var status = 0
+    private var headers = [String: String]()
+    /// Whether the final head passed `accept`; nil until the body starts or the transfer ends.
+    private var accepted: Bool?
     var announcedLength: Int64?
     /// Leading body bytes to drop: a server that ignores `Range` sends the file from byte 0.
     var skip: Int64 = 0
@@ -77,19 +72,31 @@ private final class Transfer: @unchecked Sendable {
 
     func outcome() throws -> FetchResponse {
         if let failure { throw failure }
-        if status == 304 { return FetchResponse(status: .notModified, etag: etag, written: 0, received: 0) }
+        if status == 304 { return FetchResponse(status: .notModified, etag: headers["etag"], written: 0, received: 0) }
         if range == nil, let announcedLength, written < announcedLength {
             throw ClientError.truncated(url: url, received: written, expected: announcedLength)
         }
-        return FetchResponse(status: .content, etag: etag, written: written, received: received)
+        return FetchResponse(status: .content, etag: headers["etag"], written: written, received: received)
     }
 
-    /// Checks the response head; returns false when the body is not wanted.
-    func accept(_ response: URLResponse) -> Bool {
-        let http = response as? HTTPURLResponse
-        status = http?.statusCode ?? 0
-        etag = http?.value(forHTTPHeaderField: "ETag")
-        let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+    /// One line of a response head, as libcurl hands them over (with its line break).
+    func header(_ line: UnsafeRawBufferPointer) -> Bool {
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("HTTP/") {  // "HTTP/1.1 206 Partial Content", "HTTP/2 200": a new response
+            let fields = text.split(separator: " ")
+            status = fields.count > 1 ? Int(fields[1]) ?? 0 : 0
+            headers = [:]
+        } else if let colon = text.firstIndex(of: ":") {
+            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            // An ETag is sent back in a request header later: no control characters.
+            if !value.unicodeScalars.contains(where: Names.isControl) { headers[text[..<colon].lowercased()] = value }
+        }
+        return true
+    }
+
+    /// Checks the final response head; returns false when the body is not wanted.
+    private func accept() -> Bool {
+        let length = headers["content-length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
         switch status {
         case 304 where range == nil:
             return true
@@ -102,7 +109,7 @@ private final class Transfer: @unchecked Sendable {
             announcedLength = length
             return true
         case 206:
-            let contentRange = http?.value(forHTTPHeaderField: "Content-Range") ?? ""
+            let contentRange = headers["content-range"] ?? ""
             guard let range, Self.start(ofContentRange: contentRange) == range.lowerBound else {
                 failure = ClientError.badResponse(url: url, reason: "answered 206 with Content-Range '\(contentRange)' to "
                                                   + "a request for \(range.map { "bytes=\($0.lowerBound)-\($0.upperBound - 1)" } ?? "the whole file")")
@@ -119,7 +126,9 @@ private final class Transfer: @unchecked Sendable {
     }
 
     /// Returns false once nothing more of the body is wanted.
-    func receive(_ data: Data) -> Bool {
+    func receive(_ data: UnsafeRawBufferPointer) -> Bool {
+        if accepted == nil { accepted = accept() }
+        guard accepted == true else { return false }
         received += Int64(data.count)
         var chunk = data[...]
         if skip > 0 {
@@ -136,7 +145,7 @@ private final class Transfer: @unchecked Sendable {
             chunk = chunk.prefix(Int(room))
         }
         do {
-            try chunk.withUnsafeBytes { try sink.write($0) }
+            try sink.write(UnsafeRawBufferPointer(rebasing: chunk))
         } catch {
             failure = error
             return false
@@ -149,48 +158,21 @@ private final class Transfer: @unchecked Sendable {
         return true
     }
 
-    func complete(_ error: Error?) {
-        if let error, failure == nil, !satisfied {
-            failure = ClientError.transport(url: url, reason: error.localizedDescription, received: written)
+    /// The transfer ended: `error` is libcurl's message when it failed, which is moot
+    /// when this side stopped it.
+    func complete(_ error: String?) {
+        if let error {
+            if failure == nil, !satisfied {
+                failure = ClientError.transport(url: url, reason: error, received: written)
+            }
+        } else if accepted == nil {
+            _ = accept()  // a response without a body: 304, or an error status
         }
-        done.signal()
     }
 
     /// The first byte of `bytes a-b/total`.
     static func start(ofContentRange header: String) -> Int64? {
         guard header.hasPrefix("bytes ") else { return nil }
         return Int64(header.dropFirst(6).prefix { $0 != "-" })
-    }
-}
-
-private final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var transfers = [Int: Transfer]()
-
-    func register(_ transfer: Transfer, for task: Int) {
-        lock.withLock { transfers[task] = transfer }
-    }
-
-    private func transfer(_ task: URLSessionTask) -> Transfer? {
-        lock.withLock { transfers[task.taskIdentifier] }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        guard let transfer = transfer(dataTask), transfer.accept(response) else {
-            completionHandler(.cancel)
-            return
-        }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let transfer = transfer(dataTask), transfer.failure == nil, !transfer.satisfied else { return }
-        if !transfer.receive(data) { dataTask.cancel() }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let transfer = lock.withLock { transfers.removeValue(forKey: task.taskIdentifier) }
-        transfer?.complete(error)
     }
 }

@@ -136,6 +136,15 @@ import ZincTestSupport
         #expect(error.contains("serves catalog 'com.evil', not 'com.example.app'"), "\(error)")
     }
 
+    @Test func aRedirectOutOfHTTPIsRefused() throws {
+        // Followed, it would read a file of the client's machine into the repo.
+        fixture.server.override(newObjectPath) { _ in
+            HostileHTTPServer.response(status: "302 Found", headers: ["Location": "file:///etc/passwd"], body: [])
+        }
+        let error = try failingSync(.objects)
+        #expect(error.contains(newObjectPath) && error.contains("\"file\""), "\(error)")
+    }
+
     @Test func aRangeAnsweredFromTheWrongOffsetIsRefused() throws {
         let archive = try fixture.dir.read("cat/archives/B-2.tar")
         fixture.server.override("archives/B-2.tar") { _ in

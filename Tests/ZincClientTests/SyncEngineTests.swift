@@ -97,6 +97,24 @@ import ZincTestSupport
         #expect(try fixture.bundleMatchesSource(2))
     }
 
+    @Test func redirectsAreFollowedWithTheirRanges() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        try fixture.publishVersion2()
+        // A CDN moving the archive elsewhere: the ranged request follows the redirect.
+        let archive = try fixture.dir.read("cat/archives/B-2.tar")
+        fixture.server.override("archives/B-2.tar") { _ in
+            HostileHTTPServer.response(status: "302 Found", headers: ["Location": "/moved/B-2.tar"], body: Array("see there".utf8))
+        }
+        fixture.server.override("moved/B-2.tar") { HostileHTTPServer.serve(archive, for: $0) }
+        let report = try fixture.sync(.lmfo)
+        #expect(!report.failed, "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(2))
+        let moved = fixture.server.requests.filter { $0.path == "moved/B-2.tar" }
+        #expect(moved.count == 1 && moved.first?.range?.hasPrefix("bytes=0-") == true, "\(moved)")
+    }
+
     @Test func aSecondSourceServesWhenTheFirstIsDown() throws {
         let fixture = try ClientFixture()
         let dead = try HostileHTTPServer()

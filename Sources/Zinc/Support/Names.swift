@@ -39,7 +39,8 @@ public enum Names {
         }
     }
 
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// The control characters no name, path or header value Zinc handles may hold (C0, DEL, C1).
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 

@@ -1,0 +1,91 @@
+#include "CLibCurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static struct {
+    CURLcode (*global_init)(long flags);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *handle);
+    CURLcode (*easy_perform)(CURL *handle);
+    const char *(*easy_strerror)(CURLcode code);
+    CURLcode (*easy_setopt)(CURL *handle, CURLoption option, ...);
+    struct curl_slist *(*slist_append)(struct curl_slist *list, const char *string);
+    void (*slist_free_all)(struct curl_slist *list);
+} curl;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static char load_error[512];
+static const char *load_result = load_error;
+
+#if defined(__APPLE__)
+static const char *const library_names[] = {"libcurl.4.dylib", "/usr/lib/libcurl.4.dylib"};
+#else
+// The OpenSSL build first (Debian's libcurl4), then the GnuTLS one (libcurl3-gnutls):
+// both have libcurl's ABI 4.
+static const char *const library_names[] = {"libcurl.so.4", "libcurl-gnutls.so.4"};
+#endif
+
+static int resolve(void *library, const char *name, void **slot) {
+    *slot = dlsym(library, name);
+    if (*slot == NULL) {
+        snprintf(load_error, sizeof load_error, "the libcurl found lacks %s", name);
+        return 0;
+    }
+    return 1;
+}
+
+static void load(void) {
+    void *library = NULL;
+    for (size_t i = 0; i < sizeof library_names / sizeof *library_names && library == NULL; i++) {
+        library = dlopen(library_names[i], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (library == NULL) {
+        snprintf(load_error, sizeof load_error, "cannot load libcurl (install libcurl4): %s", dlerror());
+        return;
+    }
+    int ok = resolve(library, "curl_global_init", (void **)&curl.global_init)
+        && resolve(library, "curl_easy_init", (void **)&curl.easy_init)
+        && resolve(library, "curl_easy_cleanup", (void **)&curl.easy_cleanup)
+        && resolve(library, "curl_easy_perform", (void **)&curl.easy_perform)
+        && resolve(library, "curl_easy_strerror", (void **)&curl.easy_strerror)
+        && resolve(library, "curl_easy_setopt", (void **)&curl.easy_setopt)
+        && resolve(library, "curl_slist_append", (void **)&curl.slist_append)
+        && resolve(library, "curl_slist_free_all", (void **)&curl.slist_free_all);
+    if (!ok) return;
+    CURLcode code = curl.global_init(CURL_GLOBAL_DEFAULT);
+    if (code != CURLE_OK) {
+        snprintf(load_error, sizeof load_error, "libcurl failed to start: %s", curl.easy_strerror(code));
+        return;
+    }
+    load_result = NULL;
+}
+
+const char *zinc_curl_load(void) {
+    pthread_once(&load_once, load);
+    return load_result;
+}
+
+CURL *zinc_curl_easy_init(void) { return curl.easy_init(); }
+void zinc_curl_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
+CURLcode zinc_curl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
+const char *zinc_curl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
+
+CURLcode zinc_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl.easy_setopt(handle, option, value);
+}
+
+CURLcode zinc_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value) {
+    return curl.easy_setopt(handle, option, value);
+}
+
+CURLcode zinc_curl_setopt_callback(CURL *handle, CURLoption option, curl_write_callback callback) {
+    return curl.easy_setopt(handle, option, callback);
+}
+
+struct curl_slist *zinc_curl_slist_append(struct curl_slist *list, const char *string) {
+    return curl.slist_append(list, string);
+}
+
+void zinc_curl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }

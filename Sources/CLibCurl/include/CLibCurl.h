@@ -1,0 +1,26 @@
+#ifndef ZINC_CLIBCURL_H
+#define ZINC_CLIBCURL_H
+
+// libcurl's easy interface, loaded with dlopen the first time a client fetches over
+// HTTP rather than linked. libcurl pulls in some thirty libraries (TLS, Kerberos, LDAP,
+// IDN...) whose loading costs about 4 ms at every start of `zinc`: a sixth of an
+// unchanged `update_bundle` re-run, which never talks HTTP. The wrappers also give Swift
+// fixed-argument entry points to curl_easy_setopt, which is variadic.
+#include <curl/curl.h>
+
+/// Loads libcurl once (thread-safe). Returns NULL when it is ready, otherwise a message
+/// saying what is missing; every later call returns the same answer.
+const char *zinc_curl_load(void);
+
+// Valid only after zinc_curl_load() returned NULL.
+CURL *zinc_curl_easy_init(void);
+void zinc_curl_easy_cleanup(CURL *handle);
+CURLcode zinc_curl_easy_perform(CURL *handle);
+const char *zinc_curl_easy_strerror(CURLcode code);
+CURLcode zinc_curl_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode zinc_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value);
+CURLcode zinc_curl_setopt_callback(CURL *handle, CURLoption option, curl_write_callback callback);
+struct curl_slist *zinc_curl_slist_append(struct curl_slist *list, const char *string);
+void zinc_curl_slist_free_all(struct curl_slist *list);
+
+#endif
