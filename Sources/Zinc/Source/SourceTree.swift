@@ -36,7 +36,7 @@ public enum SourceTree {
         // Sorted with a '/' after folder names, which is where a folder's paths differ
         // from its siblings': the files then come out sorted by whole path, without a
         // second table of 100,000 files to sort them at the end.
-        var names = [(key: [UInt8], isFolder: Bool)]()
+        var names = [ListedName]()
         while let entry = readdir(dir) {
             var name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
@@ -46,13 +46,12 @@ public enum SourceTree {
                 isFolder = fstatat(dirfd(dir), &entry.pointee.d_name.0, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
             }
             if isFolder { name.append(0x2F) }
-            names.append((name, isFolder))
+            names.append(ListedName(key: name, isFolder: isFolder))
         }
         names.sort { $0.key.lexicographicallyPrecedes($1.key) }
-        try refuseNormalizationTwins(names.lazy.map { $0.isFolder ? $0.key.dropLast() : $0.key[...] },
-                                     shownFolder: display + (relative.isEmpty ? "" : "/" + relative))
-        for (key, isFolder) in names {
-            let bytes = isFolder ? key.dropLast() : key[...]
+        try refuseNormalizationTwins(names.lazy.map(\.bytes), shownFolder: display + (relative.isEmpty ? "" : "/" + relative))
+        for listed in names {
+            let bytes = listed.bytes
             // Built only for messages: the walk visits every file of trees of 100,000.
             var shownPath: String { display + "/" + (relative.isEmpty ? "" : relative + "/") + String(decoding: bytes, as: UTF8.self) }
             guard let name = String(validating: bytes, as: UTF8.self) else {
@@ -66,7 +65,7 @@ public enum SourceTree {
             let childRelative = relative.isEmpty ? name : relative + "/" + name
             // The folder's own listing already says what is a folder, sparing a stat for
             // each one (trees of assets nest deeply: corpus A has 1,600 folders).
-            if isFolder {
+            if listed.isFolder {
                 try walk(directory: childPath, relative: childRelative, root: root, display: display, into: &files, warn: warn)
                 continue
             }
@@ -88,6 +87,13 @@ public enum SourceTree {
                 warn("skipping '\(shownPath)': not a regular file (FIFO, socket or device)")
             }
         }
+    }
+
+    /// One entry of a folder: its name, with a '/' appended to folders' as its sort key.
+    private struct ListedName {
+        var key: [UInt8]
+        var isFolder: Bool
+        var bytes: ArraySlice<UInt8> { isFolder ? key.dropLast() : key[...] }
     }
 
     /// Refuses two names of one folder that differ only in Unicode normalization ("é" as
