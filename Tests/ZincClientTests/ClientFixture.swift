@@ -28,6 +28,16 @@ final class ClientFixture {
 
     deinit { server.stop() }
 
+    /// Where every update test starts: version 1 tracked and synced into the repo (with
+    /// `strategy`), then version 2 published.
+    static func version1SyncedVersion2Published(strategy: FetchStrategy? = nil) throws -> ClientFixture {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync(strategy)
+        try fixture.publishVersion2()
+        return fixture
+    }
+
     /// Version 2: two photos replaced and one text added, moved to `master`.
     func publishVersion2() throws {
         try dir.write("src/photos/1.jpg", SampleContent.noise(5000, seed: 101))

@@ -14,10 +14,7 @@ import ZincTestSupport
     var newObjectPath: String { newObject.preferredPath }
 
     init() throws {
-        fixture = try ClientFixture()
-        try fixture.track()
-        _ = try fixture.sync()
-        try fixture.publishVersion2()
+        fixture = try ClientFixture.version1SyncedVersion2Published()
         let old = try Set(fixture.manifest(1).objects().keys)
         newObject = try fixture.manifest(2).objects().values.filter { !old.contains($0.sha) && $0.preferredFormat == .raw }
             .min { $0.sha < $1.sha }!

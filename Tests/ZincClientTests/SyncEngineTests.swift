@@ -20,10 +20,7 @@ import ZincTestSupport
     }
 
     @Test func anUpdateFetchesOnlyTheNewObjectsFromTheArchiveFront() throws {
-        let fixture = try ClientFixture()
-        try fixture.track()
-        _ = try fixture.sync()
-        try fixture.publishVersion2()
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
         let report = try fixture.sync(.lmfo)
         let bundle = try #require(report.bundles.first)
         #expect(bundle.error == nil, "\(bundle.error ?? "")")
@@ -41,10 +38,7 @@ import ZincTestSupport
 
     @Test func everyStrategyGivesTheSameTree() throws {
         for strategy in FetchStrategy.allCases {
-            let fixture = try ClientFixture()
-            try fixture.track()
-            _ = try fixture.sync(strategy)
-            try fixture.publishVersion2()
+            let fixture = try ClientFixture.version1SyncedVersion2Published(strategy: strategy)
             let report = try fixture.sync(strategy)
             #expect(report.bundles.first?.strategy == strategy, "\(fixture.failure(report))")
             #expect(try fixture.bundleMatchesSource(2))
@@ -52,10 +46,7 @@ import ZincTestSupport
     }
 
     @Test func anArchiveInAnotherOrderStillWorks() throws {
-        let fixture = try ClientFixture()
-        try fixture.track()
-        _ = try fixture.sync()
-        try fixture.publishVersion2()
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
         // Rewrite version 2's archive with its members reversed: the new objects sit at the end.
         let members = try #require(TarListing.members(fixture.dir.read("cat/archives/B-2.tar")))
         var reversed = [UInt8]()
@@ -72,10 +63,7 @@ import ZincTestSupport
     }
 
     @Test func aCutDownloadResumesWhereItStopped() throws {
-        let fixture = try ClientFixture()
-        try fixture.track()
-        _ = try fixture.sync()
-        try fixture.publishVersion2()
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
         let archive = try fixture.dir.read("cat/archives/B-2.tar")
         let cut = 3000
         fixture.server.override("archives/B-2.tar") { request in
@@ -98,10 +86,7 @@ import ZincTestSupport
     }
 
     @Test func redirectsAreFollowedWithTheirRanges() throws {
-        let fixture = try ClientFixture()
-        try fixture.track()
-        _ = try fixture.sync()
-        try fixture.publishVersion2()
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
         // A CDN moving the archive elsewhere: the ranged request follows the redirect.
         let archive = try fixture.dir.read("cat/archives/B-2.tar")
         fixture.server.override("archives/B-2.tar") { _ in
