@@ -14,18 +14,12 @@ import ZincTestSupport
     }
 
     func expectFailure(_ arguments: [String], message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let before = snapshot()
+        let before = try dir.catalogContent("cat")
         let result = try ZincBinary.run(arguments, in: dir.path)
         #expect(result.status != 0, sourceLocation: sourceLocation)
         #expect(result.stderr == "zinc: error: \(message)\n", sourceLocation: sourceLocation)
         #expect(result.stdout == "", sourceLocation: sourceLocation)
-        #expect(snapshot() == before, "the catalog changed", sourceLocation: sourceLocation)
-    }
-
-    func snapshot() -> [String: [UInt8]] {
-        // Lock files are created on first use and are not catalog content.
-        Dictionary(uniqueKeysWithValues: dir.files(under: "cat").filter { !$0.hasSuffix(".lock") }
-            .map { ($0, (try? dir.read("cat/" + $0)) ?? []) })
+        #expect(try dir.catalogContent("cat") == before, "the catalog changed", sourceLocation: sourceLocation)
     }
 
     @Test func catalogProblems() throws {

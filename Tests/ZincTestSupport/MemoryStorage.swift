@@ -87,7 +87,7 @@ private final class MemoryReader: StorageReader {
 }
 
 /// Buffers the whole file and publishes it on commit; it relies on the protocol's
-/// sequential `append(pieces:)`.
+/// sequential `append(pieces:workers:)`.
 private final class MemoryWriter: StorageWriter {
     let path: String
     private let storage: MemoryStorage

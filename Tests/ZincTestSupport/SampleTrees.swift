@@ -31,6 +31,24 @@ public enum SampleContent {
         try dir.write(folder + "/Basic Adjectives.js", text(3000, word: "lesson"))
         return dir.at(folder)
     }
+
+    /// A tree with every kind of file an import treats differently: small text (stored
+    /// gzipped) and small noise (stored raw), held in memory; files over 1 MiB, streamed;
+    /// members large enough to be copied in the kernel when archived; contents found in
+    /// several files; an empty file; folders at several depths.
+    @discardableResult
+    public static func mixedTree(in dir: TemporaryDirectory, at folder: String = "src") throws -> String {
+        for i in 0..<60 {
+            try dir.write("\(folder)/lessons/\(i % 5)/lesson-\(i).json", text(800 + 97 * i, word: "word\(i % 7)"))
+            try dir.write("\(folder)/photos/\(i % 3)/photo-\(i).jpg", noise(500 + 211 * (i % 40), seed: UInt64(i % 40)))
+        }
+        try dir.write(folder + "/audio/long.caf", text(1_600_000, word: "pcm"))
+        try dir.write(folder + "/video/intro.mp4", noise(1_300_000, seed: 90))
+        try dir.write(folder + "/video/copy/intro.mp4", noise(1_300_000, seed: 90))
+        try dir.write(folder + "/photos/poster.png", noise(400_000, seed: 91))
+        try dir.write(folder + "/empty.txt", [])
+        return dir.at(folder)
+    }
 }
 
 public func sha1Hex(_ bytes: [UInt8]) -> String { SHA1.hash(bytes) }

@@ -55,4 +55,11 @@ public final class TemporaryDirectory: @unchecked Sendable {
         }
         return result.sorted()
     }
+
+    /// Every file of the catalog at `relative` with its bytes, except its lock files
+    /// (created on first use, they are not catalog content).
+    public func catalogContent(_ relative: String) throws -> [String: [UInt8]] {
+        let files = self.files(under: relative).filter { !$0.hasSuffix(".lock") }
+        return Dictionary(uniqueKeysWithValues: try files.map { ($0, try read(relative + "/" + $0)) })
+    }
 }

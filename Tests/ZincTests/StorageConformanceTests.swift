@@ -67,18 +67,19 @@ import ZincTestSupport
         try storage.write(Array("BB".utf8), to: "objects/b")
         let writer = try storage.makeWriter(for: "out")
         try writer.append(pieces: [.bytes([0x2D]), .storedFile(path: "objects/a", size: 4), .bytes([0x2D]),
-                                   .storedFile(path: "objects/b", size: 2)])
+                                   .storedFile(path: "objects/b", size: 2)], workers: nil)
         try writer.write(Array("!".utf8))
         #expect(try writer.commit(.always) == .written)
         #expect(try storage.read("out") == Array("-AAAA-BB!".utf8))
         let liar = try storage.makeWriter(for: "bad")
-        #expect(throws: (any Error).self) { try liar.append(pieces: [.storedFile(path: "objects/b", size: 5)]) }
+        #expect(throws: (any Error).self) { try liar.append(pieces: [.storedFile(path: "objects/b", size: 5)], workers: nil) }
     }
 
     /// Small and large members mixed, as in an archive of assets: backends may treat
-    /// them differently (FileStorage batches small ones and copies large ones in the kernel).
-    @Test(arguments: Backend.allCases)
-    func assemblesLargeAndSmallPiecesAndChecksTheirSizes(_ backend: Backend) throws {
+    /// them differently (FileStorage batches small ones and copies large ones in the kernel),
+    /// on one thread or several.
+    @Test(arguments: Backend.allCases, [1, 3])
+    func assemblesLargeAndSmallPiecesAndChecksTheirSizes(_ backend: Backend, workers: Int) throws {
         let (storage, _) = try make(backend)
         let large = SampleContent.noise(700_000, seed: 8), small = SampleContent.text(3000)
         try storage.write(large, to: "objects/large")
@@ -92,14 +93,14 @@ import ZincTestSupport
         pieces += [.storedFile(path: "objects/large", size: 700_000), .bytes([7])]
         expected += large + [7]
         let writer = try storage.makeWriter(for: "out")
-        try writer.append(pieces: pieces)
+        try writer.append(pieces: pieces, workers: workers)
         #expect(writer.bytesWritten == Int64(expected.count))
         #expect(try writer.commit(.always) == .written)
         #expect(try storage.read("out") == expected)
         for (path, claimed) in [("objects/small", 2999), ("objects/small", 3001), ("objects/large", 699_999), ("objects/large", 700_001)] {
             let liar = try storage.makeWriter(for: "bad")
             #expect(throws: WritePieceMismatch.self) {
-                try liar.append(pieces: [.bytes([1]), .storedFile(path: path, size: Int64(claimed))])
+                try liar.append(pieces: [.bytes([1]), .storedFile(path: path, size: Int64(claimed))], workers: workers)
             }
         }
     }

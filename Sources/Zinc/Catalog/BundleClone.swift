@@ -13,11 +13,15 @@ public struct BundleCloneOptions: Sendable {
     public var includeManifest: Bool
     /// Told about each file as it is written (from worker threads), for progress displays.
     public var progress: (@Sendable (CloneProgress) -> Void)?
+    /// How many threads may write files at once; nil means one per core.
+    public var workers: Int?
 
-    public init(flavor: String? = nil, includeManifest: Bool = false, progress: (@Sendable (CloneProgress) -> Void)? = nil) {
+    public init(flavor: String? = nil, includeManifest: Bool = false, progress: (@Sendable (CloneProgress) -> Void)? = nil,
+                workers: Int? = nil) {
         self.flavor = flavor
         self.includeManifest = includeManifest
         self.progress = progress
+        self.workers = workers
     }
 }
 
@@ -83,7 +87,7 @@ extension Catalog {
         let objects = paths.map { manifest.files[$0]!.object }
         let counter = ProgressCounter<CloneProgress>((), totalItems: paths.count,
                                                      totalBytes: objects.reduce(0) { $0 + $1.preferredSize }, report: options.progress)
-        _ = try parallelMap(count: paths.count) { i in
+        _ = try parallelMap(count: paths.count, workers: options.workers) { i in
             let bytes = try extract(objects[i], path: paths[i], into: tree, via: staging.path + "/\(i).part")
             counter.finishedItem(bytes: bytes)
         }

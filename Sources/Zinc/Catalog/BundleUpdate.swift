@@ -11,14 +11,19 @@ public struct BundleUpdateOptions: Sendable {
     public var progress: (@Sendable (ImportProgress) -> Void)?
     /// Where to keep the stat cache (see `StatCache`); nil hashes every file every time.
     public var statCacheFolder: String?
+    /// How many threads may hash, compress and copy at once; nil means one per core.
+    /// The catalog written is the same, byte for byte, whatever the number.
+    public var workers: Int?
 
     public init(force: Bool = false, flavorspec: Flavorspec? = nil, includeMasterArchive: Bool = false,
-                progress: (@Sendable (ImportProgress) -> Void)? = nil, statCacheFolder: String? = nil) {
+                progress: (@Sendable (ImportProgress) -> Void)? = nil, statCacheFolder: String? = nil,
+                workers: Int? = nil) {
         self.force = force
         self.flavorspec = flavorspec
         self.includeMasterArchive = includeMasterArchive
         self.progress = progress
         self.statCacheFolder = statCacheFolder
+        self.workers = workers
     }
 }
 
@@ -89,7 +94,7 @@ extension Catalog {
         let files = try SourceTree.scan(source) { logger.warning("\($0)") }
         let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
         let cached = cache?.lookup(files)
-        let hashed = try hash(files, cached: cached, progress: options.progress)
+        let hashed = try hash(files, cached: cached, options: options)
         let digests = hashed.digests
         let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
         func save(matchedManifest: String?) -> SavedStatCache? {
@@ -112,7 +117,7 @@ extension Catalog {
         }
         // Saved before storing, so an interrupted import still spares the next one the hashing.
         let savedCache = cached?.coversAll == true ? nil : save(matchedManifest: nil)
-        let stored = try storeObjects(files, hashed, progress: options.progress)
+        let stored = try storeObjects(files, hashed, options: options)
         try storage.flush()
         let draft = VersionDraft(paths: files.map(\.relativePath), fileFlavors: flavors,
                                  objects: stored.objects, objectOfFile: stored.objectOfFile)
@@ -142,16 +147,15 @@ extension Catalog {
     /// the catalog or an earlier file of the tree has that content), so a new tree of many
     /// small files is not read twice. An unchanged tree costs a lookup per such file and
     /// writes nothing.
-    private func hash(_ files: [SourceFile], cached: StatCache.Lookup?,
-                      progress: (@Sendable (ImportProgress) -> Void)?) throws -> HashedFiles {
+    private func hash(_ files: [SourceFile], cached: StatCache.Lookup?, options: BundleUpdateOptions) throws -> HashedFiles {
         if let cached, cached.coversAll { return HashedFiles(digests: cached.digests.map { $0! }, storedSizes: nil) }
         let cached = cached?.digests
         let counter = ProgressCounter<ImportProgress>(.hashing, totalItems: files.count,
-                                                      totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
+                                                      totalBytes: files.reduce(0) { $0 + $1.size }, report: options.progress)
         let store = try objects.withShardSnapshot()
         let claims = DigestClaims(fileCount: files.count)
         let digests = try storage.withBackgroundFlushes {
-            try parallelMap(count: files.count) { i in
+            try parallelMap(count: files.count, workers: options.workers) { i in
                 let file = files[i]
                 defer { counter.finishedItem(bytes: file.size) }
                 if let digest = cached?[i] { return digest }
@@ -173,7 +177,7 @@ extension Catalog {
     /// among them. Contents are told apart by sorting file numbers by digest: a table keyed
     /// by digest would take 8 MB for 100,000 files, when memory is tightest.
     private func storeObjects(_ files: [SourceFile], _ hashed: HashedFiles,
-                              progress: (@Sendable (ImportProgress) -> Void)?) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
+                              options: BundleUpdateOptions) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
         let digests = hashed.digests
         var objectOfFile = [Int](repeating: 0, count: files.count)
         var firstFiles = [Int]()
@@ -190,10 +194,10 @@ extension Catalog {
         }
         let pending = storingFiles.indices.filter { storingFiles[$0] < 0 }
         let counter = ProgressCounter<ImportProgress>(.storing, totalItems: pending.count,
-                                                      totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: progress)
+                                                      totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: options.progress)
         let store = try objects.withShardSnapshot()
         var storedNow = try storage.withBackgroundFlushes {
-            try parallelMap(count: pending.count) { p in
+            try parallelMap(count: pending.count, workers: options.workers) { p in
                 let first = firstFiles[pending[p]]
                 let file = files[first]
                 let object = try store.store(localPath: file.absolutePath, sha: digests[first].hex, size: file.size)
@@ -229,7 +233,8 @@ extension Catalog {
             for scope in scopes {
                 let members = try archiveMembers(of: draft.objects(in: scope), bundle: name, version: version,
                                                  flavor: scope, earlierVersions: bundle.versions)
-                try writeArchive(Catalog.archivePath(bundle: name, version: version, flavor: scope), members: members)
+                try writeArchive(Catalog.archivePath(bundle: name, version: version, flavor: scope), members: members,
+                                 workers: options.workers)
             }
             try storage.flush()
             let manifestSHA = try writeManifest(Manifest.path(bundle: name, version: version)) { sink in

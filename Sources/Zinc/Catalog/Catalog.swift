@@ -197,7 +197,7 @@ public final class Catalog: @unchecked Sendable {
     /// Writes one archive: a ustar member per object, named like the object's file,
     /// holding the object's stored bytes (copied in the kernel, members in parallel).
     /// Members go out in batches so memory stays flat however many objects there are.
-    func writeArchive(_ path: String, members: [StoredObject]) throws {
+    func writeArchive(_ path: String, members: [StoredObject], workers: Int?) throws {
         let writer = try storage.makeWriter(for: path)
         defer { writer.discard() }
         var padding = [UInt8]()  // the previous member's padding goes out with the next header
@@ -210,7 +210,7 @@ public final class Catalog: @unchecked Sendable {
                     padding = [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(member.preferredSize) - member.preferredSize))
                 }
                 do {
-                    try writer.append(pieces: pieces)
+                    try writer.append(pieces: pieces, workers: workers)
                 } catch let mismatch as WritePieceMismatch {
                     throw ZincError.integrity(path: storage.location + "/" + mismatch.path,
                                               reason: "its size is \(mismatch.actual) bytes, the catalog recorded \(mismatch.expected)")

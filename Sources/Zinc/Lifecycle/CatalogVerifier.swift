@@ -12,25 +12,28 @@ extension Catalog {
     /// Checks that everything the index promises is there and intact: manifests,
     /// objects (size and SHA-1 of their content), archives (members, bytes, LMFO order),
     /// distributions, and the four index files agreeing. Damage is collected into the
-    /// report, never thrown; only a scope that names nothing throws.
-    public func verify(_ scope: VerificationScope = .catalog,
+    /// report, never thrown; only a scope that names nothing throws. Objects and archives
+    /// are checked on `workers` threads (nil: one per core).
+    public func verify(_ scope: VerificationScope = .catalog, workers: Int? = nil,
                        progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> VerificationReport {
-        try CatalogVerifier(catalog: self, progress: progress).run(scope)
+        try CatalogVerifier(catalog: self, workers: workers, progress: progress).run(scope)
     }
 }
 
 /// One `verify` run. The sequential parts (index, manifests) record problems as they
-/// go; objects and archives are checked on all cores, each returning its own problems.
+/// go; objects and archives are checked in parallel, each returning its own problems.
 final class CatalogVerifier {
     typealias Problem = VerificationReport.Problem
 
     private let catalog: Catalog
+    private let workers: Int?
     private let progress: (@Sendable (MaintenanceProgress) -> Void)?
     private var problems = [Problem]()
     private var storage: CatalogStorage { catalog.storage }
 
-    init(catalog: Catalog, progress: (@Sendable (MaintenanceProgress) -> Void)?) {
+    init(catalog: Catalog, workers: Int?, progress: (@Sendable (MaintenanceProgress) -> Void)?) {
         self.catalog = catalog
+        self.workers = workers
         self.progress = progress
     }
 
@@ -185,7 +188,7 @@ final class CatalogVerifier {
         let counter = ProgressCounter<MaintenanceProgress>(.checkingObjects, totalItems: ordered.count,
                                                  totalBytes: ordered.reduce(0) { $0 + $1.expectedSize },
                                                  report: progress)
-        let results = try parallelMap(count: ordered.count) { i in
+        let results = try parallelMap(count: ordered.count, workers: workers) { i in
             let result = checkObject(ordered[i])
             counter.finishedItem(bytes: ordered[i].expectedSize)
             return result
@@ -260,7 +263,7 @@ final class CatalogVerifier {
         }
         let counter = ProgressCounter<MaintenanceProgress>(.checkingArchives, totalItems: checks.count,
                                                  totalBytes: checks.reduce(0) { $0 + ($1.size ?? 0) }, report: progress)
-        let results = try parallelMap(count: checks.count) { i in
+        let results = try parallelMap(count: checks.count, workers: workers) { i in
             let result = checkArchive(checks[i], storedDigests: storedDigests)
             counter.finishedItem(bytes: checks[i].size ?? 0)
             return result

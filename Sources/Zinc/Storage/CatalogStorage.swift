@@ -95,8 +95,9 @@ public protocol StorageWriter: AnyObject {
     /// Appends a whole local file (raw objects straight from the source tree).
     func append(localFile: PosixFile) throws
     /// Appends `pieces` in order. Their sizes are known up front, so a backend may fill
-    /// them concurrently (archives: every member's offset follows from the sizes).
-    func append(pieces: [WritePiece]) throws
+    /// them concurrently (archives: every member's offset follows from the sizes), on at
+    /// most `workers` threads (nil: one per core).
+    func append(pieces: [WritePiece], workers: Int?) throws
     func commit(_ condition: WriteCondition) throws -> CommitResult
     /// Drops the uncommitted file. Safe to call after `commit`.
     func discard()
@@ -119,7 +120,7 @@ public enum WritePiece: Sendable {
 extension StorageWriter {
     /// Appends the pieces one after the other: the default for backends without random
     /// access (FileStorage fills them in parallel instead).
-    public func append(pieces: [WritePiece]) throws {
+    public func append(pieces: [WritePiece], workers: Int?) throws {
         for piece in pieces {
             switch piece {
             case .bytes(let bytes):

@@ -233,12 +233,12 @@ final class FileStorageWriter: StorageWriter {
         bytesWritten += Int64(try file.status().st_size - before)
     }
 
-    /// Fills the pieces at their precomputed offsets on all cores: copying an archive's
-    /// members is the largest single cost of an import. Small pieces are gathered into
-    /// runs of up to `runSize` bytes, assembled in memory and written with one call;
-    /// a write per tiny member would mostly wait for the file's lock held by the other
-    /// threads' writes. Large stored files are copied in the kernel.
-    func append(pieces: [WritePiece]) throws {
+    /// Fills the pieces at their precomputed offsets on `workers` threads: copying an
+    /// archive's members is the largest single cost of an import. Small pieces are
+    /// gathered into runs of up to `runSize` bytes, assembled in memory and written with
+    /// one call; a write per tiny member would mostly wait for the file's lock held by
+    /// the other threads' writes. Large stored files are copied in the kernel.
+    func append(pieces: [WritePiece], workers: Int?) throws {
         let start = Int64(try file.status().st_size)
         var runs = [(pieces: Range<Int>, offset: Int64, size: Int)]()
         var end = start
@@ -257,7 +257,7 @@ final class FileStorageWriter: StorageWriter {
             first = last
         }
         let target = file
-        _ = try parallelMap(count: runs.count) { r in
+        _ = try parallelMap(count: runs.count, workers: workers) { r in
             let run = runs[r]
             if case .storedFile(let path, let size) = pieces[run.pieces.lowerBound], size > Self.largePiece {
                 let copied = try target.copyContents(of: PosixFile.openForReading(storage.absolute(path)), at: run.offset)

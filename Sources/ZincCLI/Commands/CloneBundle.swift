@@ -32,10 +32,10 @@ struct CloneBundle: ParsableCommand {
             let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
             let bar = ProgressBar(quiet: options.quiet)
             defer { bar.finish() }  // on failure too, so the error starts on a line of its own
-            let cloneOptions = BundleCloneOptions(flavor: options.flavor, includeManifest: options.includeManifest) { progress in
+            let cloneOptions = BundleCloneOptions(flavor: options.flavor, includeManifest: options.includeManifest, progress: { progress in
                 bar.update("Cloning", files: progress.completedFiles, of: progress.totalFiles,
                            bytes: progress.completedBytes, of: progress.totalBytes)
-            }
+            }, workers: options.parallelism.jobs)
             let result = try catalog.cloneBundle(bundle, version: VersionSpec(version), into: dest, options: cloneOptions)
             bar.finish()
             print("Cloned '\(bundle)' version \(result.version) (\(result.fileCount) files) to \(result.folder)")
@@ -54,4 +54,6 @@ struct CloneOptions: ParsableArguments {
 
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
+
+    @OptionGroup var parallelism: JobsOption
 }

@@ -53,7 +53,8 @@ struct UpdateBundle: ParsableCommand {
                 bar.update(progress.phase.rawValue.capitalized, files: progress.completedFiles, of: progress.totalFiles,
                            bytes: progress.completedBytes, of: progress.totalBytes)
             },
-            statCacheFolder: options.noStatCache ? nil : StatCache.defaultFolder)
+            statCacheFolder: options.noStatCache ? nil : StatCache.defaultFolder,
+            workers: options.parallelism.jobs)
         return try catalog.updateBundle(bundle, from: source, options: updateOptions)
     }
 }
@@ -72,4 +73,6 @@ struct ImportOptions: ParsableArguments {
     @Flag(help: ArgumentHelp("Hash every file even when the stat cache says it is unchanged.",
                              discussion: "The cache lives in $ZINC_CACHE_DIR, else $XDG_CACHE_HOME/zinc, else ~/.cache/zinc."))
     var noStatCache = false
+
+    @OptionGroup var parallelism: JobsOption
 }

@@ -31,16 +31,20 @@ struct Verify: ParsableCommand {
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
 
+    @OptionGroup var parallelism: JobsOption
+
     func validate() throws {
         if version != nil && bundle == nil { throw ValidationError("--version needs --bundle") }
     }
 
     func run() throws {
-        try Self.verify(catalog: catalog, bundle: bundle, version: version, json: json, quiet: quiet)
+        try Self.verify(catalog: catalog, bundle: bundle, version: version, json: json, quiet: quiet,
+                        jobs: parallelism.jobs)
     }
 
     /// The whole command, shared with its Python-tool spellings `catalog:verify` and `bundle:verify`.
-    static func verify(catalog location: String, bundle: String?, version: String?, json: Bool, quiet: Bool) throws {
+    static func verify(catalog location: String, bundle: String?, version: String?, json: Bool, quiet: Bool,
+                       jobs: Int? = nil) throws {
         let report = try reportingErrors {
             let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
             let scope: VerificationScope = try bundle.map { name in
@@ -48,7 +52,7 @@ struct Verify: ParsableCommand {
             } ?? .catalog
             let bar = ProgressBar(quiet: quiet)
             defer { bar.finish() }
-            return try catalog.verify(scope) { bar.show($0) }
+            return try catalog.verify(scope, workers: jobs) { bar.show($0) }
         }
         if json {
             printJSON(report.json())
