@@ -13,7 +13,7 @@ public struct BundleCloneOptions: Sendable {
     public var includeManifest: Bool
     /// Told about each file as it is written (from worker threads), for progress displays.
     public var progress: (@Sendable (CloneProgress) -> Void)?
-    /// How many threads may write files at once; nil means one per core.
+    /// How many threads may write files at once; nil means one per available core.
     public var workers: Int?
 
     public init(flavor: String? = nil, includeManifest: Bool = false, progress: (@Sendable (CloneProgress) -> Void)? = nil,

@@ -11,7 +11,8 @@ public struct BundleUpdateOptions: Sendable {
     public var progress: (@Sendable (ImportProgress) -> Void)?
     /// Where to keep the stat cache (see `StatCache`); nil hashes every file every time.
     public var statCacheFolder: String?
-    /// How many threads may hash, compress and copy at once; nil means one per core.
+    /// How many threads may hash, compress and copy at once; nil means one per core the
+    /// process may use (its affinity mask and cgroup CPU quota count).
     /// The catalog written is the same, byte for byte, whatever the number.
     public var workers: Int?
 
@@ -172,7 +173,7 @@ extension Catalog {
         return HashedFiles(digests: digests, storedSizes: claims.storedSizes)
     }
 
-    /// Stores each distinct content once, on all cores, except those stored while hashing.
+    /// Stores each distinct content once, in parallel, except those stored while hashing.
     /// Returns the stored objects (in SHA-1 order) and, per file, the index of its object
     /// among them. Contents are told apart by sorting file numbers by digest: a table keyed
     /// by digest would take 8 MB for 100,000 files, when memory is tightest.

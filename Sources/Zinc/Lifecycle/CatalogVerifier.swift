@@ -13,7 +13,7 @@ extension Catalog {
     /// objects (size and SHA-1 of their content), archives (members, bytes, LMFO order),
     /// distributions, and the four index files agreeing. Damage is collected into the
     /// report, never thrown; only a scope that names nothing throws. Objects and archives
-    /// are checked on `workers` threads (nil: one per core).
+    /// are checked on `workers` threads (nil: one per available core).
     public func verify(_ scope: VerificationScope = .catalog, workers: Int? = nil,
                        progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> VerificationReport {
         try CatalogVerifier(catalog: self, workers: workers, progress: progress).run(scope)

@@ -96,7 +96,7 @@ public protocol StorageWriter: AnyObject {
     func append(localFile: PosixFile) throws
     /// Appends `pieces` in order. Their sizes are known up front, so a backend may fill
     /// them concurrently (archives: every member's offset follows from the sizes), on at
-    /// most `workers` threads (nil: one per core).
+    /// most `workers` threads (nil: one per available core).
     func append(pieces: [WritePiece], workers: Int?) throws
     func commit(_ condition: WriteCondition) throws -> CommitResult
     /// Drops the uncommitted file. Safe to call after `commit`.

@@ -9,6 +9,7 @@ enum KernelCalls {
                                                               UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
 
     private typealias Renameat2Function = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private typealias SchedGetaffinityFunction = @convention(c) (Int32, Int, UnsafeMutableRawPointer) -> Int32
 
     /// O_NOATIME (the same value on every Linux architecture Swift runs on).
     static let openWithoutAccessTime: Int32 = 0o1000000
@@ -16,6 +17,7 @@ enum KernelCalls {
     private static let syncfsFunction: SyncfsFunction? = lookup("syncfs")
     private static let renameat2Function: Renameat2Function? = lookup("renameat2")
     private static let copyFileRangeFunction: CopyFileRangeFunction? = lookup("copy_file_range")
+    private static let schedGetaffinityFunction: SchedGetaffinityFunction? = lookup("sched_getaffinity")
 
     private static func lookup<F>(_ name: String) -> F? {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
@@ -48,6 +50,18 @@ enum KernelCalls {
             return -1
         }
         return copy(source, sourceOffset, destination, destinationOffset, length, 0)
+    }
+
+    /// How many CPUs the calling thread may run on (its affinity mask, which threads
+    /// inherit from the one that starts them); nil when it cannot be read.
+    static func allowedCPUCount() -> Int? {
+        guard let getAffinity = schedGetaffinityFunction else { return nil }
+        // Room for 1,024 CPUs, glibc's cpu_set_t; a larger machine gets EINVAL, hence nil.
+        var mask = [UInt64](repeating: 0, count: 16)
+        let status = mask.withUnsafeMutableBytes { getAffinity(0, $0.count, $0.baseAddress!) }
+        guard status == 0 else { return nil }
+        let count = mask.reduce(0) { $0 + $1.nonzeroBitCount }
+        return count > 0 ? count : nil
     }
 }
 #endif

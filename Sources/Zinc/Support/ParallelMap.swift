@@ -1,13 +1,13 @@
 import Foundation
 
-/// Runs `body` for each index on `workers` threads (nil: one per core), and returns
-/// the results in index order, so output never depends on scheduling. When some calls
-/// fail, the error of the lowest failing index is thrown (the same error a sequential
-/// run would stop at).
+/// Runs `body` for each index on `workers` threads (nil: one per available core, see
+/// `AvailableCores`), and returns the results in index order, so output never depends
+/// on scheduling. When some calls fail, the error of the lowest failing index is thrown
+/// (the same error a sequential run would stop at).
 func parallelMap<T>(count: Int, workers: Int?, _ body: (Int) throws -> T) throws -> [T] {
     guard count > 0 else { return [] }
     let state = ParallelState<T>(count: count)
-    let lanes = max(1, min(workers ?? ProcessInfo.processInfo.activeProcessorCount, count))
+    let lanes = max(1, min(workers ?? AvailableCores.count, count))
     withoutActuallyEscaping(body) { body in
         let box = UncheckedBox(body)
         DispatchQueue.concurrentPerform(iterations: lanes) { _ in

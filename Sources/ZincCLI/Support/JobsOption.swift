@@ -1,11 +1,11 @@
 import ArgumentParser
 
-/// `--jobs N`, for the commands that spread their work over threads: a build machine
-/// shared with other jobs, or a container allowed fewer cores than it can see, can
-/// hold them to N.
+/// `--jobs N`, for the commands that spread their work over threads (by default one
+/// per core the process may use): a build machine shared with other jobs can hold
+/// them to N.
 struct JobsOption: ParsableArguments {
     @Option(name: [.customShort("j"), .long],
-            help: ArgumentHelp("Use at most this many threads (default: one per core).", valueName: "n"))
+            help: ArgumentHelp("Use at most this many threads (default: one per available core).", valueName: "n"))
     var jobs: Int?
 
     func validate() throws {
