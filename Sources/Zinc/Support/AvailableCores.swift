@@ -69,7 +69,9 @@ enum AvailableCores {
         return (quota + period - 1) / period
     }
 
+    /// The text of a /proc or /sys file (these report a size of 0, so it is read to its end).
     private static func readSmallFile(_ path: String) -> String? {
-        try? String(contentsOfFile: path, encoding: .utf8)
+        guard let file = try? PosixFile.open(path), let bytes = try? file.readAll(upTo: 1 << 16) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
