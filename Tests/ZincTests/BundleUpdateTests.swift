@@ -235,6 +235,10 @@ import ZincTestSupport
         try dir.write("src/lessons/0/lesson-0.json", SampleContent.text(5000, word: "edited"))
         try dir.write("src/video/intro.mp4", SampleContent.noise(1_300_001, seed: 92))
         try dir.write("src/photos/new.jpg", SampleContent.noise(3000, seed: 93))
+        // Deflated alone on every core, after the other files; sparse, so quick to make.
+        let huge = try PosixFile.open(dir.at("src/audio/huge.caf"), flags: O_CREAT | O_WRONLY)
+        try huge.write(SampleContent.text(300_000, word: "pcm"), at: 5_000_000)
+        #expect(ftruncate(huge.fd, off_t(ObjectStore.deflateOnAllCoresFrom + 1)) == 0)
         try FileManager.default.removeItem(atPath: dir.at("src/photos/1/photo-1.jpg"))
         for run in runs {
             let catalog = try Catalog.open(FileStorage(root: dir.at(run.folder)))

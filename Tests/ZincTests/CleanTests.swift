@@ -113,7 +113,7 @@ import ZincTestSupport
         let stored = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), cleaned = DispatchSemaphore(value: 0)
         let importer = Thread {
             _ = try? storage.withImportLock(exclusive: false) {
-                _ = try objects.store(localPath: source, sha: sha1Hex(content), size: 5000)
+                _ = try objects.store(localPath: source, sha: sha1Hex(content), stamp: FileStamp(of: PosixFile.open(source)))
                 stored.signal()
                 release.wait()
             }

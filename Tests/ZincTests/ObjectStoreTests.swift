@@ -20,7 +20,8 @@ import ZincTestSupport
     @Test func smallFilesGoStraightToTheirFinalFormat() throws {
         let noise = SampleContent.noise(20_000, seed: 4), text = SampleContent.text(20_000)
         let stored = try [noise, text].enumerated().map { i, content in
-            try store.store(localPath: dir.write("src/\(i)", content), sha: sha1Hex(content), size: Int64(content.count))
+            let path = try dir.write("src/\(i)", content)
+            return try store.store(localPath: path, sha: sha1Hex(content), stamp: stamp(path))
         }
         #expect(stored[0].formats == [.raw: 20_000])
         let gz = try dir.read("cat/" + objectPath(sha1Hex(text)) + ".gz")
@@ -30,15 +31,57 @@ import ZincTestSupport
         #expect(dir.files(under: "cat") == [objectPath(sha1Hex(noise)), objectPath(sha1Hex(text)) + ".gz"].sorted())
     }
 
-    @Test func aFileThatChangedSinceItWasHashedIsRefused() throws {
-        for size in [3000, 2_000_000] {
-            let content = SampleContent.text(size)
-            let path = try dir.write("src/f\(size)", content)
-            #expect(throws: ZincError.sourceProblem(path: path, reason: "the file changed while it was being imported")) {
-                try store.store(localPath: path, sha: sha1Hex(content), size: Int64(size - 1))
+    func stamp(_ path: String) throws -> FileStamp {
+        try FileStamp(of: PosixFile.open(path))
+    }
+
+    @Test func aFileThatChangedSinceItWasScannedIsRefused() throws {
+        // Held whole, deflated in blocks, copied raw.
+        for (name, content) in [("small", SampleContent.text(3000)), ("text", SampleContent.text(2_000_000)),
+                                ("noise", SampleContent.noise(2_000_000, seed: 3))] {
+            let path = try dir.write("src/\(name)", content)
+            let now = try stamp(path)
+            let shorter = FileStamp(size: now.size - 1, mtimeNanoseconds: now.mtimeNanoseconds,
+                                    ctimeNanoseconds: now.ctimeNanoseconds, inode: now.inode, device: now.device)
+            // Rewritten after the scan with as many bytes: only its times tell.
+            let rewritten = FileStamp(size: now.size, mtimeNanoseconds: now.mtimeNanoseconds - 1_000_000_000,
+                                      ctimeNanoseconds: now.ctimeNanoseconds - 1_000_000_000, inode: now.inode, device: now.device)
+            for seen in [shorter, rewritten] {
+                #expect(throws: ZincError.sourceProblem(path: path, reason: "the file changed while it was being imported")) {
+                    try store.store(localPath: path, sha: sha1Hex(content), stamp: seen)
+                }
             }
         }
         #expect(dir.files(under: "cat").isEmpty)
+    }
+
+    @Test func largeFilesAreDeflatedToTheSameBytesOnAnyNumberOfThreads() throws {
+        let text = SampleContent.text(3_000_000), sha = sha1Hex(text)
+        let path = try dir.write("src/text", text)
+        var objects = [[UInt8]]()
+        for workers in [1, 2, 5] {
+            let store = ObjectStore(storage: FileStorage(root: dir.at("cat\(workers)")), config: .standard)
+            let stored = try store.store(localPath: path, sha: sha, stamp: stamp(path), workers: workers)
+            let gz = try dir.read("cat\(workers)/" + objectPath(sha) + ".gz")
+            #expect(stored.formats == [.gz: Int64(gz.count)])
+            #expect(try GzipDecompressor.decompress(gz) == text)
+            objects.append(gz)
+        }
+        #expect(objects.allSatisfy { $0 == objects[0] })
+    }
+
+    @Test func hugeDeflatesCanBeLeftForLater() throws {
+        let huge = SampleContent.text(Int(ObjectStore.deflateOnAllCoresFrom)), large = SampleContent.text(1_500_000)
+        let noise = SampleContent.noise(Int(ObjectStore.deflateOnAllCoresFrom), seed: 8)
+        var stored = [String]()
+        for (name, content) in [("huge", huge), ("large", large), ("noise", noise)] {
+            let path = try dir.write("src/\(name)", content)
+            if let object = try store.storeOrDefer(localPath: path, sha: sha1Hex(content), stamp: stamp(path)) {
+                stored.append(name + ":" + object.formats.keys.map(\.rawValue).joined())
+            }
+        }
+        #expect(stored == ["large:gz", "noise:raw"])
+        #expect(dir.files(under: "cat") == [objectPath(sha1Hex(large)) + ".gz", objectPath(sha1Hex(noise))].sorted())
     }
 
     @Test func aShardSnapshotSparesLookupsButNeverHidesAStoredObject() throws {
@@ -50,7 +93,7 @@ import ZincTestSupport
         // Another writer stores the same object after the snapshot: it is taken as it is.
         try storage.write(Array("theirs".utf8), to: objectPath(sha))
         #expect(try snapshot.lookup(sha: sha) == nil)
-        #expect(try snapshot.store(localPath: source, sha: sha, size: 5000).formats == [.raw: 6])
+        #expect(try snapshot.store(localPath: source, sha: sha, stamp: stamp(source)).formats == [.raw: 6])
         #expect(try storage.read(objectPath(sha)) == Array("theirs".utf8))
         // A snapshot taken now sees the shard and finds the object.
         #expect(try store.withShardSnapshot().lookup(sha: sha)?.formats == [.raw: 6])

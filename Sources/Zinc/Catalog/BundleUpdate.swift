@@ -198,13 +198,22 @@ extension Catalog {
                                                       totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: options.progress)
         let store = try objects.withShardSnapshot()
         var storedNow = try storage.withBackgroundFlushes {
-            try parallelMap(count: pending.count, workers: options.workers) { p in
+            var stored = try parallelMap(count: pending.count, workers: options.workers) { p -> StoredObject? in
                 let first = firstFiles[pending[p]]
                 let file = files[first]
-                let object = try store.store(localPath: file.absolutePath, sha: digests[first].hex, size: file.size)
-                counter.finishedItem(bytes: file.size)
+                let object = try store.storeOrDefer(localPath: file.absolutePath, sha: digests[first].hex, stamp: file.stamp)
+                if object != nil { counter.finishedItem(bytes: file.size) }
                 return object
             }
+            // Huge files to deflate, one after another, each on every core.
+            for p in stored.indices where stored[p] == nil {
+                let first = firstFiles[pending[p]]
+                let file = files[first]
+                stored[p] = try store.store(localPath: file.absolutePath, sha: digests[first].hex, stamp: file.stamp,
+                                            workers: options.workers)
+                counter.finishedItem(bytes: file.size)
+            }
+            return stored.map { $0! }
         }.makeIterator()
         let distinct = storingFiles.map { i in
             i < 0 ? storedNow.next()! : StoredObject(digest: digests[i], sizes: hashed.storedSizes![i])

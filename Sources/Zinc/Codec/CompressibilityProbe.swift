@@ -36,11 +36,8 @@ enum CompressibilityProbe {
         defer { windows.deallocate() }
         let stride = (size - Int64(windowSize)) / Int64(windowCount - 1)
         for i in 0..<windowCount {
-            let n = pread(file.fd, windows.baseAddress! + i * windowSize, windowSize, off_t(Int64(i) * stride))
-            guard n == windowSize else {
-                if n < 0 { throw ZincError.io(path: file.path, operation: "read", errno: errno) }
-                return false
-            }
+            let window = UnsafeMutableRawBufferPointer(rebasing: windows[(i * windowSize)..<((i + 1) * windowSize)])
+            guard try file.read(into: window, at: Int64(i) * stride) == windowSize else { return false }
         }
         let samples = (0..<windowCount).map { UnsafeRawBufferPointer(rebasing: windows[($0 * windowSize)..<(($0 + 1) * windowSize)]) }
         if samples.allSatisfy({ entropy($0) >= minimumEntropy && repeatRate($0) <= maximumRepeatRate }) { return true }

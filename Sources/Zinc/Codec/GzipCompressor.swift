@@ -10,9 +10,11 @@ public final class GzipCompressor {
     private let sink: (UnsafeRawBufferPointer) throws -> Void
     public private(set) var bytesOut: Int64 = 0
 
-    /// `level` 6 is zlib's default: within a few percent of level 9's size for asset
-    /// data at a fraction of the time.
-    public init(level: Int32 = 6, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    /// zlib's default: within a few percent of level 9's size for asset data at a
+    /// fraction of the time.
+    public static let defaultLevel: Int32 = 6
+
+    public init(level: Int32 = defaultLevel, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.sink = sink
         output = .allocate(capacity: outputSize)
         // windowBits 15 + 16 selects the gzip wrapper.

@@ -44,10 +44,10 @@ public final class SHA1 {
         return hasher.digest()
     }
 
-    /// The digest of a whole file, read in chunks.
+    /// The digest of a whole file, read in chunks (its holes, if sparse, are not read).
     public static func digest(file: PosixFile) throws -> Digest {
         let hasher = SHA1()
-        try file.forEachChunk { hasher.update($0) }
+        try SparseReader(file).forEachChunk { hasher.update($0) }
         return hasher.digest()
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One file of a source tree, as it will appear in a manifest.
 public struct SourceFile: Equatable, Sendable {
     /// The manifest path: relative to the source root, `/`-separated, valid UTF-8.
@@ -24,4 +30,18 @@ public struct FileStamp: Equatable, Hashable, Sendable, Codable {
     public let ctimeNanoseconds: Int64
     public let inode: UInt64
     public let device: UInt64
+}
+
+extension FileStamp {
+    /// What `stat` says about the open `file` now.
+    public init(of file: PosixFile) throws {
+        self.init(try file.status())
+    }
+
+    init(_ st: stat) {
+        self.init(size: Int64(st.st_size),
+                  mtimeNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                  ctimeNanoseconds: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec),
+                  inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
+    }
 }

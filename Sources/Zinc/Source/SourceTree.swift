@@ -78,7 +78,7 @@ public enum SourceTree {
             case S_IFDIR:
                 try walk(directory: childPath, relative: childRelative, root: root, display: display, into: &files, warn: warn)
             case S_IFREG:
-                files.append(SourceFile(relativePath: childRelative, root: root, linkTarget: nil, stamp: stamp(st)))
+                files.append(SourceFile(relativePath: childRelative, root: root, linkTarget: nil, stamp: FileStamp(st)))
             case S_IFLNK:
                 if let file = try followLink(childPath, relative: childRelative, root: root, shownPath: shownPath, warn: warn) {
                     files.append(file)
@@ -138,7 +138,7 @@ public enum SourceTree {
         guard stat(target, &st) == 0 else { throw ZincError.io(path: shownPath, operation: "stat", errno: errno) }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
-            return SourceFile(relativePath: relative, root: root, linkTarget: target, stamp: stamp(st))
+            return SourceFile(relativePath: relative, root: root, linkTarget: target, stamp: FileStamp(st))
         case S_IFDIR:
             warn("not descending into '\(shownPath)': symlinked folders are not followed")
             return nil
@@ -146,13 +146,6 @@ public enum SourceTree {
             warn("skipping '\(shownPath)': it links to something that is not a regular file")
             return nil
         }
-    }
-
-    static func stamp(_ st: stat) -> FileStamp {
-        FileStamp(size: Int64(st.st_size),
-                  mtimeNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-                  ctimeNanoseconds: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec),
-                  inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
     }
 
     static func realPath(_ path: String) -> String? {

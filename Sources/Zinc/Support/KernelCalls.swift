@@ -14,6 +14,10 @@ enum KernelCalls {
     /// O_NOATIME (the same value on every Linux architecture Swift runs on).
     static let openWithoutAccessTime: Int32 = 0o1000000
 
+    /// lseek's SEEK_DATA and SEEK_HOLE whences (Linux values; Darwin swaps them).
+    static let seekData: Int32 = 3
+    static let seekHole: Int32 = 4
+
     private static let syncfsFunction: SyncfsFunction? = lookup("syncfs")
     private static let renameat2Function: Renameat2Function? = lookup("renameat2")
     private static let copyFileRangeFunction: CopyFileRangeFunction? = lookup("copy_file_range")

@@ -55,6 +55,17 @@ public final class PosixFile {
         }
     }
 
+    /// Reads up to `buffer.count` bytes at `offset`, without moving the file position;
+    /// 0 means end of file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        while true {
+            let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw ZincError.io(path: path, operation: "read", errno: errno)
+        }
+    }
+
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
@@ -165,11 +176,7 @@ public final class PosixFile {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let n = pread(source.fd, buffer.baseAddress, buffer.count, off_t(copied))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ZincError.io(path: source.path, operation: "read", errno: errno)
-            }
+            let n = try source.read(into: buffer, at: copied)
             if n == 0 { return copied }
             try write(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n])), at: offset + copied)
             copied += Int64(n)
