@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The `objects/` folder: content stored once, named by SHA-1, immutable.
 public struct ObjectStore: Sendable {
     public let storage: CatalogStorage
