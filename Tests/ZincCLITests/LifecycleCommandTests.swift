@@ -136,12 +136,17 @@ import ZincTestSupport
             manifests/B-2.json
             manifests/B-2.json.gz
             archives/B-2.tar
-            Deleted version 2 of 'B'; no version is left, so the bundle leaves the index
+            Deleted version 2 of 'B'; no version is left (its numbers stay used)
 
             """)
-        #expect(String(decoding: try dir.read("cat/catalog.json"), as: UTF8.self) == #"{"bundles":{},"format":"1","id":"com.example.app"}"#)
+        // The bundle keeps its entry, so its version numbers are never handed out again.
+        #expect(String(decoding: try dir.read("cat/catalog.json"), as: UTF8.self)
+                    == #"{"bundles":{"B":{"distributions":{},"next_version":2,"versions":[]}},"format":"1","id":"com.example.app"}"#)
         try zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], status: 1, stdout: "",
-                 stderr: "zinc: error: no bundle 'B' in the catalog\n")
+                 stderr: "zinc: error: bundle 'B' has no version 1\n")
+        try zinc(["delete_bundle", "--catalog", "cat", "--name", "Nope", "--versions", "1"], status: 1, stdout: "",
+                 stderr: "zinc: error: no bundle 'Nope' in the catalog\n")
+        try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], stdout: "Created bundle 'B' version 3\n")
     }
 
     @Test func verifyAndCleanDrawProgressOnATerminalOnly() throws {

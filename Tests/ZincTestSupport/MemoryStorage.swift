@@ -1,29 +1,47 @@
 import Foundation
 import Zinc
 
-/// A catalog kept in memory: a second `CatalogStorage` backend with none of the
-/// filesystem's help (no rename, no flock, no random access), standing in for a remote
-/// object store. Catalog logic must work on it unchanged.
+/// A catalog kept in memory: a `CatalogStorage` backend with none of the filesystem's
+/// help (no rename, no flock, no random access) and no lock at all, which is what an
+/// object store is. Its only guarantees are the protocol's: atomic, conditional
+/// commits. The import lock is the protocol's default, lock objects under `locks/`.
+///
+/// Tests steer races through `beforeCommit`, called on the committing thread before
+/// each commit takes effect: blocking there holds that writer at a precise point while
+/// others go on.
 public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
     private let lock = NSLock()
-    private var files = [String: [UInt8]]()
-    private let writerLock = NSLock()
-    private let importLock = ReadWriteLock()
+    private var files = [String: (bytes: [UInt8], generation: Int)]()
+    private var generation = 0
+    private let hooks = NSLock()
+    private var commitHook: (@Sendable (String, WriteCondition) -> Void)?
 
-    public init() {}
+    public let lockPolicy: LockPolicy
+
+    public init(lockPolicy: LockPolicy = .standard) {
+        self.lockPolicy = lockPolicy
+    }
 
     public var location: String { "memory:" }
+
+    /// Called with the path and condition of every commit, before it takes effect.
+    public var beforeCommit: (@Sendable (String, WriteCondition) -> Void)? {
+        get { hooks.withLock { commitHook } }
+        set { hooks.withLock { commitHook = newValue } }
+    }
 
     /// Every stored path, for tests.
     public var paths: [String] { lock.withLock { files.keys.sorted() } }
 
-    public func read(_ path: String) throws -> [UInt8]? { lock.withLock { files[path] } }
+    public func readVersioned(_ path: String) throws -> VersionedContent? {
+        lock.withLock { files[path].map { VersionedContent(bytes: $0.bytes, version: StorageVersion("g\($0.generation)")) } }
+    }
 
     public func openForReading(_ path: String) throws -> StorageReader? {
         try read(path).map(MemoryReader.init)
     }
 
-    public func size(of path: String) throws -> Int64? { lock.withLock { files[path].map { Int64($0.count) } } }
+    public func size(of path: String) throws -> Int64? { lock.withLock { files[path].map { Int64($0.bytes.count) } } }
 
     public func list(_ folder: String) throws -> [String] {
         lock.withLock { files.keys.filter { $0.hasPrefix(folder + "/") }.sorted() }
@@ -48,25 +66,19 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
 
     public func flush() throws {}
 
-    public func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
-        try writerLock.withLock(body)
-    }
-
-    public func withImportLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
-        try importLock.with(exclusive: exclusive, body)
-    }
-
     public func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String] { [] }
 
     /// Applies a commit atomically, as an object store's conditional PUT would.
     fileprivate func commit(_ bytes: [UInt8], to path: String, _ condition: WriteCondition) -> CommitResult {
-        lock.withLock {
+        beforeCommit?(path, condition)
+        return lock.withLock {
             switch condition {
             case .always: break
             case .ifAbsent: if files[path] != nil { return .conditionFailed }
-            case .ifUnchanged(let expected): if files[path] != expected { return .conditionFailed }
+            case .ifMatch(let expected): if files[path].map({ StorageVersion("g\($0.generation)") }) != expected { return .conditionFailed }
             }
-            files[path] = bytes
+            generation += 1
+            files[path] = (bytes, generation)
             return .written
         }
     }
@@ -119,18 +131,4 @@ private final class MemoryWriter: StorageWriter {
     }
 
     func discard() { open = false }
-}
-
-/// Shared or exclusive, like flock's LOCK_SH and LOCK_EX.
-private final class ReadWriteLock: @unchecked Sendable {
-    private var lock = pthread_rwlock_t()
-
-    init() { pthread_rwlock_init(&lock, nil) }
-    deinit { pthread_rwlock_destroy(&lock) }
-
-    func with<T>(exclusive: Bool, _ body: () throws -> T) rethrows -> T {
-        _ = exclusive ? pthread_rwlock_wrlock(&lock) : pthread_rwlock_rdlock(&lock)
-        defer { pthread_rwlock_unlock(&lock) }
-        return try body()
-    }
 }

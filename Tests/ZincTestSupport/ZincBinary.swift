@@ -6,6 +6,8 @@ public enum ZincBinary {
         public let status: Int32
         public let stdout: String
         public let stderr: String
+        /// Ended by a signal (`status` is then its number), not by exiting.
+        public let killed: Bool
     }
 
     /// The binary next to the test bundle (`swift build` puts both in one folder);
@@ -37,13 +39,15 @@ public enum ZincBinary {
         return environment
     }
 
+    /// Runs `zinc` to the end; `extraEnvironment` adds to (or overrides) `environment(in:)`.
     @discardableResult
-    public static func run(_ arguments: [String], in directory: String) throws -> Result {
+    public static func run(_ arguments: [String], in directory: String,
+                           extraEnvironment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = environment(in: directory)
+        process.environment = environment(in: directory).merging(extraEnvironment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -59,7 +63,8 @@ public enum ZincBinary {
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+                      stderr: String(decoding: errData, as: UTF8.self),
+                      killed: process.terminationReason == .uncaughtSignal)
     }
 
     /// Starts `zinc` without waiting, for tests that run several at once.

@@ -61,9 +61,12 @@ import Zinc
         #expect(throws: ZincError.self) { try parse("[1, 2]") }
     }
 
-    @Test func dropsBundlesWithoutVersions() {
+    /// FORMAT.md: a bundle whose versions are all deleted keeps its `next_version`.
+    @Test func keepsBundlesWithoutVersions() throws {
         var index = CatalogIndex(id: "a")
         index.bundles["Gone"] = .init(versions: [], distributions: [:], nextVersion: 3)
-        #expect(String(decoding: index.encoded(), as: UTF8.self) == #"{"bundles":{},"format":"1","id":"a"}"#)
+        let json = #"{"bundles":{"Gone":{"distributions":{},"next_version":3,"versions":[]}},"format":"1","id":"a"}"#
+        #expect(String(decoding: index.encoded(), as: UTF8.self) == json)
+        #expect(try parse(json) == index)
     }
 }

@@ -112,7 +112,7 @@ import ZincTestSupport
         let objects = catalog.objects
         let stored = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), cleaned = DispatchSemaphore(value: 0)
         let importer = Thread {
-            _ = try? storage.withImportLock(exclusive: false) {
+            _ = try? storage.withImportLock(exclusive: false) { _ in
                 _ = try objects.store(localPath: source, sha: sha1Hex(content), stamp: FileStamp(of: PosixFile.open(source)))
                 stored.signal()
                 release.wait()

@@ -31,7 +31,7 @@ import ZincTestSupport
     @Test func deletesFromTheIndexThenRemovesManifestsAndArchives() throws {
         let objects = dir.files(under: "cat/objects")
         let deletion = try catalog.deleteVersions(of: "B", [.spec(.number(2))])
-        #expect((deletion.versions, deletion.removesBundle, deletion.files) == ([2], false, files(of: 2)))
+        #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([2], false, files(of: 2)))
         #expect(try catalog.index().bundles["B"] == .init(versions: [1, 3], distributions: [:], nextVersion: 3))
         #expect(files(of: 2).allSatisfy { !dir.exists("cat/" + $0) })
         #expect(files(of: 1).allSatisfy { dir.exists("cat/" + $0) })
@@ -66,26 +66,33 @@ import ZincTestSupport
     @Test func unreferencedDeletesEveryVersionNoDistributionNames() throws {
         try point("master", at: 2)
         let deletion = try catalog.deleteVersions(of: "B", [.unreferenced])
-        #expect((deletion.versions, deletion.removesBundle, deletion.files) == ([1, 3], false, files(of: 1, 3)))
+        #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([1, 3], false, files(of: 1, 3)))
         #expect(try catalog.index().bundles["B"] == .init(versions: [2], distributions: ["master": 2], nextVersion: 3))
         #expect(try catalog.verify().isOK)
         #expect(try catalog.deleteVersions(of: "B", [.unreferenced]).versions.isEmpty)
     }
 
-    @Test func allRemovesTheBundleFromTheIndex() throws {
+    /// The bundle keeps its entry and `next_version`: a CDN has cached `B-1.json` as
+    /// immutable, so the next import must not be version 1 again.
+    @Test func allKeepsTheBundlesNumbersUsed() throws {
         _ = try catalog.updateBundle("Other", from: dir.at("src"))
         let deletion = try catalog.deleteVersions(of: "B", [try VersionSelection(":all")])
-        #expect((deletion.versions, deletion.removesBundle, deletion.files) == ([1, 2, 3], true, files(of: 1, 2, 3)))
-        #expect(try catalog.index().bundles.keys.sorted() == ["Other"])
+        #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([1, 2, 3], true, files(of: 1, 2, 3)))
+        #expect(try catalog.index().bundles["B"] == .init(versions: [], distributions: [:], nextVersion: 3))
         #expect(dir.files(under: "cat/manifests") == ["Other-1.json", "Other-1.json.gz"])
         #expect(dir.files(under: "cat/archives") == ["Other-1.tar"])
-        #expect(throws: ZincError.bundleNotFound("B")) { try catalog.deleteVersions(of: "B", [.all]) }
+        #expect(try catalog.deleteVersions(of: "B", [.all]).versions.isEmpty)
+        #expect(throws: ZincError.versionNotFound(bundle: "B", version: "latest (it has no versions)")) {
+            try catalog.deleteVersions(of: "B", [.spec(.latest)])
+        }
+        #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 4))
+        #expect(try catalog.verify().isOK)
     }
 
     @Test func aDryRunChangesNothing() throws {
         let before = dir.files(under: "cat")
         let deletion = try catalog.deleteVersions(of: "B", [.spec(.latest), .spec(.number(1))], dryRun: true)
-        #expect((deletion.versions, deletion.removesBundle, deletion.files) == ([1, 3], false, files(of: 1, 3)))
+        #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([1, 3], false, files(of: 1, 3)))
         #expect(dir.files(under: "cat") == before)
         #expect(try catalog.index().bundles["B"]?.versions == [1, 2, 3])
     }

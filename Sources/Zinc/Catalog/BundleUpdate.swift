@@ -66,12 +66,14 @@ extension Catalog {
         try Names.validateBundleName(name)
         // The objects stored or reused below are garbage to `clean` until the manifest
         // is committed: the shared import lock keeps it waiting until then.
-        return try storage.withImportLock(exclusive: false) {
+        return try storage.withImportLock(exclusive: false) { lock in
             switch try importFiles(name, from: source, options: options) {
             case .unchanged(let version):
+                // Nothing to write, but a re-run after a kill must leave the index's copies equal.
+                try repairIndexCopies()
                 return .unchanged(version: version)
-            case .stored(let draft, let savedCache):
-                let (result, manifestSHA) = try commitVersion(name, draft, options: options)
+            case .stored(let draft, let savedCache, let comparedWith):
+                let (result, manifestSHA) = try commitVersion(name, draft, comparedWith: comparedWith, options: options, lock: lock)
                 if let manifestSHA, let savedCache {
                     do { try savedCache.recordMatch(Self.matchDigest(manifestSHA: manifestSHA, flavorspec: options.flavorspec)) } catch {
                         logger.warning("could not update the stat cache: \(error)")
@@ -84,8 +86,9 @@ extension Catalog {
 
     private enum ImportedFiles {
         case unchanged(version: Int)
-        /// Every object stored and flushed; the stat cache saved, if one is kept.
-        case stored(VersionDraft, savedCache: SavedStatCache?)
+        /// Every object stored and flushed; the stat cache saved, if one is kept. The
+        /// version the files were found to differ from, if the bundle had one.
+        case stored(VersionDraft, savedCache: SavedStatCache?, comparedWith: Int?)
     }
 
     /// Scans, hashes and stores the tree, or finds it equal to the newest version. The
@@ -106,6 +109,7 @@ extension Catalog {
             }
         }
 
+        var comparedWith: Int?
         if !options.force, let latest = try newestManifest(name) {
             let digest = Self.matchDigest(manifestSHA: SHA1.hash(latest.bytes), flavorspec: options.flavorspec)
             // The cache vouches for every file and says they equal this manifest: an
@@ -115,6 +119,7 @@ extension Catalog {
                 _ = save(matchedManifest: digest)
                 return .unchanged(version: latest.version)
             }
+            comparedWith = latest.version
         }
         // Saved before storing, so an interrupted import still spares the next one the hashing.
         let savedCache = cached?.coversAll == true ? nil : save(matchedManifest: nil)
@@ -122,7 +127,7 @@ extension Catalog {
         try storage.flush()
         let draft = VersionDraft(paths: files.map(\.relativePath), fileFlavors: flavors,
                                  objects: stored.objects, objectOfFile: stored.objectOfFile)
-        return .stored(draft, savedCache: savedCache)
+        return .stored(draft, savedCache: savedCache, comparedWith: comparedWith)
     }
 
     /// What the stat cache records of a manifest found equal to a tree: a digest of the
@@ -221,57 +226,21 @@ extension Catalog {
         return (distinct, objectOfFile)
     }
 
-    /// Under the writer lock: picks the version number, writes archives then manifest
-    /// (each batch flushed), then adds the version to the index. Returns the SHA-1 of the
-    /// manifest's JSON too when this call wrote it.
-    private func commitVersion(_ name: String, _ draft: VersionDraft,
-                               options: BundleUpdateOptions) throws -> (BundleUpdateResult, manifestSHA: String?) {
-        try storage.withExclusiveLock {
-            let index = try self.index()
-            let bundle = index.bundles[name] ?? CatalogIndex.BundleEntry()
-            let version = bundle.nextVersion + 1
-            // Another writer may have committed the same content while we were importing.
-            if !options.force, let latest = bundle.latestVersion {
-                let (bytes, path) = try manifestBytes(bundle: name, version: latest)
-                if try NewestManifest(version: latest, bytes: bytes, path: path)
-                    .holdsExactly(paths: draft.paths, digest: draft.digest, fileFlavors: draft.fileFlavors) {
-                    return (.unchanged(version: latest), nil)
-                }
-            }
-            let scopes = Catalog.archiveScopes(flavors: draft.flavors, includeMasterArchive: options.includeMasterArchive,
-                                               fileCount: draft.fileCount(in:))
-            for scope in scopes {
-                let members = try archiveMembers(of: draft.objects(in: scope), bundle: name, version: version,
-                                                 flavor: scope, earlierVersions: bundle.versions)
-                try writeArchive(Catalog.archivePath(bundle: name, version: version, flavor: scope), members: members,
-                                 workers: options.workers)
-            }
-            try storage.flush()
-            let manifestSHA = try writeManifest(Manifest.path(bundle: name, version: version)) { sink in
-                try draft.encode(catalog: index.id, bundle: name, version: version, sink)
-            }
-            try storage.flush()
-            try updateIndexLocked { index in
-                var entry = index.bundles[name] ?? CatalogIndex.BundleEntry()
-                entry.versions = (entry.versions + [version]).sorted()
-                entry.nextVersion = max(entry.nextVersion, version)
-                index.bundles[name] = entry
-            }
-            return (.created(version: version), manifestSHA)
-        }
+    /// The newest version of bundle `name` and its manifest's JSON, or nil when it has
+    /// none. A delete_bundle may remove it meanwhile, which only means the tree is not
+    /// unchanged (the commit checks again against the index it commits to).
+    private func newestManifest(_ name: String) throws -> NewestManifest? {
+        guard let version = try index().bundles[name]?.latestVersion else { return nil }
+        return try newestManifest(name, version: version)
     }
 
-    /// The newest version of bundle `name` and its manifest's JSON, or nil when it has
-    /// none. Read outside the writer lock: a delete_bundle may remove it meanwhile, which
-    /// only means the tree is not unchanged (commitVersion checks again under the lock).
-    private func newestManifest(_ name: String) throws -> NewestManifest? {
-        guard let version = try index().bundles[name]?.latestVersion,
-              let (bytes, path) = try? manifestBytes(bundle: name, version: version) else { return nil }
+    func newestManifest(_ name: String, version: Int) throws -> NewestManifest? {
+        guard let (bytes, path) = try? manifestBytes(bundle: name, version: version) else { return nil }
         return NewestManifest(version: version, bytes: bytes, path: path)
     }
 }
 
-private struct NewestManifest {
+struct NewestManifest {
     let version: Int
     let bytes: [UInt8]
     let path: String

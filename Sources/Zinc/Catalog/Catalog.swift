@@ -34,68 +34,12 @@ public final class Catalog: @unchecked Sendable {
             throw ZincError.catalogExists(storage.location)
         }
         let catalog = Catalog(storage: storage, config: .standard, logger: logger)
-        try storage.withExclusiveLock {
-            guard try storage.write(CatalogConfig.standard.encoded(), to: CatalogConfig.path, .ifAbsent) == .written else {
-                throw ZincError.catalogExists(storage.location)
-            }
-            try catalog.writeIndexFiles(CatalogIndex(id: id), replacing: nil)
-            try storage.flush()
+        guard try storage.write(CatalogConfig.standard.encoded(), to: CatalogConfig.path, .ifAbsent) == .written else {
+            throw ZincError.catalogExists(storage.location)
         }
+        try storage.flush()
+        try catalog.createIndex(CatalogIndex(id: id))
         return catalog
-    }
-
-    // MARK: Index
-
-    /// The index as currently stored, with the bytes it was read from (for compare-and-swap).
-    public func index() throws -> CatalogIndex {
-        try readIndex().index
-    }
-
-    private func readIndex() throws -> (index: CatalogIndex, canonicalBytes: [UInt8]?) {
-        if let bytes = try storage.read("catalog.json") {
-            return (try CatalogIndex.parse(bytes, path: storage.location + "/catalog.json"), bytes)
-        }
-        // Catalogs written by the original tool may carry only the legacy name.
-        if let bytes = try storage.read("index.json") {
-            return (try CatalogIndex.parse(bytes, path: storage.location + "/index.json"), nil)
-        }
-        throw ZincError.catalogNotFound(storage.location)
-    }
-
-    /// Changes the index under the catalog's writer lock. The index is re-read after
-    /// the lock is taken, so concurrent writers never lose each other's changes, and
-    /// written with compare-and-swap for backends whose lock is advisory. `change`
-    /// may run again when the swap fails; it returns nil to leave the index as it is.
-    public func updateIndex<R>(_ change: (inout CatalogIndex) throws -> R) throws -> R {
-        try storage.withExclusiveLock { try updateIndexLocked(change) }
-    }
-
-    /// The same as `updateIndex` for callers already holding the lock.
-    func updateIndexLocked<R>(_ change: (inout CatalogIndex) throws -> R) throws -> R {
-        for _ in 0..<8 {
-            let (current, bytes) = try readIndex()
-            var updated = current
-            let result = try change(&updated)
-            if updated == current { return result }
-            if try writeIndexFiles(updated, replacing: bytes) {
-                try storage.flush()
-                return result
-            }
-        }
-        throw ZincError.conflict("the index of '\(storage.location)' kept changing under this writer; try again")
-    }
-
-    /// Writes `catalog.json` (conditionally), then its three mirrors.
-    @discardableResult
-    private func writeIndexFiles(_ index: CatalogIndex, replacing previous: [UInt8]?) throws -> Bool {
-        let json = index.encoded()
-        let condition: WriteCondition = previous.map { .ifUnchanged($0) } ?? .ifAbsent
-        guard try storage.write(json, to: "catalog.json", condition) == .written else { return false }
-        let gz = GzipCompressor.compress(json)
-        try storage.write(gz, to: "catalog.json.gz")
-        try storage.write(json, to: "index.json")
-        try storage.write(gz, to: "index.json.gz")
-        return true
     }
 
     // MARK: Manifests
@@ -144,8 +88,13 @@ public final class Catalog: @unchecked Sendable {
             hasher.update(piece)
         }
         try compressor.finish()
-        _ = try json.commit(.always)
-        _ = try gz.commit(.always)
+        // Create-only: a manifest's name is cached as immutable, and its version number
+        // was reserved for this writer alone.
+        for writer in [json, gz] {
+            guard try writer.commit(.ifAbsent) == .written else {
+                throw ZincError.conflict("'\(storage.location)/\(writer.path)' already exists; another writer used this version number")
+            }
+        }
         return hasher.finalize()
     }
 
@@ -197,7 +146,7 @@ public final class Catalog: @unchecked Sendable {
     /// Writes one archive: a ustar member per object, named like the object's file,
     /// holding the object's stored bytes (copied in the kernel, members in parallel).
     /// Members go out in batches so memory stays flat however many objects there are.
-    func writeArchive(_ path: String, members: [StoredObject], workers: Int?) throws {
+    func writeArchive(_ path: String, members: [StoredObject], workers: Int?, condition: WriteCondition) throws {
         let writer = try storage.makeWriter(for: path)
         defer { writer.discard() }
         var padding = [UInt8]()  // the previous member's padding goes out with the next header
@@ -218,6 +167,8 @@ public final class Catalog: @unchecked Sendable {
             }
         }
         try writer.write(padding + [UInt8](repeating: 0, count: 2 * TarHeader.blockSize))
-        _ = try writer.commit(.always)
+        guard try writer.commit(condition) == .written else {
+            throw ZincError.conflict("'\(storage.location)/\(path)' already exists; another writer used this version number")
+        }
     }
 }

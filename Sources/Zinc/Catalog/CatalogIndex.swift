@@ -28,6 +28,10 @@ public struct CatalogIndex: Equatable, Sendable {
     }
 
     public static let formatVersion = "1"
+    /// The highest version number this tool reads or reserves. Clients keep version
+    /// numbers in 32-bit integers (JavaZinc's `int`), so no catalog should go beyond it;
+    /// a larger number in an index is refused as damage rather than overflowing later.
+    public static let maximumVersion = Int(Int32.max)
     /// The canonical name first; the others mirror it byte for byte.
     public static let fileNames = ["catalog.json", "catalog.json.gz", "index.json", "index.json.gz"]
 
@@ -48,10 +52,12 @@ public struct CatalogIndex: Equatable, Sendable {
         let formatText = format.stringValue ?? format.intValue.map(String.init) ?? "\(format)"
         guard formatText == formatVersion else { throw ZincError.unsupportedFormat(path: path, format: formatText) }
         guard let id = top["id"]?.stringValue else { throw corrupt("no string 'id'") }
+        try named(path) { try Names.validateCatalogID(id) }
         guard let bundlesValue = top["bundles"]?.objectValue else { throw corrupt("no 'bundles' object") }
 
         var bundles = [String: BundleEntry]()
         for (name, value) in bundlesValue {
+            try named(path) { try Names.validateBundleName(name) }
             if let list = value.arrayValue {  // 2012 draft: "bundles": {"B": [1, 2]}
                 let versions = try versions(list, bundle: name, corrupt)
                 bundles[name] = BundleEntry(versions: versions, nextVersion: versions.last ?? 0)
@@ -63,13 +69,18 @@ public struct CatalogIndex: Equatable, Sendable {
             if let distros = entry["distributions"] {
                 guard let object = distros.objectValue else { throw corrupt("bundle '\(name)': 'distributions' is not an object") }
                 for (distro, version) in object {
-                    guard let v = version.intValue else { throw corrupt("bundle '\(name)': distribution '\(distro)' is not a version number") }
+                    try named(path) { try Names.validateDistroKey(distro) }
+                    guard let v = version.intValue, (1...Int64(maximumVersion)).contains(v) else {
+                        throw corrupt("bundle '\(name)': distribution '\(distro)' is not a version number from 1 to \(maximumVersion)")
+                    }
                     bundle.distributions[distro] = Int(v)
                 }
             }
             let reserved = entry["next_version"] ?? entry["next-version"]
             if let reserved {
-                guard let v = reserved.intValue, v >= 0 else { throw corrupt("bundle '\(name)': 'next_version' is not a number") }
+                guard let v = reserved.intValue, (0...Int64(maximumVersion)).contains(v) else {
+                    throw corrupt("bundle '\(name)': 'next_version' is not a number from 0 to \(maximumVersion)")
+                }
                 bundle.nextVersion = Int(v)
             }
             bundle.nextVersion = max(bundle.nextVersion, bundle.versions.last ?? 0)
@@ -77,8 +88,9 @@ public struct CatalogIndex: Equatable, Sendable {
         }
         if let draft = top["distributions"]?.objectValue {  // 2012 draft: {"master": {"B": 1}}
             for (distro, pointers) in draft {
+                try named(path) { try Names.validateDistroKey(distro) }
                 for (name, version) in pointers.objectValue ?? [:] {
-                    guard let v = version.intValue, bundles[name] != nil else { continue }
+                    guard let v = version.intValue, (1...Int64(maximumVersion)).contains(v), bundles[name] != nil else { continue }
                     bundles[name]!.distributions[distro] = Int(v)
                 }
             }
@@ -86,18 +98,59 @@ public struct CatalogIndex: Equatable, Sendable {
         return CatalogIndex(id: id, bundles: bundles)
     }
 
+    /// A name read from the index is refused where it is parsed, before any path is
+    /// built from it (`../x` as a bundle would reach outside the catalog); the error
+    /// names the index file too.
+    private static func named(_ path: String, _ validate: () throws -> Void) throws {
+        do { try validate() } catch ZincError.invalidName(let kind, let value, let reason) {
+            throw ZincError.corruptFile(path: path, reason: "invalid \(kind) '\(Names.printable(value))': \(reason)")
+        }
+    }
+
     private static func versions(_ list: [JSONValue], bundle: String, _ corrupt: (String) -> ZincError) throws -> [Int] {
         var versions = [Int]()
         for item in list {
-            guard let v = item.intValue, v >= 1 else { throw corrupt("bundle '\(bundle)': version \(item) is not a positive integer") }
+            guard let v = item.intValue, (1...Int64(maximumVersion)).contains(v) else {
+                throw corrupt("bundle '\(bundle)': version \(item) is not a number from 1 to \(maximumVersion)")
+            }
             versions.append(Int(v))
         }
         return Array(Set(versions)).sorted()
     }
 
+    /// The versions listed more than once in an index's raw JSON, per bundle: `parse`
+    /// keeps one of each, so only `verify` can tell that a writer listed one twice.
+    public static func repeatedVersions(in bytes: [UInt8]) -> [(bundle: String, version: Int)] {
+        guard let bundles = (try? JSONValue.parse(bytes))?.objectValue?["bundles"]?.objectValue else { return [] }
+        var repeated = [(bundle: String, version: Int)]()
+        for (name, value) in bundles.sorted(by: { $0.key < $1.key }) {
+            let list = value.objectValue?["versions"]?.arrayValue ?? value.arrayValue ?? []
+            var seen = Set<Int64>()
+            for version in list.compactMap(\.intValue) where !seen.insert(version).inserted {
+                repeated.append((name, Int(version)))
+            }
+        }
+        return repeated
+    }
+
+    /// Refuses an index no writer may commit: a bundle's versions not strictly ascending
+    /// (a version listed twice), or a reserved number below a listed version.
+    func checkWritable() throws {
+        for (name, bundle) in bundles {
+            for (a, b) in zip(bundle.versions, bundle.versions.dropFirst()) where a >= b {
+                throw ZincError.conflict("refusing to write an index that lists version \(b) of '\(name)' twice")
+            }
+            if let last = bundle.versions.last, last > bundle.nextVersion {
+                throw ZincError.conflict("refusing to write an index whose next_version of '\(name)' is below version \(last)")
+            }
+        }
+    }
+
+    /// A bundle keeps its entry when its last version is deleted (with no versions and
+    /// its `next_version`), so that its version numbers are never handed out again.
     public func json() -> JSONValue {
         var bundlesJSON = [String: JSONValue]()
-        for (name, bundle) in bundles where !bundle.versions.isEmpty {
+        for (name, bundle) in bundles {
             bundlesJSON[name] = .object([
                 "versions": .array(bundle.versions.map { .int(Int64($0)) }),
                 "distributions": .object(bundle.distributions.mapValues { .int(Int64($0)) }),

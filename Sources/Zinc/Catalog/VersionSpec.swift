@@ -34,7 +34,9 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
             guard bundle.versions.contains(n) else { throw ZincError.versionNotFound(bundle: name, version: String(n)) }
             return n
         case .latest:
-            guard let latest = bundle.latestVersion else { throw ZincError.versionNotFound(bundle: name, version: "latest") }
+            guard let latest = bundle.latestVersion else {
+                throw ZincError.versionNotFound(bundle: name, version: "latest (it has no versions)")
+            }
             return latest
         case .distro(let distro):
             guard let v = bundle.distributions[distro] else { throw ZincError.distroNotFound(bundle: name, distro: distro) }

@@ -13,6 +13,7 @@ public final class GzipDecompressor {
         case corrupt(String)
         case trailingData
         case truncated
+        case tooLarge(limit: Int)
     }
 
     public init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
@@ -60,9 +61,13 @@ public final class GzipDecompressor {
         if !finished { throw Failure.truncated }
     }
 
-    public static func decompress(_ bytes: [UInt8]) throws -> [UInt8] {
+    /// The whole content of a small gzip file, refused (`tooLarge`) past `limit` bytes.
+    public static func decompress(_ bytes: [UInt8], limit: Int = .max) throws -> [UInt8] {
         var out = [UInt8]()
-        let decompressor = GzipDecompressor { out.append(contentsOf: $0) }
+        let decompressor = GzipDecompressor { piece in
+            guard piece.count <= limit - out.count else { throw Failure.tooLarge(limit: limit) }
+            out.append(contentsOf: piece)
+        }
         try bytes.withUnsafeBytes { try decompressor.update($0) }
         try decompressor.finish()
         return out

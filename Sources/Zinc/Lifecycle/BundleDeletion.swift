@@ -21,8 +21,9 @@ public struct BundleDeletion: Equatable, Sendable {
     /// Ascending; empty when the selection named nothing (`unreferenced` with every
     /// version referenced).
     public let versions: [Int]
-    /// No version is left, so the bundle leaves the index.
-    public let removesBundle: Bool
+    /// No version is left. The bundle keeps its entry in the index (no versions, no
+    /// distributions, its `next_version`), so its version numbers are never used again.
+    public let removesLastVersion: Bool
     /// The manifests and archives of those versions, in removal order.
     public let files: [String]
 }
@@ -30,14 +31,15 @@ public struct BundleDeletion: Equatable, Sendable {
 extension Catalog {
     /// Deletes versions of `bundle`: first from the index, then their manifests and
     /// archives. Refuses, deleting nothing, when a distribution (or `_prev` pointer)
-    /// refers to one of them. `next_version` stays, so numbers are never reused while
-    /// the bundle exists. Objects stay: other versions may share them, and unshared
-    /// ones are `clean`'s to remove.
+    /// refers to one of them. `next_version` stays, even when no version is left, so
+    /// numbers are never reused. Files that a copy of the index still lists (another
+    /// writer's copies landing late) stay for `clean`. Objects stay: other versions may
+    /// share them, and unshared ones are `clean`'s to remove.
     public func deleteVersions(of bundle: String, _ selections: [VersionSelection],
                                dryRun: Bool = false) throws -> BundleDeletion {
         if dryRun {
             let plan = try Self.planDeletion(selections, of: bundle, in: index())
-            return BundleDeletion(bundle: bundle, versions: plan.versions, removesBundle: plan.removesBundle,
+            return BundleDeletion(bundle: bundle, versions: plan.versions, removesLastVersion: plan.removesLastVersion,
                                   files: try files(ofVersions: plan.versions, of: bundle))
         }
         let plan = try updateIndex { index in
@@ -45,15 +47,16 @@ extension Catalog {
             index = plan.index
             return plan
         }
-        // Only once no index lists the versions: a reader never finds a listed manifest missing.
-        let files = try files(ofVersions: plan.versions, of: bundle)
+        // Only once no copy of the index lists the versions: a reader never finds a listed manifest missing.
+        let stillListed = Set(try indexCopies().flatMap { $0.bundles[bundle]?.versions ?? [] })
+        let files = try files(ofVersions: plan.versions.filter { !stillListed.contains($0) }, of: bundle)
         for path in files { try storage.delete(path) }
-        return BundleDeletion(bundle: bundle, versions: plan.versions, removesBundle: plan.removesBundle, files: files)
+        return BundleDeletion(bundle: bundle, versions: plan.versions, removesLastVersion: plan.removesLastVersion, files: files)
     }
 
     private struct DeletionPlan {
         let versions: [Int]
-        let removesBundle: Bool
+        let removesLastVersion: Bool
         /// The index without those versions.
         let index: CatalogIndex
     }
@@ -80,8 +83,9 @@ extension Catalog {
 
         var updated = index
         entry.versions.removeAll(where: chosen.contains)
-        updated.bundles[bundle] = entry.versions.isEmpty ? nil : entry
-        return DeletionPlan(versions: versions, removesBundle: entry.versions.isEmpty, index: updated)
+        if entry.versions.isEmpty { entry.distributions = [:] }
+        updated.bundles[bundle] = entry
+        return DeletionPlan(versions: versions, removesLastVersion: entry.versions.isEmpty, index: updated)
     }
 
     /// The manifests, then the archives (every flavor's), of some versions of `bundle`.

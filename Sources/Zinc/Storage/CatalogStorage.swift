@@ -2,15 +2,36 @@
 /// backend (an S3-compatible bucket) plugs in without touching it. Paths are
 /// catalog-relative and `/`-separated (`objects/ab/cd/abcd…`).
 ///
-/// Durability contract: `commit` makes a file visible atomically, and `flush` makes
-/// everything committed so far durable. Writers commit a batch, flush once, and only
-/// then commit whatever refers to that batch (objects → archives → manifests → index).
+/// What every backend must guarantee (`StorageConformanceSuite` checks each point):
+/// - **Atomic commits.** A file written through `makeWriter` is invisible until
+///   `commit`, then visible whole; a discarded or abandoned writer leaves nothing that
+///   `list` or `read` show.
+/// - **Conditional commits are atomic.** `ifAbsent` never replaces a file and
+///   `ifMatch` replaces only the very version a read returned, even when writers on
+///   other machines race for the same path. This is all the catalog needs to stay
+///   correct with no lock at all: version numbers are reserved, and the index changed,
+///   by compare-and-swap on `catalog.json`.
+/// - **Read after write.** Once a commit returns, every reader (any process, any
+///   machine) reads the new content and lists the file.
+/// - **Durability.** `flush` makes everything committed so far durable. Writers commit
+///   a batch, flush once, and only then commit whatever refers to that batch
+///   (objects → archives → manifests → index).
+///
+/// Locks are optional speed-ups, never needed for correctness of the index:
+/// `withWriterLock` serializes index writers where the backend can (`flock` on a local
+/// folder), so they seldom retry a compare-and-swap. The import lock is needed by
+/// `clean`, and every backend gets one: `flock` locally, lock objects under `locks/`
+/// (`LockObjects`) on stores without locks.
+///
+/// Threads: readers, `size`, `list` and writers may be used from any thread at once
+/// (imports store objects on every core); one writer is used by one thread at a time.
 public protocol CatalogStorage: AnyObject, Sendable {
     /// A human-readable location, used in messages.
     var location: String { get }
 
-    /// The whole content of a small file (index, manifest, config), or nil when absent.
-    func read(_ path: String) throws -> [UInt8]?
+    /// The whole content of a small file (index, manifest, config) and the version
+    /// token to compare-and-swap it with, or nil when absent.
+    func readVersioned(_ path: String) throws -> VersionedContent?
 
     /// Opens a file for streaming reads; nil when absent.
     func openForReading(_ path: String) throws -> StorageReader?
@@ -36,30 +57,52 @@ public protocol CatalogStorage: AnyObject, Sendable {
     /// Makes every committed write durable.
     func flush() throws
 
-    /// Runs `body` holding the catalog's exclusive writer lock. Remote backends that
-    /// cannot lock rely on `WriteCondition.ifUnchanged` instead.
-    func withExclusiveLock<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body` while no other writer of this catalog runs its own `withWriterLock`
+    /// body, where the backend can promise that; otherwise just runs it. Only a fast
+    /// path: callers stay correct through conditional commits without it.
+    func withWriterLock<T>(_ body: () throws -> T) throws -> T
 
     /// Runs `body` holding the import lock: shared by imports, exclusive by `clean`.
     /// An import stores (or decides to reuse) objects long before a committed manifest
     /// refers to them, so those objects look like garbage until it finishes; `clean`
     /// therefore waits until no import runs and keeps new ones out while it works.
-    /// Always taken before the writer lock, never while holding it.
-    func withImportLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T
+    /// Always taken before the writer lock, never while holding it. `body` gets the
+    /// held lock so that it can check, before committing, that the lock was never lost.
+    /// The default implementation uses lock objects (`LockObjects`).
+    func withImportLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T
+
+    /// How lock objects expire and are refreshed, on backends that use them.
+    var lockPolicy: LockPolicy { get }
 
     /// Temporary files left behind by writers that are gone (killed between starting a
     /// file and committing it), or older than `age` whoever wrote them.
     func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String]
 }
 
+extension CatalogStorage {
+    public func withWriterLock<T>(_ body: () throws -> T) throws -> T { try body() }
+
+    public func withImportLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {
+        try LockObjects(storage: self, policy: lockPolicy).withLock(exclusive: exclusive, body)
+    }
+
+    public var lockPolicy: LockPolicy { .standard }
+
+    /// The whole content of a small file, or nil when absent.
+    public func read(_ path: String) throws -> [UInt8]? {
+        try readVersioned(path)?.bytes
+    }
+}
+
 /// When a commit may replace what is already at the path.
 public enum WriteCondition: Equatable, Sendable {
     /// Replace whatever is there.
     case always
-    /// Only when nothing is there yet (immutable files: objects, new catalogs).
+    /// Only when nothing is there yet (immutable files: objects, manifests, archives).
     case ifAbsent
-    /// Only when the current content is exactly these bytes (compare-and-swap on the index).
-    case ifUnchanged([UInt8])
+    /// Only when the file is still the version `readVersioned` returned
+    /// (compare-and-swap on the index).
+    case ifMatch(StorageVersion)
 }
 
 public enum CommitResult: Equatable, Sendable {

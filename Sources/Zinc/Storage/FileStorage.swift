@@ -8,7 +8,8 @@ import Darwin
 /// A catalog in a local folder. Every file is written under a temporary name in its
 /// final folder and renamed into place, so readers (and a CDN syncing the folder)
 /// never see half a file; `flush` is one `syncfs` for the whole batch instead of one
-/// fsync per object.
+/// fsync per object. Locks are `flock`s on hidden files of the root, released by the
+/// kernel when a process dies.
 public final class FileStorage: CatalogStorage, @unchecked Sendable {
     public let root: String
     public var location: String { root }
@@ -17,6 +18,8 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     public static let lockFileName = ".zinc.lock"
     /// Hidden likewise; see `withImportLock`.
     public static let importLockFileName = ".zinc.import.lock"
+    /// Hidden likewise: held for the instant of a compare-and-swap's check and rename.
+    static let commitLockFileName = ".zinc.commit.lock"
     static let temporaryMarker = ".tmp-"
 
     public init(root: String) {
@@ -25,11 +28,32 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
 
     func absolute(_ path: String) -> String { root + "/" + path }
 
-    public func read(_ path: String) throws -> [UInt8]? {
+    public func readVersioned(_ path: String) throws -> VersionedContent? {
         guard let reader = try openFile(path) else { return nil }
         var bytes = [UInt8]()
         try reader.forEachChunk(chunkSize: 1 << 16) { bytes.append(contentsOf: $0) }
-        return bytes
+        return VersionedContent(bytes: bytes, version: Self.version(of: try reader.status()))
+    }
+
+    /// Every commit renames a new file into place, so the inode changes with each one;
+    /// the size and times guard against an inode number freed and taken again.
+    static func version(of status: stat) -> StorageVersion {
+        #if os(Linux)
+        let (mtime, ctime) = (status.st_mtim, status.st_ctim)
+        #else
+        let (mtime, ctime) = (status.st_mtimespec, status.st_ctimespec)
+        #endif
+        return StorageVersion("\(status.st_dev):\(status.st_ino):\(status.st_size):\(mtime.tv_sec).\(mtime.tv_nsec):\(ctime.tv_sec).\(ctime.tv_nsec)")
+    }
+
+    /// The version of the file at `path` now, or nil when there is none.
+    func currentVersion(of path: String) throws -> StorageVersion? {
+        var st = stat()
+        if lstat(absolute(path), &st) != 0 {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw ZincError.io(path: absolute(path), operation: "stat", errno: errno)
+        }
+        return Self.version(of: st)
     }
 
     public func openForReading(_ path: String) throws -> StorageReader? {
@@ -124,9 +148,11 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     }
 
     public func delete(_ path: String) throws {
-        if unlink(absolute(path)) != 0 && errno != ENOENT {
+        if unlink(absolute(path)) != 0 {
+            if errno == ENOENT { return }
             throw ZincError.io(path: absolute(path), operation: "delete", errno: errno)
         }
+        FaultInjection.changed(path)
     }
 
     public func makeWriter(for path: String) throws -> StorageWriter {
@@ -144,17 +170,17 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
         #endif
     }
 
-    public func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
+    public func withWriterLock<T>(_ body: () throws -> T) throws -> T {
         try withLock(Self.lockFileName, LOCK_EX, body)
     }
 
-    public func withImportLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
-        try withLock(Self.importLockFileName, exclusive ? LOCK_EX : LOCK_SH, body)
+    public func withImportLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {
+        try withLock(Self.importLockFileName, exclusive ? LOCK_EX : LOCK_SH) { try body(ProcessLifetimeLock()) }
     }
 
     /// `flock` on a hidden file of the root: released by the kernel when the process
     /// dies, so a killed writer never leaves the catalog locked.
-    private func withLock<T>(_ fileName: String, _ operation: Int32, _ body: () throws -> T) throws -> T {
+    func withLock<T>(_ fileName: String, _ operation: Int32, _ body: () throws -> T) throws -> T {
         try createFolders(root)
         let lock = try PosixFile.open(absolute(fileName), flags: O_RDWR | O_CREAT)
         while flock(lock.fd, operation) != 0 {
@@ -309,6 +335,7 @@ final class FileStorageWriter: StorageWriter {
             // for byte. renameat2 does it in one step; link + unlink where it is missing.
             if Self.renameNoReplace(temporaryPath, final) == 0 {
                 open = false
+                FaultInjection.changed(path)
                 return .written
             }
             if errno == EEXIST { return .conditionFailed }
@@ -316,16 +343,27 @@ final class FileStorageWriter: StorageWriter {
                 if errno == EEXIST { return .conditionFailed }
                 throw ZincError.io(path: final, operation: "create", errno: errno)
             }
+            FaultInjection.changed(path)
             return .written
-        case .ifUnchanged(let expected):
-            // Callers hold the catalog lock, so nothing changes between this read and the rename.
-            guard try storage.read(path) == expected else { return .conditionFailed }
+        case .ifMatch(let expected):
+            // Every compare-and-swap of this folder takes the commit lock, so nothing
+            // can commit to the path between this check and the rename.
+            return try storage.withLock(FileStorage.commitLockFileName, LOCK_EX) {
+                guard try storage.currentVersion(of: path) == expected else { return .conditionFailed }
+                try renameIntoPlace(final)
+                return .written
+            }
         }
+        try renameIntoPlace(final)
+        return .written
+    }
+
+    private func renameIntoPlace(_ final: String) throws {
         guard rename(temporaryPath, final) == 0 else {
             throw ZincError.io(path: final, operation: "rename into place", errno: errno)
         }
         open = false
-        return .written
+        FaultInjection.changed(path)
     }
 
     private static func renameNoReplace(_ source: String, _ destination: String) -> Int32 {

@@ -27,6 +27,18 @@ public enum Names {
         }
     }
 
+    /// A key of an index's `distributions`: a distro name, or `_` and a distro name
+    /// (the previous-version pointer).
+    public static func validateDistroKey(_ key: String) throws {
+        try validateDistroName(key.hasPrefix("_") ? String(key.dropFirst()) : key)
+    }
+
+    /// A value shown in a message with its control characters escaped, so that a
+    /// hostile name cannot rewrite the terminal it is printed on.
+    public static func printable(_ value: String) -> String {
+        value.unicodeScalars.map { isControl($0) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+    }
+
     public static func validateFlavorName(_ name: String) throws {
         try validateCommon(kind: "flavor name", name)
     }

@@ -10,8 +10,9 @@ struct DeleteBundle: ParsableCommand {
             version no distribution points at). A version that a distribution, or the _DISTRO \
             pointer keeping its previous version, refers to is refused, and then nothing is \
             deleted: move or delete the distribution first. The versions leave the index, then \
-            their manifests and archives are removed; a bundle left without versions leaves \
-            the index. Objects stay: 'zinc clean' removes those no version uses any more.
+            their manifests and archives are removed. A bundle left without versions keeps its \
+            entry, so its version numbers are never used again. Objects stay: 'zinc clean' \
+            removes those no version uses any more.
             """
     )
 
@@ -44,7 +45,7 @@ struct DeleteBundle: ParsableCommand {
             let numbers = deletion.versions.map(String.init).joined(separator: ", ")
             let plural = deletion.versions.count == 1 ? "" : "s"
             print("\(dryRun ? "Would delete" : "Deleted") version\(plural) \(numbers) of '\(bundle)'"
-                  + (deletion.removesBundle ? "; no version is left, so the bundle leaves the index" : ""))
+                  + (deletion.removesLastVersion ? "; no version is left (its numbers stay used)" : ""))
         }
     }
 }

@@ -1,0 +1,173 @@
+/// Committing an imported version, correct on every backend without any lock.
+///
+/// 1. **Reserve** a number: one compare-and-swap on the index raises the bundle's
+///    `next_version`, so no other writer, on any machine, can take the same number.
+///    An import that finds the newest version already holding its files reserves
+///    nothing and reports it unchanged.
+/// 2. **Write** the archives (in LMFO order over the versions listed at reservation),
+///    then the manifest, all create-only, each batch flushed.
+/// 3. **Commit**: a compare-and-swap adds the version to the index, unless the index
+///    has moved on in a way that would make the version wrong:
+///    - another writer committed the same files meanwhile: the reserved files are
+///      removed and the import is unchanged;
+///    - a higher version was committed first: a new number is reserved in the same
+///      swap and the version is written again under it, since committing below a
+///      newer version would change that version's LMFO order after the fact;
+///    - the versions below changed (another import committed, a version was
+///      deleted): the archives are rebuilt in the order those versions now give.
+///    A version is thus never listed twice and never committed out of order.
+extension Catalog {
+    /// How many times a commit may find the index moved on before giving up.
+    private static let commitAttempts = 16
+
+    func commitVersion(_ name: String, _ draft: VersionDraft, comparedWith: Int?, options: BundleUpdateOptions,
+                       lock: HeldLock) throws -> (BundleUpdateResult, manifestSHA: String?) {
+        try storage.withWriterLock {
+            var reservation: Reservation
+            switch try reserveVersion(name, draft, comparedWith: comparedWith, force: options.force) {
+            case .unchanged(let version): return (.unchanged(version: version), nil)
+            case .reserved(let reserved): reservation = reserved
+            }
+            var manifestSHA = try writeVersion(name, draft, reservation, options: options)
+            for _ in 0..<Self.commitAttempts {
+                // Refuse to commit if `clean` may have taken this import's lock for stale.
+                try lock.confirm()
+                switch try addVersion(name, draft, reservation, force: options.force) {
+                case .committed:
+                    return (.created(version: reservation.version), manifestSHA)
+                case .unchanged(let version):
+                    try removeVersion(name, draft, reservation.version, options: options)
+                    return (.unchanged(version: version), nil)
+                case .renumbered(let renumbered):
+                    try removeVersion(name, draft, reservation.version, options: options)
+                    reservation = renumbered
+                    manifestSHA = try writeVersion(name, draft, reservation, options: options)
+                case .reordered(let earlierVersions, let latest):
+                    reservation.earlierVersions = earlierVersions
+                    reservation.latestSeen = latest
+                    try writeArchives(name, draft, reservation, options: options, condition: .always)
+                }
+            }
+            throw ZincError.conflict("the index of '\(storage.location)' kept changing while version "
+                                     + "\(reservation.version) of '\(name)' was committed; try again")
+        }
+    }
+
+    private struct Reservation {
+        let catalogID: String
+        let version: Int
+        /// The versions the index listed when the archives were ordered.
+        var earlierVersions: [Int]
+        /// The newest of them, whose files this import was compared with.
+        var latestSeen: Int?
+    }
+
+    private enum ReservationOutcome {
+        case reserved(Reservation)
+        case unchanged(version: Int)
+    }
+
+    private enum CommitOutcome {
+        case committed
+        case unchanged(version: Int)
+        case renumbered(Reservation)
+        case reordered(earlierVersions: [Int], latest: Int?)
+    }
+
+    /// `comparedWith` is the version the import already found different, if any: it is
+    /// not read again unless the index has another newest version by now.
+    private func reserveVersion(_ name: String, _ draft: VersionDraft, comparedWith: Int?, force: Bool) throws -> ReservationOutcome {
+        try updateIndexLocked { index in
+            var entry = index.bundles[name] ?? CatalogIndex.BundleEntry()
+            if !force, let latest = entry.latestVersion, latest != comparedWith, try holds(draft, name, version: latest) {
+                return .unchanged(version: latest)
+            }
+            let version = try entry.reserveVersion(bundle: name)
+            index.bundles[name] = entry
+            return .reserved(Reservation(catalogID: index.id, version: version, earlierVersions: entry.versions,
+                                         latestSeen: entry.latestVersion))
+        }
+    }
+
+    private func addVersion(_ name: String, _ draft: VersionDraft, _ reservation: Reservation, force: Bool) throws -> CommitOutcome {
+        try updateIndexLocked { index in
+            var entry = index.bundles[name] ?? CatalogIndex.BundleEntry()
+            let listed = entry.versions
+            guard !listed.contains(reservation.version) else {
+                throw ZincError.conflict("version \(reservation.version) of '\(name)', reserved by this import, is already "
+                                         + "listed in the index of '\(storage.location)' by another writer; nothing was committed")
+            }
+            if !force, let latest = entry.latestVersion, latest != reservation.latestSeen, try holds(draft, name, version: latest) {
+                return .unchanged(version: latest)
+            }
+            if let latest = entry.latestVersion, latest > reservation.version {
+                let version = try entry.reserveVersion(bundle: name)
+                index.bundles[name] = entry
+                return .renumbered(Reservation(catalogID: reservation.catalogID, version: version,
+                                               earlierVersions: listed, latestSeen: latest))
+            }
+            guard listed == reservation.earlierVersions else { return .reordered(earlierVersions: listed, latest: entry.latestVersion) }
+            entry.versions.append(reservation.version)
+            index.bundles[name] = entry
+            return .committed
+        }
+    }
+
+    /// Whether version `version` of `name` holds exactly the draft's files.
+    private func holds(_ draft: VersionDraft, _ name: String, version: Int) throws -> Bool {
+        guard let newest = try newestManifest(name, version: version) else { return false }
+        return try newest.holdsExactly(paths: draft.paths, digest: draft.digest, fileFlavors: draft.fileFlavors)
+    }
+
+    /// Writes the archives, then the manifest, of a reserved version; returns the SHA-1
+    /// of the manifest's JSON.
+    private func writeVersion(_ name: String, _ draft: VersionDraft, _ reservation: Reservation,
+                              options: BundleUpdateOptions) throws -> String {
+        try writeArchives(name, draft, reservation, options: options, condition: .ifAbsent)
+        let manifestSHA = try writeManifest(Manifest.path(bundle: name, version: reservation.version)) { sink in
+            try draft.encode(catalog: reservation.catalogID, bundle: name, version: reservation.version, sink)
+        }
+        try storage.flush()
+        return manifestSHA
+    }
+
+    /// The archives of a reserved version, ordered over the versions listed before it:
+    /// created, or (`.always`) rebuilt when those versions changed before the commit.
+    private func writeArchives(_ name: String, _ draft: VersionDraft, _ reservation: Reservation,
+                               options: BundleUpdateOptions, condition: WriteCondition) throws {
+        for scope in archiveScopes(of: draft, options: options) {
+            let members = try archiveMembers(of: draft.objects(in: scope), bundle: name, version: reservation.version,
+                                             flavor: scope, earlierVersions: reservation.earlierVersions)
+            try writeArchive(Catalog.archivePath(bundle: name, version: reservation.version, flavor: scope),
+                             members: members, workers: options.workers, condition: condition)
+        }
+        try storage.flush()
+    }
+
+    /// Removes the files written for a reserved version that will not be committed. No
+    /// index lists it and no other writer can take its number, so nobody refers to them.
+    private func removeVersion(_ name: String, _ draft: VersionDraft, _ version: Int, options: BundleUpdateOptions) throws {
+        let manifest = Manifest.path(bundle: name, version: version)
+        for path in [manifest, manifest + ".gz"] + archiveScopes(of: draft, options: options).map({
+            Catalog.archivePath(bundle: name, version: version, flavor: $0)
+        }) {
+            try storage.delete(path)
+        }
+    }
+
+    private func archiveScopes(of draft: VersionDraft, options: BundleUpdateOptions) -> [String?] {
+        Catalog.archiveScopes(flavors: draft.flavors, includeMasterArchive: options.includeMasterArchive,
+                              fileCount: draft.fileCount(in:))
+    }
+}
+
+extension CatalogIndex.BundleEntry {
+    /// Takes the next version number for a new version; it is never handed out again.
+    mutating func reserveVersion(bundle: String) throws -> Int {
+        guard nextVersion < CatalogIndex.maximumVersion else {
+            throw ZincError.conflict("bundle '\(bundle)' has used every version number up to \(CatalogIndex.maximumVersion)")
+        }
+        nextVersion += 1
+        return nextVersion
+    }
+}

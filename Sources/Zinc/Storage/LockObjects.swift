@@ -1,0 +1,176 @@
+import Foundation
+
+/// Locks for stores that have none (object stores), after restic's `locks/`: each
+/// holder writes `locks/<random id>.json`, then lists `locks/`. Because every writer
+/// writes before it looks, two writers racing for conflicting locks cannot both miss
+/// each other: at least one sees the other, steps back (deleting its own object) and
+/// tries again after a random pause. A holder rewrites its object every
+/// `refreshEvery`; one not refreshed for `staleAfter` belongs to a writer that is gone
+/// and is ignored (and removed by `clean`).
+///
+/// A lock object is `{"exclusive": BOOL, "host": "…", "pid": N, "time": MS}`, `time`
+/// being the last refresh in milliseconds since 1970 by the holder's clock. Old clients
+/// and tools never look in `locks/`.
+public struct LockObjects: Sendable {
+    public static let folder = "locks"
+
+    let storage: CatalogStorage
+    let policy: LockPolicy
+
+    public init(storage: CatalogStorage, policy: LockPolicy) {
+        self.storage = storage
+        self.policy = policy
+    }
+
+    public func withLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {
+        let held = try acquire(exclusive: exclusive)
+        defer { held.release() }
+        return try body(held)
+    }
+
+    private func acquire(exclusive: Bool) throws -> LockObjectHolder {
+        let deadline = ContinuousClock.now + policy.waitAtMost
+        while true {
+            let path = "\(Self.folder)/\(Self.randomID()).json"
+            let record = LockRecord(exclusive: exclusive, host: Self.hostName, pid: Int(getpid()), time: Self.nowMilliseconds())
+            guard try storage.write(record.encoded(), to: path, .ifAbsent) == .written else { continue }
+            let conflicts: [LockRecord]
+            do {
+                conflicts = try liveLocks(except: path).filter { exclusive || $0.record.exclusive }.map(\.record)
+            } catch {
+                try? storage.delete(path)
+                throw error
+            }
+            if conflicts.isEmpty { return LockObjectHolder(storage: storage, path: path, record: record, policy: policy) }
+            try storage.delete(path)
+            guard ContinuousClock.now < deadline else {
+                let holders = conflicts.map { "\($0.exclusive ? "an exclusive" : "a shared") lock of pid \($0.pid) on \($0.host)" }
+                throw ZincError.conflict("'\(storage.location)' is locked (\(holders.joined(separator: ", "))); "
+                                         + "gave up after waiting \(policy.waitAtMost)")
+            }
+            Thread.sleep(forTimeInterval: Self.seconds(policy.retryEvery) * Double.random(in: 0.5...1.5))
+        }
+    }
+
+    /// The lock objects other than `path` that are not stale, with their paths.
+    func liveLocks(except path: String? = nil) throws -> [(path: String, record: LockRecord)] {
+        let now = Self.nowMilliseconds()
+        let staleAfter = Int64(Self.seconds(policy.staleAfter) * 1000)
+        return try storage.list(Self.folder).compactMap { other in
+            guard other != path, let bytes = try storage.read(other), let record = try? LockRecord.parse(bytes) else { return nil }
+            return now - record.time < staleAfter ? (other, record) : nil
+        }
+    }
+
+    /// Lock objects whose holders are gone: stale ones, and ones that are not lock
+    /// records at all (nothing but a lock would write there).
+    public func staleLocks() throws -> [String] {
+        let live = Set(try liveLocks().map(\.path))
+        return try storage.list(Self.folder).filter { !live.contains($0) }
+    }
+
+    static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private static func randomID() -> String {
+        (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16).leftPadded(to: 8) }.joined()
+    }
+
+    private static let hostName: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        return gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : "unknown"
+    }()
+}
+
+/// The content of one lock object.
+struct LockRecord: Equatable, Sendable {
+    let exclusive: Bool
+    let host: String
+    let pid: Int
+    /// The last refresh, in milliseconds since 1970.
+    let time: Int64
+
+    func encoded() -> [UInt8] {
+        JSONValue.object(["exclusive": .bool(exclusive), "host": .string(host), "pid": .int(Int64(pid)), "time": .int(time)]).encoded()
+    }
+
+    static func parse(_ bytes: [UInt8]) throws -> LockRecord {
+        guard let object = try JSONValue.parse(bytes).objectValue, case .bool(let exclusive)? = object["exclusive"],
+              let host = object["host"]?.stringValue, let pid = object["pid"]?.intValue, let time = object["time"]?.intValue
+        else { throw ZincError.corruptFile(path: "lock object", reason: "not a lock record") }
+        return LockRecord(exclusive: exclusive, host: host, pid: Int(pid), time: time)
+    }
+}
+
+/// A lock object this process holds, refreshed by a thread of its own until released.
+private final class LockObjectHolder: HeldLock, @unchecked Sendable {
+    private let storage: CatalogStorage
+    private let path: String
+    private let record: LockRecord
+    private let policy: LockPolicy
+    private let condition = NSCondition()
+    private var released = false
+    private var finished = false
+    /// When the lock object was last written, by the monotonic clock.
+    private var lastRefresh = ContinuousClock.now
+
+    init(storage: CatalogStorage, path: String, record: LockRecord, policy: LockPolicy) {
+        self.storage = storage
+        self.path = path
+        self.record = record
+        self.policy = policy
+        Thread.detachNewThread { [self] in refreshUntilReleased() }
+    }
+
+    private func refreshUntilReleased() {
+        condition.lock()
+        defer {
+            finished = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        while !released {
+            _ = condition.wait(until: Date(timeIntervalSinceNow: LockObjects.seconds(policy.refreshEvery)))
+            if released { return }
+            condition.unlock()
+            let refreshed = LockRecord(exclusive: record.exclusive, host: record.host, pid: record.pid,
+                                       time: LockObjects.nowMilliseconds())
+            let started = ContinuousClock.now
+            // A failed refresh is retried at the next tick; `confirm` notices when too many fail.
+            let written = (try? storage.write(refreshed.encoded(), to: path)) == .written
+            condition.lock()
+            if written { lastRefresh = started }
+        }
+    }
+
+    func confirm() throws {
+        let sinceRefresh = condition.withLock { ContinuousClock.now - lastRefresh }
+        // Others take the lock as stale after `staleAfter` by their clocks; keep a margin.
+        guard sinceRefresh < policy.staleAfter - policy.refreshEvery else {
+            throw ZincError.conflict("the lock '\(storage.location)/\(path)' was not refreshed for \(sinceRefresh) "
+                                     + "(this process stalled, or the storage failed); another writer may have "
+                                     + "taken it as stale, so nothing was committed")
+        }
+        guard try storage.size(of: path) != nil else {
+            throw ZincError.conflict("the lock '\(storage.location)/\(path)' was removed by another writer; nothing was committed")
+        }
+    }
+
+    func release() {
+        condition.lock()
+        released = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        condition.unlock()
+        try? storage.delete(path)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// Every writing command, killed right after each change it makes to the catalog (each
+/// file renamed into place, each file deleted; `ZINC_KILL_AFTER_COMMITS`): whatever
+/// copy of the index a client reads then is complete, and running the command again
+/// succeeds and leaves the four copies equal and the catalog verified.
+@Suite struct CrashInjectionTests {
+    struct Scenario: CustomTestStringConvertible, Sendable {
+        let name: String
+        /// Brings a new catalog `cat` to the state the command starts from.
+        let prepare: [[String]]
+        let command: [String]
+        /// How many changes the command makes at least (so the test kills that often).
+        let minimumKills: Int
+        var testDescription: String { name }
+    }
+
+    static let scenarios = [
+        Scenario(name: "update_bundle", prepare: [], command: ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
+                 minimumKills: 14),
+        Scenario(name: "update_distro", prepare: [["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"]],
+                 command: ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "latest"],
+                 minimumKills: 4),
+        Scenario(name: "delete_distro", prepare: [], command: ["delete_distro", "--catalog", "cat", "--id", "B", "--name", "master"], minimumKills: 4),
+        Scenario(name: "delete_bundle", prepare: [["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
+                                                  ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"]],
+                 command: ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], minimumKills: 7),
+        Scenario(name: "clean", prepare: [["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
+                                          ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"],
+                                          ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"]],
+                 command: ["clean", "--catalog", "cat", "--force"], minimumKills: 3),
+    ]
+
+    @Test(arguments: scenarios)
+    func aKillAfterAnyChangeLeavesEveryIndexCopyCompleteAndARerunFinishes(_ scenario: Scenario) throws {
+        let dir = try TemporaryDirectory()
+        for i in 0..<6 {
+            try dir.write("v1/f\(i).json", SampleContent.text(3000 + i, word: "one\(i)"))
+            try dir.write("v2/f\(i).json", SampleContent.text(3000 + i, word: i < 3 ? "one\(i)" : "two\(i)"))
+        }
+        try dir.write("v2/new.bin", SampleContent.noise(5000, seed: 3))
+        try ZincBinary.run(["create_catalog", "--id", "com.example.crash", "--dest", "template"], in: dir.path)
+        for arguments in [["update_bundle", "--catalog", "template", "--name", "B", "--source", "v1"],
+                          ["update_distro", "--catalog", "template", "--id", "B", "--name", "master", "--version", "1"]]
+            + scenario.prepare.map({ $0.map { $0 == "cat" ? "template" : $0 } }) {
+            #expect(try ZincBinary.run(arguments + ["--no-stat-cache"].filter { _ in arguments[0] == "update_bundle" },
+                                       in: dir.path).status == 0, "\(arguments)")
+        }
+
+        var kills = 0
+        for n in 1...200 {
+            try? FileManager.default.removeItem(atPath: dir.at("cat"))
+            try FileManager.default.copyItem(atPath: dir.at("template"), toPath: dir.at("cat"))
+            let result = try ZincBinary.run(scenario.command, in: dir.path, extraEnvironment: ["ZINC_KILL_AFTER_COMMITS": "\(n)"])
+            guard result.killed else {
+                #expect(result.status == 0, "\(scenario.command) without a kill: \(result.stderr)")
+                break
+            }
+            kills += 1
+            try Self.expectEveryIndexCopyComplete(dir, after: "\(scenario.name) killed after change \(n)")
+            let rerun = try ZincBinary.run(scenario.command, in: dir.path)
+            // Deleting a distribution that the killed run already deleted is an error, as
+            // any missing distribution is; it still repairs the copies first.
+            let alreadyDone = scenario.name == "delete_distro" && rerun.stderr.hasSuffix("zinc: error: bundle 'B' has no distribution 'master'\n")
+            #expect(rerun.status == 0 || alreadyDone, "re-run after a kill after change \(n): \(rerun.stderr)")
+            try Self.expectCopiesEqual(dir, after: "the re-run after change \(n)")
+            let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
+            #expect(verify.status == 0, "after the re-run after change \(n): \(verify.stdout)")
+        }
+        #expect(kills >= scenario.minimumKills, "\(scenario.name) made only \(kills) changes")
+    }
+
+    /// Each of the four index copies, taken as the whole index (what a client that read
+    /// only that copy relies on), names nothing that is missing or damaged.
+    static func expectEveryIndexCopyComplete(_ dir: TemporaryDirectory, after step: String) throws {
+        for name in CatalogIndex.fileNames {
+            var bytes = try dir.read("cat/" + name)
+            if name.hasSuffix(".gz") { bytes = try GzipDecompressor.decompress(bytes) }
+            let view = try TemporaryDirectory()
+            try FileManager.default.removeItem(atPath: view.path)
+            try FileManager.default.copyItem(atPath: dir.at("cat"), toPath: view.path)
+            try view.write("catalog.json", bytes)
+            try view.write("catalog.json.gz", GzipCompressor.compress(bytes))
+            try view.write("index.json", bytes)
+            try view.write("index.json.gz", GzipCompressor.compress(bytes))
+            let report = try Catalog.open(at: CatalogLocation(rootPath: view.path)).verify()
+            #expect(report.problems.isEmpty, "\(step): a client reading \(name) would find \(report.problems)")
+        }
+    }
+
+    static func expectCopiesEqual(_ dir: TemporaryDirectory, after step: String) throws {
+        let canonical = try dir.read("cat/catalog.json")
+        for name in CatalogIndex.fileNames.dropFirst() {
+            var bytes = try dir.read("cat/" + name)
+            if name.hasSuffix(".gz") { bytes = try GzipDecompressor.decompress(bytes) }
+            #expect(bytes == canonical, "after \(step), \(name) differs from catalog.json")
+        }
+    }
+}
