@@ -14,7 +14,7 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
     private var files = [String: (bytes: [UInt8], generation: Int)]()
     private var generation = 0
     private let hooks = NSLock()
-    private var commitHook: (@Sendable (String, WriteCondition) -> Void)?
+    private var commitHook: (@Sendable (String, [UInt8]) -> Void)?
 
     public let lockPolicy: LockPolicy
 
@@ -24,8 +24,8 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
 
     public var location: String { "memory:" }
 
-    /// Called with the path and condition of every commit, before it takes effect.
-    public var beforeCommit: (@Sendable (String, WriteCondition) -> Void)? {
+    /// Called with the path and new bytes of every commit, before it takes effect.
+    public var beforeCommit: (@Sendable (String, [UInt8]) -> Void)? {
         get { hooks.withLock { commitHook } }
         set { hooks.withLock { commitHook = newValue } }
     }
@@ -70,7 +70,7 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
 
     /// Applies a commit atomically, as an object store's conditional PUT would.
     fileprivate func commit(_ bytes: [UInt8], to path: String, _ condition: WriteCondition) -> CommitResult {
-        beforeCommit?(path, condition)
+        beforeCommit?(path, bytes)
         return lock.withLock {
             switch condition {
             case .always: break

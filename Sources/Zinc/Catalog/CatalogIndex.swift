@@ -111,7 +111,7 @@ public struct CatalogIndex: Equatable, Sendable {
         var versions = [Int]()
         for item in list {
             guard let v = item.intValue, (1...Int64(maximumVersion)).contains(v) else {
-                throw corrupt("bundle '\(bundle)': version \(item) is not a number from 1 to \(maximumVersion)")
+                throw corrupt("bundle '\(bundle)': version \(String(decoding: item.encoded(), as: UTF8.self)) is not a number from 1 to \(maximumVersion)")
             }
             versions.append(Int(v))
         }

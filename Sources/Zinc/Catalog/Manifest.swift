@@ -92,9 +92,14 @@ public struct Manifest: Equatable, Sendable {
             throw ZincError.unsupportedFormat(path: path, format: format.stringValue ?? "\(format)")
         }
         guard let catalog = top["catalog"]?.stringValue else { throw corrupt("no string 'catalog'") }
+        try validName(corrupt) { try Names.validateCatalogID(catalog) }
         guard let bundle = top["bundle"]?.stringValue else { throw corrupt("no string 'bundle'") }
-        guard let version = top["version"]?.intValue, version >= 1 else { throw corrupt("no positive 'version'") }
+        try validName(corrupt) { try Names.validateBundleName(bundle) }
+        guard let version = top["version"]?.intValue, (1...Int64(CatalogIndex.maximumVersion)).contains(version) else {
+            throw corrupt("no 'version' from 1 to \(CatalogIndex.maximumVersion)")
+        }
         let flavors = try stringList(top["flavors"], what: "'flavors'", corrupt) ?? []
+        for flavor in flavors { try validName(corrupt) { try Names.validateFlavorName(flavor) } }
         return Manifest(catalog: catalog, bundle: bundle, version: Int(version), flavors: flavors, files: [:])
     }
 
@@ -115,13 +120,25 @@ public struct Manifest: Equatable, Sendable {
         var formats = [ObjectFormat: Int64]()
         for (name, info) in formatsValue {
             guard let format = ObjectFormat(rawValue: name) else { throw corrupt("file '\(filePath)' has unknown format '\(name)'") }
-            guard let size = info.objectValue?["size"]?.intValue, size >= 0 else {
-                throw corrupt("file '\(filePath)' format '\(name)' has no valid 'size'")
+            guard let size = info.objectValue?["size"]?.intValue, (0...maximumObjectSize).contains(size) else {
+                throw corrupt("file '\(filePath)' format '\(name)' has no 'size' from 0 to \(maximumObjectSize)")
             }
             formats[format] = size
         }
         let fileFlavors = try stringList(entry["flavors"], what: "'flavors' of '\(filePath)'", corrupt)
+        for flavor in fileFlavors ?? [] { try validName(corrupt) { try Names.validateFlavorName(flavor) } }
         return Entry(object: StoredObject(digest: digest, formats: formats), flavors: fileFlavors)
+    }
+
+    /// The largest object size a manifest may state (1 TiB): sizes are added up into
+    /// archive offsets and download plans, which a hostile size must not overflow.
+    public static let maximumObjectSize: Int64 = 1 << 40
+
+    /// A name read from the manifest, refused before any path is built from it.
+    private static func validName(_ corrupt: (String) -> ZincError, _ validate: () throws -> Void) throws {
+        do { try validate() } catch ZincError.invalidName(let kind, let value, let reason) {
+            throw corrupt("invalid \(kind) '\(Names.printable(value))': \(reason)")
+        }
     }
 
     private static func stringList(_ value: JSONValue?, what: String, _ corrupt: (String) -> ZincError) throws -> [String]? {

@@ -99,6 +99,11 @@ final class CatalogVerifier {
             }
         }
         guard let referenceName = ["catalog.json", "index.json"].first(where: { contents[$0] != nil }) else { return }
+        // The parser keeps one of each version, so a version some writer listed twice
+        // shows only in the raw JSON.
+        for (bundle, version) in CatalogIndex.repeatedVersions(in: contents[referenceName]!) {
+            report(referenceName, "version \(version) of '\(bundle)' is listed more than once")
+        }
         for name in CatalogIndex.fileNames where name != referenceName {
             guard let bytes = contents[name], bytes != contents[referenceName] else { continue }
             report(name, name.hasSuffix(".gz") ? "does not gunzip to the bytes of \(referenceName)"
