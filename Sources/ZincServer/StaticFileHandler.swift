@@ -227,7 +227,16 @@ final class StaticFileHandler: ChannelInboundHandler {
     private func finish(_ response: ResponseInProgress, context: ChannelHandlerContext, completed: Bool) {
         guard !response.finished else { return }
         response.finished = true
-        try? response.file?.close()
+        if let file = response.file {
+            // Chunks of this file may still be queued when a write fails: NIO fails them once
+            // the channel (closed below) is closed. Closing the file before that would let a
+            // queued chunk reach sendfile with a closed descriptor, or one reused meanwhile.
+            if completed {
+                try? file.close()
+            } else {
+                context.channel.closeFuture.assumeIsolated().whenComplete { _ in try? file.close() }
+            }
+        }
         response.file = nil
         if self.response === response { self.response = nil }
         let request = response.request

@@ -27,11 +27,11 @@ import ZincTestSupport
         Scenario(name: "delete_distro", prepare: [], command: ["delete_distro", "--catalog", "cat", "--id", "B", "--name", "master"], minimumKills: 4),
         Scenario(name: "delete_bundle", prepare: [["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
                                                   ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"]],
-                 command: ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], minimumKills: 7),
+                 command: ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], minimumKills: 5),
         Scenario(name: "clean", prepare: [["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
                                           ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"],
                                           ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"]],
-                 command: ["clean", "--catalog", "cat", "--force"], minimumKills: 3),
+                 command: ["clean", "--catalog", "cat", "--force", "--grace", "0"], minimumKills: 6),
     ]
 
     @Test(arguments: scenarios)

@@ -90,16 +90,35 @@ import ZincTestSupport
             manifests/B-1.json.gz
             archives/B-1.tar
             Deleted version 1 of 'B'
+            The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
 
             """)
         try dir.write("cat/objects/00/11/0011223344556677889900112233445566778899", "zz")
-        let garbage = ["objects/00/11/0011223344556677889900112233445566778899", oldPhoto.preferredPath].sorted()
-        try zinc(["clean", "--catalog", "cat"], stdout: garbage.map { $0 + "\n" }.joined() + "Would remove 2 files (8642 bytes)\n")
+        let garbage = ["manifests/B-1.json", "manifests/B-1.json.gz", "archives/B-1.tar",
+                       "objects/00/11/0011223344556677889900112233445566778899", oldPhoto.preferredPath].sorted { a, b in
+            // clean's order: manifests, archives, then objects
+            let rank = { (p: String) in ["manifests", "archives", "objects"].firstIndex { p.hasPrefix($0) }! }
+            return rank(a) != rank(b) ? rank(a) < rank(b) : a < b
+        }
+        let bytes = try garbage.reduce(0) { $0 + (try dir.read("cat/" + $1).count) }
+        #expect(garbage.allSatisfy { dir.exists("cat/" + $0) }, "delete_bundle leaves the files to clean")
+
+        // Within the index's cache lifetime, what left it stays.
+        let kept = try ZincBinary.run(["clean", "--catalog", "cat", "--force"], in: dir.path)
+        #expect(kept.status == 0)
+        #expect(kept.stdout.hasPrefix("Removed 0 files (0 bytes)\nKept 5 files (\(bytes) bytes) that left the index less than "
+                                      + "5 minutes ago, for clients that may still hold it; removable from 20"), "\(kept.stdout)")
         #expect(garbage.allSatisfy { dir.exists("cat/" + $0) })
-        try zinc(["catalog:clean", "-c", "cat", "-f"], stdout: garbage.map { $0 + "\n" }.joined() + "Removed 2 files (8642 bytes)\n")
+
+        try zinc(["clean", "--catalog", "cat", "--grace", "0"], stdout: garbage.map { $0 + "\n" }.joined() + "Would remove 5 files (\(bytes) bytes)\n")
+        #expect(garbage.allSatisfy { dir.exists("cat/" + $0) })
+        try zinc(["catalog:clean", "-c", "cat", "-f", "--grace", "0"], stdout: garbage.map { $0 + "\n" }.joined() + "Removed 5 files (\(bytes) bytes)\n")
         #expect(!garbage.contains { dir.exists("cat/" + $0) })
+        #expect(dir.files(under: "cat/retired").isEmpty, "spent records go with the files")
         try zinc(["clean", "--catalog", "cat", "--force"], stdout: "Removed 0 files (0 bytes)\n")
         try zinc(["verify", "--catalog", "cat"], stdout: "Verified 1 bundle, 1 version, 3 objects, 1 archive: no problems\n")
+        try zinc(["clean", "--catalog", "cat", "--grace=-1"], status: 64, stdout: "",
+                 stderr: "Error: --grace must be 0 or more seconds, not -1\nUsage: zinc clean --catalog <catalog> [--force] [--grace <grace>] [--quiet]\n  See 'zinc clean --help' for more information.\n")
     }
 
     @Test func deleteBundleRefusesReferencedVersionsNamingTheDistribution() throws {
@@ -124,6 +143,7 @@ import ZincTestSupport
             manifests/B-1.json.gz
             archives/B-1.tar
             Deleted version 1 of 'B'
+            The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
 
             """)
         try zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], stdout: "No version of 'B' to delete\n")
@@ -137,6 +157,7 @@ import ZincTestSupport
             manifests/B-2.json.gz
             archives/B-2.tar
             Deleted version 2 of 'B'; no version is left (its numbers stay used)
+            The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
 
             """)
         // The bundle keeps its entry, so its version numbers are never handed out again.
@@ -158,9 +179,9 @@ import ZincTestSupport
         #expect(quiet.terminal == "Verified 1 bundle, 2 versions, 4 objects, 2 archives: no problems\r\n")
 
         try ZincBinary.run(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], in: dir.path)
-        let clean = try ZincBinary.runOnTerminal(["clean", "--catalog", "cat", "--force"], in: dir.path)
-        #expect(clean.terminal.contains("\rRemoving  [########################]  1/1 files  0.0/0.0 MB  "))
-        #expect(clean.terminal.hasSuffix("\r\n\(oldPhoto.preferredPath)\r\nRemoved 1 file (8640 bytes)\r\n"))
+        let clean = try ZincBinary.runOnTerminal(["clean", "--catalog", "cat", "--force", "--grace", "0"], in: dir.path)
+        #expect(clean.terminal.contains("\rRemoving  [########################]  4/4 files  0.0/0.0 MB  "))
+        #expect(clean.terminal.contains("\r\nmanifests/B-1.json\r\nmanifests/B-1.json.gz\r\narchives/B-1.tar\r\n\(oldPhoto.preferredPath)\r\nRemoved 4 files ("))
     }
 
     /// Writers import new trees (some reusing content of versions just deleted, whose
@@ -202,7 +223,7 @@ import ZincTestSupport
         }
         let cleaner = try shell("""
             while [ ! -e writers.done ]; do
-              "$Z" clean --catalog cat --force
+              "$Z" clean --catalog cat --force --grace 0
               echo run >>clean.runs
             done
             """, log: "log.clean")
@@ -234,7 +255,7 @@ import ZincTestSupport
         }
         // The loop may have stopped before the last deletions: one more run leaves only the
         // objects of the kept versions (and of B).
-        #expect(try ZincBinary.run(["clean", "--catalog", "cat", "--force"], in: dir.path).status == 0)
+        #expect(try ZincBinary.run(["clean", "--catalog", "cat", "--force", "--grace", "0"], in: dir.path).status == 0)
         #expect(dir.files(under: "cat/objects").count == 23)
         try zinc(["verify", "--catalog", "cat"], stdout: "Verified 4 bundles, 8 versions, 23 objects, 8 archives: no problems\n")
     }

@@ -30,7 +30,7 @@ import ZincTestSupport
 
     @Test func aCatalogWithoutGarbageHasNothingToClean() throws {
         let before = dir.files(under: "cat")
-        let report = try catalog.clean(force: true)
+        let report = try catalog.clean(force: true, grace: .zero)
         #expect(report.files.isEmpty && report.totalBytes == 0 && report.removed)
         #expect(dir.files(under: "cat") == before)
     }
@@ -45,21 +45,60 @@ import ZincTestSupport
         let stray = "objects/00/11/0011223344556677889900112233445566778899.gz"
         try dir.write("cat/" + stray, "zz")
         let expected = [
-            "manifests/B-7.json 2", "manifests/B-7.json.gz 1", "archives/B-7~phone.tar 1024",
-            "objects/00/11/0011223344556677889900112233445566778899.gz 2", "\(oldPhoto.preferredPath) 8640",
+            "manifests/B-1.json \(try size("manifests/B-1.json"))", "manifests/B-1.json.gz \(try size("manifests/B-1.json.gz"))",
+            "manifests/B-7.json 2", "manifests/B-7.json.gz 1", "archives/B-1.tar \(try size("archives/B-1.tar"))",
+            "archives/B-7~phone.tar 1024", "objects/00/11/0011223344556677889900112233445566778899.gz 2", "\(oldPhoto.preferredPath) 8640",
         ]
 
         let before = dir.files(under: "cat")
-        let dryRun = try catalog.clean()
+        let dryRun = try catalog.clean(grace: .zero)
         #expect(garbage(dryRun) == expected)
-        #expect(!dryRun.removed && dryRun.totalBytes == 2 + 1 + 1024 + 2 + 8640)
+        #expect(!dryRun.removed && dryRun.totalBytes == expected.reduce(0) { $0 + Int64($1.split(separator: " ")[1])! })
         #expect(dir.files(under: "cat") == before)
 
-        let forced = try catalog.clean(force: true)
+        let forced = try catalog.clean(force: true, grace: .zero)
         #expect(garbage(forced) == expected && forced.removed)
-        #expect(Set(before).subtracting(dir.files(under: "cat")) == Set(expected.map { String($0.split(separator: " ")[0]) }))
+        #expect(Set(before.filter { !$0.hasPrefix("retired/") }).subtracting(dir.files(under: "cat"))
+                    == Set(expected.map { String($0.split(separator: " ")[0]) }))
+        #expect(dir.files(under: "cat/retired").isEmpty, "the record delete_bundle wrote is spent")
         #expect(try catalog.verify().isOK)
-        #expect(try catalog.clean().files.isEmpty)
+        #expect(try catalog.clean(grace: .zero).files.isEmpty)
+    }
+
+    /// A client may hold an index for its cache lifetime: what it lists stays that long
+    /// after it left the index, whoever took it out, and objects count from the last
+    /// retired manifest that named them.
+    @Test func whatLeftTheIndexStaysForTheGracePeriod() throws {
+        let grace = Duration.milliseconds(1500)
+        let oldPhoto = try #require(try catalog.manifest(bundle: "B", version: 1).files["photos/85x85/kind.jpg"]).object.preferredPath
+        let version1 = ["manifests/B-1.json", "manifests/B-1.json.gz", "archives/B-1.tar"]
+        _ = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
+        let first = try catalog.clean(force: true, grace: grace)
+        #expect(first.files.isEmpty)
+        #expect(first.waiting.map(\.path) == version1 + [oldPhoto])
+        let until = try #require(first.waitingUntil)
+        #expect(until > Date() && until < Date().addingTimeInterval(2))
+        #expect((version1 + [oldPhoto]).allSatisfy { dir.exists("cat/" + $0) })
+
+        // The old photo comes back in version 3, which is deleted at once: it left the index
+        // again just now, whatever the first record says.
+        try dir.write("src/photos/85x85/kind.jpg", try dir.read("cat/" + oldPhoto))
+        #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 3))
+        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(2), savePrevious: false)
+        Thread.sleep(forTimeInterval: 1.0)
+        _ = try catalog.deleteVersions(of: "B", [.spec(.number(3))])
+        Thread.sleep(forTimeInterval: 0.7)
+        let second = try catalog.clean(force: true, grace: grace)
+        #expect(second.files.map(\.path) == version1, "version 1 has been out for the grace period")
+        #expect(second.waiting.map(\.path) == ["manifests/B-3.json", "manifests/B-3.json.gz", "archives/B-3.tar", oldPhoto])
+        #expect(dir.exists("cat/" + oldPhoto))
+
+        Thread.sleep(forTimeInterval: 1.6)
+        let third = try catalog.clean(force: true, grace: grace)
+        #expect(third.files.map(\.path) == ["manifests/B-3.json", "manifests/B-3.json.gz", "archives/B-3.tar", oldPhoto])
+        #expect(third.waiting.isEmpty && third.waitingUntil == nil)
+        #expect(dir.files(under: "cat/retired").isEmpty, "every record is spent")
+        #expect(try catalog.verify().isOK)
     }
 
     @Test func keepsEveryFormatAndArchiveAListedVersionNames() throws {
@@ -74,7 +113,7 @@ import ZincTestSupport
         try dir.write("cat/" + raw + ".gz", GzipCompressor.compress(SampleContent.text(5000)))
         _ = try catalog.updateBundle("Both", from: dir.at("src2"))
         #expect(try catalog.manifest(bundle: "Both", version: 1).files["a.txt"]?.object.formats.keys.sorted() == [.gz, .raw])
-        #expect(try catalog.clean(force: true).files.isEmpty)
+        #expect(try catalog.clean(force: true, grace: .zero).files.isEmpty)
         #expect(dir.exists("cat/archives/F-1.tar") && dir.exists("cat/archives/F-1~phone.tar"))
         #expect(dir.exists("cat/" + raw) && dir.exists("cat/" + raw + ".gz"))
     }
@@ -87,7 +126,7 @@ import ZincTestSupport
         for path in dead + [old, live, "objects/.keep", "objects/ab/.x.tmp-notapid-1"] { try dir.write("cat/" + path, "t") }
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3601)], ofItemAtPath: dir.at("cat/" + old))
 
-        let report = try catalog.clean(force: true)
+        let report = try catalog.clean(force: true, grace: .zero)
         #expect(report.files.map(\.path) == [".catalog.json.tmp-\(Self.deadPID)-1", old, "objects/ab/cd/.abcd.tmp-\(Self.deadPID)-77"])
         #expect(dir.exists("cat/" + live) && dir.exists("cat/objects/.keep") && dir.exists("cat/objects/ab/.x.tmp-notapid-1"))
         #expect(!dir.exists("cat/" + old) && !dir.exists("cat/" + dead[0]))
@@ -99,7 +138,7 @@ import ZincTestSupport
         let before = dir.files(under: "cat")
         #expect(throws: ZincError.integrity(path: dir.at("cat/manifests/B-1.json"),
                                             reason: "bundle 'B' has no version 1 (its manifest is missing); clean removed nothing (run verify)")) {
-            try catalog.clean(force: true)
+            try catalog.clean(force: true, grace: .zero)
         }
         #expect(dir.files(under: "cat") == before)
     }
@@ -123,7 +162,7 @@ import ZincTestSupport
         let catalog = self.catalog
         nonisolated(unsafe) var removed = [String]()
         let cleaner = Thread {
-            removed = (try? catalog.clean(force: true).files.map(\.path)) ?? ["clean failed"]
+            removed = (try? catalog.clean(force: true, grace: .zero).files.map(\.path)) ?? ["clean failed"]
             cleaned.signal()
         }
         cleaner.start()
@@ -143,7 +182,7 @@ import ZincTestSupport
         }
         let log = Log()
         _ = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
-        let report = try catalog.clean(force: true) { progress in log.lock.withLock { log.steps.append(progress) } }
+        let report = try catalog.clean(force: true, grace: .zero) { progress in log.lock.withLock { log.steps.append(progress) } }
         #expect(log.steps.map(\.completedItems) == Array(1...report.files.count))
         #expect(log.steps.allSatisfy { $0.phase == .removing && $0.totalItems == report.files.count && $0.totalBytes == report.totalBytes })
         #expect(log.steps.last?.completedBytes == report.totalBytes)

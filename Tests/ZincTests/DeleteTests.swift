@@ -33,6 +33,10 @@ import ZincTestSupport
         let deletion = try catalog.deleteVersions(of: "B", [.spec(.number(2))])
         #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([2], false, files(of: 2)))
         #expect(try catalog.index().bundles["B"] == .init(versions: [1, 3], distributions: [:], nextVersion: 3))
+        // Clients may hold the old index for its cache lifetime: the files stay for clean.
+        #expect(files(of: 2).allSatisfy { dir.exists("cat/" + $0) })
+        #expect(try catalog.clean(force: true).files.isEmpty)
+        #expect(try catalog.clean(force: true, grace: .zero).files.map(\.path).prefix(3) == ArraySlice(files(of: 2)))
         #expect(files(of: 2).allSatisfy { !dir.exists("cat/" + $0) })
         #expect(files(of: 1).allSatisfy { dir.exists("cat/" + $0) })
         #expect(dir.files(under: "cat/objects") == objects, "objects are clean's to remove")
@@ -79,6 +83,7 @@ import ZincTestSupport
         let deletion = try catalog.deleteVersions(of: "B", [try VersionSelection(":all")])
         #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([1, 2, 3], true, files(of: 1, 2, 3)))
         #expect(try catalog.index().bundles["B"] == .init(versions: [], distributions: [:], nextVersion: 3))
+        _ = try catalog.clean(force: true, grace: .zero)
         #expect(dir.files(under: "cat/manifests") == ["Other-1.json", "Other-1.json.gz"])
         #expect(dir.files(under: "cat/archives") == ["Other-1.tar"])
         #expect(try catalog.deleteVersions(of: "B", [.all]).versions.isEmpty)
@@ -104,6 +109,7 @@ import ZincTestSupport
         _ = try catalog.updateBundle("F-1", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
         let deletion = try catalog.deleteVersions(of: "F", [.spec(.number(1))])
         #expect(deletion.files == ["manifests/F-1.json", "manifests/F-1.json.gz", "archives/F-1~phone.tar", "archives/F-1~tablet.tar"])
+        _ = try catalog.clean(force: true, grace: .zero)
         #expect(dir.files(under: "cat/archives").filter { $0.hasPrefix("F") } == ["F-1-1~phone.tar", "F-1-1~tablet.tar"])
     }
 

@@ -61,11 +61,11 @@ import ZincTestSupport
         // Version 1 leaves catalog.json, while the copy clients read still lists it.
         try catalog.updateIndex { $0.bundles["B"]!.versions = [2] }
         try leaveCopiesLagging(before)
-        let first = try catalog.clean(force: true)
+        let first = try catalog.clean(force: true, grace: .zero)
         #expect(first.files.isEmpty, "a client reading catalog.json.gz may still fetch version 1: \(first.files)")
         #expect(dir.exists("cat/manifests/B-1.json.gz") && dir.exists("cat/archives/B-1.tar"))
         try expectCopiesEqual()  // clean --force repaired them
-        let second = try catalog.clean(force: true)
+        let second = try catalog.clean(force: true, grace: .zero)
         #expect(second.files.map(\.path).filter { $0.hasPrefix("manifests/") } == ["manifests/B-1.json", "manifests/B-1.json.gz"])
         #expect(second.files.map(\.path).contains("archives/B-1.tar"))
         #expect(try catalog.verify().isOK)

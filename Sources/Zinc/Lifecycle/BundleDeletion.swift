@@ -24,17 +24,18 @@ public struct BundleDeletion: Equatable, Sendable {
     /// No version is left. The bundle keeps its entry in the index (no versions, no
     /// distributions, its `next_version`), so its version numbers are never used again.
     public let removesLastVersion: Bool
-    /// The manifests and archives of those versions, in removal order.
+    /// The manifests and archives of those versions. They stay for clients that read the
+    /// index before the deletion, until `clean` removes them (see `RetirementRecords`).
     public let files: [String]
 }
 
 extension Catalog {
-    /// Deletes versions of `bundle`: first from the index, then their manifests and
-    /// archives. Refuses, deleting nothing, when a distribution (or `_prev` pointer)
-    /// refers to one of them. `next_version` stays, even when no version is left, so
-    /// numbers are never reused. Files that a copy of the index still lists (another
-    /// writer's copies landing late) stay for `clean`. Objects stay: other versions may
-    /// share them, and unshared ones are `clean`'s to remove.
+    /// Deletes versions of `bundle` from the index, and records that their manifests and
+    /// archives left it: a client may hold an index that lists them for the index's cache
+    /// lifetime, so `clean` removes them only after that (and their objects once no
+    /// version uses them). Refuses, deleting nothing, when a distribution (or `_prev`
+    /// pointer) refers to one of them. `next_version` stays, even when no version is
+    /// left, so numbers are never reused.
     public func deleteVersions(of bundle: String, _ selections: [VersionSelection],
                                dryRun: Bool = false) throws -> BundleDeletion {
         if dryRun {
@@ -47,10 +48,8 @@ extension Catalog {
             index = plan.index
             return plan
         }
-        // Only once no copy of the index lists the versions: a reader never finds a listed manifest missing.
-        let stillListed = Set(try indexCopies().flatMap { $0.bundles[bundle]?.versions ?? [] })
-        let files = try files(ofVersions: plan.versions.filter { !stillListed.contains($0) }, of: bundle)
-        for path in files { try storage.delete(path) }
+        let files = try files(ofVersions: plan.versions, of: bundle)
+        try RetirementRecords(storage: storage).record(files)
         return BundleDeletion(bundle: bundle, versions: plan.versions, removesLastVersion: plan.removesLastVersion, files: files)
     }
 

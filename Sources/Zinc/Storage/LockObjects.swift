@@ -32,7 +32,7 @@ public struct LockObjects: Sendable {
         let deadline = ContinuousClock.now + policy.waitAtMost
         while true {
             let path = "\(Self.folder)/\(Self.randomID()).json"
-            let record = LockRecord(exclusive: exclusive, host: Self.hostName, pid: Int(getpid()), time: Self.nowMilliseconds())
+            let record = LockRecord(exclusive: exclusive, host: Self.hostName, pid: Int(getpid()), time: WallClock.nowMilliseconds())
             guard try storage.write(record.encoded(), to: path, .ifAbsent) == .written else { continue }
             let conflicts: [LockRecord]
             do {
@@ -54,8 +54,8 @@ public struct LockObjects: Sendable {
 
     /// The lock objects other than `path` that are not stale, with their paths.
     func liveLocks(except path: String? = nil) throws -> [(path: String, record: LockRecord)] {
-        let now = Self.nowMilliseconds()
-        let staleAfter = Int64(Self.seconds(policy.staleAfter) * 1000)
+        let now = WallClock.nowMilliseconds()
+        let staleAfter = WallClock.milliseconds(policy.staleAfter)
         return try storage.list(Self.folder).compactMap { other in
             guard other != path, let bytes = try storage.read(other), let record = try? LockRecord.parse(bytes) else { return nil }
             return now - record.time < staleAfter ? (other, record) : nil
@@ -68,8 +68,6 @@ public struct LockObjects: Sendable {
         let live = Set(try liveLocks().map(\.path))
         return try storage.list(Self.folder).filter { !live.contains($0) }
     }
-
-    static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
@@ -137,7 +135,7 @@ private final class LockObjectHolder: HeldLock, @unchecked Sendable {
             if released { return }
             condition.unlock()
             let refreshed = LockRecord(exclusive: record.exclusive, host: record.host, pid: record.pid,
-                                       time: LockObjects.nowMilliseconds())
+                                       time: WallClock.nowMilliseconds())
             let started = ContinuousClock.now
             // A failed refresh is retried at the next tick; `confirm` notices when too many fail.
             let written = (try? storage.write(refreshed.encoded(), to: path)) == .written

@@ -9,10 +9,11 @@ struct DeleteBundle: ParsableCommand {
             Each VERSION is a number, 'latest', @DISTRO, 'all', or 'unreferenced' (every \
             version no distribution points at). A version that a distribution, or the _DISTRO \
             pointer keeping its previous version, refers to is refused, and then nothing is \
-            deleted: move or delete the distribution first. The versions leave the index, then \
-            their manifests and archives are removed. A bundle left without versions keeps its \
-            entry, so its version numbers are never used again. Objects stay: 'zinc clean' \
-            removes those no version uses any more.
+            deleted: move or delete the distribution first. The versions leave the index; their \
+            manifests and archives (listed) stay for clients that read the index before, and \
+            'zinc clean --force' removes them, with the objects no version uses any more, once \
+            the index's cache lifetime (5 minutes) has passed. A bundle left without versions \
+            keeps its entry, so its version numbers are never used again.
             """
     )
 
@@ -46,6 +47,10 @@ struct DeleteBundle: ParsableCommand {
             let plural = deletion.versions.count == 1 ? "" : "s"
             print("\(dryRun ? "Would delete" : "Deleted") version\(plural) \(numbers) of '\(bundle)'"
                   + (deletion.removesLastVersion ? "; no version is left (its numbers stay used)" : ""))
+            if !dryRun && !deletion.files.isEmpty {
+                print("The files stay \(GraceOption.describe(Catalog.indexCacheLifetime)) for clients holding the old index; "
+                      + "'zinc clean --force' removes them after that")
+            }
         }
     }
 }

@@ -12,10 +12,12 @@ struct CatalogCleanAlias: ParsableCommand {
     @Flag(name: [.customShort("f"), .customLong("force")], help: "Remove the files; without it, only list them.")
     var force = false
 
+    @OptionGroup var grace: GraceOption
+
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
 
     func run() throws {
-        try Clean.clean(catalog: catalog, force: force, quiet: quiet)
+        try Clean.clean(catalog: catalog, force: force, grace: grace.duration, quiet: quiet)
     }
 }

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Zinc
+
+/// `--grace SECONDS`: how long `clean` keeps files after they left the index.
+struct GraceOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Keep unreferenced files until they have been out of the index this many seconds.",
+        discussion: "The default is the index's cache lifetime: a client or CDN may hold an index that lists them that long. 0 removes them at once (no cache in front of the catalog)."))
+    var grace: Int = Int(Catalog.indexCacheLifetime.components.seconds)
+
+    func validate() throws {
+        guard grace >= 0 else { throw ValidationError("--grace must be 0 or more seconds, not \(grace)") }
+    }
+
+    var duration: Duration { .seconds(grace) }
+
+    /// "5 minutes", "90 seconds": a grace period as a person says it.
+    static func describe(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        if seconds >= 60 && seconds % 60 == 0 { return "\(seconds / 60) minute\(seconds == 60 ? "" : "s")" }
+        return "\(seconds) second\(seconds == 1 ? "" : "s")"
+    }
+
+    /// A moment as `2026-11-24 07:20:00 UTC`.
+    static func describe(_ date: Date) -> String {
+        var time = time_t(date.timeIntervalSince1970.rounded(.up))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S UTC", &parts)
+        return String(cString: buffer)
+    }
+}
