@@ -4,7 +4,7 @@
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test
+.PHONY: deps build demo test fuzz
 
 # zlib, OpenSSL libcrypto and libcurl headers, through the system package manager.
 # libcurl itself is not linked: `zinc` loads it when a client first fetches over HTTP.
@@ -28,3 +28,27 @@ demo: build
 
 test: deps
 	swift test
+
+# Every parser of outside bytes under libFuzzer (its runtime ships with the toolchain),
+# FUZZ_SECONDS each, starting from the committed seeds in Fuzz/corpus/<target>. New
+# inputs go to .build-fuzz/corpus/<target>; a crash stops the run, its input saved as
+# .build-fuzz/crashes/<target>-crash-*, and `swift run ZincFuzz TARGET FILE` replays it.
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS := json index manifest flavorspec tar gzip http-range http-date http-etag client-index client-state lock-record
+
+fuzz: deps
+	@# The linker warns about every sanitizer symbol it cannot export; only errors matter.
+	@swift build --scratch-path .build-fuzz --product ZincFuzz \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING \
+		>.build-fuzz.log 2>&1 || { grep -v 'Cannot export local symbol' .build-fuzz.log; exit 1; }
+	@grep -v 'Cannot export local symbol' .build-fuzz.log | tail -n 1
+	@mkdir -p .build-fuzz/crashes
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p .build-fuzz/corpus/$$target; \
+		echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
+		ZINC_FUZZ_TARGET=$$target .build-fuzz/debug/ZincFuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-rss_limit_mb=2048 -max_len=65536 -artifact_prefix=.build-fuzz/crashes/$$target- -print_final_stats=1 \
+			.build-fuzz/corpus/$$target Fuzz/corpus/$$target 2>.build-fuzz/$$target.log \
+			|| { tail -n 40 .build-fuzz/$$target.log; echo "fuzz target $$target failed"; exit 1; }; \
+		grep -E '^stat::number_of_executed_units' .build-fuzz/$$target.log; \
+	done

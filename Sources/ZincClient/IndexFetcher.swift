@@ -3,7 +3,7 @@ import Zinc
 
 /// Refreshes `catalogs/<id>.json` from the catalog's sources with `If-None-Match`, and
 /// checks that what a source serves is the catalog it is tracked for.
-struct IndexFetcher {
+package struct IndexFetcher {
     let repo: Repo
     let limit: Int64
 
@@ -31,7 +31,7 @@ struct IndexFetcher {
     }
 
     /// Parses a fetched index and refuses an id that would not be a safe folder name.
-    static func parse(_ bytes: [UInt8], url: String) throws -> CatalogIndex {
+    package static func parse(_ bytes: [UInt8], url: String) throws -> CatalogIndex {
         let index = try CatalogIndex.parse(bytes, path: url + "/" + remotePath)
         try Names.validateCatalogID(index.id)
         return index

@@ -67,7 +67,7 @@ public struct RepoState: Equatable, Sendable {
         try AtomicFile.write(json().prettyEncoded(), to: root + "/" + Repo.stateFileName)
     }
 
-    static func parse(_ bytes: [UInt8], path: String) throws -> RepoState {
+    package static func parse(_ bytes: [UInt8], path: String) throws -> RepoState {
         func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         guard case .object(let top)? = try? JSONValue.parse(bytes) else { throw corrupt("not a JSON object") }
         guard case .string("1")? = top["format"] else { throw corrupt("no 'format' \"1\"") }

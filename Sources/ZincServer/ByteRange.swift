@@ -3,7 +3,7 @@
 /// Only single ranges are answered with 206: clients of a catalog fetch one prefix of an archive,
 /// and the RFC lets a server answer a multi-range request with the whole representation, which
 /// spares us `multipart/byteranges`.
-enum ByteRange: Equatable {
+package enum ByteRange: Equatable {
     /// No usable range: send the whole file with 200. Covers an absent header, another unit,
     /// a syntactically invalid value (which the RFC says to ignore) and multiple ranges.
     case entireFile
@@ -12,7 +12,7 @@ enum ByteRange: Equatable {
     /// Send 416 with `Content-Range: bytes */size`.
     case unsatisfiable
 
-    init(header: String?, fileSize size: Int) {
+    package init(header: String?, fileSize size: Int) {
         guard let header, let equals = header.firstIndex(of: "=") else {
             self = .entireFile
             return

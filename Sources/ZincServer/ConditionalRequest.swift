@@ -18,7 +18,7 @@ struct FileValidators: Equatable {
 
 /// The conditional headers of a GET or HEAD request (RFC 9110 §13), evaluated in the RFC's order:
 /// `If-None-Match` wins over `If-Modified-Since`, and `If-Range` decides whether `Range` applies.
-struct ConditionalRequest {
+package struct ConditionalRequest {
     private let ifNoneMatch: String?
     private let ifModifiedSince: String?
     private let ifRange: String?
@@ -57,7 +57,7 @@ struct ConditionalRequest {
         return HTTPDate.parse(String(value)) == validators.lastModified
     }
 
-    struct EntityTag: Equatable {
+    package struct EntityTag: Equatable {
         var isWeak: Bool
         /// Including the double quotes, as our own `ETag` is written.
         var opaqueTag: Substring
@@ -65,7 +65,7 @@ struct ConditionalRequest {
 
     /// Parses `#entity-tag` (RFC 9110 §8.8.3). Parsing stops at the first malformed element:
     /// what came before it is still usable and nothing after it can be trusted.
-    static func entityTags(in field: Substring) -> [EntityTag] {
+    package static func entityTags(in field: Substring) -> [EntityTag] {
         var tags: [EntityTag] = []
         var rest = field[...]
         while true {

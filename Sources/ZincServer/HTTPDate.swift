@@ -1,6 +1,6 @@
 /// HTTP-date (RFC 9110 §5.6.7): generated as IMF-fixdate, accepted in all three historic forms
 /// because the RFC requires recipients to understand the obsolete ones too.
-enum HTTPDate {
+package enum HTTPDate {
     /// `Sun, 06 Nov 1994 08:49:37 GMT`
     static func format(secondsSinceEpoch seconds: Int) -> String {
         let t = CivilTime(secondsSinceEpoch: seconds)
@@ -11,7 +11,7 @@ enum HTTPDate {
 
     /// Seconds since the epoch, or nil when the value is not an HTTP-date (callers then ignore
     /// the header, as the RFC says).
-    static func parse(_ value: String) -> Int? {
+    package static func parse(_ value: String) -> Int? {
         let fields = value.split(separator: " ", omittingEmptySubsequences: true)
         let time: CivilTime?
         switch fields.count {

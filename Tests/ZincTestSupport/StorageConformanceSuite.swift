@@ -256,7 +256,7 @@ public enum StorageConformanceSuite {
         try storage.write(stale.encoded(), to: LockObjects.folder + "/0000stale.json")
         let entered = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            try? storage.withImportLock(exclusive: false) { _ in entered.signal() }
+            _ = try? storage.withImportLock(exclusive: false) { _ in entered.signal() }
         }
         try expect(entered.wait(timeout: .now() + 10) == .success, "a stale exclusive lock kept an import out")
         try expect(try LockObjects(storage: storage, policy: storage.lockPolicy).staleLocks() == [LockObjects.folder + "/0000stale.json"],

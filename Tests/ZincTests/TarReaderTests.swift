@@ -118,6 +118,23 @@ func tarArchive(_ members: [(name: String, data: [UInt8])], endBlocks: Int = 2) 
         #expect(reader.ending == .truncated)
     }
 
+    /// A size field a hostile server made as large as it goes (base-256, 2^63 - 1): an
+    /// error, not an overflow where the padding is computed.
+    @Test func refusesASizeBeyondTheLargestObject() throws {
+        for size in [Int64.max, Manifest.maximumObjectSize + 1] {
+            var header = try TarHeader.encode(name: "big", size: 9 << 30)
+            header.replaceSubrange(124..<136, with: [0x80, 0, 0, 0] + withUnsafeBytes(of: size.bigEndian, Array.init))
+            header.replaceSubrange(148..<156, with: [UInt8](repeating: 0x20, count: 8))
+            let checksum = header.reduce(0) { $0 + Int($1) }
+            header.replaceSubrange(148..<156, with: Array(String(checksum, radix: 8).leftPadded(6).utf8) + [0, 0x20])
+            let reader = TarReader(SteppedReader(header + [1, 2, 3]), path: "archives/B-1.tar")
+            #expect(throws: ZincError.corruptFile(path: "archives/B-1.tar",
+                                                  reason: "the tar header at byte 0 gives a size of \(size) bytes, above the largest object (\(Manifest.maximumObjectSize))")) {
+                try reader.next()
+            }
+        }
+    }
+
     @Test func refusesADamagedHeaderNamingTheArchive() throws {
         var archive = try tarArchive(members)
         archive[1024 + 512 + 3] ^= 0x01  // inside the name of member "b.gz"
@@ -136,5 +153,11 @@ func tarArchive(_ members: [(name: String, data: [UInt8])], endBlocks: Int = 2) 
         header.replaceSubrange(148..<156, with: Array((String(repeating: "0", count: 6 - checksum.count) + checksum).utf8) + [0, 32])
         let reader = TarReader(SteppedReader(header + [UInt8](repeating: 0, count: 1024)), path: "x.tar")
         #expect(try reader.next()?.name == "dir/file.txt")
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

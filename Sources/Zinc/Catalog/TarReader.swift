@@ -84,6 +84,10 @@ public final class TarReader {
         guard let size = TarHeader.decodeSize(header[124..<136]), size >= 0 else {
             throw ZincError.corruptFile(path: path, reason: "the tar header at byte \(offset) has an unreadable size")
         }
+        guard size <= Manifest.maximumObjectSize else {
+            throw ZincError.corruptFile(path: path, reason: "the tar header at byte \(offset) gives a size of \(size) bytes, "
+                                        + "above the largest object (\(Manifest.maximumObjectSize))")
+        }
         remainingData = size
         remainingPadding = TarHeader.paddedLength(size) - size
         return Member(name: Self.name(of: header), size: size, typeFlag: header[156], offset: offset)

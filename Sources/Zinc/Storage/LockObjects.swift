@@ -79,12 +79,13 @@ public struct LockObjects: Sendable {
 
     private static let hostName: String = {
         var buffer = [CChar](repeating: 0, count: 256)
-        return gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : "unknown"
+        guard gethostname(&buffer, buffer.count) == 0 else { return "unknown" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
 }
 
 /// The content of one lock object.
-struct LockRecord: Equatable, Sendable {
+package struct LockRecord: Equatable, Sendable {
     let exclusive: Bool
     let host: String
     let pid: Int
@@ -95,7 +96,7 @@ struct LockRecord: Equatable, Sendable {
         JSONValue.object(["exclusive": .bool(exclusive), "host": .string(host), "pid": .int(Int64(pid)), "time": .int(time)]).encoded()
     }
 
-    static func parse(_ bytes: [UInt8]) throws -> LockRecord {
+    package static func parse(_ bytes: [UInt8]) throws -> LockRecord {
         guard let object = try JSONValue.parse(bytes).objectValue, case .bool(let exclusive)? = object["exclusive"],
               let host = object["host"]?.stringValue, let pid = object["pid"]?.intValue, let time = object["time"]?.intValue
         else { throw ZincError.corruptFile(path: "lock object", reason: "not a lock record") }

@@ -29,6 +29,6 @@ struct GraceOption: ParsableArguments {
         gmtime_r(&time, &parts)
         var buffer = [CChar](repeating: 0, count: 32)
         strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S UTC", &parts)
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

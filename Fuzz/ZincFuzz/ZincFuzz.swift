@@ -1,0 +1,112 @@
+import Foundation
+import Zinc
+import ZincClient
+import ZincServer
+#if FUZZING
+import CFuzzer
+#endif
+
+/// Every parser of bytes that come from outside (catalog files, HTTP answers and
+/// headers, a client repo's state, lock objects), each as a function that must return,
+/// whatever the input, without crashing, trapping or hanging.
+///
+/// Built with `make fuzz` (libFuzzer, `-sanitize=fuzzer,address -DFUZZING`): the
+/// environment variable `ZINC_FUZZ_TARGET` names the parser to fuzz. Built normally, it
+/// replays inputs through a parser: `swift run ZincFuzz TARGET FILE...`, as a crash
+/// libFuzzer found is checked before it becomes a unit test.
+let targets: [String: @Sendable ([UInt8]) -> Void] = [
+    "json": { _ = try? JSONValue.parse($0) },
+    "index": { bytes in
+        _ = try? CatalogIndex.parse(bytes, path: "catalog.json")
+        _ = CatalogIndex.repeatedVersions(in: bytes)
+    },
+    "manifest": { bytes in
+        guard let manifest = try? Manifest.parse(bytes, path: "m.json") else { return }
+        _ = Catalog.archiveScopes(of: manifest, includeMasterArchive: true)
+    },
+    "flavorspec": { bytes in
+        guard let spec = try? Flavorspec.parse(bytes, source: "spec") else { return }
+        for path in ["a.png", "img/b@2x.png", "x/y/z~phone.jpg", ""] { _ = spec.flavors(for: path) }
+    },
+    "tar": { bytes in
+        let tar = TarReader(BytesReader(bytes), path: "a.tar", bufferSize: 512)
+        while let member = try? tar.next() {
+            _ = TarHeader.paddedLength(member.size)
+            guard (try? tar.readData { _ in }) == true else { break }
+        }
+    },
+    "gzip": { bytes in
+        var total = 0
+        let gunzip = GzipDecompressor { piece in
+            total += piece.count
+            if total > 1 << 24 { throw GzipDecompressor.Failure.tooLarge(limit: 1 << 24) }
+        }
+        _ = try? bytes.withUnsafeBytes { try gunzip.update($0) }
+        _ = try? gunzip.finish()
+    },
+    "http-range": { bytes in
+        let header = String(decoding: bytes, as: UTF8.self)
+        for size in [0, 1, 1000, Int.max] { _ = ByteRange(header: header, fileSize: size) }
+    },
+    "http-date": { _ = HTTPDate.parse(String(decoding: $0, as: UTF8.self)) },
+    "http-etag": { _ = ConditionalRequest.entityTags(in: String(decoding: $0, as: UTF8.self)[...]) },
+    "client-index": { _ = try? IndexFetcher.parse($0, url: "https://cdn.example.com/c") },
+    "client-state": { _ = try? RepoState.parse($0, path: "repo.json") },
+    "lock-record": { _ = try? LockRecord.parse($0) },
+]
+
+/// A stream over bytes in memory, for the tar reader.
+final class BytesReader: StorageReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+        offset += count
+        return count
+    }
+}
+
+#if FUZZING
+/// The program's entry: SwiftPM links every executable with `main` pointing at
+/// `<target>_main`, which a fuzz build (`-parse-as-library`, no Swift `main`) supplies
+/// here, handing over to libFuzzer's driver.
+@_cdecl("ZincFuzz_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    guard selected != nil else {
+        FileHandle.standardError.write(Data("ZINC_FUZZ_TARGET must be one of: \(targets.keys.sorted().joined(separator: " "))\n".utf8))
+        return 64
+    }
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
+}
+
+/// The parser `ZINC_FUZZ_TARGET` names, looked up once.
+let selected = targets[ProcessInfo.processInfo.environment["ZINC_FUZZ_TARGET"] ?? ""]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    selected?(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+    return 0
+}
+#else
+@main
+struct Replay {
+    static func main() throws {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let name = arguments.first, let target = targets[name] else {
+            FileHandle.standardError.write(Data("usage: ZincFuzz TARGET FILE...  (targets: \(targets.keys.sorted().joined(separator: " ")))\n".utf8))
+            exit(64)
+        }
+        for file in arguments.dropFirst() {
+            target([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))))
+            print("\(name): \(file): ok")
+        }
+    }
+}
+#endif
