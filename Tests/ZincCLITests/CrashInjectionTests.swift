@@ -71,23 +71,33 @@ import ZincTestSupport
             #expect(verify.status == 0, "after the re-run after change \(n): \(verify.stdout)")
         }
         #expect(kills >= scenario.minimumKills, "\(scenario.name) made only \(kills) changes")
+        print("\(scenario.name): killed after each of its \(kills) changes")
     }
 
     /// Each of the four index copies, taken as the whole index (what a client that read
     /// only that copy relies on), names nothing that is missing or damaged.
     static func expectEveryIndexCopyComplete(_ dir: TemporaryDirectory, after step: String) throws {
+        var contents = [[UInt8]: [String]]()
         for name in CatalogIndex.fileNames {
             var bytes = try dir.read("cat/" + name)
             if name.hasSuffix(".gz") { bytes = try GzipDecompressor.decompress(bytes) }
+            contents[bytes, default: []].append(name)
+        }
+        if contents.count == 1 {
+            let report = try Catalog.open(at: CatalogLocation(rootPath: dir.at("cat"))).verify()
+            #expect(report.problems.isEmpty, "\(step): \(report.problems)")
+            return
+        }
+        // Copies that differ: each is checked as the whole index of a copy of the catalog.
+        for (bytes, names) in contents {
             let view = try TemporaryDirectory()
             try FileManager.default.removeItem(atPath: view.path)
             try FileManager.default.copyItem(atPath: dir.at("cat"), toPath: view.path)
-            try view.write("catalog.json", bytes)
-            try view.write("catalog.json.gz", GzipCompressor.compress(bytes))
-            try view.write("index.json", bytes)
-            try view.write("index.json.gz", GzipCompressor.compress(bytes))
+            for name in CatalogIndex.fileNames {
+                try view.write(name, name.hasSuffix(".gz") ? GzipCompressor.compress(bytes) : bytes)
+            }
             let report = try Catalog.open(at: CatalogLocation(rootPath: view.path)).verify()
-            #expect(report.problems.isEmpty, "\(step): a client reading \(name) would find \(report.problems)")
+            #expect(report.problems.isEmpty, "\(step): a client reading \(names) would find \(report.problems)")
         }
     }
 

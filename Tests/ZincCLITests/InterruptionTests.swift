@@ -41,4 +41,69 @@ import ZincTestSupport
         #expect(after.status == 0)
         #expect(try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path).status == 0)
     }
+
+    /// Every writing command killed at random moments, one after another on one catalog
+    /// (each kill leaves what the next command starts from): after each, every copy of
+    /// the index is complete on its own; at the end, re-runs finish and all verifies.
+    @Test func randomKillsOfEveryWritingCommandLeaveEveryIndexCopyComplete() throws {
+        let dir = try TemporaryDirectory()
+        try ZincBinary.run(["create_catalog", "--id", "com.example.kill", "--dest", "cat"], in: dir.path)
+        for tree in 0..<2 {
+            for i in 0..<80 {
+                try dir.write("t\(tree)/f\(i).bin", i % 2 == 0 ? SampleContent.text(12_000, word: "t\(tree)-\(i)")
+                                                              : SampleContent.noise(12_000, seed: UInt64(tree * 100 + i)))
+            }
+        }
+        let commands: [[String]] = [
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "t0", "--force", "--no-stat-cache"],
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "t1", "--force", "--no-stat-cache"],
+            ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "latest"],
+            ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"],
+            ["clean", "--catalog", "cat", "--force", "--grace", "0"],
+        ]
+        #expect(try ZincBinary.run(commands[0], in: dir.path).status == 0)
+        // How long each takes uninterrupted, to spread the kills over its whole run.
+        var durations = [TimeInterval]()
+        for command in commands {
+            let start = Date()
+            let result = try ZincBinary.run(command, in: dir.path)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            durations.append(Date().timeIntervalSince(start))
+        }
+        var random = SplitMix(seed: 2026)
+        var kills = 0
+        for round in 0..<120 {
+            let which = round % commands.count
+            let process = try ZincBinary.start(commands[which], in: dir.path)
+            Thread.sleep(forTimeInterval: durations[which] * 0.9 * random.nextUnit())
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { kills += 1 }
+            try CrashInjectionTests.expectEveryIndexCopyComplete(dir, after: "\(commands[which][0]) killed in round \(round)")
+        }
+        #expect(kills >= 70, "only \(kills) of 120 kills landed before the command finished")
+        print("random kills: \(kills) of 120 landed before the command finished")
+        for command in commands {
+            let result = try ZincBinary.run(command, in: dir.path)
+            #expect(result.status == 0, "\(command) after the kills: \(result.stderr)")
+        }
+        try CrashInjectionTests.expectCopiesEqual(dir, after: "the re-runs")
+        let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
+        #expect(verify.status == 0, "\(verify.stdout)")
+    }
+}
+
+/// A small deterministic generator, so that a failing run can be repeated.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    /// Uniform in [0, 1).
+    mutating func nextUnit() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
 }

@@ -118,6 +118,23 @@ import ZincTestSupport
         #expect(error.contains("'../../escape.txt'") && error.contains("'..' component"), "\(error)")
     }
 
+    /// A size no object can have is refused where the manifest is parsed, and the repo
+    /// it was refused in syncs normally once the server is honest again.
+    @Test func anImpossibleSizeIsRefusedAndLeavesTheRepoUsable() throws {
+        let json = String(decoding: try fixture.manifest(2).encoded(), as: UTF8.self)
+        let size = "\"size\":\(newObject.preferredSize)"
+        let hostile = Array(json.replacingOccurrences(of: size, with: "\"size\":9223372036854775807").utf8)
+        #expect(hostile != Array(json.utf8))
+        let gz = GzipCompressor.compress(hostile)
+        fixture.server.override("manifests/B-2.json.gz") { HostileHTTPServer.serve(gz, for: $0) }
+        let error = try failingSync()
+        #expect(error.contains("has no 'size' from 0 to 1099511627776"), "\(error)")
+        fixture.server.override("manifests/B-2.json.gz") { _ in nil }
+        let report = try fixture.sync()
+        #expect(!report.failed, "\(fixture.failure(report))")
+        #expect(try fixture.repo.loadState().bundles.first?.version == 2)
+    }
+
     @Test func aHugeCatalogIndexIsRefused() throws {
         let bomb = GzipCompressor.compress([UInt8](repeating: 32, count: 3 << 20))
         fixture.server.override("catalog.json.gz") { HostileHTTPServer.serve(bomb, for: $0) }
