@@ -9,18 +9,21 @@ package struct IndexFetcher {
 
     static let remotePath = "catalog.json.gz"
 
+    /// Only the bundles the repo tracks in `catalog` are kept from the index: an index of
+    /// many bundles then costs little more memory than its bytes.
     func refresh(_ catalog: String, via chain: SourceChain, state: inout RepoState,
                  report: inout SyncReport.CatalogRefresh) throws -> CatalogIndex {
+        let tracked = Set(state.bundles.filter { $0.catalog == catalog }.map(\.bundle))
         let local = repo.catalogFile(catalog)
         let haveLocal = FileManager.default.fileExists(atPath: local)
         let etags = haveLocal ? state.catalogs[catalog]?.etags ?? [:] : [:]
         guard let fetched = try chain.fetchDocument(Self.remotePath, etags: etags, limit: limit) else {
             report.notModified = true
             guard let bytes = try AtomicFile.read(local, limit: limit) else { throw ZincError.catalogNotFound(local) }
-            return try CatalogIndex.parse(bytes, path: local)
+            return try CatalogIndex.parse(bytes, path: local, onlyBundles: tracked)
         }
         report.url = fetched.url
-        let index = try Self.parse(fetched.bytes, url: fetched.url)
+        let index = try Self.parse(fetched.bytes, url: fetched.url, onlyBundles: tracked)
         guard index.id == catalog else {
             throw ClientError.badResponse(url: fetched.url, reason: "serves catalog '\(index.id)', not '\(catalog)'")
         }
@@ -31,8 +34,8 @@ package struct IndexFetcher {
     }
 
     /// Parses a fetched index and refuses an id that would not be a safe folder name.
-    package static func parse(_ bytes: [UInt8], url: String) throws -> CatalogIndex {
-        let index = try CatalogIndex.parse(bytes, path: url + "/" + remotePath)
+    package static func parse(_ bytes: [UInt8], url: String, onlyBundles tracked: Set<String>? = nil) throws -> CatalogIndex {
+        let index = try CatalogIndex.parse(bytes, path: url + "/" + remotePath, onlyBundles: tracked)
         try Names.validateCatalogID(index.id)
         return index
     }

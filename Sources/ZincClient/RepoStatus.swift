@@ -37,7 +37,8 @@ extension Repo {
             try loadState().bundles.map { tracked in
                 var remote: Int?
                 if let bytes = try AtomicFile.read(catalogFile(tracked.catalog), limit: RepoState.fileLimit),
-                   let entry = try CatalogIndex.parse(bytes, path: catalogFile(tracked.catalog)).bundles[tracked.bundle] {
+                   let entry = try CatalogIndex.parse(bytes, path: catalogFile(tracked.catalog), onlyBundles: [tracked.bundle])
+                       .bundles[tracked.bundle] {
                     remote = entry.distributions[tracked.distro]
                 }
                 var files = 0

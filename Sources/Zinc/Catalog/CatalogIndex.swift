@@ -43,49 +43,41 @@ public struct CatalogIndex: Equatable, Sendable {
     /// Parses an index written by any Zinc tool: any key order or whitespace, with or
     /// without `next_version`, with the misspelled `next-version`, or in the 2012 draft
     /// layout (`bundles` as version lists plus top-level `distributions`).
-    public static func parse(_ bytes: [UInt8], path: String) throws -> CatalogIndex {
+    ///
+    /// Bundles are read one at a time as the JSON is scanned, never as one tree of the
+    /// whole document, so parsing takes about the memory of the bytes and the result.
+    /// `onlyBundles` keeps only those bundles (a client needs the ones it tracks); the
+    /// names of all are still checked.
+    public static func parse(_ bytes: [UInt8], path: String, onlyBundles kept: Set<String>? = nil) throws -> CatalogIndex {
         func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
-        let json: JSONValue
-        do { json = try JSONValue.parse(bytes) } catch { throw corrupt("not JSON (\(error))") }
-        guard let top = json.objectValue else { throw corrupt("the index is not a JSON object") }
+        var bundles = [String: BundleEntry]()
+        // Writers sort keys, so `bundles` comes before `format`: what is wrong with a
+        // bundle is reported only once the document is known to be an index of this format.
+        var bundleProblem: Error?
+        let top: [String: JSONValue]
+        let hasBundles: Bool
+        do {
+            (top, hasBundles) = try JSONParser.parseObject(bytes, streaming: "bundles") { name, value in
+                guard bundleProblem == nil else { return }
+                do {
+                    try named(path) { try Names.validateBundleName(name) }
+                    let entry = try bundleEntry(name, value, path: path, corrupt)
+                    guard kept?.contains(name) ?? true else { return }
+                    guard bundles.updateValue(entry, forKey: name) == nil else { throw corrupt("bundle '\(name)' is listed twice") }
+                } catch {
+                    bundleProblem = error
+                }
+            }
+        } catch {
+            throw corrupt("not JSON (\(error))")
+        }
         guard let format = top["format"] else { throw corrupt("no 'format' key: not a Zinc catalog index") }
         let formatText = format.stringValue ?? format.intValue.map(String.init) ?? "\(format)"
         guard formatText == formatVersion else { throw ZincError.unsupportedFormat(path: path, format: formatText) }
         guard let id = top["id"]?.stringValue else { throw corrupt("no string 'id'") }
         try named(path) { try Names.validateCatalogID(id) }
-        guard let bundlesValue = top["bundles"]?.objectValue else { throw corrupt("no 'bundles' object") }
-
-        var bundles = [String: BundleEntry]()
-        for (name, value) in bundlesValue {
-            try named(path) { try Names.validateBundleName(name) }
-            if let list = value.arrayValue {  // 2012 draft: "bundles": {"B": [1, 2]}
-                let versions = try versions(list, bundle: name, corrupt)
-                bundles[name] = BundleEntry(versions: versions, nextVersion: versions.last ?? 0)
-                continue
-            }
-            guard let entry = value.objectValue else { throw corrupt("bundle '\(name)' is not an object") }
-            guard let list = entry["versions"]?.arrayValue else { throw corrupt("bundle '\(name)' has no 'versions' list") }
-            var bundle = BundleEntry(versions: try versions(list, bundle: name, corrupt))
-            if let distros = entry["distributions"] {
-                guard let object = distros.objectValue else { throw corrupt("bundle '\(name)': 'distributions' is not an object") }
-                for (distro, version) in object {
-                    try named(path) { try Names.validateDistroKey(distro) }
-                    guard let v = version.intValue, (1...Int64(maximumVersion)).contains(v) else {
-                        throw corrupt("bundle '\(name)': distribution '\(distro)' is not a version number from 1 to \(maximumVersion)")
-                    }
-                    bundle.distributions[distro] = Int(v)
-                }
-            }
-            let reserved = entry["next_version"] ?? entry["next-version"]
-            if let reserved {
-                guard let v = reserved.intValue, (0...Int64(maximumVersion)).contains(v) else {
-                    throw corrupt("bundle '\(name)': 'next_version' is not a number from 0 to \(maximumVersion)")
-                }
-                bundle.nextVersion = Int(v)
-            }
-            bundle.nextVersion = max(bundle.nextVersion, bundle.versions.last ?? 0)
-            bundles[name] = bundle
-        }
+        guard hasBundles else { throw corrupt("no 'bundles' object") }
+        if let bundleProblem { throw bundleProblem }
         if let draft = top["distributions"]?.objectValue {  // 2012 draft: {"master": {"B": 1}}
             for (distro, pointers) in draft {
                 try named(path) { try Names.validateDistroKey(distro) }
@@ -96,6 +88,36 @@ public struct CatalogIndex: Equatable, Sendable {
             }
         }
         return CatalogIndex(id: id, bundles: bundles)
+    }
+
+    /// One bundle's entry, from its JSON: an object, or (2012 draft) a list of versions.
+    private static func bundleEntry(_ name: String, _ value: JSONValue, path: String,
+                                    _ corrupt: (String) -> ZincError) throws -> BundleEntry {
+        if let list = value.arrayValue {  // 2012 draft: "bundles": {"B": [1, 2]}
+            let versions = try versions(list, bundle: name, corrupt)
+            return BundleEntry(versions: versions, nextVersion: versions.last ?? 0)
+        }
+        guard let entry = value.objectValue else { throw corrupt("bundle '\(name)' is not an object") }
+        guard let list = entry["versions"]?.arrayValue else { throw corrupt("bundle '\(name)' has no 'versions' list") }
+        var bundle = BundleEntry(versions: try versions(list, bundle: name, corrupt))
+        if let distros = entry["distributions"] {
+            guard let object = distros.objectValue else { throw corrupt("bundle '\(name)': 'distributions' is not an object") }
+            for (distro, version) in object {
+                try named(path) { try Names.validateDistroKey(distro) }
+                guard let v = version.intValue, (1...Int64(maximumVersion)).contains(v) else {
+                    throw corrupt("bundle '\(name)': distribution '\(distro)' is not a version number from 1 to \(maximumVersion)")
+                }
+                bundle.distributions[distro] = Int(v)
+            }
+        }
+        if let reserved = entry["next_version"] ?? entry["next-version"] {
+            guard let v = reserved.intValue, (0...Int64(maximumVersion)).contains(v) else {
+                throw corrupt("bundle '\(name)': 'next_version' is not a number from 0 to \(maximumVersion)")
+            }
+            bundle.nextVersion = Int(v)
+        }
+        bundle.nextVersion = max(bundle.nextVersion, bundle.versions.last ?? 0)
+        return bundle
     }
 
     /// A name read from the index is refused where it is parsed, before any path is
@@ -121,16 +143,15 @@ public struct CatalogIndex: Equatable, Sendable {
     /// The versions listed more than once in an index's raw JSON, per bundle: `parse`
     /// keeps one of each, so only `verify` can tell that a writer listed one twice.
     public static func repeatedVersions(in bytes: [UInt8]) -> [(bundle: String, version: Int)] {
-        guard let bundles = (try? JSONValue.parse(bytes))?.objectValue?["bundles"]?.objectValue else { return [] }
         var repeated = [(bundle: String, version: Int)]()
-        for (name, value) in bundles.sorted(by: { $0.key < $1.key }) {
+        _ = try? JSONParser.parseObject(bytes, streaming: "bundles") { name, value in
             let list = value.objectValue?["versions"]?.arrayValue ?? value.arrayValue ?? []
             var seen = Set<Int64>()
             for version in list.compactMap(\.intValue) where !seen.insert(version).inserted {
                 repeated.append((name, Int(version)))
             }
         }
-        return repeated
+        return repeated.sorted { $0.bundle < $1.bundle }
     }
 
     /// Refuses an index no writer may commit: a bundle's versions not strictly ascending
@@ -160,7 +181,35 @@ public struct CatalogIndex: Equatable, Sendable {
         return .object(["id": .string(id), "format": .string(Self.formatVersion), "bundles": .object(bundlesJSON)])
     }
 
-    public func encoded() -> [UInt8] { json().encoded() }
+    /// The compact JSON of `json()`, written straight from the bundles: an index of
+    /// millions of version numbers is never held as a tree of `JSONValue`s as well.
+    public func encoded() -> [UInt8] {
+        var out = Array(#"{"bundles":{"#.utf8)
+        for (i, name) in bundles.keys.sorted(by: JSONValue.keyPrecedes).enumerated() {
+            let bundle = bundles[name]!
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(name, to: &out)
+            out += Array(#":{"distributions":{"#.utf8)
+            for (j, distro) in bundle.distributions.keys.sorted(by: JSONValue.keyPrecedes).enumerated() {
+                if j > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(distro, to: &out)
+                out.append(UInt8(ascii: ":"))
+                out += String(bundle.distributions[distro]!).utf8
+            }
+            out += Array(#"},"next_version":"#.utf8) + String(bundle.nextVersion).utf8 + Array(#","versions":["#.utf8)
+            for (j, version) in bundle.versions.enumerated() {
+                if j > 0 { out.append(UInt8(ascii: ",")) }
+                out += String(version).utf8
+            }
+            out += Array("]}".utf8)
+        }
+        out += Array(#"},"format":"#.utf8)
+        JSONValue.writeString(Self.formatVersion, to: &out)
+        out += Array(#","id":"#.utf8)
+        JSONValue.writeString(id, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
 
     public func bundle(_ name: String) throws -> BundleEntry {
         guard let bundle = bundles[name] else { throw ZincError.bundleNotFound(name) }

@@ -147,16 +147,20 @@ extension Catalog {
 }
 
 extension Catalog {
-    /// Every copy of the index that parses, commit point first. A lagging copy is
-    /// still what some client may read, so nothing any of them lists may be deleted;
-    /// a damaged copy lists nothing a client could use.
+    /// Every distinct copy of the index that parses, commit point first (copies holding
+    /// the same bytes are parsed once). A lagging copy is still what some client may
+    /// read, so nothing any of them lists may be deleted; a damaged copy lists nothing a
+    /// client could use.
     func indexCopies() throws -> [CatalogIndex] {
-        try ([Self.commitPoint] + Self.indexCopies).compactMap { name in
+        var seen = [[UInt8]]()
+        return try ([Self.commitPoint] + Self.indexCopies).compactMap { name in
             guard var bytes = try storage.read(name) else { return nil }
             if name.hasSuffix(".gz") {
                 guard let plain = try? GzipDecompressor.decompress(bytes, limit: Self.indexCopyLimit) else { return nil }
                 bytes = plain
             }
+            guard !seen.contains(bytes) else { return nil }
+            seen.append(bytes)
             return try? CatalogIndex.parse(bytes, path: storage.location + "/" + name)
         }
     }

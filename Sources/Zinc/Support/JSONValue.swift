@@ -61,7 +61,7 @@ public enum JSONValue: Equatable, Sendable {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            let keys = members.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
+            let keys = members.keys.sorted(by: Self.keyPrecedes)
             for (i, key) in keys.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
@@ -77,6 +77,11 @@ public enum JSONValue: Equatable, Sendable {
     private static func format(_ d: Double) -> String {
         if d == d.rounded(), abs(d) < 1e15 { return String(format: "%.1f", d) }
         return "\(d)"
+    }
+
+    /// The order of an object's keys in encoded JSON.
+    static func keyPrecedes(_ a: String, _ b: String) -> Bool {
+        a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
     }
 
     static func writeString(_ s: String, to out: inout [UInt8]) {
