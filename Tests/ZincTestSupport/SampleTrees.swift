@@ -32,6 +32,17 @@ public enum SampleContent {
         return dir.at(folder)
     }
 
+    /// A catalog at `cat` (in `dir`) with bundle B: version 1 is the talk's files from
+    /// `src`, version 2 replaces the photo (so version 1 alone uses the old one).
+    public static func catalogWithThePhotoReplaced(in dir: TemporaryDirectory) throws -> Catalog {
+        let catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
+        try basicAdjectives(in: dir)
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        try dir.write("src/photos/85x85/kind.jpg", noise(9000, seed: 2))
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        return catalog
+    }
+
     /// A tree with every kind of file an import treats differently: small text (stored
     /// gzipped) and small noise (stored raw), held in memory; files over 1 MiB, streamed;
     /// members large enough to be copied in the kernel when archived; contents found in

@@ -13,11 +13,7 @@ import ZincTestSupport
     /// Bundle B: version 1 is the talk's three files, version 2 replaces the photo.
     init() throws {
         dir = try TemporaryDirectory()
-        catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
-        try SampleContent.basicAdjectives(in: dir)
-        _ = try catalog.updateBundle("B", from: dir.at("src"))
-        try dir.write("src/photos/85x85/kind.jpg", SampleContent.noise(9000, seed: 2))
-        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
     }
 
     func garbage(_ report: CleanReport) -> [String] {

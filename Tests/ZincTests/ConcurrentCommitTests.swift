@@ -34,17 +34,27 @@ import ZincTestSupport
         return box
     }
 
+    /// Imports `source` on a thread of its own, holds it just before the index commit that
+    /// would list `version`, runs `meanwhile`, then lets it go.
+    func importHeld(listing version: Int, _ source: String, meanwhile: () throws -> Void) throws -> ImportBox {
+        gate.hold(whenListing: version)
+        let box = startImport(source)
+        gate.waitUntilHeld(version)
+        defer { gate.release(version) }
+        try meanwhile()
+        return box
+    }
+
     func versionFiles(_ version: Int) -> [String] {
         storage.paths.filter { $0.hasPrefix("manifests/B-\(version).") || $0.hasPrefix("archives/B-\(version)") }
     }
 
     @Test func aVersionReservedBelowOneCommittedFirstIsRenumbered() throws {
-        // A reserves 2 and is held before adding it; B reserves 3 and commits it.
-        gate.hold(whenListing: 2)
-        let a = startImport("a")
-        gate.waitUntilHeld(2)
-        #expect(try catalog.updateBundle("B", from: dir.at("b")) == .created(version: 3))
-        gate.release(2)
+        // A reserves 2 and is held before adding it; meanwhile B reserves 3 and commits it.
+        let a = try importHeld(listing: 2, "a") {
+            let b = try catalog.updateBundle("B", from: dir.at("b"))
+            #expect(b == .created(version: 3))
+        }
         // Committing 2 below 3 would change 3's LMFO order after the fact: A becomes 4.
         #expect(try a.wait() == .created(version: 4))
         #expect(try catalog.index().bundles["B"]?.versions == [1, 3, 4])
@@ -78,11 +88,10 @@ import ZincTestSupport
     }
 
     @Test func twoImportsOfTheSameFilesMakeOneVersion() throws {
-        gate.hold(whenListing: 2)
-        let a = startImport("a")
-        gate.waitUntilHeld(2)
-        #expect(try catalog.updateBundle("B", from: dir.at("a")) == .created(version: 3))
-        gate.release(2)
+        let a = try importHeld(listing: 2, "a") {
+            let same = try catalog.updateBundle("B", from: dir.at("a"))
+            #expect(same == .created(version: 3))
+        }
         #expect(try a.wait() == .unchanged(version: 3))
         #expect(try catalog.index().bundles["B"]?.versions == [1, 3])
         #expect(versionFiles(2).isEmpty)
@@ -91,11 +100,10 @@ import ZincTestSupport
 
     @Test func aVersionDeletedBelowAnImportInFlightReordersItsArchive() throws {
         #expect(try catalog.updateBundle("B", from: dir.at("b")) == .created(version: 2))
-        gate.hold(whenListing: 3)
-        let a = startImport("a")
-        gate.waitUntilHeld(3)
-        #expect(try catalog.deleteVersions(of: "B", [.spec(.number(1))]).versions == [1])
-        gate.release(3)
+        let a = try importHeld(listing: 3, "a") {
+            let deletion = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
+            #expect(deletion.versions == [1])
+        }
         #expect(try a.wait() == .created(version: 3))
         #expect(try catalog.index().bundles["B"]?.versions == [2, 3])
         #expect(try catalog.verify().problems.isEmpty)

@@ -9,14 +9,10 @@ import ZincTestSupport
     let dir: TemporaryDirectory
     let catalog: Catalog
 
-    /// Bundle B: version 1 is the talk's files, version 2 replaces the photo.
+    /// Bundle B: version 1 is the talk's three files, version 2 replaces the photo.
     init() throws {
         dir = try TemporaryDirectory()
-        catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
-        try SampleContent.basicAdjectives(in: dir)
-        _ = try catalog.updateBundle("B", from: dir.at("src"))
-        try dir.write("src/photos/85x85/kind.jpg", SampleContent.noise(9000, seed: 2))
-        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
     }
 
     /// The copies as they were before the last change, put back as a writer killed

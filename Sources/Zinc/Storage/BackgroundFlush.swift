@@ -7,42 +7,10 @@ extension CatalogStorage {
     /// from the caller's own `flush` afterwards (whose errors count; these are ignored),
     /// which now finds little left to do.
     func withBackgroundFlushes<T>(_ body: () throws -> T) rethrows -> T {
-        let flusher = BackgroundFlusher(storage: self)
+        // Before each flush: a short batch is left entirely to the caller's flush, and a
+        // fast disk is not asked again and again for nothing.
+        let flusher = PeriodicThread(every: 0.1) { try? self.flush() }
         defer { flusher.stop() }
         return try body()
-    }
-}
-
-private final class BackgroundFlusher: @unchecked Sendable {
-    /// Before each flush: a short batch is left entirely to the caller's flush, and a
-    /// fast disk is not asked again and again for nothing.
-    private static let pause: TimeInterval = 0.1
-    private let condition = NSCondition()
-    private var stopping = false
-    private var finished = false
-
-    init(storage: CatalogStorage) {
-        Thread.detachNewThread { [self] in
-            condition.lock()
-            while !stopping {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Self.pause))
-                if stopping { break }
-                condition.unlock()
-                try? storage.flush()
-                condition.lock()
-            }
-            finished = true
-            condition.broadcast()
-            condition.unlock()
-        }
-    }
-
-    /// Returns once the thread has finished its last flush.
-    func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while !finished { condition.wait() }
-        condition.unlock()
     }
 }

@@ -108,45 +108,27 @@ package struct LockRecord: Equatable, Sendable {
 private final class LockObjectHolder: HeldLock, @unchecked Sendable {
     private let storage: CatalogStorage
     private let path: String
-    private let record: LockRecord
     private let policy: LockPolicy
-    private let condition = NSCondition()
-    private var released = false
-    private var finished = false
+    private let lock = NSLock()
     /// When the lock object was last written, by the monotonic clock.
     private var lastRefresh = ContinuousClock.now
+    private var refresher: PeriodicThread?
 
     init(storage: CatalogStorage, path: String, record: LockRecord, policy: LockPolicy) {
         self.storage = storage
         self.path = path
-        self.record = record
         self.policy = policy
-        Thread.detachNewThread { [self] in refreshUntilReleased() }
-    }
-
-    private func refreshUntilReleased() {
-        condition.lock()
-        defer {
-            finished = true
-            condition.broadcast()
-            condition.unlock()
-        }
-        while !released {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: LockObjects.seconds(policy.refreshEvery)))
-            if released { return }
-            condition.unlock()
+        refresher = PeriodicThread(every: LockObjects.seconds(policy.refreshEvery)) { [self] in
             let refreshed = LockRecord(exclusive: record.exclusive, host: record.host, pid: record.pid,
                                        time: WallClock.nowMilliseconds())
             let started = ContinuousClock.now
             // A failed refresh is retried at the next tick; `confirm` notices when too many fail.
-            let written = (try? storage.write(refreshed.encoded(), to: path)) == .written
-            condition.lock()
-            if written { lastRefresh = started }
+            if (try? storage.write(refreshed.encoded(), to: path)) == .written { lock.withLock { lastRefresh = started } }
         }
     }
 
     func confirm() throws {
-        let sinceRefresh = condition.withLock { ContinuousClock.now - lastRefresh }
+        let sinceRefresh = lock.withLock { ContinuousClock.now - lastRefresh }
         // Others take the lock as stale after `staleAfter` by their clocks; keep a margin.
         guard sinceRefresh < policy.staleAfter - policy.refreshEvery else {
             throw ZincError.conflict("the lock '\(storage.location)/\(path)' was not refreshed for \(sinceRefresh) "
@@ -159,11 +141,7 @@ private final class LockObjectHolder: HeldLock, @unchecked Sendable {
     }
 
     func release() {
-        condition.lock()
-        released = true
-        condition.broadcast()
-        while !finished { condition.wait() }
-        condition.unlock()
+        refresher?.stop()
         try? storage.delete(path)
     }
 }
