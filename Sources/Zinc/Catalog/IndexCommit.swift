@@ -64,25 +64,23 @@ extension Catalog {
 
     /// `updateIndex` for callers already inside `withWriterLock` (which is not reentrant).
     func updateIndexLocked<R>(_ change: (inout CatalogIndex) throws -> R) throws -> R {
-        do {
-            for attempt in 0..<Self.indexAttempts {
-                let current = try readIndex()
-                try repairCopies(of: current)
-                var updated = current.index
-                let result = try change(&updated)
-                if updated == current.index { return result }
-                try updated.checkWritable()
-                let bytes = updated.encoded()
-                if try storage.write(bytes, to: Self.commitPoint, current.version.map { .ifMatch($0) } ?? .ifAbsent) == .written {
-                    try publishCopies(of: bytes, stale: Self.indexCopies)
-                    return result
-                }
-                // Another writer committed first: back off a little, more each time, at random.
-                Thread.sleep(forTimeInterval: Double.random(in: 0...0.002) * Double(min(attempt + 1, 50)))
+        for attempt in 0..<Self.indexAttempts {
+            let current = try readIndex()
+            try repairCopies(of: current)
+            var updated = current.index
+            let result = try change(&updated)
+            if updated == current.index { return result }
+            try updated.checkWritable()
+            let bytes = updated.encoded()
+            if try storage.write(bytes, to: Self.commitPoint, current.version.map { .ifMatch($0) } ?? .ifAbsent) == .written {
+                try publishCopies(of: bytes, stale: Self.indexCopies)
+                return result
             }
-            throw ZincError.conflict("the index of '\(storage.location)' kept changing under this writer "
-                                     + "(\(Self.indexAttempts) attempts); try again")
+            // Another writer committed first: back off a little, more each time, at random.
+            Thread.sleep(forTimeInterval: Double.random(in: 0...0.002) * Double(min(attempt + 1, 50)))
         }
+        throw ZincError.conflict("the index of '\(storage.location)' kept changing under this writer "
+                                 + "(\(Self.indexAttempts) attempts); try again")
     }
 
     /// Makes every copy of the index hold what its commit point holds (creating the

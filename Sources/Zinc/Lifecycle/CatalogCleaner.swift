@@ -132,8 +132,8 @@ extension Catalog {
     private static let filesPerLockCheck = 256
 
     /// Every manifest, archive and object file that a version listed by any copy of the
-    /// index refers to. A manifest that a concurrent `delete_bundle` removed after the
-    /// copies were read is skipped once no copy lists its version any more.
+    /// index refers to. A manifest removed after the copies were read (by a tool that
+    /// deletes versions at once) is skipped once no copy lists its version any more.
     private func referencedFiles() throws -> Set<String> {
         var listed = Set<BundleVersion>()
         for copy in try indexCopies() {
