@@ -99,9 +99,12 @@ public struct RepoState: Equatable, Sendable {
                 var tracked = TrackedBundle(catalog: catalog, bundle: bundle, distro: distro)
                 if case .string(let flavor)? = entry["flavor"] { tracked.flavor = flavor }
                 if case .int(let version)? = entry["version"] { tracked.version = Int(version) }
-                try Names.validateCatalogID(catalog)
-                try Names.validateBundleName(bundle)
-                try tracked.flavor.map(Names.validateFlavorName)
+                try Names.checked(in: path) {
+                    try Names.validateCatalogID(catalog)
+                    try Names.validateBundleName(bundle)
+                    try Names.validateDistroName(distro)
+                    try tracked.flavor.map(Names.validateFlavorName)
+                }
                 state.bundles.append(tracked)
             }
         }

@@ -276,7 +276,14 @@ final class RawConnection: @unchecked Sendable {
         #else
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #endif
-        guard descriptor >= 0 else { throw ClientError(description: "socket: \(errno)") }
+        // A class whose init throws once every property is set still runs `deinit`, which
+        // closes the descriptor: each failure path marks it closed (or closes it through
+        // `close()`), so the number, perhaps reused by another thread by then, is never
+        // closed twice.
+        guard descriptor >= 0 else {
+            isClosed = true
+            throw ClientError(description: "socket: \(errno)")
+        }
         var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -290,7 +297,7 @@ final class RawConnection: @unchecked Sendable {
         }
         guard result == 0 else {
             let code = errno
-            systemClose(descriptor)
+            close()
             throw ClientError(description: "connect: errno \(code)")
         }
     }

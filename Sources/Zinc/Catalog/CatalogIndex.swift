@@ -60,7 +60,7 @@ public struct CatalogIndex: Equatable, Sendable {
             (top, hasBundles) = try JSONParser.parseObject(bytes, streaming: "bundles") { name, value in
                 guard bundleProblem == nil else { return }
                 do {
-                    try named(path) { try Names.validateBundleName(name) }
+                    try Names.checked(in: path) { try Names.validateBundleName(name) }
                     let entry = try bundleEntry(name, value, path: path, corrupt)
                     guard kept?.contains(name) ?? true else { return }
                     guard bundles.updateValue(entry, forKey: name) == nil else { throw corrupt("bundle '\(name)' is listed twice") }
@@ -75,12 +75,12 @@ public struct CatalogIndex: Equatable, Sendable {
         let formatText = format.stringValue ?? format.intValue.map(String.init) ?? "\(format)"
         guard formatText == formatVersion else { throw ZincError.unsupportedFormat(path: path, format: formatText) }
         guard let id = top["id"]?.stringValue else { throw corrupt("no string 'id'") }
-        try named(path) { try Names.validateCatalogID(id) }
+        try Names.checked(in: path) { try Names.validateCatalogID(id) }
         guard hasBundles else { throw corrupt("no 'bundles' object") }
         if let bundleProblem { throw bundleProblem }
         if let draft = top["distributions"]?.objectValue {  // 2012 draft: {"master": {"B": 1}}
             for (distro, pointers) in draft {
-                try named(path) { try Names.validateDistroKey(distro) }
+                try Names.checked(in: path) { try Names.validateDistroKey(distro) }
                 for (name, version) in pointers.objectValue ?? [:] {
                     guard let v = version.intValue, (1...Int64(maximumVersion)).contains(v), bundles[name] != nil else { continue }
                     bundles[name]!.distributions[distro] = Int(v)
@@ -103,7 +103,7 @@ public struct CatalogIndex: Equatable, Sendable {
         if let distros = entry["distributions"] {
             guard let object = distros.objectValue else { throw corrupt("bundle '\(name)': 'distributions' is not an object") }
             for (distro, version) in object {
-                try named(path) { try Names.validateDistroKey(distro) }
+                try Names.checked(in: path) { try Names.validateDistroKey(distro) }
                 guard let v = version.intValue, (1...Int64(maximumVersion)).contains(v) else {
                     throw corrupt("bundle '\(name)': distribution '\(distro)' is not a version number from 1 to \(maximumVersion)")
                 }
@@ -118,15 +118,6 @@ public struct CatalogIndex: Equatable, Sendable {
         }
         bundle.nextVersion = max(bundle.nextVersion, bundle.versions.last ?? 0)
         return bundle
-    }
-
-    /// A name read from the index is refused where it is parsed, before any path is
-    /// built from it (`../x` as a bundle would reach outside the catalog); the error
-    /// names the index file too.
-    private static func named(_ path: String, _ validate: () throws -> Void) throws {
-        do { try validate() } catch ZincError.invalidName(let kind, let value, let reason) {
-            throw ZincError.corruptFile(path: path, reason: "invalid \(kind) '\(Names.printable(value))': \(reason)")
-        }
     }
 
     private static func versions(_ list: [JSONValue], bundle: String, _ corrupt: (String) -> ZincError) throws -> [Int] {

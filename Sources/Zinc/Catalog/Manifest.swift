@@ -80,7 +80,7 @@ public struct Manifest: Equatable, Sendable {
         let hasFiles: Bool
         do {
             let parsed = try JSONParser.parseObject(bytes, streaming: "files") { filePath, value in
-                try visit(filePath, try entry(filePath, value, corrupt))
+                try visit(filePath, try entry(filePath, value, path: path, corrupt))
             }
             (top, hasFiles) = parsed
         } catch let error as JSONValue.ParseError {
@@ -92,20 +92,21 @@ public struct Manifest: Equatable, Sendable {
             throw ZincError.unsupportedFormat(path: path, format: format.stringValue ?? "\(format)")
         }
         guard let catalog = top["catalog"]?.stringValue else { throw corrupt("no string 'catalog'") }
-        try validName(corrupt) { try Names.validateCatalogID(catalog) }
+        try Names.checked(in: path) { try Names.validateCatalogID(catalog) }
         guard let bundle = top["bundle"]?.stringValue else { throw corrupt("no string 'bundle'") }
-        try validName(corrupt) { try Names.validateBundleName(bundle) }
+        try Names.checked(in: path) { try Names.validateBundleName(bundle) }
         guard let version = top["version"]?.intValue, (1...Int64(CatalogIndex.maximumVersion)).contains(version) else {
             throw corrupt("no 'version' from 1 to \(CatalogIndex.maximumVersion)")
         }
         let flavors = try stringList(top["flavors"], what: "'flavors'", corrupt) ?? []
-        for flavor in flavors { try validName(corrupt) { try Names.validateFlavorName(flavor) } }
+        for flavor in flavors { try Names.checked(in: path) { try Names.validateFlavorName(flavor) } }
         return Manifest(catalog: catalog, bundle: bundle, version: Int(version), flavors: flavors, files: [:])
     }
 
     /// One entry of `files`, validated: its path is safe, its keys known, its sha and
     /// sizes well-formed.
-    private static func entry(_ filePath: String, _ value: JSONValue, _ corrupt: (String) -> ZincError) throws -> Entry {
+    private static func entry(_ filePath: String, _ value: JSONValue, path: String,
+                              _ corrupt: (String) -> ZincError) throws -> Entry {
         do { try Names.validateRelativePath(filePath) } catch let error as ZincError { throw corrupt("\(error)") }
         guard let entry = value.objectValue else { throw corrupt("file '\(filePath)' is not an object") }
         if let unknown = entry.keys.first(where: { !fileKeys.contains($0) }) {
@@ -126,20 +127,13 @@ public struct Manifest: Equatable, Sendable {
             formats[format] = size
         }
         let fileFlavors = try stringList(entry["flavors"], what: "'flavors' of '\(filePath)'", corrupt)
-        for flavor in fileFlavors ?? [] { try validName(corrupt) { try Names.validateFlavorName(flavor) } }
+        for flavor in fileFlavors ?? [] { try Names.checked(in: path) { try Names.validateFlavorName(flavor) } }
         return Entry(object: StoredObject(digest: digest, formats: formats), flavors: fileFlavors)
     }
 
     /// The largest object size a manifest may state (1 TiB): sizes are added up into
     /// archive offsets and download plans, which a hostile size must not overflow.
     public static let maximumObjectSize: Int64 = 1 << 40
-
-    /// A name read from the manifest, refused before any path is built from it.
-    private static func validName(_ corrupt: (String) -> ZincError, _ validate: () throws -> Void) throws {
-        do { try validate() } catch ZincError.invalidName(let kind, let value, let reason) {
-            throw corrupt("invalid \(kind) '\(Names.printable(value))': \(reason)")
-        }
-    }
 
     private static func stringList(_ value: JSONValue?, what: String, _ corrupt: (String) -> ZincError) throws -> [String]? {
         guard let value else { return nil }

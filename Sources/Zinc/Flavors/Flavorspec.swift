@@ -30,7 +30,7 @@ public struct Flavorspec: Equatable, Sendable {
         guard !top.isEmpty else { throw bad("it defines no flavor") }
         var flavors = [String: [Rule]]()
         for (name, value) in top {
-            try Names.validateFlavorName(name)
+            try Names.checked(in: source) { try Names.validateFlavorName(name) }
             guard let list = value.arrayValue else { throw bad("flavor '\(name)' is not a list of rules") }
             flavors[name] = try list.map { item in
                 guard let text = item.stringValue else { throw bad("flavor '\(name)' has a rule that is not a string") }

@@ -33,6 +33,15 @@ public enum Names {
         try validateDistroName(key.hasPrefix("_") ? String(key.dropFirst()) : key)
     }
 
+    /// Runs the checks of a name read from the file at `path`, so that the error names
+    /// the file as well as the value: the name of a damaged or hostile catalog file is
+    /// refused there, before any path is built from it.
+    public static func checked(in path: String, _ validate: () throws -> Void) throws {
+        do { try validate() } catch ZincError.invalidName(let kind, let value, let reason) {
+            throw ZincError.corruptFile(path: path, reason: "invalid \(kind) '\(printable(value))': \(reason)")
+        }
+    }
+
     /// A value shown in a message with its control characters escaped, so that a
     /// hostile name cannot rewrite the terminal it is printed on.
     public static func printable(_ value: String) -> String {
