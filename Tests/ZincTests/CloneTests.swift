@@ -101,6 +101,21 @@ import ZincTestSupport
         #expect(!dir.exists("out/escaped.txt"))
     }
 
+    /// A size no object can have (it used to overflow where the sizes are added up): refused
+    /// before anything is written, and no staging folder is left.
+    @Test func refusesAnImpossibleSizeBeforeWritingAnything() throws {
+        let path = dir.at("cat/manifests/BasicAdjectives-1.json")
+        let json = String(decoding: try dir.read("cat/manifests/BasicAdjectives-1.json"), as: UTF8.self)
+        let hostile = json.replacingOccurrences(of: #""size":8640"#, with: #""size":9223372036854775807"#)
+        #expect(hostile != json)
+        try dir.write("cat/manifests/BasicAdjectives-1.json", hostile)
+        #expect(throws: ZincError.corruptFile(path: path, reason: "file 'photos/85x85/kind.jpg' format 'raw' has no 'size' from 0 to 1099511627776")) {
+            try catalog.cloneBundle("BasicAdjectives", version: .number(1), into: dir.at("out"))
+        }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: dir.at("out"))) ?? []
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
+
     @Test func refusesAnObjectWhoseContentDoesNotMatchItsSHA() throws {
         let manifest = try catalog.manifest(bundle: "BasicAdjectives", version: 1)
         let photo = try #require(manifest.files["photos/85x85/kind.jpg"]?.object)
