@@ -117,6 +117,8 @@ public protocol StorageReader: AnyObject {
 }
 
 extension StorageReader {
+    /// Streams the rest of the file through `body` in chunks of `chunkSize` bytes, so
+    /// memory stays flat whatever the file's size.
     public func forEachChunk(chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }

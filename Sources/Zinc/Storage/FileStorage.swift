@@ -382,8 +382,6 @@ final class FileStorageWriter: StorageWriter {
     }
 }
 
-extension PosixFile: StorageReader {}
-
 /// 1, 2, 3, … from any thread.
 private final class SerialNumbers: @unchecked Sendable {
     private let lock = NSLock()

@@ -88,18 +88,6 @@ public final class PosixFile {
         return st
     }
 
-    /// Streams the whole file through `body` in chunks of `chunkSize` bytes, so memory
-    /// stays flat whatever the file's size.
-    public func forEachChunk(chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = try read(into: buffer)
-            if n == 0 { return }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-        }
-    }
-
     /// Streams the file's lines (each ended by "\n", which `body` does not see) in 64 KiB
     /// reads, so memory stays at one chunk and one line whatever the file's length. After
     /// `body` returns false it sees no more lines. Returns false then, or when the last
@@ -210,3 +198,6 @@ public final class PosixFile {
 @inline(__always) private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ count: Int) -> Int {
     write(fd, buf, count)
 }
+
+/// A file is read as any stored file is, `forEachChunk` included.
+extension PosixFile: StorageReader {}
