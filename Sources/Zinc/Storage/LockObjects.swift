@@ -54,19 +54,30 @@ public struct LockObjects: Sendable {
 
     /// The lock objects other than `path` that are not stale, with their paths.
     func liveLocks(except path: String? = nil) throws -> [(path: String, record: LockRecord)] {
-        let now = WallClock.nowMilliseconds()
-        let staleAfter = WallClock.milliseconds(policy.staleAfter)
-        return try storage.list(Self.folder).compactMap { other in
-            guard other != path, let bytes = try storage.read(other), let record = try? LockRecord.parse(bytes) else { return nil }
-            return now - record.time < staleAfter ? (other, record) : nil
+        try locks().compactMap { other, record in
+            guard other != path, let record, !isStale(record) else { return nil }
+            return (other, record)
         }
     }
 
     /// Lock objects whose holders are gone: stale ones, and ones that are not lock
-    /// records at all (nothing but a lock would write there).
+    /// records at all (nothing but a lock would write there). One listing decides, so a
+    /// lock written meanwhile is never taken for stale.
     public func staleLocks() throws -> [String] {
-        let live = Set(try liveLocks().map(\.path))
-        return try storage.list(Self.folder).filter { !live.contains($0) }
+        try locks().compactMap { path, record in record.map(isStale) == false ? nil : path }
+    }
+
+    /// Every object in `locks/` with its record, nil for one that is not a lock record;
+    /// one deleted since the listing is left out.
+    private func locks() throws -> [(path: String, record: LockRecord?)] {
+        try storage.list(Self.folder).compactMap { path in
+            guard let bytes = try storage.read(path) else { return nil }
+            return (path, try? LockRecord.parse(bytes))
+        }
+    }
+
+    private func isStale(_ record: LockRecord) -> Bool {
+        WallClock.nowMilliseconds() - record.time >= WallClock.milliseconds(policy.staleAfter)
     }
 
     static func seconds(_ duration: Duration) -> Double {
