@@ -35,6 +35,30 @@ import ZincTestSupport
                           message: "'\(dir.at("cat"))/catalog.json' is not a valid Zinc file: no 'format' key: not a Zinc catalog index")
     }
 
+    /// An index that names a bundle `../../victim`, or holds a NUL or numbers past what
+    /// clients can hold, is refused by every command, naming the file and the value;
+    /// nothing outside the catalog is touched.
+    @Test func hostileIndexContent() throws {
+        try dir.write("victim-1.json", "keep me")
+        let index = dir.at("cat") + "/catalog.json"
+        for (json, reason) in [
+            (#"{"id":"com.example.app","format":"1","bundles":{"../../victim":{"versions":[1],"next_version":1}}}"#,
+             "invalid bundle name '../../victim': it contains '/'"),
+            ("{\"id\":\"com.example.app\",\"format\":\"1\",\"bundles\":{\"B\\u0000\":{\"versions\":[1]}}}",
+             "invalid bundle name 'B\\u{0}': it contains a control character"),
+            (#"{"id":"com.example.app","format":"1","bundles":{"B":{"versions":[1],"next_version":9223372036854775807}}}"#,
+             "bundle 'B': 'next_version' is not a number from 0 to 2147483647"),
+        ] {
+            try dir.write("cat/catalog.json", json)
+            for arguments in [["delete_bundle", "--catalog", "cat", "--name", "../../victim", "--versions", "all"],
+                              ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+                              ["clean", "--catalog", "cat", "--force"], ["verify", "--catalog", "cat"]] {
+                try expectFailure(arguments, message: "'\(index)' is not a valid Zinc file: \(reason)")
+            }
+        }
+        #expect(try dir.read("victim-1.json") == Array("keep me".utf8))
+    }
+
     @Test func sourceProblems() throws {
         try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "missing"],
                           message: "'missing': no such folder")
