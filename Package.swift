@@ -42,7 +42,7 @@ let package = Package(
             ]
         ),
         // `zinc serve`: a static HTTP server with CDN semantics. It knows nothing of
-        // catalogs beyond file names, so it depends on SwiftNIO only.
+        // catalogs beyond file names, so it depends on SwiftNIO and the shared cache policy only.
         .target(
             name: "ZincServer",
             dependencies: [
@@ -50,10 +50,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "ZincHTTP",
             ]
         ),
+        // HTTP over libcurl, shared by the client's fetches and the S3 backend.
+        .target(name: "ZincHTTP", dependencies: ["CLibCurl"]),
+        // Catalogs in S3-compatible object stores (`s3://BUCKET/PREFIX`).
+        .target(name: "ZincS3", dependencies: ["Zinc", "ZincHTTP", "CLibCrypto"]),
         // The client side: keeps a local repo of bundles in sync with remote catalogs.
-        .target(name: "ZincClient", dependencies: ["Zinc", "CLibCurl"]),
+        .target(name: "ZincClient", dependencies: ["Zinc", "ZincHTTP"]),
         // The `zinc` command: argument parsing and printing only.
         .executableTarget(
             name: "ZincCLI",
@@ -61,6 +66,7 @@ let package = Package(
                 "Zinc",
                 "ZincClient",
                 "ZincServer",
+                "ZincS3",
                 .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -76,7 +82,8 @@ let package = Package(
         .target(name: "ZincTestSupport", dependencies: ["Zinc"], path: "Tests/ZincTestSupport"),
         .testTarget(name: "ZincTests", dependencies: ["Zinc", "ZincTestSupport"]),
         .testTarget(name: "ZincCLITests", dependencies: ["Zinc", "ZincCLI", "ZincTestSupport"]),
-        .testTarget(name: "ZincServerTests", dependencies: ["ZincServer"]),
+        .testTarget(name: "ZincServerTests", dependencies: ["ZincServer", "ZincHTTP"]),
+        .testTarget(name: "ZincS3Tests", dependencies: ["ZincS3", "Zinc", "ZincTestSupport"]),
         .testTarget(name: "ZincClientTests", dependencies: ["ZincClient", "Zinc", "ZincTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

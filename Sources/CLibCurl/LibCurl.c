@@ -8,6 +8,8 @@ static struct {
     CURLcode (*global_init)(long flags);
     CURL *(*easy_init)(void);
     void (*easy_cleanup)(CURL *handle);
+    void (*easy_reset)(CURL *handle);
+    CURLcode (*easy_getinfo)(CURL *handle, CURLINFO info, ...);
     CURLcode (*easy_perform)(CURL *handle);
     const char *(*easy_strerror)(CURLcode code);
     CURLcode (*easy_setopt)(CURL *handle, CURLoption option, ...);
@@ -48,6 +50,8 @@ static void load(void) {
     int ok = resolve(library, "curl_global_init", (void **)&curl.global_init)
         && resolve(library, "curl_easy_init", (void **)&curl.easy_init)
         && resolve(library, "curl_easy_cleanup", (void **)&curl.easy_cleanup)
+        && resolve(library, "curl_easy_reset", (void **)&curl.easy_reset)
+        && resolve(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo)
         && resolve(library, "curl_easy_perform", (void **)&curl.easy_perform)
         && resolve(library, "curl_easy_strerror", (void **)&curl.easy_strerror)
         && resolve(library, "curl_easy_setopt", (void **)&curl.easy_setopt)
@@ -69,6 +73,11 @@ const char *zinc_curl_load(void) {
 
 CURL *zinc_curl_easy_init(void) { return curl.easy_init(); }
 void zinc_curl_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
+void zinc_curl_easy_reset(CURL *handle) { curl.easy_reset(handle); }
+
+CURLcode zinc_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl.easy_getinfo(handle, info, value);
+}
 CURLcode zinc_curl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
 const char *zinc_curl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
 

@@ -23,6 +23,9 @@ public enum ZincError: Error, Equatable, Sendable {
     case conflict(String)
     case invalidArgument(String)
     case integrity(path: String, reason: String)
+    /// A remote store (an S3 bucket) refused or failed a request; `reason` names the
+    /// operation, the key and the store's own error code, never a credential.
+    case remote(location: String, reason: String)
 }
 
 extension ZincError: CustomStringConvertible {
@@ -60,6 +63,8 @@ extension ZincError: CustomStringConvertible {
             return message
         case .integrity(let path, let reason):
             return "'\(path)' is damaged: \(reason)"
+        case .remote(let location, let reason):
+            return "\(location): \(reason)"
         }
     }
 }

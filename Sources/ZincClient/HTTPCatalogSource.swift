@@ -1,5 +1,6 @@
 import Foundation
 import Zinc
+import ZincHTTP
 
 /// A catalog on any static HTTP host or CDN, fetched with libcurl. Bodies are streamed
 /// chunk by chunk into the caller's file as they arrive, never collected in memory, and
@@ -8,10 +9,8 @@ import Zinc
 public final class HTTPCatalogSource: CatalogSource, @unchecked Sendable {
     public let url: String
     private let base: URL
-    /// Created on the first fetch: libcurl is loaded only by a process that needs it.
-    private var handle: CurlHandle?
-    /// One transfer at a time on the shared handle (and its kept-alive connection).
-    private let lock = NSLock()
+    /// Kept for the source's life, so that fetches reuse the server's connection.
+    private let client = HTTPClient()
 
     init(url: String, base: URL) {
         self.url = url
@@ -24,17 +23,13 @@ public final class HTTPCatalogSource: CatalogSource, @unchecked Sendable {
         let transfer = Transfer(url: location, range: range, limit: limit, sink: sink)
         var headers = [String]()
         if let etag, range == nil { headers.append("If-None-Match: \(etag)") }
-        try lock.withLock {
-            do {
-                let handle = try self.handle ?? CurlHandle()
-                self.handle = handle
-                // No Accept-Encoding: catalog files go over the wire as stored, so byte
-                // ranges of archives mean what they say.
-                transfer.complete(try handle.get(base.appendingPathComponent(path).absoluteString, range: range, headers: headers,
-                                                 header: transfer.header, body: transfer.receive))
-            } catch let error as CurlError {
-                throw ClientError.transport(url: location, reason: error.reason, received: 0)
-            }
+        do {
+            // No Accept-Encoding: catalog files go over the wire as stored, so byte
+            // ranges of archives mean what they say.
+            let request = HTTPRequest(.get, base.appendingPathComponent(path).absoluteString, headers: headers, range: range)
+            transfer.complete(try client.perform(request, receiver: HTTPReceiver(header: transfer.header, body: transfer.receive)))
+        } catch {
+            throw ClientError.transport(url: location, reason: error.reason, received: 0)
         }
         return try transfer.outcome()
     }
@@ -48,8 +43,7 @@ private final class Transfer {
     let sink: PosixFile
 
     /// The head of the latest response; a redirect's head is replaced by the next one's.
-    private var status = 0
-    private var headers = [String: String]()
+    private var head = ResponseHead()
     /// Whether the final head passed `accept`; nil until the body starts or the transfer ends.
     private var accepted: Bool?
     var announcedLength: Int64?
@@ -72,32 +66,23 @@ private final class Transfer {
 
     func outcome() throws -> FetchResponse {
         if let failure { throw failure }
-        if status == 304 { return FetchResponse(status: .notModified, etag: headers["etag"], written: 0, received: 0) }
+        if head.status == 304 { return FetchResponse(status: .notModified, etag: head["etag"], written: 0, received: 0) }
         if range == nil, let announcedLength, written < announcedLength {
             throw ClientError.truncated(url: url, received: written, expected: announcedLength)
         }
-        return FetchResponse(status: .content, etag: headers["etag"], written: written, received: received)
+        return FetchResponse(status: .content, etag: head["etag"], written: written, received: received)
     }
 
     /// One line of a response head, as libcurl hands them over (with its line break).
     func header(_ line: UnsafeRawBufferPointer) -> Bool {
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.hasPrefix("HTTP/") {  // "HTTP/1.1 206 Partial Content", "HTTP/2 200": a new response
-            let fields = text.split(separator: " ")
-            status = fields.count > 1 ? Int(fields[1]) ?? 0 : 0
-            headers = [:]
-        } else if let colon = text.firstIndex(of: ":") {
-            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            // An ETag is sent back in a request header later: no control characters.
-            if !value.unicodeScalars.contains(where: Names.isControl) { headers[text[..<colon].lowercased()] = value }
-        }
+        head.take(line)
         return true
     }
 
     /// Checks the final response head; returns false when the body is not wanted.
     private func accept() -> Bool {
-        let length = headers["content-length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
-        switch status {
+        let length = head.contentLength
+        switch head.status {
         case 304 where range == nil:
             return true
         case 200:
@@ -109,8 +94,8 @@ private final class Transfer {
             announcedLength = length
             return true
         case 206:
-            let contentRange = headers["content-range"] ?? ""
-            guard let range, Self.start(ofContentRange: contentRange) == range.lowerBound else {
+            let contentRange = head["content-range"] ?? ""
+            guard let range, head.contentRangeStart == range.lowerBound else {
                 failure = ClientError.badResponse(url: url, reason: "answered 206 with Content-Range '\(contentRange)' to "
                                                   + "a request for \(range.map { "bytes=\($0.lowerBound)-\($0.upperBound - 1)" } ?? "the whole file")")
                 return false
@@ -120,7 +105,7 @@ private final class Transfer {
             failure = ClientError.notFound(url: url)
             return false
         default:
-            failure = ClientError.httpStatus(url: url, status: status)
+            failure = ClientError.httpStatus(url: url, status: head.status)
             return false
         }
     }
@@ -168,11 +153,5 @@ private final class Transfer {
         } else if accepted == nil {
             _ = accept()  // a response without a body: 304, or an error status
         }
-    }
-
-    /// The first byte of `bytes a-b/total`.
-    static func start(ofContentRange header: String) -> Int64? {
-        guard header.hasPrefix("bytes ") else { return nil }
-        return Int64(header.dropFirst(6).prefix { $0 != "-" })
     }
 }

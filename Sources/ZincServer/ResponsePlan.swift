@@ -1,3 +1,4 @@
+import ZincHTTP
 import NIOHTTP1
 
 /// The response to one request, decided before any byte is written so that the decision is a

@@ -15,6 +15,9 @@ const char *zinc_curl_load(void);
 // Valid only after zinc_curl_load() returned NULL.
 CURL *zinc_curl_easy_init(void);
 void zinc_curl_easy_cleanup(CURL *handle);
+/// Forgets every option but keeps the handle's connections, so the next request reuses them.
+void zinc_curl_easy_reset(CURL *handle);
+CURLcode zinc_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode zinc_curl_easy_perform(CURL *handle);
 const char *zinc_curl_easy_strerror(CURLcode code);
 CURLcode zinc_curl_setopt_long(CURL *handle, CURLoption option, long value);

@@ -3,22 +3,37 @@ import Foundation
 /// Runs `body` for each index on `workers` threads (nil: one per available core, see
 /// `AvailableCores`), and returns the results in index order, so output never depends
 /// on scheduling. When some calls fail, the error of the lowest failing index is thrown
-/// (the same error a sequential run would stop at).
-func parallelMap<T>(count: Int, workers: Int?, _ body: (Int) throws -> T) throws -> [T] {
+/// (the same error a sequential run would stop at). Lanes are real threads, not
+/// Dispatch's core-wide pool, so more workers than cores really run at once: requests
+/// to a remote store spend their time waiting, not computing.
+public func parallelMap<T>(count: Int, workers: Int?, _ body: (Int) throws -> T) throws -> [T] {
     guard count > 0 else { return [] }
     let state = ParallelState<T>(count: count)
     let lanes = max(1, min(workers ?? AvailableCores.count, count))
     withoutActuallyEscaping(body) { body in
-        let box = UncheckedBox(body)
-        DispatchQueue.concurrentPerform(iterations: lanes) { _ in
+        // The threads outlive this call a little (until they are torn down), so they hold
+        // the body through a box that lets go of it once every lane is done.
+        let box = ReleasableBox(body)
+        defer { box.value = nil }
+        let work: @Sendable () -> Void = {
             while let index = state.nextIndex() {
                 do {
-                    state.store(try box.value(index), at: index)
+                    state.store(try box.value!(index), at: index)
                 } catch {
                     state.fail(error, at: index)
                 }
             }
         }
+        let finished = DispatchGroup()
+        for _ in 1..<lanes {
+            finished.enter()
+            Thread {
+                work()
+                finished.leave()
+            }.start()
+        }
+        work()
+        finished.wait()
     }
     return try state.results()
 }
@@ -59,7 +74,8 @@ private final class ParallelState<T>: @unchecked Sendable {
     }
 }
 
-private struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
+/// Written only before the lanes start and after they end.
+private final class ReleasableBox<T>: @unchecked Sendable {
+    var value: T?
     init(_ value: T) { self.value = value }
 }

@@ -43,6 +43,14 @@ public protocol CatalogStorage: AnyObject, Sendable {
     /// temporary and hidden files.
     func list(_ folder: String) throws -> [String]
 
+    /// `list` with each file's size, and its fingerprint where the backend's listing
+    /// carries one: what `publish` compares without reading every file.
+    func entries(in folder: String) throws -> [StorageEntry]
+
+    /// The fingerprint this backend's listing shows for a file holding exactly `bytes`;
+    /// nil when its listings carry none.
+    func fingerprint(of bytes: [UInt8]) -> String?
+
     /// The names of the folders directly inside `folder`, excluding hidden ones; empty
     /// when `folder` does not exist. On backends whose folders are only key prefixes
     /// these are the ones holding files; with real folders, empty ones may be listed.
@@ -88,9 +96,30 @@ extension CatalogStorage {
 
     public var lockPolicy: LockPolicy { .standard }
 
+    public func entries(in folder: String) throws -> [StorageEntry] {
+        try list(folder).compactMap { path in try size(of: path).map { StorageEntry(path: path, size: $0, fingerprint: nil) } }
+    }
+
+    public func fingerprint(of bytes: [UInt8]) -> String? { nil }
+
     /// The whole content of a small file, or nil when absent.
     public func read(_ path: String) throws -> [UInt8]? {
         try readVersioned(path)?.bytes
+    }
+}
+
+/// A file as a listing shows it.
+public struct StorageEntry: Equatable, Sendable {
+    public let path: String
+    public let size: Int64
+    /// A digest of the content the listing carries (an S3 ETag that is an MD5); two
+    /// entries with equal fingerprints from one backend have equal bytes.
+    public let fingerprint: String?
+
+    public init(path: String, size: Int64, fingerprint: String?) {
+        self.path = path
+        self.size = size
+        self.fingerprint = fingerprint
     }
 }
 

@@ -78,11 +78,15 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     }
 
     public func list(_ folder: String) throws -> [String] {
-        var results = [String]()
-        try walk(folder) { path, name, _ in
-            if !name.hasPrefix(".") { results.append(path) }
+        try entries(in: folder).map(\.path)
+    }
+
+    public func entries(in folder: String) throws -> [StorageEntry] {
+        var results = [StorageEntry]()
+        try walk(folder) { path, name, status in
+            if !name.hasPrefix(".") { results.append(StorageEntry(path: path, size: Int64(status.st_size), fingerprint: nil)) }
         }
-        return results.sorted()
+        return results.sorted { $0.path < $1.path }
     }
 
     public func folders(in folder: String) throws -> Set<String> {

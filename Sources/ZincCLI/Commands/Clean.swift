@@ -17,8 +17,7 @@ struct Clean: ParsableCommand {
             """
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     @Flag(help: "Remove the files; without it, only list them.")
     var force = false
@@ -29,13 +28,13 @@ struct Clean: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        try Self.clean(catalog: catalog, force: force, grace: grace.duration, quiet: quiet)
+        try Self.clean(catalog: try catalog.reference, force: force, grace: grace.duration, quiet: quiet)
     }
 
     /// The whole command, shared with its Python-tool spelling `catalog:clean`.
-    static func clean(catalog location: String, force: Bool, grace: Duration, quiet: Bool) throws {
+    static func clean(catalog location: CatalogReference, force: Bool, grace: Duration, quiet: Bool) throws {
         let report = try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let catalog = try location.open()
             let bar = ProgressBar(quiet: quiet)
             defer { bar.finish() }
             return try catalog.clean(force: force, grace: grace) { bar.show($0) }

@@ -22,14 +22,14 @@ struct CloneBundle: ParsableCommand {
     @OptionGroup var options: CloneOptions
 
     func run() throws {
-        try Self.clone(catalog: target.catalog, bundle: target.name, version: target.version, into: dest, options: options)
+        try Self.clone(catalog: try target.catalog.reference, bundle: target.name, version: target.version, into: dest, options: options)
     }
 
     /// The whole command, shared with its Python-tool spelling `bundle:clone`.
-    static func clone(catalog location: String, bundle: String, version: String, into dest: String,
+    static func clone(catalog location: CatalogReference, bundle: String, version: String, into dest: String,
                       options: CloneOptions) throws {
         try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let catalog = try location.open()
             let bar = ProgressBar(quiet: options.quiet)
             defer { bar.finish() }  // on failure too, so the error starts on a line of its own
             let cloneOptions = BundleCloneOptions(flavor: options.flavor, includeManifest: options.includeManifest, progress: { progress in

@@ -11,14 +11,17 @@ struct CreateCatalog: ParsableCommand {
     @Option(help: "The catalog id, reverse-DNS style (letters, digits, '.', '_', '-').")
     var id: String
 
-    @Option(help: "Where to create it: a path, file:///abs/path or file://relative/path.")
+    @Option(help: "Where to create it: a path, file:///abs/path, file://relative/path or s3://BUCKET/PREFIX.")
     var dest: String?
+
+    @OptionGroup var remote: RemoteOptions
 
     func run() throws {
         try reportingErrors {
-            let location = try dest.map(CatalogLocation.destination) ?? CatalogLocation.embedded(id: id)
-            _ = try Catalog.create(id: id, in: FileStorage(root: location.rootPath))
-            print("Created catalog '\(id)' at \(location.rootPath)")
+            let storage = try dest.map { try storageRegistry.destinationStorage($0, options: remote.storageOptions) }
+                ?? FileStorage(root: CatalogLocation.embedded(id: id).rootPath)
+            _ = try Catalog.create(id: id, in: storage)
+            print("Created catalog '\(id)' at \(storage.location)")
         }
     }
 }

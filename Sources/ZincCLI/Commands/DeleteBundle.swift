@@ -17,8 +17,7 @@ struct DeleteBundle: ParsableCommand {
             """
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     @Option(name: [.customLong("name"), .customLong("id")], help: "The bundle name (--id is a synonym).")
     var name: String
@@ -30,13 +29,13 @@ struct DeleteBundle: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        try Self.delete(catalog: catalog, bundle: name, versions: versions, dryRun: dryRun)
+        try Self.delete(catalog: try catalog.reference, bundle: name, versions: versions, dryRun: dryRun)
     }
 
     /// The whole command, shared with its Python-tool spelling `bundle:delete`.
-    static func delete(catalog location: String, bundle: String, versions: [String], dryRun: Bool) throws {
+    static func delete(catalog location: CatalogReference, bundle: String, versions: [String], dryRun: Bool) throws {
         try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let catalog = try location.open()
             let deletion = try catalog.deleteVersions(of: bundle, versions.map(VersionSelection.init), dryRun: dryRun)
             guard !deletion.versions.isEmpty else {
                 print("No version of '\(bundle)' to delete")

@@ -8,8 +8,7 @@ struct DeleteDistro: ParsableCommand {
         discussion: "Also removes _NAME, the pointer that kept the version NAME had before its last change."
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     @Option(name: [.customLong("id"), .customLong("bundle")], help: "The bundle name.")
     var id: String
@@ -18,13 +17,13 @@ struct DeleteDistro: ParsableCommand {
     var name: String
 
     func run() throws {
-        try Self.delete(catalog: catalog, bundle: id, distro: name)
+        try Self.delete(catalog: try catalog.reference, bundle: id, distro: name)
     }
 
     /// The whole command, shared with its Python-tool spelling `distro:delete`.
-    static func delete(catalog location: String, bundle: String, distro: String) throws {
+    static func delete(catalog location: CatalogReference, bundle: String, distro: String) throws {
         try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let catalog = try location.open()
             let version = try catalog.deleteDistro(bundle: bundle, distro: distro)
             print("Deleted distribution '\(distro)' of '\(bundle)' (it pointed at version \(version))")
         }

@@ -8,20 +8,19 @@ struct DeleteFlavorspec: ParsableCommand {
         discussion: "Bundle versions imported with it keep their flavors: manifests do not refer to flavorspecs."
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     @Option(help: "The flavorspec's name.")
     var name: String
 
     func run() throws {
-        try Self.delete(catalog: catalog, name: name)
+        try Self.delete(catalog: try catalog.reference, name: name)
     }
 
     /// The whole command, shared with its Python-tool spelling `flavorspec:delete`.
-    static func delete(catalog location: String, name: String) throws {
+    static func delete(catalog location: CatalogReference, name: String) throws {
         try reportingErrors {
-            try Catalog.open(at: CatalogLocation.resolve(location)).flavorspecs.delete(name)
+            try location.open().flavorspecs.delete(name)
             print("Deleted flavorspec '\(name)'")
         }
     }

@@ -8,17 +8,16 @@ struct DumpIndex: ParsableCommand {
         discussion: "The index as zinc reads it (validated, in the current layout), keys sorted."
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     func run() throws {
-        try Self.dump(catalog: catalog)
+        try Self.dump(catalog: try catalog.reference)
     }
 
     /// The whole command, shared with its Python-tool spelling `dump:index`.
-    static func dump(catalog location: String) throws {
+    static func dump(catalog location: CatalogReference) throws {
         try reportingErrors {
-            printJSON(try Catalog.open(at: CatalogLocation.resolve(location)).index().json())
+            printJSON(try location.open().index().json())
         }
     }
 }

@@ -11,13 +11,13 @@ struct DumpManifest: ParsableCommand {
     @OptionGroup var target: BundleVersionOptions
 
     func run() throws {
-        try Self.dump(catalog: target.catalog, bundle: target.name, version: target.version)
+        try Self.dump(catalog: try target.catalog.reference, bundle: target.name, version: target.version)
     }
 
     /// The whole command, shared with its Python-tool spelling `dump:manifest`.
-    static func dump(catalog location: String, bundle: String, version: String) throws {
+    static func dump(catalog location: CatalogReference, bundle: String, version: String) throws {
         try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let catalog = try location.open()
             printJSON(try catalog.manifest(bundle: bundle, resolving: VersionSpec(version)).json())
         }
     }

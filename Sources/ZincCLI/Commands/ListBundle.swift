@@ -20,15 +20,15 @@ struct ListBundle: ParsableCommand {
     var json = false
 
     func run() throws {
-        try Self.show(catalog: target.catalog, bundle: target.name, version: target.version, flavor: flavor,
+        try Self.show(catalog: try target.catalog.reference, bundle: target.name, version: target.version, flavor: flavor,
                       withSHA: sha, json: json)
     }
 
     /// The whole command, shared with its Python-tool spelling `bundle:list`.
-    static func show(catalog location: String, bundle: String, version: String, flavor: String?,
+    static func show(catalog location: CatalogReference, bundle: String, version: String, flavor: String?,
                      withSHA: Bool, json: Bool) throws {
         try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let catalog = try location.open()
             let manifest = try catalog.manifest(bundle: bundle, resolving: VersionSpec(version))
             let paths = try manifest.paths(ofExistingFlavor: flavor)
             if json {

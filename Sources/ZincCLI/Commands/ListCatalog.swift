@@ -13,8 +13,7 @@ struct ListCatalog: ParsableCommand {
             """
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     @Option(help: "Show only bundles with this distribution, at the version it points at.")
     var distro: String?
@@ -26,13 +25,13 @@ struct ListCatalog: ParsableCommand {
     var json = false
 
     func run() throws {
-        try Self.show(catalog: catalog, distro: distro, namesOnly: noVersions, json: json)
+        try Self.show(catalog: try catalog.reference, distro: distro, namesOnly: noVersions, json: json)
     }
 
     /// The whole command, shared with its Python-tool spelling `catalog:list`.
-    static func show(catalog location: String, distro: String?, namesOnly: Bool, json: Bool) throws {
+    static func show(catalog location: CatalogReference, distro: String?, namesOnly: Bool, json: Bool) throws {
         try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let catalog = try location.open()
             let bundles = try catalog.listBundles(distro: distro)
             if json {
                 printJSON(.object([

@@ -7,17 +7,16 @@ struct ListFlavorspecs: ParsableCommand {
         abstract: "List the names of the flavorspecs stored in a catalog, one per line."
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     func run() throws {
-        try Self.show(catalog: catalog)
+        try Self.show(catalog: try catalog.reference)
     }
 
     /// The whole command, shared with its Python-tool spelling `flavorspec:list`.
-    static func show(catalog location: String) throws {
+    static func show(catalog location: CatalogReference) throws {
         try reportingErrors {
-            for name in try Catalog.open(at: CatalogLocation.resolve(location)).flavorspecs.names() {
+            for name in try location.open().flavorspecs.names() {
                 print(name)
             }
         }

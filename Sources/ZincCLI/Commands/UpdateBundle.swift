@@ -14,8 +14,7 @@ struct UpdateBundle: ParsableCommand {
             """
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     @Option(name: [.customLong("name"), .customLong("id")], help: "The bundle name (--id is a synonym).")
     var name: String
@@ -30,7 +29,7 @@ struct UpdateBundle: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            switch try Self.importVersion(catalog: catalog, bundle: name, source: source, force: force, options: options) {
+            switch try Self.importVersion(catalog: try catalog.reference, bundle: name, source: source, force: force, options: options) {
             case .created(let version):
                 print("Created bundle '\(name)' version \(version)")
             case .unchanged(let version):
@@ -41,9 +40,9 @@ struct UpdateBundle: ParsableCommand {
 
     /// The import itself, shared with the Python-tool spelling `bundle:update`, which
     /// reports the result differently.
-    static func importVersion(catalog location: String, bundle: String, source: String, force: Bool,
+    static func importVersion(catalog location: CatalogReference, bundle: String, source: String, force: Bool,
                               options: ImportOptions) throws -> BundleUpdateResult {
-        let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+        let catalog = try location.open()
         let flavorspec = try options.flavors.map { try catalog.flavorspecs.resolve($0) }
         let bar = ProgressBar(quiet: options.quiet)
         defer { bar.finish() }

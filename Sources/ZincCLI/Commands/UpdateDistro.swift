@@ -12,8 +12,7 @@ struct UpdateDistro: ParsableCommand {
             """
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     @Option(name: [.customLong("id"), .customLong("bundle")], help: "The bundle name.")
     var id: String
@@ -29,7 +28,7 @@ struct UpdateDistro: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(self.catalog))
+            let catalog = try self.catalog.reference.open()
             let spec = try VersionSpec(version)
             switch try catalog.updateDistro(bundle: id, distro: name, to: spec, savePrevious: !noPrev) {
             case .created(let v):

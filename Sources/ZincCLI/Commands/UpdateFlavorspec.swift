@@ -13,8 +13,7 @@ struct UpdateFlavorspec: ParsableCommand {
             """
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     @Option(help: "The flavorspec file.")
     var path: String
@@ -23,13 +22,13 @@ struct UpdateFlavorspec: ParsableCommand {
     var name: String?
 
     func run() throws {
-        try Self.store(catalog: catalog, path: path, name: name)
+        try Self.store(catalog: try catalog.reference, path: path, name: name)
     }
 
     /// The whole command, shared with its Python-tool spelling `flavorspec:update`.
-    static func store(catalog location: String, path: String, name: String?) throws {
+    static func store(catalog location: CatalogReference, path: String, name: String?) throws {
         try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let catalog = try location.open()
             guard let spec = try Flavorspec.load(file: path) else {
                 throw ZincError.invalidArgument("no flavorspec file at '\(path)'")
             }

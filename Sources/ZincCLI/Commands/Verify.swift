@@ -16,8 +16,7 @@ struct Verify: ParsableCommand {
             """
     )
 
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     @Option(help: "Check only this bundle.")
     var bundle: String?
@@ -38,15 +37,15 @@ struct Verify: ParsableCommand {
     }
 
     func run() throws {
-        try Self.verify(catalog: catalog, bundle: bundle, version: version, json: json, quiet: quiet,
+        try Self.verify(catalog: try catalog.reference, bundle: bundle, version: version, json: json, quiet: quiet,
                         jobs: parallelism.jobs)
     }
 
     /// The whole command, shared with its Python-tool spellings `catalog:verify` and `bundle:verify`.
-    static func verify(catalog location: String, bundle: String?, version: String?, json: Bool, quiet: Bool,
+    static func verify(catalog location: CatalogReference, bundle: String?, version: String?, json: Bool, quiet: Bool,
                        jobs: Int? = nil) throws {
         let report = try reportingErrors {
-            let catalog = try Catalog.open(at: CatalogLocation.resolve(location))
+            let catalog = try location.open()
             let scope: VerificationScope = try bundle.map { name in
                 try version.map { .version(bundle: name, try VersionSpec($0)) } ?? .bundle(name)
             } ?? .catalog

@@ -2,8 +2,7 @@ import ArgumentParser
 
 /// `--catalog CAT --name B --version V`: the bundle version a command reads.
 struct BundleVersionOptions: ParsableArguments {
-    @Option(help: "The catalog: a path, file:// URL or the id of a catalog under catalogs/.")
-    var catalog: String
+    @OptionGroup var catalog: CatalogOption
 
     @Option(help: "The bundle name.")
     var name: String

@@ -14,6 +14,6 @@ struct BundleCloneAlias: ParsableCommand {
     @OptionGroup var options: CloneOptions
 
     func run() throws {
-        try CloneBundle.clone(catalog: target.catalog, bundle: target.bundle, version: target.version, into: path, options: options)
+        try CloneBundle.clone(catalog: CatalogReference(text: target.catalog), bundle: target.bundle, version: target.version, into: path, options: options)
     }
 }

@@ -20,6 +20,6 @@ struct BundleDeleteAlias: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        try DeleteBundle.delete(catalog: catalog, bundle: bundle, versions: versions, dryRun: dryRun)
+        try DeleteBundle.delete(catalog: CatalogReference(text: catalog), bundle: bundle, versions: versions, dryRun: dryRun)
     }
 }

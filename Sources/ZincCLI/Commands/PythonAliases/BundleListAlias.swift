@@ -15,7 +15,7 @@ struct BundleListAlias: ParsableCommand {
     var flavor: String?
 
     func run() throws {
-        try ListBundle.show(catalog: target.catalog, bundle: target.bundle, version: target.version, flavor: flavor,
+        try ListBundle.show(catalog: CatalogReference(text: target.catalog), bundle: target.bundle, version: target.version, flavor: flavor,
                             withSHA: sha, json: false)
     }
 }

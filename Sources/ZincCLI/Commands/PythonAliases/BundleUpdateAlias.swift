@@ -22,7 +22,7 @@ struct BundleUpdateAlias: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            switch try UpdateBundle.importVersion(catalog: catalog, bundle: bundle, source: path, force: force, options: options) {
+            switch try UpdateBundle.importVersion(catalog: CatalogReference(text: catalog), bundle: bundle, source: path, force: force, options: options) {
             case .created(let version), .unchanged(let version):
                 print(version)
             }

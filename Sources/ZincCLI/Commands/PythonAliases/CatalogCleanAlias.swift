@@ -18,6 +18,6 @@ struct CatalogCleanAlias: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        try Clean.clean(catalog: catalog, force: force, grace: grace.duration, quiet: quiet)
+        try Clean.clean(catalog: CatalogReference(text: catalog), force: force, grace: grace.duration, quiet: quiet)
     }
 }

@@ -16,6 +16,6 @@ struct CatalogListAlias: ParsableCommand {
     var noVersions = false
 
     func run() throws {
-        try ListCatalog.show(catalog: catalog, distro: distro, namesOnly: noVersions, json: false)
+        try ListCatalog.show(catalog: CatalogReference(text: catalog), distro: distro, namesOnly: noVersions, json: false)
     }
 }

@@ -9,6 +9,6 @@ struct DistroDeleteAlias: ParsableCommand {
     @OptionGroup var target: PythonDistroTarget
 
     func run() throws {
-        try DeleteDistro.delete(catalog: target.catalog, bundle: target.bundle, distro: target.distro)
+        try DeleteDistro.delete(catalog: CatalogReference(text: target.catalog), bundle: target.bundle, distro: target.distro)
     }
 }

@@ -10,6 +10,6 @@ struct DumpIndexAlias: ParsableCommand {
     var catalog: String
 
     func run() throws {
-        try DumpIndex.dump(catalog: catalog)
+        try DumpIndex.dump(catalog: CatalogReference(text: catalog))
     }
 }

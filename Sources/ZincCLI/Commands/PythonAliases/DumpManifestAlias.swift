@@ -9,6 +9,6 @@ struct DumpManifestAlias: ParsableCommand {
     @OptionGroup var target: PythonBundleVersionOptions
 
     func run() throws {
-        try DumpManifest.dump(catalog: target.catalog, bundle: target.bundle, version: target.version)
+        try DumpManifest.dump(catalog: CatalogReference(text: target.catalog), bundle: target.bundle, version: target.version)
     }
 }

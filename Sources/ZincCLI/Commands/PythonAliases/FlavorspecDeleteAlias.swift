@@ -13,6 +13,6 @@ struct FlavorspecDeleteAlias: ParsableCommand {
     var name: String
 
     func run() throws {
-        try DeleteFlavorspec.delete(catalog: catalog, name: name)
+        try DeleteFlavorspec.delete(catalog: CatalogReference(text: catalog), name: name)
     }
 }

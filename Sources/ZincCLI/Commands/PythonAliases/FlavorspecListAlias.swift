@@ -10,6 +10,6 @@ struct FlavorspecListAlias: ParsableCommand {
     var catalog: String
 
     func run() throws {
-        try ListFlavorspecs.show(catalog: catalog)
+        try ListFlavorspecs.show(catalog: CatalogReference(text: catalog))
     }
 }

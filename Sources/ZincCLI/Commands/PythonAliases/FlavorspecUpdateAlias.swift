@@ -16,6 +16,6 @@ struct FlavorspecUpdateAlias: ParsableCommand {
     var name: String?
 
     func run() throws {
-        try UpdateFlavorspec.store(catalog: catalog, path: path, name: name)
+        try UpdateFlavorspec.store(catalog: CatalogReference(text: catalog), path: path, name: name)
     }
 }

@@ -1,14 +1,15 @@
-/// Caching and typing of catalog files, from their path relative to the catalog root.
-enum CachePolicy {
-    static let shortLived = "max-age=300"
-    static let immutable = "public, max-age=31536000, immutable"
+/// Caching and typing of catalog files, from their path relative to the catalog root:
+/// what `zinc serve` answers with and what the S3 backend stores with each upload.
+package enum CachePolicy {
+    package static let shortLived = "max-age=300"
+    package static let immutable = "public, max-age=31536000, immutable"
 
     private static let indexFiles: Set<String> = ["catalog.json", "catalog.json.gz", "index.json", "index.json.gz"]
     /// Files below these folders are content-addressed or versioned and never rewritten, so
     /// caches may keep them forever. The index that points at them is what changes.
     private static let immutableFolders: Set<String> = ["manifests", "objects", "archives"]
 
-    static func cacheControl(catalogPath: [String]) -> String {
+    package static func cacheControl(catalogPath: [String]) -> String {
         if catalogPath.count == 1 && indexFiles.contains(catalogPath[0]) { return shortLived }
         if catalogPath.count > 1 && immutableFolders.contains(catalogPath[0]) { return immutable }
         return shortLived
@@ -16,10 +17,17 @@ enum CachePolicy {
 
     /// `.gz` files are sent as the bytes they are: clients gunzip them themselves, so announcing
     /// `Content-Encoding: gzip` would make HTTP stacks inflate them behind the client's back.
-    static func contentType(fileName: String) -> String {
+    package static func contentType(fileName: String) -> String {
         if fileName.hasSuffix(".json") { return "application/json" }
         if fileName.hasSuffix(".gz") { return "application/gzip" }
         if fileName.hasSuffix(".tar") { return "application/x-tar" }
         return "application/octet-stream"
+    }
+}
+
+extension CachePolicy {
+    /// The policy for a catalog-relative path (`objects/ab/cd/…`).
+    package static func cacheControl(path: String) -> String {
+        cacheControl(catalogPath: path.split(separator: "/", omittingEmptySubsequences: false).map(String.init))
     }
 }

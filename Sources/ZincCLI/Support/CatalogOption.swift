@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Zinc
+import ZincS3
+
+/// Every storage backend the `zinc` command can open.
+let storageRegistry = StorageRegistry.local.registeringS3()
+
+/// A catalog as the user named it, with the settings to reach it.
+struct CatalogReference {
+    let text: String
+    var options = StorageOptions()
+
+    func open() throws -> Catalog {
+        try Catalog.open(storageRegistry.catalogStorage(text, options: options))
+    }
+}
+
+/// `--catalog` (and `--endpoint-url` for remote ones), defined once for every command
+/// that reads or changes a catalog.
+struct CatalogOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The catalog: a path, file:// URL, s3://BUCKET/PREFIX, or the id of a catalog under catalogs/.",
+        discussion: "Defaults to $ZINC_CATALOG."))
+    var catalog: String?
+
+    @OptionGroup var remote: RemoteOptions
+
+    /// The catalog named, or $ZINC_CATALOG; a usage error when there is neither.
+    var reference: CatalogReference {
+        get throws {
+            let environment = ProcessInfo.processInfo.environment["ZINC_CATALOG"].flatMap { $0.isEmpty ? nil : $0 }
+            guard let text = catalog ?? environment else {
+                throw ValidationError("Missing expected argument '--catalog <catalog>' (or set ZINC_CATALOG)")
+            }
+            return CatalogReference(text: text, options: remote.storageOptions)
+        }
+    }
+}
+
+/// How to reach remote stores.
+struct RemoteOptions: ParsableArguments {
+    @Option(name: .customLong("endpoint-url"), help: ArgumentHelp(
+        "The S3-compatible endpoint for s3:// locations (MinIO, R2, a local server).",
+        discussion: "Defaults to $AWS_ENDPOINT_URL, else AWS itself.", valueName: "url"))
+    var endpointURL: String?
+
+    var storageOptions: StorageOptions { StorageOptions(endpointURL: endpointURL) }
+}

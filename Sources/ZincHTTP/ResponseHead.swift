@@ -1,0 +1,46 @@
+import Foundation
+
+/// The status and fields of a response, built from header lines as libcurl hands them
+/// over. A redirect's or an interim response's head is replaced by the next one's.
+package struct ResponseHead: Sendable {
+    package private(set) var status = 0
+    private var fields = [String: String]()
+
+    package init() {}
+
+    /// The value of a field, by case-insensitive name.
+    package subscript(name: String) -> String? { fields[name.lowercased()] }
+
+    /// Takes one line: a status line starts a new head, `Name: value` adds a field.
+    package mutating func take(_ line: UnsafeRawBufferPointer) {
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("HTTP/") {  // "HTTP/1.1 206 Partial Content", "HTTP/2 200"
+            let parts = text.split(separator: " ")
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            fields = [:]
+        } else if let colon = text.firstIndex(of: ":") {
+            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            // Values (ETags) may be sent back in a request header later: no control characters.
+            if !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                fields[text[..<colon].lowercased()] = value
+            }
+        }
+    }
+
+    /// The first byte of a `Content-Range: bytes a-b/total` field.
+    package var contentRangeStart: Int64? {
+        guard let header = self["content-range"], header.hasPrefix("bytes ") else { return nil }
+        return Int64(header.dropFirst(6).prefix { $0 != "-" })
+    }
+
+    /// The total of a `Content-Range: bytes a-b/total` field.
+    package var contentRangeTotal: Int64? {
+        guard let header = self["content-range"], let slash = header.lastIndex(of: "/") else { return nil }
+        return Int64(header[header.index(after: slash)...]).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    /// `Content-Length`, when it is a valid non-negative number.
+    package var contentLength: Int64? {
+        self["content-length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Zinc
+import ZincHTTP
+
+/// An upload in parts that was begun and not completed. `clean` sees abandoned ones as
+/// temporary files named `<path>?uploadId=<id>` (catalog paths never hold `?`), whose
+/// size is the sum of their parts and whose deletion aborts them.
+struct MultipartUpload {
+    static let marker = "?uploadId="
+
+    let path: String
+    let uploadID: String
+    var initiated = Date.distantPast
+
+    var pseudoPath: String { path + Self.marker + uploadID }
+
+    init(path: String, uploadID: String) {
+        self.path = path
+        self.uploadID = uploadID
+    }
+
+    init?(pseudoPath: String) {
+        guard let marker = pseudoPath.range(of: Self.marker) else { return nil }
+        path = String(pseudoPath[..<marker.lowerBound])
+        uploadID = String(pseudoPath[marker.upperBound...])
+        guard !path.isEmpty, !uploadID.isEmpty else { return nil }
+    }
+
+    /// Starts an upload of `path` with its headers (type, caching).
+    static func begin(_ path: String, headers: [String: String], in storage: S3Storage) throws -> MultipartUpload {
+        let request = S3Request(.post, key: storage.address.key(path), operation: "POST \(path) (start of a multipart upload)",
+                                query: [("uploads", "")], headers: headers)
+        let response = try storage.client.send(request)
+        guard response.status == 200 else { throw storage.client.failure(response, of: request) }
+        guard let result = XMLElement.parse(response.body), let id = result.value("UploadId"), !id.isEmpty else {
+            throw ZincError.remote(location: storage.location, reason: "\(request.operation): the answer names no upload id")
+        }
+        return MultipartUpload(path: path, uploadID: id)
+    }
+
+    /// Uploads one part (numbered from 1) and returns its ETag.
+    func upload(part number: Int, body: RequestBody, in storage: S3Storage) throws -> String {
+        let request = S3Request(.put, key: storage.address.key(path), operation: "PUT \(path) (part \(number))",
+                                query: [("partNumber", String(number)), ("uploadId", uploadID)], body: body)
+        let response = try storage.client.send(request)
+        guard response.status == 200, let etag = response.head["etag"] else { throw storage.client.failure(response, of: request) }
+        return etag
+    }
+
+    /// Completes the upload; the object appears whole now, if `condition` holds.
+    func complete(parts etags: [String], headers: [String: String], in storage: S3Storage) throws -> CommitResult {
+        var xml = "<CompleteMultipartUpload>"
+        for (index, etag) in etags.enumerated() {
+            xml += "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\(Self.escape(etag))</ETag></Part>"
+        }
+        xml += "</CompleteMultipartUpload>"
+        let request = S3Request(.post, key: storage.address.key(path), operation: "POST \(path) (completion of a multipart upload)",
+                                query: [("uploadId", uploadID)], headers: headers, body: .bytes(Array(xml.utf8)),
+                                retry: headers.isEmpty ? .always : .whenRefused)
+        let response = try storage.client.send(request)
+        switch response.status {
+        case 200:
+            // S3 may answer 200 and still fail, with an error document as the body.
+            guard let result = XMLElement.parse(response.body), result.name != "Error" else {
+                throw storage.client.failure(response, of: request)
+            }
+            return .written
+        case 409, 412:
+            return .conditionFailed
+        default:
+            throw storage.client.failure(response, of: request)
+        }
+    }
+
+    /// Discards the parts; an upload already gone is not an error.
+    func abort(in storage: S3Storage) throws {
+        let request = S3Request(.delete, key: storage.address.key(path), operation: "DELETE \(path) (abort of a multipart upload)",
+                                query: [("uploadId", uploadID)])
+        let response = try storage.client.send(request)
+        guard [200, 204, 404].contains(response.status) else { throw storage.client.failure(response, of: request) }
+    }
+
+    /// The bytes its parts hold (0 once it is gone).
+    func size(in storage: S3Storage) throws -> Int64? {
+        let request = S3Request(.get, key: storage.address.key(path), operation: "LIST parts of \(path)", query: [("uploadId", uploadID)])
+        let response = try storage.client.send(request)
+        if response.status == 404 { return nil }
+        guard response.status == 200, let result = XMLElement.parse(response.body) else { throw storage.client.failure(response, of: request) }
+        return result.children("Part").reduce(0) { total, part in total + max(0, part.value("Size").flatMap(Int64.init) ?? 0) }
+    }
+
+    /// Every unfinished upload under the catalog's prefix.
+    static func all(in storage: S3Storage) throws -> [MultipartUpload] {
+        var uploads = [MultipartUpload]()
+        var markers: (key: String, id: String)?
+        let prefix = storage.address.key("")
+        repeat {
+            var query = [("uploads", ""), ("prefix", prefix)]
+            if let markers { query += [("key-marker", markers.key), ("upload-id-marker", markers.id)] }
+            let request = S3Request(.get, key: nil, operation: "LIST multipart uploads", query: query)
+            let response = try storage.client.send(request)
+            guard response.status == 200, let result = XMLElement.parse(response.body) else { throw storage.client.failure(response, of: request) }
+            for upload in result.children("Upload") {
+                guard let key = upload.value("Key"), let path = storage.address.path(ofKey: key), let id = upload.value("UploadId") else { continue }
+                var found = MultipartUpload(path: path, uploadID: id)
+                found.initiated = upload.value("Initiated").flatMap(Self.parseDate) ?? .distantPast
+                uploads.append(found)
+            }
+            if result.value("IsTruncated") == "true", let key = result.value("NextKeyMarker"), let id = result.value("NextUploadIdMarker") {
+                markers = (key, id)
+            } else {
+                markers = nil
+            }
+        } while markers != nil
+        return uploads
+    }
+
+    private static func parseDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

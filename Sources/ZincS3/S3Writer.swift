@@ -1,0 +1,118 @@
+import Foundation
+import Zinc
+import ZincHTTP
+
+/// Collects a file's bytes, in memory up to `S3Tuning.memoryLimit` and then in an
+/// unlinked temporary file, and uploads it on `commit`: in one PUT, or in parts when
+/// it is larger than `multipartThreshold`. Nothing is visible in the bucket before the
+/// upload completes, so a writer killed at any point leaves nothing a reader sees (an
+/// interrupted multipart upload is found and aborted by `clean`).
+final class S3Writer: StorageWriter {
+    let path: String
+    private let storage: S3Storage
+    private var memory = [UInt8]()
+    private var spool: PosixFile?
+    private(set) var bytesWritten: Int64 = 0
+
+    init(path: String, storage: S3Storage) {
+        self.path = path
+        self.storage = storage
+    }
+
+    deinit { discard() }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        if spool == nil, memory.count + bytes.count > storage.tuning.memoryLimit {
+            let file = try Self.temporaryFile()
+            try file.write(memory)
+            memory = []
+            spool = file
+        }
+        if let spool {
+            try spool.write(bytes)
+        } else {
+            memory.append(contentsOf: bytes)
+        }
+        bytesWritten += Int64(bytes.count)
+    }
+
+    func append(storedFile path: String) throws {
+        guard let reader = try storage.openForReading(path) else {
+            throw ZincError.remote(location: storage.location, reason: "\(path) is missing")
+        }
+        try reader.forEachChunk { try write($0) }
+    }
+
+    func append(localFile: PosixFile) throws {
+        try localFile.forEachChunk { try write($0) }
+    }
+
+    func commit(_ condition: WriteCondition) throws -> CommitResult {
+        var headers = ["content-type": CachePolicy.contentType(fileName: path), "cache-control": CachePolicy.cacheControl(path: path)]
+        var conditions = [String: String]()
+        switch condition {
+        case .always: break
+        case .ifAbsent: conditions["if-none-match"] = "*"
+        case .ifMatch(let version): conditions["if-match"] = version.token
+        }
+        defer { discard() }
+        if let spool, bytesWritten > storage.tuning.multipartThreshold {
+            return try uploadInParts(from: spool, headers: headers, conditions: conditions)
+        }
+        headers.merge(conditions) { $1 }
+        let body: RequestBody = spool.map { .file(descriptor: $0.fd, offset: 0, length: bytesWritten) } ?? .bytes(memory)
+        let request = S3Request(.put, key: storage.address.key(path), operation: "PUT \(path)", headers: headers, body: body,
+                                retry: conditions.isEmpty ? .always : .whenRefused)
+        let response = try storage.client.send(request)
+        switch response.status {
+        case 200:
+            return .written
+        case 409, 412:
+            // 409: a concurrent conditional write to the same key won.
+            return .conditionFailed
+        case 404 where condition != .always && condition != .ifAbsent:
+            // If-Match on a key that is gone.
+            return .conditionFailed
+        default:
+            throw storage.client.failure(response, of: request)
+        }
+    }
+
+    func discard() {
+        spool = nil  // closing the unlinked file frees its space
+        memory = []
+    }
+
+    private func uploadInParts(from file: PosixFile, headers: [String: String], conditions: [String: String]) throws -> CommitResult {
+        let tuning = storage.tuning
+        // S3 allows 10,000 parts.
+        let partSize = max(tuning.partSize, (bytesWritten + 9_999) / 10_000)
+        let count = Int((bytesWritten + partSize - 1) / partSize)
+        let upload = try MultipartUpload.begin(path, headers: headers, in: storage)
+        do {
+            let etags = try parallelMap(count: count, workers: tuning.partWorkers) { index in
+                let offset = Int64(index) * partSize
+                let body = RequestBody.file(descriptor: file.fd, offset: offset, length: min(partSize, bytesWritten - offset))
+                return try upload.upload(part: index + 1, body: body, in: storage)
+            }
+            let result = try upload.complete(parts: etags, headers: conditions, in: storage)
+            if result == .conditionFailed { try? upload.abort(in: storage) }
+            return result
+        } catch {
+            try? upload.abort(in: storage)
+            throw error
+        }
+    }
+
+    /// A file in the temporary folder, unlinked at once: the kernel frees it when the
+    /// writer closes it, even if the process is killed.
+    private static func temporaryFile() throws -> PosixFile {
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((folder + "/zinc-upload-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let name = String(cString: template)
+        guard fd >= 0 else { throw ZincError.io(path: name, operation: "create a temporary file", errno: errno) }
+        unlink(name)
+        return PosixFile(fd: fd, path: name)
+    }
+}
