@@ -28,6 +28,7 @@ struct ZincCommand: AsyncParsableCommand {
             DeleteFlavorspec.self,
             Verify.self,
             Clean.self,
+            Publish.self,
             DeleteBundle.self,
             DeleteDistro.self,
             Serve.self,

@@ -115,6 +115,8 @@ public final class S3Storage: CatalogStorage {
         S3Writer(path: path, storage: self)
     }
 
+    public var parallelRequests: Int { tuning.parallelRequests }
+
     /// Every successful request is already durable.
     public func flush() throws {}
 
@@ -178,10 +180,12 @@ public struct S3Tuning: Sendable {
     public var memoryLimit: Int
     /// Parts of one upload in flight at once.
     public var partWorkers: Int
+    /// Requests in flight for bulk copies (`publish`).
+    public var parallelRequests: Int
     var retry: RetryPolicy
 
     public static let standard = S3Tuning(multipartThreshold: 256 << 20, partSize: 64 << 20, memoryLimit: 8 << 20,
-                                          partWorkers: 4, retry: .standard)
+                                          partWorkers: 4, parallelRequests: 16, retry: .standard)
 
     /// Tuning with a different multipart threshold and part size (tests use small ones).
     public func with(multipartThreshold: Int64, partSize: Int64) -> S3Tuning {

@@ -8,7 +8,7 @@ public final class Catalog: @unchecked Sendable {
 
     public var objects: ObjectStore { ObjectStore(storage: storage, config: config) }
 
-    private init(storage: CatalogStorage, config: CatalogConfig, logger: Logger) {
+    init(storage: CatalogStorage, config: CatalogConfig, logger: Logger) {
         self.storage = storage
         self.config = config
         self.logger = logger

@@ -48,7 +48,9 @@ extension Catalog {
     /// copies lists is kept, even in a copy an interrupted writer left behind (clients
     /// may have read it); a forced run then repairs the copies, so a later run can
     /// remove what only the lagging copy listed.
-    public func clean(force: Bool = false, grace: Duration = Catalog.indexCacheLifetime,
+    ///
+    /// Files in `keeping` are never removed (`publish --delete` keeps what its source has).
+    public func clean(force: Bool = false, grace: Duration = Catalog.indexCacheLifetime, keeping: Set<String> = [],
                       progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> CleanReport {
         try storage.withImportLock(exclusive: true) { lock in
             let referenced = try referencedFiles()
@@ -66,7 +68,7 @@ extension Catalog {
             // means no remaining file ever refers to one already gone.
             var unreferenced = [String]()
             for folder in ["manifests", "archives", "objects"] {
-                unreferenced += try storage.list(folder).filter { !referenced.contains($0) }
+                unreferenced += try storage.list(folder).filter { !referenced.contains($0) && !keeping.contains($0) }
             }
             // An object leaves the index with the last retired manifest that names it (it
             // may have been reused, and retired again, since its own record).

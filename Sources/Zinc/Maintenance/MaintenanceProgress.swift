@@ -1,10 +1,11 @@
-/// Where a long maintenance run (`verify`, `clean`) is: its phase, and how many items
+/// Where a long maintenance run (`verify`, `clean`, `publish`) is: its phase, and how many items
 /// and bytes of that phase are done.
 public struct MaintenanceProgress: Sendable, Equatable {
     public enum Phase: String, Sendable {
         case checkingObjects = "Checking objects"
         case checkingArchives = "Checking archives"
         case removing = "Removing"
+        case uploading = "Uploading"
     }
 
     public let phase: Phase

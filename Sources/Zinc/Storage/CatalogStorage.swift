@@ -82,6 +82,11 @@ public protocol CatalogStorage: AnyObject, Sendable {
     /// How lock objects expire and are refreshed, on backends that use them.
     var lockPolicy: LockPolicy { get }
 
+    /// How many requests to keep in flight for bulk copies: a remote store answers each
+    /// after a round trip, so many at once hide its latency; a local disk needs no more
+    /// than one per core.
+    var parallelRequests: Int { get }
+
     /// Temporary files left behind by writers that are gone (killed between starting a
     /// file and committing it), or older than `age` whoever wrote them.
     func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String]
@@ -95,6 +100,8 @@ extension CatalogStorage {
     }
 
     public var lockPolicy: LockPolicy { .standard }
+
+    public var parallelRequests: Int { AvailableCores.count }
 
     public func entries(in folder: String) throws -> [StorageEntry] {
         try list(folder).compactMap { path in try size(of: path).map { StorageEntry(path: path, size: $0, fingerprint: nil) } }
