@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ZincServer
+import ZincHTTP
 
 @Suite("Response headers and methods")
 struct HeaderTests {

@@ -44,7 +44,8 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
     public func size(of path: String) throws -> Int64? { lock.withLock { files[path].map { Int64($0.bytes.count) } } }
 
     public func list(_ folder: String) throws -> [String] {
-        lock.withLock { files.keys.filter { $0.hasPrefix(folder + "/") }.sorted() }
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        return lock.withLock { files.keys.filter { $0.hasPrefix(prefix) }.sorted() }
     }
 
     /// Folders exist only as prefixes of keys, as in an object store.

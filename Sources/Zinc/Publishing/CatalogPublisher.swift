@@ -174,8 +174,9 @@ extension Catalog {
     private func sameContent(_ entry: StorageEntry, _ existing: StorageEntry, at destination: CatalogStorage) throws -> Bool {
         guard entry.size == existing.size else {
             if Self.catalogFolders.contains(where: { entry.path.hasPrefix($0 + "/") }) {
-                throw ZincError.conflict("'\(destination.location)/\(entry.path)' has \(existing.size) bytes, not the \(entry.size) "
-                                         + "of '\(storage.location)/\(entry.path)': the destination holds another catalog")
+                throw ZincError.conflict("'\(destination.location)/\(entry.path)' differs from '\(storage.location)/\(entry.path)' "
+                                         + "(\(existing.size) bytes, not \(entry.size)): another writer or another catalog wrote "
+                                         + "the destination; nothing was published")
             }
             return false
         }

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// `Catalog.publish`: a copy whose readers never see a reference to something missing,
+/// that skips what is there, and that never drops another writer's versions.
+@Suite struct PublishTests {
+    @Test func copiesEverythingThenSkipsWhatIsThere() throws {
+        let dir = try TemporaryDirectory()
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+        let destination = FileStorage(root: dir.at("live"))
+        let first = try catalog.publish(to: destination)
+        #expect(first.performed && first.indexChanged && first.unchanged == 0)
+        // Every file but the store's own bookkeeping, byte for byte.
+        let copied = try dir.catalogContent("live")
+        let original = try dir.catalogContent("cat").filter { !$0.key.hasPrefix("locks/") && !$0.key.hasPrefix("retired/") }
+        #expect(copied == original)
+        #expect(first.uploaded.count == original.count - 4)
+        #expect(try Catalog.open(destination).verify().problems.isEmpty)
+
+        let again = try catalog.publish(to: destination)
+        #expect(again.uploaded.isEmpty && !again.indexChanged && again.unchanged == first.uploaded.count)
+    }
+
+    @Test func writesInFormatOrderSoReadersNeverMissAFile() throws {
+        let dir = try TemporaryDirectory()
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let destination = MemoryStorage()
+        let order = Recorder()
+        destination.beforeCommit = { path, _ in
+            // At every moment, what the committed index lists is all there.
+            order.append(path, complete: (try? Self.everyReferenceResolves(in: destination)) ?? false)
+        }
+        _ = try catalog.publish(to: destination)
+        let paths = order.paths
+        let rank = { (path: String) -> Int in
+            ["objects/", "archives/", "manifests/", "config"].firstIndex { path.hasPrefix($0) } ?? 4
+        }
+        #expect(paths.map(rank) == paths.map(rank).sorted(), "\(paths)")
+        #expect(paths.suffix(4).sorted() == CatalogIndex.fileNames.sorted())
+        #expect(order.everyMomentComplete)
+    }
+
+    @Test func refusesToDropVersionsAnotherWriterAdded() throws {
+        let dir = try TemporaryDirectory()
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let destination = FileStorage(root: dir.at("live"))
+        _ = try catalog.publish(to: destination)
+        // Someone imports straight into the destination.
+        try dir.write("other/new.txt", SampleContent.text(100))
+        #expect(try Catalog.open(destination).updateBundle("B", from: dir.at("other")) == .created(version: 3))
+        let before = try destination.read("catalog.json")
+        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+        #expect {
+            _ = try catalog.publish(to: destination)
+        } throws: { error in
+            "\(error)".contains("lists versions '\(dir.at("cat"))' never had (B v3)")
+        }
+        #expect(try destination.read("catalog.json") == before)
+
+        // The source's own version 3 is another file under the same name: refused before any upload.
+        try dir.write("src/more.txt", SampleContent.text(300))
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        let objects = try destination.list("objects")
+        #expect {
+            _ = try catalog.publish(to: destination)
+        } throws: { error in
+            "\(error)".contains("manifests/B-3.json' differs from")
+        }
+        #expect(try destination.read("catalog.json") == before && destination.list("objects") == objects)
+    }
+
+    @Test func refusesAnotherCatalog() throws {
+        let dir = try TemporaryDirectory()
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        _ = try Catalog.create(id: "com.example.other", in: FileStorage(root: dir.at("live")))
+        #expect {
+            _ = try catalog.publish(to: FileStorage(root: dir.at("live")))
+        } throws: { error in
+            "\(error)".contains("is the catalog 'com.example.other', not 'com.example.app'")
+        }
+        #expect(dir.files(under: "live").allSatisfy { !$0.hasPrefix("objects/") })
+    }
+
+    @Test func deletedVersionsLeaveTheDestinationAfterTheGracePeriod() throws {
+        let dir = try TemporaryDirectory()
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let destination = FileStorage(root: dir.at("live"))
+        _ = try catalog.publish(to: destination)
+        _ = try catalog.deleteVersions(of: "B", [try VersionSelection("1")])
+        _ = try catalog.clean(force: true, grace: .zero)
+
+        // Without --delete the index follows, the files stay.
+        let kept = try catalog.publish(to: destination)
+        #expect(kept.indexChanged && kept.deleted.isEmpty)
+        #expect(try Catalog.open(destination).index().bundles["B"]?.versions == [2])
+        #expect(try destination.exists("archives/B-1.tar"))
+
+        // Within the grace period a client may still hold the index listing version 1.
+        let waiting = try catalog.publish(to: destination, options: PublishOptions(delete: true))
+        #expect(waiting.deleted.isEmpty && waiting.waiting > 0 && waiting.waitingUntil != nil)
+        #expect(try destination.exists("archives/B-1.tar"))
+
+        let dryRun = try catalog.publish(to: destination, options: PublishOptions(dryRun: true, delete: true, grace: .zero))
+        #expect(!dryRun.performed && dryRun.deleted.map(\.path).contains("archives/B-1.tar"))
+        #expect(try destination.exists("archives/B-1.tar"))
+
+        let removed = try catalog.publish(to: destination, options: PublishOptions(delete: true, grace: .zero))
+        #expect(removed.deleted.map(\.path).contains("archives/B-1.tar"))
+        #expect(try !destination.exists("archives/B-1.tar") && !destination.exists("manifests/B-1.json"))
+        #expect(try Catalog.open(destination).verify().problems.isEmpty)
+        #expect(try dir.catalogContent("live").filter { !$0.key.hasPrefix("retired/") && !$0.key.hasPrefix("locks/") }
+                == dir.catalogContent("cat").filter { !$0.key.hasPrefix("retired/") && !$0.key.hasPrefix("locks/") })
+    }
+
+    @Test func anInterruptedPublishResumes() throws {
+        let dir = try TemporaryDirectory()
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let destination = MemoryStorage()
+        let commits = Recorder()
+        let killed = DispatchSemaphore(value: 0)
+        destination.beforeCommit = { path, _ in
+            commits.append(path, complete: true)
+            // The fourth upload's writer stops for good, as if killed: it never commits.
+            if commits.paths.count == 4 { killed.wait() }
+        }
+        let thread = Thread { _ = try? catalog.publish(to: destination, options: PublishOptions(workers: 1)) }
+        thread.start()
+        defer { killed.signal() }
+        while commits.paths.count < 4 { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(try !destination.exists("catalog.json"))
+        destination.beforeCommit = nil
+        let total = try dir.catalogContent("cat").filter { !$0.key.hasPrefix("locks/") }.count - 4
+        let resumed = try catalog.publish(to: destination)
+        #expect(resumed.uploaded.count == total - 3)
+        #expect(try Catalog.open(destination).verify().problems.isEmpty)
+    }
+
+    private static func everyReferenceResolves(in storage: CatalogStorage) throws -> Bool {
+        guard try storage.exists("catalog.json") else { return true }
+        // The copies follow the commit point (a fresh destination lacks them for a moment);
+        // everything else must be there.
+        return try Catalog.open(storage).verify().problems.allSatisfy { CatalogIndex.fileNames.contains($0.path) }
+    }
+}
+
+private final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded = [String]()
+    private var incomplete = false
+
+    func append(_ path: String, complete: Bool) {
+        lock.withLock {
+            recorded.append(path)
+            if !complete { incomplete = true }
+        }
+    }
+
+    var paths: [String] { lock.withLock { recorded } }
+    var everyMomentComplete: Bool { lock.withLock { !incomplete } }
+}
