@@ -4,7 +4,7 @@
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build demo test fuzz
+.PHONY: deps s3-server build demo test fuzz
 
 # zlib, OpenSSL libcrypto and libcurl headers, through the system package manager.
 # libcurl itself is not linked: `zinc` loads it when a client first fetches over HTTP.
@@ -26,7 +26,11 @@ build: deps
 demo: build
 	Examples/walkthrough.sh
 
-test: deps
+# The S3 tests start a real S3 API server on loopback: moto's, from PyPI.
+s3-server:
+	@command -v moto_server >/dev/null 2>&1 || python3 -m pip install --quiet "moto[server]"
+
+test: deps s3-server
 	swift test
 
 # Every parser of outside bytes under libFuzzer (its runtime ships with the toolchain),
@@ -34,7 +38,7 @@ test: deps
 # inputs go to .build-fuzz/corpus/<target>; a crash stops the run, its input saved as
 # .build-fuzz/crashes/<target>-crash-*, and `swift run ZincFuzz TARGET FILE` replays it.
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS := json index manifest flavorspec tar gzip http-range http-date http-etag client-index client-state lock-record
+FUZZ_TARGETS := json index manifest flavorspec tar gzip http-range http-date http-etag client-index client-state lock-record s3-xml http-head
 
 fuzz: deps
 	@# The linker warns about every sanitizer symbol it cannot export; only errors matter.

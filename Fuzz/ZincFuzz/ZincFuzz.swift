@@ -1,13 +1,15 @@
 import Foundation
 import Zinc
 import ZincClient
+import ZincHTTP
+import ZincS3
 import ZincServer
 #if FUZZING
 import CFuzzer
 #endif
 
 /// Every parser of bytes that come from outside (catalog files, HTTP answers and
-/// headers, a client repo's state, lock objects), each as a function that must return,
+/// headers, S3's XML answers, a client repo's state, lock objects), each as a function that must return,
 /// whatever the input, without crashing, trapping or hanging.
 ///
 /// Built with `make fuzz` (libFuzzer, `-sanitize=fuzzer,address -DFUZZING`): the
@@ -53,6 +55,15 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
     "client-index": { _ = try? IndexFetcher.parse($0, url: "https://cdn.example.com/c") },
     "client-state": { _ = try? RepoState.parse($0, path: "repo.json") },
     "lock-record": { _ = try? LockRecord.parse($0) },
+    "s3-xml": { bytes in
+        guard let document = XMLElement.parse(bytes) else { return }
+        _ = document.children("Contents").map { $0.value("Key") }
+    },
+    "http-head": { bytes in
+        var head = ResponseHead()
+        for line in bytes.split(separator: UInt8(ascii: "\n")) { line.withUnsafeBytes { head.take($0) } }
+        _ = (head.contentLength, head.contentRangeStart, head.contentRangeTotal, head["etag"])
+    },
 ]
 
 /// A stream over bytes in memory, for the tar reader.

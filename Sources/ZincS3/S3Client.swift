@@ -85,12 +85,7 @@ final class S3Client: Sendable {
         var headers = request.headers
         if let credentials = configuration.credentials {
             let signer = SignatureV4(credentials: credentials, region: configuration.region)
-            let payloadHash: String
-            switch request.body {
-            case .bytes(let bytes)?: payloadHash = Hashing.hex(Hashing.sha256(bytes))
-            case .file?: payloadHash = SignatureV4.unsignedPayload
-            case nil: payloadHash = SignatureV4.emptyPayloadHash
-            }
+            let payloadHash = request.body == nil ? SignatureV4.emptyPayloadHash : SignatureV4.unsignedPayload
             let added = signer.sign(method: request.method.rawValue, host: endpoint.host, encodedPath: encodedPath,
                                     query: request.query, headers: request.headers, payloadHash: payloadHash, date: Date())
             headers.merge(added) { _, signed in signed }

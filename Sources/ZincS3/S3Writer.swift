@@ -3,7 +3,8 @@ import Zinc
 import ZincHTTP
 
 /// Collects a file's bytes, in memory up to `S3Tuning.memoryLimit` and then in an
-/// unlinked temporary file, and uploads it on `commit`: in one PUT, or in parts when
+/// unlinked temporary file (or, when the content is one local file, only that file's
+/// descriptor), and uploads it on `commit`: in one PUT, or in parts when
 /// it is larger than `multipartThreshold`. Nothing is visible in the bucket before the
 /// upload completes, so a writer killed at any point leaves nothing a reader sees (an
 /// interrupted multipart upload is found and aborted by `clean`).
@@ -12,6 +13,9 @@ final class S3Writer: StorageWriter {
     private let storage: S3Storage
     private var memory = [UInt8]()
     private var spool: PosixFile?
+    /// A local file that is the whole content so far, uploaded straight from its
+    /// descriptor (publishing a local catalog, raw objects of an import): no copy.
+    private var whole: PosixFile?
     private(set) var bytesWritten: Int64 = 0
 
     init(path: String, storage: S3Storage) {
@@ -22,6 +26,11 @@ final class S3Writer: StorageWriter {
     deinit { discard() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
+        if let file = whole {
+            whole = nil
+            bytesWritten = 0
+            try copy(file)
+        }
         if spool == nil, memory.count + bytes.count > storage.tuning.memoryLimit {
             let file = try Self.temporaryFile()
             try file.write(memory)
@@ -44,7 +53,24 @@ final class S3Writer: StorageWriter {
     }
 
     func append(localFile: PosixFile) throws {
-        try localFile.forEachChunk { try write($0) }
+        if bytesWritten == 0, whole == nil {
+            whole = localFile
+            bytesWritten = Int64(try localFile.status().st_size)
+        } else {
+            try copy(localFile)
+        }
+    }
+
+    private func copy(_ file: PosixFile) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while true {
+            let n = try file.read(into: buffer, at: offset)
+            if n == 0 { return }
+            try write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            offset += Int64(n)
+        }
     }
 
     func commit(_ condition: WriteCondition) throws -> CommitResult {
@@ -56,11 +82,11 @@ final class S3Writer: StorageWriter {
         case .ifMatch(let version): conditions["if-match"] = version.token
         }
         defer { discard() }
-        if let spool, bytesWritten > storage.tuning.multipartThreshold {
-            return try uploadInParts(from: spool, headers: headers, conditions: conditions)
+        if let file = whole ?? spool, bytesWritten > storage.tuning.multipartThreshold {
+            return try uploadInParts(from: file, headers: headers, conditions: conditions)
         }
         headers.merge(conditions) { $1 }
-        let body: RequestBody = spool.map { .file(descriptor: $0.fd, offset: 0, length: bytesWritten) } ?? .bytes(memory)
+        let body: RequestBody = (whole ?? spool).map { .file(descriptor: $0.fd, offset: 0, length: bytesWritten) } ?? .bytes(memory)
         let request = S3Request(.put, key: storage.address.key(path), operation: "PUT \(path)", headers: headers, body: body,
                                 retry: conditions.isEmpty ? .always : .whenRefused)
         let response = try storage.client.send(request)
@@ -80,6 +106,7 @@ final class S3Writer: StorageWriter {
 
     func discard() {
         spool = nil  // closing the unlinked file frees its space
+        whole = nil
         memory = []
     }
 

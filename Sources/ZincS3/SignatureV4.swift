@@ -5,8 +5,9 @@ struct SignatureV4: Sendable {
     let credentials: AWSCredentials
     let region: String
 
-    /// The hash S3 is told to skip checking, for streamed bodies: hashing a body
-    /// before sending it would mean reading it twice. TLS protects it in transit.
+    /// The hash S3 is told to skip checking, for every body: hashing a body before
+    /// sending it would cost a pass over each byte uploaded (a CPU-bound step on a
+    /// catalog of gigabytes) or reading spooled files twice. TLS protects it in transit.
     static let unsignedPayload = "UNSIGNED-PAYLOAD"
     static let emptyPayloadHash = Hashing.hex(Hashing.sha256([]))
 

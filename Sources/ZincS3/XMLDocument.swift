@@ -2,23 +2,23 @@
 /// untrusted input: the reader never crashes, bounds its nesting, and treats anything
 /// it does not understand as malformed rather than guessing. Namespaces, attributes,
 /// processing instructions, comments and DOCTYPEs are skipped.
-struct XMLElement: Equatable, Sendable {
-    let name: String
-    let children: [XMLElement]
+package struct XMLElement: Equatable, Sendable {
+    package let name: String
+    package let children: [XMLElement]
     /// The element's own character data (entities decoded), without its children's.
-    let text: String
+    package let text: String
 
     /// The first direct child with this name.
-    func child(_ name: String) -> XMLElement? { children.first { $0.name == name } }
+    package func child(_ name: String) -> XMLElement? { children.first { $0.name == name } }
 
     /// Every direct child with this name.
-    func children(_ name: String) -> [XMLElement] { children.filter { $0.name == name } }
+    package func children(_ name: String) -> [XMLElement] { children.filter { $0.name == name } }
 
     /// The text of the first direct child with this name.
-    func value(_ name: String) -> String? { child(name)?.text }
+    package func value(_ name: String) -> String? { child(name)?.text }
 
     /// Parses a whole document; nil when it is not well-formed enough to read.
-    static func parse(_ bytes: [UInt8]) -> XMLElement? {
+    package static func parse(_ bytes: [UInt8]) -> XMLElement? {
         var parser = XMLScanner(bytes: bytes)
         return parser.document()
     }
