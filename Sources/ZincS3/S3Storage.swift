@@ -117,6 +117,8 @@ public final class S3Storage: CatalogStorage {
 
     public var parallelRequests: Int { tuning.parallelRequests }
 
+    public var isRemote: Bool { true }
+
     /// Every successful request is already durable.
     public func flush() throws {}
 

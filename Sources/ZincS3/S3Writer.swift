@@ -26,16 +26,8 @@ final class S3Writer: StorageWriter {
     deinit { discard() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        if let file = whole {
-            whole = nil
-            bytesWritten = 0
-            try copy(file)
-        }
-        if spool == nil, memory.count + bytes.count > storage.tuning.memoryLimit {
-            let file = try Self.temporaryFile()
-            try file.write(memory)
-            memory = []
-            spool = file
+        if whole != nil || (spool == nil && memory.count + bytes.count > storage.tuning.memoryLimit) {
+            _ = try spoolFile()
         }
         if let spool {
             try spool.write(bytes)
@@ -59,6 +51,56 @@ final class S3Writer: StorageWriter {
         } else {
             try copy(localFile)
         }
+    }
+
+    /// Fetches the stored pieces of an archive many at once, each written at its own
+    /// offset of the spool file: one by one, an archive of thousands of objects would
+    /// wait out thousands of round trips.
+    func append(pieces: [WritePiece], workers: Int?) throws {
+        let spool = try spoolFile()
+        var offsets = [Int64]()
+        var end = bytesWritten
+        for piece in pieces {
+            offsets.append(end)
+            end += piece.size
+        }
+        _ = try parallelMap(count: pieces.count, workers: workers.map { max($0, storage.parallelRequests) } ?? storage.parallelRequests) { index in
+            switch pieces[index] {
+            case .bytes(let bytes):
+                try spool.write(bytes, at: offsets[index])
+            case .storedFile(let path, let size):
+                guard let reader = try storage.openForReading(path) else {
+                    throw ZincError.remote(location: storage.location, reason: "\(path) is missing")
+                }
+                var written: Int64 = 0
+                try reader.forEachChunk { chunk in
+                    guard written + Int64(chunk.count) <= size else { throw WritePieceMismatch(path: path, expected: size, actual: written + Int64(chunk.count)) }
+                    try spool.write(Array(chunk), at: offsets[index] + written)
+                    written += Int64(chunk.count)
+                }
+                guard written == size else { throw WritePieceMismatch(path: path, expected: size, actual: written) }
+            }
+        }
+        bytesWritten = end
+        // Later writes append at the file's offset, which positional writes left behind.
+        guard lseek(spool.fd, off_t(end), SEEK_SET) == off_t(end) else {
+            throw ZincError.io(path: spool.path, operation: "seek", errno: errno)
+        }
+    }
+
+    /// The spool file, created now (holding what was written so far) if need be.
+    private func spoolFile() throws -> PosixFile {
+        if let file = whole {
+            whole = nil
+            bytesWritten = 0
+            try copy(file)
+        }
+        if let spool { return spool }
+        let file = try Self.temporaryFile()
+        try file.write(memory)
+        memory = []
+        spool = file
+        return file
     }
 
     private func copy(_ file: PosixFile) throws {

@@ -6,6 +6,9 @@ public struct ObjectStore: Sendable {
     /// The shards (`objects/<sha[0:2]>`) that existed when `withShardSnapshot` was
     /// taken; nil when every lookup asks the storage.
     private var shards: Set<String>?
+    /// Every stored object file and its size when the snapshot was taken (remote
+    /// stores); nil when lookups ask the storage.
+    private var listed: [String: Int64]?
 
     public init(storage: CatalogStorage, config: CatalogConfig) {
         self.storage = storage
@@ -16,9 +19,17 @@ public struct ObjectStore: Sendable {
     /// absent without asking the storage: a new catalog then costs no lookup per
     /// object. An object another writer stores meanwhile is still never replaced:
     /// committing it refuses to overwrite and reads theirs back.
+    ///
+    /// On a remote store, where each lookup would be a request or two, the snapshot is a
+    /// listing of every object instead (a request per thousand objects), and lookups
+    /// answer from it.
     public func withShardSnapshot() throws -> ObjectStore {
         var store = self
-        store.shards = try storage.folders(in: "objects")
+        if storage.isRemote {
+            store.listed = Dictionary(try storage.entries(in: "objects").map { ($0.path, $0.size) }) { first, _ in first }
+        } else {
+            store.shards = try storage.folders(in: "objects")
+        }
         return store
     }
 
@@ -32,7 +43,12 @@ public struct ObjectStore: Sendable {
         if trustingSnapshot, let shards, !shards.contains(String(sha.prefix(2))) { return nil }
         var formats = [ObjectFormat: Int64]()
         for format in ObjectFormat.allCases {
-            if let size = try storage.size(of: StoredObject.path(sha: sha, format: format)) { formats[format] = size }
+            let path = StoredObject.path(sha: sha, format: format)
+            if trustingSnapshot, let listed {
+                if let size = listed[path] { formats[format] = size }
+            } else if let size = try storage.size(of: path) {
+                formats[format] = size
+            }
         }
         return formats.isEmpty ? nil : StoredObject(sha: sha, formats: formats)
     }

@@ -82,6 +82,10 @@ public protocol CatalogStorage: AnyObject, Sendable {
     /// How lock objects expire and are refreshed, on backends that use them.
     var lockPolicy: LockPolicy { get }
 
+    /// Whether each call is a round trip over the network: callers then list a folder
+    /// once rather than asking about its files one by one.
+    var isRemote: Bool { get }
+
     /// How many requests to keep in flight for bulk copies: a remote store answers each
     /// after a round trip, so many at once hide its latency; a local disk needs no more
     /// than one per core.
@@ -102,6 +106,8 @@ extension CatalogStorage {
     public var lockPolicy: LockPolicy { .standard }
 
     public var parallelRequests: Int { AvailableCores.count }
+
+    public var isRemote: Bool { false }
 
     public func entries(in folder: String) throws -> [StorageEntry] {
         try list(folder).compactMap { path in try size(of: path).map { StorageEntry(path: path, size: $0, fingerprint: nil) } }
@@ -239,4 +245,10 @@ public struct WritePieceMismatch: Error, Equatable, Sendable {
     public let path: String
     public let expected: Int64
     public let actual: Int64
+
+    public init(path: String, expected: Int64, actual: Int64) {
+        self.path = path
+        self.expected = expected
+        self.actual = actual
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Locks for stores that have none (object stores), after restic's `locks/`: each
 /// holder writes `locks/<random id>.json`, then lists `locks/`. Because every writer
@@ -30,6 +31,7 @@ public struct LockObjects: Sendable {
 
     private func acquire(exclusive: Bool) throws -> LockObjectHolder {
         let deadline = ContinuousClock.now + policy.waitAtMost
+        var announced = false
         while true {
             let path = "\(Self.folder)/\(Self.randomID()).json"
             let record = LockRecord(exclusive: exclusive, host: Self.hostName, pid: Int(getpid()), time: WallClock.nowMilliseconds())
@@ -43,13 +45,21 @@ public struct LockObjects: Sendable {
             }
             if conflicts.isEmpty { return LockObjectHolder(storage: storage, path: path, record: record, policy: policy) }
             try storage.delete(path)
+            if !announced {
+                // A wait can last as long as another writer's import: say what it waits for.
+                announced = true
+                Logger(label: "zinc").notice("waiting for \(Self.describe(conflicts)) on '\(storage.location)' (up to \(policy.waitAtMost); a lock not refreshed for \(policy.staleAfter) is ignored)")
+            }
             guard ContinuousClock.now < deadline else {
-                let holders = conflicts.map { "\($0.exclusive ? "an exclusive" : "a shared") lock of pid \($0.pid) on \($0.host)" }
-                throw ZincError.conflict("'\(storage.location)' is locked (\(holders.joined(separator: ", "))); "
+                throw ZincError.conflict("'\(storage.location)' is locked (\(Self.describe(conflicts))); "
                                          + "gave up after waiting \(policy.waitAtMost)")
             }
             Thread.sleep(forTimeInterval: Self.seconds(policy.retryEvery) * Double.random(in: 0.5...1.5))
         }
+    }
+
+    private static func describe(_ holders: [LockRecord]) -> String {
+        holders.map { "\($0.exclusive ? "an exclusive" : "a shared") lock of pid \($0.pid) on \($0.host)" }.joined(separator: ", ")
     }
 
     /// The lock objects other than `path` that are not stale, with their paths.
