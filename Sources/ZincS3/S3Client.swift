@@ -70,6 +70,12 @@ final class S3Client: Sendable {
         return ZincError.remote(location: address.description, reason: reason)
     }
 
+    /// Whether the answer says the key does not exist (and not that the bucket does not).
+    func isMissingKey(_ response: S3Response) -> Bool {
+        guard response.status == 404 else { return false }
+        return XMLElement.parse(response.body)?.value("Code") != "NoSuchBucket"
+    }
+
     /// S3's codes for answers without a body (HEAD).
     private static let codes = [403: "AccessDenied", 404: "NotFound", 412: "PreconditionFailed", 500: "InternalError",
                                 503: "ServiceUnavailable"]

@@ -40,7 +40,7 @@ final class S3Reader: StorageReader {
         case 416:
             // An empty object has no byte 0 to start a range at.
             return S3Reader(storage: storage, path: path, etag: nil, total: 0, first: [])
-        case 404:
+        case 404 where storage.client.isMissingKey(response):
             return nil
         default:
             throw storage.client.failure(response, of: request)

@@ -46,7 +46,7 @@ public final class S3Storage: CatalogStorage {
                 throw ZincError.remote(location: location, reason: "GET \(path): the answer has no ETag")
             }
             return VersionedContent(bytes: response.body, version: StorageVersion(etag))
-        case 404:
+        case 404 where client.isMissingKey(response):
             return nil
         default:
             throw client.failure(response, of: request)
@@ -67,7 +67,7 @@ public final class S3Storage: CatalogStorage {
                 throw ZincError.remote(location: location, reason: "HEAD \(path): the answer has no Content-Length")
             }
             return length
-        case 404:
+        case 404 where client.isMissingKey(response):
             return nil
         default:
             throw client.failure(response, of: request)

@@ -43,6 +43,10 @@ struct Serve: AsyncParsableCommand {
         let directory: URL
         let mode: ServerConfiguration.Mode
         if let catalog {
+            if storageRegistry.isRemote(catalog) {
+                throw ValidationFailure(message: "'\(catalog)': serve serves a local folder; a bucket is served by "
+                                        + "its own endpoint or a CDN in front of it (see 'Publishing to S3' in the README)")
+            }
             directory = try reportingErrors { try CatalogLocation.resolve(catalog).rootURL }
             mode = .singleCatalog
         } else {
