@@ -30,15 +30,25 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
         set { hooks.withLock { commitHook = newValue } }
     }
 
+    private var readsByFolder = [String: Int]()
+
+    /// How many reads (whole or streamed) of files below `folder` were made so far.
+    public func reads(under folder: String) -> Int { lock.withLock { readsByFolder[folder] ?? 0 } }
+
+    private func countRead(_ path: String) {
+        lock.withLock { readsByFolder[String(path.prefix { $0 != "/" }), default: 0] += 1 }
+    }
+
     /// Every stored path, for tests.
     public var paths: [String] { lock.withLock { files.keys.sorted() } }
 
     public func readVersioned(_ path: String) throws -> VersionedContent? {
-        lock.withLock { files[path].map { VersionedContent(bytes: $0.bytes, version: StorageVersion("g\($0.generation)")) } }
+        countRead(path)
+        return lock.withLock { files[path].map { VersionedContent(bytes: $0.bytes, version: StorageVersion("g\($0.generation)")) } }
     }
 
     public func openForReading(_ path: String) throws -> StorageReader? {
-        try read(path).map(MemoryReader.init)
+        try read(path).map(MemoryReader.init)  // counted by readVersioned
     }
 
     public func size(of path: String) throws -> Int64? { lock.withLock { files[path].map { Int64($0.bytes.count) } } }

@@ -41,7 +41,7 @@ import ZincTestSupport
         let stray = "objects/00/11/0011223344556677889900112233445566778899.gz"
         try dir.write("cat/" + stray, "zz")
         let expected = [
-            "manifests/B-1.json \(try size("manifests/B-1.json"))", "manifests/B-1.json.gz \(try size("manifests/B-1.json.gz"))",
+            "lmfo/B-1.json \(try size("lmfo/B-1.json"))", "manifests/B-1.json \(try size("manifests/B-1.json"))", "manifests/B-1.json.gz \(try size("manifests/B-1.json.gz"))",
             "manifests/B-7.json 2", "manifests/B-7.json.gz 1", "archives/B-1.tar \(try size("archives/B-1.tar"))",
             "archives/B-7~phone.tar 1024", "objects/00/11/0011223344556677889900112233445566778899.gz 2", "\(oldPhoto.preferredPath) 8640",
         ]
@@ -67,7 +67,7 @@ import ZincTestSupport
     @Test func whatLeftTheIndexStaysForTheGracePeriod() throws {
         let grace = Duration.milliseconds(1500)
         let oldPhoto = try #require(try catalog.manifest(bundle: "B", version: 1).files["photos/85x85/kind.jpg"]).object.preferredPath
-        let version1 = ["manifests/B-1.json", "manifests/B-1.json.gz", "archives/B-1.tar"]
+        let version1 = ["lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "archives/B-1.tar"]
         _ = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
         let first = try catalog.clean(force: true, grace: grace)
         #expect(first.files.isEmpty)
@@ -86,12 +86,12 @@ import ZincTestSupport
         Thread.sleep(forTimeInterval: 0.7)
         let second = try catalog.clean(force: true, grace: grace)
         #expect(second.files.map(\.path) == version1, "version 1 has been out for the grace period")
-        #expect(second.waiting.map(\.path) == ["manifests/B-3.json", "manifests/B-3.json.gz", "archives/B-3.tar", oldPhoto])
+        #expect(second.waiting.map(\.path) == ["lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "archives/B-3.tar", oldPhoto])
         #expect(dir.exists("cat/" + oldPhoto))
 
         Thread.sleep(forTimeInterval: 1.6)
         let third = try catalog.clean(force: true, grace: grace)
-        #expect(third.files.map(\.path) == ["manifests/B-3.json", "manifests/B-3.json.gz", "archives/B-3.tar", oldPhoto])
+        #expect(third.files.map(\.path) == ["lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "archives/B-3.tar", oldPhoto])
         #expect(third.waiting.isEmpty && third.waitingUntil == nil)
         #expect(dir.files(under: "cat/retired").isEmpty, "every record is spent")
         #expect(try catalog.verify().isOK)

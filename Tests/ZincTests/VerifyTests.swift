@@ -89,7 +89,24 @@ import ZincTestSupport
             members.swapAt(0, 1)
             names = members.map(\.name)
         }
+        // The record gives the exact order: the first member is already wrong.
+        #expect(try problems() == ["archives/B-2.tar: members are not in the LMFO order of lmfo/B-2.json from member 1 ('\(names[0])') on"])
+        // Without the record (catalogs of other tools), the order is checked against the
+        // history, which allows any order some history with deleted versions could give.
+        try FileManager.default.removeItem(atPath: dir.at("cat/lmfo/B-2.json"))
         #expect(try problems() == ["archives/B-2.tar: members are not in LMFO order from member 2 ('\(names[1])') on"])
+    }
+
+    @Test func findsARecordThatDisagreesWithTheManifests() throws {
+        let text = String(decoding: try dir.read("cat/lmfo/B-2.json"), as: UTF8.self)
+        // Every object of version 2 claimed new in it, though version 1 has some.
+        let wrong = text.replacingOccurrences(of: #""1":["#, with: #""2":["#)
+        #expect(wrong != text)
+        try dir.write("cat/lmfo/B-2.json", wrong.replacingOccurrences(of: #"],"2":["#, with: ","))
+        let found = try problems()
+        #expect(found.count == 1 && found[0].hasPrefix("lmfo/B-2.json: object ") && found[0].hasSuffix("has intro 2, not 1"), "\(found)")
+        try dir.write("cat/lmfo/B-2.json", "{}")
+        #expect(try problems() == ["lmfo/B-2.json: not a valid Zinc file: not the record of version 2"])
     }
 
     @Test func findsAMemberWhoseBytesDifferFromItsObject() throws {

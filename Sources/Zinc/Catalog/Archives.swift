@@ -23,12 +23,18 @@ extension Catalog {
         return scopes
     }
 
-    /// The members of an archive of version `version` in LMFO order, given its objects
-    /// (repeats allowed) and the versions that exist before it. Kept as arrays sorted by
-    /// sha rather than tables keyed by it: a version of 100,000 files is at its largest
-    /// in memory while its archives are planned.
-    func archiveMembers(of objects: [StoredObject], bundle: String, version: Int, flavor: String?,
-                        earlierVersions: [Int]) throws -> [StoredObject] {
+    /// The members of an archive in LMFO order, given its objects (repeats allowed) and
+    /// the version's record. Kept as arrays sorted by sha rather than tables keyed by
+    /// it: a version of 100,000 files is at its largest in memory while its archives are
+    /// planned.
+    static func archiveMembers(of objects: [StoredObject], flavor: String?, record: LMFORecord) -> [StoredObject] {
+        let distinct = distinctSorted(objects)
+        let intros = record.scopes[LMFORecord.key(flavor)] ?? [:]
+        return LMFOOrder.positions(intros: distinct.map { intros[$0.digest] ?? record.version }).map { distinct[$0] }
+    }
+
+    /// The objects once each, by digest.
+    static func distinctSorted(_ objects: [StoredObject]) -> [StoredObject] {
         var objects = objects
         objects.sort { $0.digest < $1.digest }
         var distinct = 0
@@ -37,11 +43,46 @@ extension Catalog {
             distinct += 1
         }
         objects.removeLast(objects.count - distinct)
-        let order = try LMFOOrder.positions(sorted: objects.map(\.digest), version: version,
-                                            earlierVersions: earlierVersions) { earlier in
-            try objectDigests(bundle: bundle, version: earlier, flavor: flavor)
+        return objects
+    }
+
+    /// The LMFO record of version `version` of `bundle`, whose scopes (nil: the whole
+    /// version) hold `scopes`' objects (sorted by digest, distinct), given the versions
+    /// that exist before it. From the newest earlier version's record when that record
+    /// still describes the versions below it (work proportional to files); otherwise
+    /// from the manifests, as far back as runs reach (see `LMFORecord`).
+    func lmfoRecord(bundle: String, version: Int, earlierVersions: [Int], scopes: [String?: [SHA1.Digest]]) throws -> LMFORecord {
+        let earlier = earlierVersions.filter { $0 < version }.sorted()
+        var intros = [String: [SHA1.Digest: Int]]()
+        if let previous = earlier.last, let record = try usableRecord(bundle: bundle, version: previous, below: earlier.dropLast()) {
+            for (flavor, digests) in scopes {
+                let held = record.scopes[LMFORecord.key(flavor)] ?? [:]
+                intros[LMFORecord.key(flavor)] = Dictionary(uniqueKeysWithValues: digests.map { ($0, held[$0] ?? version) })
+            }
+        } else {
+            for (flavor, digests) in scopes {
+                let computed = try LMFOOrder.intros(sorted: digests, version: version, earlierVersions: earlier) { earlier in
+                    try objectDigests(bundle: bundle, version: earlier, flavor: flavor)
+                }
+                intros[LMFORecord.key(flavor)] = Dictionary(uniqueKeysWithValues: zip(digests, computed))
+            }
         }
-        return order.map { objects[$0] }
+        return LMFORecord(version: version, earlierVersions: earlier, scopes: intros)
+    }
+
+    /// The record of `version` if it was computed over exactly the versions `below`
+    /// (none were deleted or added under it since); nil otherwise, or when it is missing
+    /// or damaged.
+    private func usableRecord(bundle: String, version: Int, below: ArraySlice<Int>) throws -> LMFORecord? {
+        let path = LMFORecord.path(bundle: bundle, version: version)
+        guard let bytes = try storage.read(path) else { return nil }
+        do {
+            let record = try LMFORecord.parse(bytes, path: storage.location + "/" + path, version: version)
+            return record.earlierVersions == Array(below) ? record : nil
+        } catch {
+            logger.notice("\(error); computing the archive order from the manifests instead")
+            return nil
+        }
     }
 
     /// Writes one archive: a ustar member per object, named like the object's file,

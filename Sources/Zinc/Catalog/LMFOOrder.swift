@@ -20,6 +20,13 @@ public enum LMFOOrder {
     /// archives of 100,000 members.
     static func positions<ID: Hashable>(sorted shas: [ID], version: Int, earlierVersions: [Int],
                                         objectsOf: (Int) throws -> Set<ID>) rethrows -> [Int] {
+        positions(intros: try intros(sorted: shas, version: version, earlierVersions: earlierVersions, objectsOf: objectsOf))
+    }
+
+    /// Each object's `intro`, by walking back through the earlier versions (newest
+    /// first, only as far as some object's run still reaches).
+    static func intros<ID: Hashable>(sorted shas: [ID], version: Int, earlierVersions: [Int],
+                                     objectsOf: (Int) throws -> Set<ID>) rethrows -> [Int] {
         var intro = [Int](repeating: version, count: shas.count)
         var stillContinuous = Array(shas.indices)
         for earlier in earlierVersions.filter({ $0 < version }).sorted(by: >) {
@@ -28,7 +35,12 @@ public enum LMFOOrder {
             if stillContinuous.isEmpty { break }
             for position in stillContinuous { intro[position] = earlier }
         }
-        // Positions already follow sha order, so ties on intro break by position.
-        return shas.indices.sorted { intro[$0] != intro[$1] ? intro[$0] > intro[$1] : $0 < $1 }
+        return intro
+    }
+
+    /// Member order from the `intro` of objects sorted by sha: `intro` descending, then
+    /// position (which follows sha order).
+    static func positions(intros intro: [Int]) -> [Int] {
+        intro.indices.sorted { intro[$0] != intro[$1] ? intro[$0] > intro[$1] : $0 < $1 }
     }
 }

@@ -131,15 +131,25 @@ extension Catalog {
         return manifestSHA
     }
 
-    /// The archives of a reserved version, ordered over the versions listed before it:
-    /// created, or (`.always`) rebuilt when those versions changed before the commit.
+    /// The archives and LMFO record of a reserved version, ordered over the versions
+    /// listed before it: created, or (`.always`) rebuilt when those versions changed
+    /// before the commit.
     private func writeArchives(_ name: String, _ draft: VersionDraft, _ reservation: Reservation,
                                options: BundleUpdateOptions, condition: WriteCondition) throws {
+        var scopes = [String?: [SHA1.Digest]]()
+        for scope in [nil] + draft.flavors {
+            scopes[scope] = Catalog.distinctSorted(draft.objects(in: scope)).map(\.digest)
+        }
+        let record = try lmfoRecord(bundle: name, version: reservation.version, earlierVersions: reservation.earlierVersions,
+                                    scopes: scopes)
         for scope in archiveScopes(of: draft, options: options) {
-            let members = try archiveMembers(of: draft.objects(in: scope), bundle: name, version: reservation.version,
-                                             flavor: scope, earlierVersions: reservation.earlierVersions)
             try writeArchive(Catalog.archivePath(bundle: name, version: reservation.version, flavor: scope),
-                             members: members, workers: options.workers, condition: condition)
+                             members: Catalog.archiveMembers(of: draft.objects(in: scope), flavor: scope, record: record),
+                             workers: options.workers, condition: condition)
+        }
+        let recordPath = LMFORecord.path(bundle: name, version: reservation.version)
+        guard try storage.write(record.encoded(), to: recordPath, condition) == .written else {
+            throw ZincError.conflict("'\(storage.location)/\(recordPath)' already exists; another writer used this version number")
         }
         try storage.flush()
     }
@@ -148,7 +158,7 @@ extension Catalog {
     /// index lists it and no other writer can take its number, so nobody refers to them.
     private func removeVersion(_ name: String, _ draft: VersionDraft, _ version: Int, options: BundleUpdateOptions) throws {
         let manifest = Manifest.path(bundle: name, version: version)
-        for path in [manifest, manifest + ".gz"] + archiveScopes(of: draft, options: options).map({
+        for path in [manifest, manifest + ".gz", LMFORecord.path(bundle: name, version: version)] + archiveScopes(of: draft, options: options).map({
             Catalog.archivePath(bundle: name, version: version, flavor: $0)
         }) {
             try storage.delete(path)

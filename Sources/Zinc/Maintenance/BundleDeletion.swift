@@ -93,7 +93,7 @@ extension Catalog {
         var files = [String]()
         for version in versions {
             let manifest = Manifest.path(bundle: bundle, version: version)
-            files += try [manifest, manifest + ".gz"].filter { try storage.exists($0) }
+            files += try [manifest, manifest + ".gz", LMFORecord.path(bundle: bundle, version: version)].filter { try storage.exists($0) }
         }
         let archives = try storage.list("archives")
         for version in versions {

@@ -7,7 +7,7 @@ public struct CleanReport: Equatable, Sendable {
         public let size: Int64
     }
 
-    /// In removal order: manifests, archives, objects, then abandoned temporary files
+    /// In removal order: LMFO records, manifests, archives, objects, then abandoned temporary files
     /// and stale lock objects.
     public let files: [Garbage]
     /// Unreferenced files that left the index less than the grace period ago: a client
@@ -67,7 +67,7 @@ extension Catalog {
             // Writers commit objects, then archives, then manifests; removing in reverse
             // means no remaining file ever refers to one already gone.
             var unreferenced = [String]()
-            for folder in ["manifests", "archives", "objects"] {
+            for folder in [LMFORecord.folder, "manifests", "archives", "objects"] {
                 unreferenced += try storage.list(folder).filter { !referenced.contains($0) && !keeping.contains($0) }
             }
             // An object leaves the index with the last retired manifest that names it (it
@@ -157,6 +157,7 @@ extension Catalog {
             }
             referenced.insert(manifest.path)
             referenced.insert(manifest.path + ".gz")
+            referenced.insert(LMFORecord.path(bundle: item.bundle, version: item.version))
             for scope in [nil] + manifest.flavors {
                 referenced.insert(Catalog.archivePath(bundle: item.bundle, version: item.version, flavor: scope))
             }

@@ -25,7 +25,7 @@ extension Catalog {
 final class CatalogVerifier {
     typealias Problem = VerificationReport.Problem
 
-    private let catalog: Catalog
+    let catalog: Catalog
     private let workers: Int?
     private let progress: (@Sendable (MaintenanceProgress) -> Void)?
     private var problems = [Problem]()
@@ -77,7 +77,7 @@ final class CatalogVerifier {
                                   objects: objectCount, archives: archiveCount)
     }
 
-    private func report(_ path: String, _ problem: String) {
+    func report(_ path: String, _ problem: String) {
         problems.append(Problem(path: path, problem: problem))
     }
 
@@ -245,6 +245,8 @@ final class CatalogVerifier {
         /// Every listed version of the bundle, which the LMFO order depends on.
         let versions: [Int]
         let size: Int64?
+        /// The version's LMFO record, when it is there and agrees with the manifests.
+        let record: LMFORecord?
     }
 
     /// Every archive a version must have, plus the all-files archive of a flavored
@@ -253,6 +255,7 @@ final class CatalogVerifier {
                                storedDigests: [String: String]) throws -> Int {
         var checks = [ArchiveCheck]()
         for manifest in manifests {
+            let record = checkedRecord(of: manifest, listed: allVersions[manifest.bundle] ?? [])
             let required = Catalog.archiveScopes(of: manifest, includeMasterArchive: false)
             for scope in Catalog.archiveScopes(of: manifest, includeMasterArchive: true) {
                 let path = Catalog.archivePath(bundle: manifest.bundle, version: manifest.version, flavor: scope)
@@ -260,7 +263,7 @@ final class CatalogVerifier {
                     let size = try storage.size(of: path)
                     if size == nil && !required.contains(scope) { continue }
                     checks.append(ArchiveCheck(path: path, manifest: manifest, scope: scope,
-                                               versions: allVersions[manifest.bundle] ?? [], size: size))
+                                               versions: allVersions[manifest.bundle] ?? [], size: size, record: record))
                 } catch {
                     report(path, "cannot be checked: \(Self.describe(error))")
                 }
@@ -327,7 +330,15 @@ final class CatalogVerifier {
         if missing.isEmpty && members.count == expected.count {
             do {
                 let order = members.map { expected[$0.member.name]!.digest }
-                if let i = try LMFOConformance.firstMisplaced(order, version: archive.manifest.version,
+                if let record = archive.record {
+                    // Exactly the order the record gives: one file read, whatever the history.
+                    let objects = archive.manifest.objects(flavor: archive.scope).values
+                    let wanted = Catalog.archiveMembers(of: Array(objects), flavor: archive.scope, record: record).map(\.digest)
+                    if let i = order.indices.first(where: { order[$0] != wanted[$0] }) {
+                        note("members are not in the LMFO order of \(LMFORecord.path(bundle: archive.manifest.bundle, version: archive.manifest.version)) "
+                             + "from member \(i + 1) ('\(members[i].member.name)') on")
+                    }
+                } else if let i = try LMFOConformance.firstMisplaced(order, version: archive.manifest.version,
                                                               earlierVersions: archive.versions, objectsOf: { earlier in
                     try catalog.objectDigests(bundle: archive.manifest.bundle, version: earlier, flavor: archive.scope)
                 }) {

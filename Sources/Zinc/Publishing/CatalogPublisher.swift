@@ -123,7 +123,7 @@ extension Catalog {
     }
 
     /// The folders whose files are named for their content or version and never change.
-    private static let catalogFolders = ["objects", "archives", "manifests"]
+    private static let catalogFolders = ["objects", "archives", LMFORecord.folder, "manifests"]
 
     /// Whether a file is catalog content to copy: not the index (written last, on its
     /// own terms) and not a store's own bookkeeping.

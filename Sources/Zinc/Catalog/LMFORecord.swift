@@ -1,0 +1,83 @@
+/// What LMFO order needs of a version, kept beside it so that the next version's order
+/// costs reading one small file instead of the history: for each archive scope (the
+/// whole version, and each flavor, whether or not it got an archive), every object's
+/// `intro` (see `LMFOOrder`), computed over `earlierVersions`, the versions that existed
+/// below it when it was written.
+///
+/// For version v whose newest earlier version is p, an object of p keeps its `intro`
+/// (its run of versions reaches v through p), and an object not in p has `intro` v.
+/// That holds only while the versions below p are still the ones p's record was
+/// computed over: deleting one can join runs. So a record is used only when its
+/// `earlierVersions` are exactly the versions now listed below p; otherwise (or with no
+/// record: catalogs of other tools, or of older versions of this one) the order is
+/// computed from the manifests once, and the new version's record makes the next
+/// update fast again.
+///
+/// `lmfo/BUNDLE-VERSION.json`, `{"version": V, "earlier_versions": [...], "scopes":
+/// {"": {"INTRO": ["sha", ...], ...}, "FLAVOR": {...}}}`, written before the version's
+/// manifest and never changed; clients never read it.
+struct LMFORecord: Equatable {
+    static let folder = "lmfo"
+    /// The key of the all-files scope.
+    static let wholeVersion = ""
+
+    let version: Int
+    /// Sorted ascending.
+    let earlierVersions: [Int]
+    /// Per scope (`wholeVersion` or a flavor), each object's `intro`.
+    let scopes: [String: [SHA1.Digest: Int]]
+
+    static func path(bundle: String, version: Int) -> String {
+        "\(folder)/\(bundle)-\(version).json"
+    }
+
+    static func key(_ flavor: String?) -> String { flavor ?? wholeVersion }
+
+    func encoded() -> [UInt8] {
+        var scopesJSON = [String: JSONValue]()
+        for (scope, intros) in scopes {
+            var byIntro = [Int: [SHA1.Digest]]()
+            for (digest, intro) in intros { byIntro[intro, default: []].append(digest) }
+            scopesJSON[scope] = .object(Dictionary(uniqueKeysWithValues: byIntro.map { intro, digests in
+                (String(intro), .array(digests.sorted().map { .string($0.hex) }))
+            }))
+        }
+        return JSONValue.object([
+            "version": .int(Int64(version)),
+            "earlier_versions": .array(earlierVersions.map { .int(Int64($0)) }),
+            "scopes": .object(scopesJSON),
+        ]).encoded()
+    }
+
+    /// Parses a record, checking every value a record of `version` can hold; a record
+    /// that does not is damaged (and the caller computes the order from the manifests).
+    static func parse(_ bytes: [UInt8], path: String, version expected: Int) throws -> LMFORecord {
+        func damaged(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
+        guard let root = (try? JSONValue.parse(bytes))?.objectValue else { throw damaged("not a JSON object") }
+        guard let version = root["version"]?.intValue, version == Int64(expected) else { throw damaged("not the record of version \(expected)") }
+        guard let earlier = root["earlier_versions"]?.arrayValue?.compactMap(\.intValue).map({ Int($0) }),
+              earlier.count == root["earlier_versions"]?.arrayValue?.count,
+              zip(earlier, earlier.dropFirst()).allSatisfy({ $0 < $1 }), earlier.allSatisfy({ $0 >= 1 && $0 < expected }) else {
+            throw damaged("'earlier_versions' is not an ascending list of versions below \(expected)")
+        }
+        guard let scopesJSON = root["scopes"]?.objectValue else { throw damaged("'scopes' is not an object") }
+        var scopes = [String: [SHA1.Digest: Int]]()
+        for (scope, byIntro) in scopesJSON {
+            if scope != wholeVersion { try Names.validateFlavorName(scope) }
+            guard let byIntro = byIntro.objectValue else { throw damaged("scope '\(scope)' is not an object") }
+            var intros = [SHA1.Digest: Int]()
+            for (introText, digests) in byIntro {
+                guard let intro = Int(introText), intro >= 1, intro <= expected, let digests = digests.arrayValue else {
+                    throw damaged("'\(introText)' in scope '\(scope)' is not a version up to \(expected) with a list of objects")
+                }
+                for value in digests {
+                    guard let digest = value.stringValue.flatMap(SHA1.Digest.init(hex:)), intros.updateValue(intro, forKey: digest) == nil else {
+                        throw damaged("scope '\(scope)' lists a value that is not a SHA-1, or an object twice")
+                    }
+                }
+            }
+            scopes[scope] = intros
+        }
+        return LMFORecord(version: expected, earlierVersions: earlier, scopes: scopes)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// The LMFO record's fast path gives exactly the order FORMAT.md defines, whatever the
+/// history, and keeps an update's reads constant however long the history grows.
+@Suite struct LMFORecordTests {
+    /// Random histories: versions made of a random subset of a pool of contents (so
+    /// objects leave and come back), with flavors in some, versions deleted, records lost
+    /// (as when another tool wrote the catalog). After every import each archive must be
+    /// in the order the definition gives over the versions that exist then.
+    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func fastPathEqualsTheDefinition(seed: UInt64) throws {
+        var random = SplitMix(seed: seed)
+        let dir = try TemporaryDirectory()
+        let storage = MemoryStorage()
+        let catalog = try Catalog.create(id: "com.example.lmfo", in: storage)
+        let spec = try Flavorspec.parse(Array(#"{"small": ["+ *.txt", "- *"], "big": ["- *.txt", "+ *"]}"#.utf8), source: "spec")
+        let pool = (0..<14).map { SampleContent.text(100 + 37 * $0, word: "w\($0)") }
+        var existing = [Int]()
+        for step in 0..<24 {
+            let source = "src\(step)"
+            for i in pool.indices where random.next() % 3 != 0 {
+                let name = "\(i % 4)/file\(i)" + (i % 3 == 0 ? ".txt" : ".bin")
+                try dir.write("\(source)/\(name)", pool[Int(random.next() % UInt64(pool.count))])
+            }
+            try dir.write("\(source)/always.txt", pool[0])
+            let flavored = random.next() % 3 == 0
+            let result = try catalog.updateBundle("B", from: dir.at(source), options: BundleUpdateOptions(
+                force: true, flavorspec: flavored ? spec : nil, includeMasterArchive: random.next() % 2 == 0, statCacheFolder: nil))
+            guard case .created(let version) = result else { Issue.record("step \(step): \(result)"); return }
+            try expectDefinitionOrder(catalog, version: version, earlier: existing, storage: storage)
+            existing.append(version)
+
+            switch random.next() % 6 {
+            case 0 where existing.count > 2:
+                let victim = existing.remove(at: Int(random.next() % UInt64(existing.count - 1)))
+                _ = try catalog.deleteVersions(of: "B", [.spec(.number(victim))])
+            case 1:
+                try storage.delete("lmfo/B-\(version).json")
+            default:
+                break
+            }
+            #expect(try catalog.verify().problems.isEmpty, "step \(step)")
+        }
+    }
+
+    /// The order every archive of `version` must have by FORMAT.md's definition, from
+    /// the manifests of the versions that existed before it.
+    private func expectDefinitionOrder(_ catalog: Catalog, version: Int, earlier: [Int], storage: MemoryStorage) throws {
+        let manifest = try catalog.manifest(bundle: "B", version: version)
+        for scope in Catalog.archiveScopes(of: manifest, includeMasterArchive: true) {
+            let path = Catalog.archivePath(bundle: "B", version: version, flavor: scope)
+            guard let bytes = try storage.read(path) else { continue }
+            let objects = manifest.objects(flavor: scope)
+            let expected = try LMFOOrder.order(objects: Set(objects.keys), version: version, earlierVersions: earlier) { older in
+                Set(try catalog.manifest(bundle: "B", version: older).objects(flavor: scope).keys)
+            }
+            let actual = try #require(TarListing.members(bytes)).map { member in
+                objects.values.first { $0.fileName == member.name }!.sha
+            }
+            #expect(actual == expected, "\(path) after versions \(earlier)")
+        }
+    }
+
+    /// An update reads the newest manifest (to tell whether anything changed) and the
+    /// newest record, however many versions came before.
+    @Test func anUpdateReadsAsMuchAtVersion40AsAtVersion3() throws {
+        let dir = try TemporaryDirectory()
+        let storage = MemoryStorage()
+        let catalog = try Catalog.create(id: "com.example.lmfo", in: storage)
+        try dir.write("src/unchanged.bin", SampleContent.noise(5000, seed: 1))
+        var readsPerUpdate = [Int: (manifests: Int, records: Int)]()
+        for version in 1...40 {
+            try dir.write("src/changing.txt", SampleContent.text(200 + version))
+            let manifests = storage.reads(under: "manifests"), records = storage.reads(under: "lmfo")
+            #expect(try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(statCacheFolder: nil))
+                    == .created(version: version))
+            readsPerUpdate[version] = (storage.reads(under: "manifests") - manifests, storage.reads(under: "lmfo") - records)
+        }
+        #expect(readsPerUpdate[3]! == (1, 1))
+        #expect(readsPerUpdate[40]! == readsPerUpdate[3]!)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing seed replays.
+private struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
