@@ -79,7 +79,7 @@ let package = Package(
         .systemLibrary(name: "CFuzzer", path: "Fuzz/CFuzzer"),
         .executableTarget(name: "ZincFuzz", dependencies: ["Zinc", "ZincClient", "ZincServer", "ZincS3", "ZincHTTP", "CFuzzer"], path: "Fuzz/ZincFuzz"),
         // Helpers shared by the test targets: temporary trees, running the built binary.
-        .target(name: "ZincTestSupport", dependencies: ["Zinc"], path: "Tests/ZincTestSupport"),
+        .target(name: "ZincTestSupport", dependencies: ["Zinc", "ZincS3", "ZincHTTP"], path: "Tests/ZincTestSupport"),
         .testTarget(name: "ZincTests", dependencies: ["Zinc", "ZincTestSupport"]),
         .testTarget(name: "ZincCLITests", dependencies: ["Zinc", "ZincCLI", "ZincTestSupport"]),
         .testTarget(name: "ZincServerTests", dependencies: ["ZincServer", "ZincHTTP"]),

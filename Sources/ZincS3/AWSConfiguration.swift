@@ -47,11 +47,17 @@ public struct AWSConfiguration: Sendable {
            environment["AWS_ACCESS_KEY_ID"] == nil {
             throw ZincError.invalidArgument("the profile '\(profile)' (AWS_PROFILE) is in neither ~/.aws/credentials nor ~/.aws/config")
         }
+        // Keys in the environment are one set, as the AWS CLI takes them: never completed
+        // with a secret or a session token of the profile, which belong to another key.
+        func credential(_ variable: String, _ key: String) -> String? {
+            let fromEnvironment = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"].contains { !(environment[$0] ?? "").isEmpty }
+            return fromEnvironment ? environment[variable].flatMap { $0.isEmpty ? nil : $0 } : setting(variable, key)
+        }
         var credentials: AWSCredentials?
-        switch (setting("AWS_ACCESS_KEY_ID", "aws_access_key_id"), setting("AWS_SECRET_ACCESS_KEY", "aws_secret_access_key")) {
+        switch (credential("AWS_ACCESS_KEY_ID", "aws_access_key_id"), credential("AWS_SECRET_ACCESS_KEY", "aws_secret_access_key")) {
         case (let id?, let secret?):
             credentials = AWSCredentials(accessKeyID: id, secretAccessKey: secret,
-                                         sessionToken: setting("AWS_SESSION_TOKEN", "aws_session_token"))
+                                         sessionToken: credential("AWS_SESSION_TOKEN", "aws_session_token"))
         case (nil, nil):
             credentials = nil
         case (_?, nil):
@@ -83,7 +89,10 @@ private struct INIFile {
     /// nil when the file does not exist.
     static func load(_ path: String) throws -> INIFile? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        // Read as a stream: Foundation's whole-file readers refuse /dev/null, the usual
+        // way to keep a tool from the user's files.
+        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() ?? Data(),
+              let text = String(data: data, encoding: .utf8) else {
             throw ZincError.invalidArgument("cannot read '\(path)' as UTF-8 text")
         }
         var file = INIFile()

@@ -54,8 +54,10 @@ struct MultipartUpload {
             xml += "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\(Self.escape(etag))</ETag></Part>"
         }
         xml += "</CompleteMultipartUpload>"
+        // Typed as XML: libcurl would label a POST body a form, which servers may parse as one.
         let request = S3Request(.post, key: storage.address.key(path), operation: "POST \(path) (completion of a multipart upload)",
-                                query: [("uploadId", uploadID)], headers: headers, body: .bytes(Array(xml.utf8)),
+                                query: [("uploadId", uploadID)], headers: headers.merging(["content-type": "application/xml"]) { $1 },
+                                body: .bytes(Array(xml.utf8)),
                                 retry: headers.isEmpty ? .always : .whenRefused)
         let response = try storage.client.send(request)
         switch response.status {

@@ -68,12 +68,13 @@ public enum ZincBinary {
     }
 
     /// Starts `zinc` without waiting, for tests that run several at once.
-    public static func start(_ arguments: [String], in directory: String) throws -> Process {
+    public static func start(_ arguments: [String], in directory: String,
+                             extraEnvironment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = environment(in: directory)
+        process.environment = environment(in: directory).merging(extraEnvironment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
