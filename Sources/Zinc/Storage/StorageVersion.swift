@@ -1,8 +1,9 @@
 /// An opaque token naming one version of a stored file: an ETag on S3, the file's
 /// identity and change stamp (device, inode, size, mtime and ctime) on a local folder.
-/// Two reads return equal tokens only when nothing was committed to the path between
-/// them, which is what a compare-and-swap (`WriteCondition.ifMatch`) needs; the bytes
-/// themselves would not do, since a writer may put back the same bytes in between.
+/// Locally, two reads return equal tokens only when nothing was committed to the path
+/// between them. An S3 ETag is the MD5 of the content, so there a writer that puts back
+/// the very same bytes leaves the token as it was; that is harmless for the index,
+/// whose compare-and-swap only needs the content it computed from to be current.
 public struct StorageVersion: Hashable, Sendable, CustomStringConvertible {
     public let token: String
 
