@@ -92,18 +92,3 @@ import ZincTestSupport
         #expect(verify.status == 0, "\(verify.stdout)")
     }
 }
-
-/// A small deterministic generator, so that a failing run can be repeated.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
-}
