@@ -38,10 +38,15 @@ final class S3Writer: StorageWriter {
     }
 
     func append(storedFile path: String) throws {
+        try openStored(path).forEachChunk { try write($0) }
+    }
+
+    /// A stored file that an archive being assembled needs: missing is an error.
+    private func openStored(_ path: String) throws -> StorageReader {
         guard let reader = try storage.openForReading(path) else {
             throw ZincError.remote(location: storage.location, reason: "\(path) is missing")
         }
-        try reader.forEachChunk { try write($0) }
+        return reader
     }
 
     func append(localFile: PosixFile) throws {
@@ -69,11 +74,8 @@ final class S3Writer: StorageWriter {
             case .bytes(let bytes):
                 try spool.write(bytes, at: offsets[index])
             case .storedFile(let path, let size):
-                guard let reader = try storage.openForReading(path) else {
-                    throw ZincError.remote(location: storage.location, reason: "\(path) is missing")
-                }
                 var written: Int64 = 0
-                try reader.forEachChunk { chunk in
+                try openStored(path).forEachChunk { chunk in
                     guard written + Int64(chunk.count) <= size else { throw WritePieceMismatch(path: path, expected: size, actual: written + Int64(chunk.count)) }
                     try spool.write(Array(chunk), at: offsets[index] + written)
                     written += Int64(chunk.count)
