@@ -82,4 +82,32 @@ import ZincTestSupport
         #expect(readsPerUpdate[3]! == (1, 1))
         #expect(readsPerUpdate[40]! == readsPerUpdate[3]!)
     }
+
+    /// Verifying a whole catalog reads each manifest (plain and gzipped), record, archive
+    /// and object once, also after versions were deleted from the middle of its history,
+    /// and checking one version reads the same at version 30 as at version 3.
+    @Test func verifyReadsEachFileOnce() throws {
+        let dir = try TemporaryDirectory()
+        let storage = MemoryStorage()
+        let catalog = try Catalog.create(id: "com.example.lmfo", in: storage)
+        try dir.write("src/unchanged.bin", SampleContent.noise(5000, seed: 1))
+        var readsOfOneVersion = [Int: [Int]]()
+        let folders = ["manifests", "lmfo", "archives", "objects"]
+        for version in 1...30 {
+            try dir.write("src/changing.txt", SampleContent.text(200 + version))
+            _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(statCacheFolder: nil))
+            let before = folders.map { storage.reads(under: $0) }
+            #expect(try catalog.verify(.version(bundle: "B", .latest)).problems.isEmpty)
+            readsOfOneVersion[version] = zip(folders, before).map { storage.reads(under: $0) - $1 }
+        }
+        #expect(readsOfOneVersion[3]! == [3, 2, 1, 2])  // its manifest twice (plain and .gz), the previous one once
+        #expect(readsOfOneVersion[30]! == readsOfOneVersion[3]!)
+
+        _ = try catalog.deleteVersions(of: "B", [.spec(.number(10)), .spec(.number(20))])
+        let before = folders.map { storage.reads(under: $0) }
+        let report = try catalog.verify()
+        #expect(report.problems.isEmpty)
+        // 28 versions, each with its own `changing.txt`, and one `unchanged.bin`.
+        #expect(zip(folders, before).map { storage.reads(under: $0) - $1 } == [56, 28, 28, 29])
+    }
 }

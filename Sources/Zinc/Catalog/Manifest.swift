@@ -42,9 +42,14 @@ public struct Manifest: Equatable, Sendable {
 
     /// The distinct objects of the whole bundle, or of one flavor.
     public func objects(flavor: String? = nil) -> [String: StoredObject] {
-        var objects = [String: StoredObject]()
+        Dictionary(uniqueKeysWithValues: objectsByDigest(flavor: flavor).map { ($0.key.hex, $0.value) })
+    }
+
+    /// `objects(flavor:)` by digest, with no hex strings to make.
+    func objectsByDigest(flavor: String? = nil) -> [SHA1.Digest: StoredObject] {
+        var objects = [SHA1.Digest: StoredObject]()
         for entry in files.values where entry.isIn(flavor: flavor) {
-            objects[entry.sha] = entry.object
+            objects[entry.object.digest] = entry.object
         }
         return objects
     }

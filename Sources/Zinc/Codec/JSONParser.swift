@@ -53,7 +53,12 @@ struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
     }
 
     private mutating func parseValue() throws -> JSONValue {
@@ -73,7 +78,7 @@ struct JSONParser {
     private mutating func expectLiteral(_ literal: StaticString) throws {
         let count = literal.utf8CodeUnitCount
         guard position + count <= bytes.count,
-              literal.withUTF8Buffer({ Array($0) }) == Array(bytes[position..<(position + count)]) else {
+              literal.withUTF8Buffer({ $0.elementsEqual(bytes[position..<(position + count)]) }) else {
             throw error("invalid literal")
         }
         position += count
@@ -234,10 +239,26 @@ struct JSONParser {
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { position += 1 }
             guard skipDigits() > 0 else { throw error("invalid number") }
         }
-        let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        if isInteger, let value = Int64(text) { return .int(value) }
-        guard let value = Double(text) else { throw error("invalid number") }
+        if isInteger, let value = Self.integer(bytes[start..<position]) { return .int(value) }
+        guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)) else { throw error("invalid number") }
         return .double(value)
+    }
+
+    /// The value of an optional '-' and digits, nil when it does not fit in 64 bits
+    /// (then it is read as a Double, as `Int64(String)` would refuse it): sizes and
+    /// versions are most of a manifest's numbers, and a String per number adds up.
+    private static func integer(_ text: ArraySlice<UInt8>) -> Int64? {
+        let negative = text.first == UInt8(ascii: "-")
+        var value: Int64 = 0
+        for digit in text.dropFirst(negative ? 1 : 0) {
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowAgain) = shifted.subtractingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+            guard !overflow, !overflowAgain else { return nil }
+            value = next  // accumulated negative, so that Int64.min fits
+        }
+        if negative { return value }
+        let (positive, overflow) = Int64(0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
     }
 
     @discardableResult

@@ -26,15 +26,21 @@ final class CatalogVerifier {
     typealias Problem = VerificationReport.Problem
 
     let catalog: Catalog
-    private let workers: Int?
+    let workers: Int?
     private let progress: (@Sendable (MaintenanceProgress) -> Void)?
-    private var problems = [Problem]()
+    var problems = [Problem]()
     private var storage: CatalogStorage { catalog.storage }
 
     init(catalog: Catalog, workers: Int?, progress: (@Sendable (MaintenanceProgress) -> Void)?) {
         self.catalog = catalog
         self.workers = workers
         self.progress = progress
+    }
+
+    /// A version of a bundle, as a dictionary key.
+    struct VersionKey: Hashable {
+        let bundle: String
+        let version: Int
     }
 
     private struct SelectedBundle {
@@ -60,14 +66,19 @@ final class CatalogVerifier {
             selected = [SelectedBundle(name: name, entry: entry, onlyVersion: try spec.resolve(in: entry, name: name))]
         }
 
+        for bundle in selected where bundle.onlyVersion == nil { checkDistributions(of: bundle) }
+        // Parsing a manifest of thousands of files costs more than hashing its version's
+        // archive of small files, so manifests are loaded in parallel too.
+        let wanted = selected.flatMap { bundle in bundle.versions.map { VersionKey(bundle: bundle.name, version: $0) } }
+        let loaded = try parallelMap(count: wanted.count, workers: workers) { i in
+            var found = [Problem]()
+            let manifest = loadManifest(bundle: wanted[i].bundle, version: wanted[i].version, catalogID: index.id, problems: &found)
+            return (manifest, found)
+        }
         var manifests = [Manifest]()
-        for bundle in selected {
-            if bundle.onlyVersion == nil { checkDistributions(of: bundle) }
-            for version in bundle.versions {
-                if let manifest = loadManifest(bundle: bundle.name, version: version, catalogID: index.id) {
-                    manifests.append(manifest)
-                }
-            }
+        for (manifest, found) in loaded {
+            problems += found
+            if let manifest { manifests.append(manifest) }
         }
         let (objectCount, storedDigests) = try checkObjects(of: manifests)
         let allVersions = Dictionary(uniqueKeysWithValues: selected.map { ($0.name, $0.entry.versions) })
@@ -123,7 +134,8 @@ final class CatalogVerifier {
     /// The manifest of a listed version, or nil (with its problems recorded) when it is
     /// missing, unreadable or describes another version. Clients fetch the `.gz`, so it
     /// must exist; the plain file is optional, but must match when present.
-    private func loadManifest(bundle: String, version: Int, catalogID: String) -> Manifest? {
+    private func loadManifest(bundle: String, version: Int, catalogID: String, problems: inout [Problem]) -> Manifest? {
+        func report(_ path: String, _ problem: String) { problems.append(Problem(path: path, problem: problem)) }
         let path = Manifest.path(bundle: bundle, version: version)
         let gzPath = path + ".gz"
         do {
@@ -162,11 +174,33 @@ final class CatalogVerifier {
 
     // MARK: Objects
 
+    /// An object file: the digest of its content and its stored format. Objects are
+    /// keyed by this rather than by path: a catalog of 1,000 versions of 3,000 files
+    /// names them three million times.
+    struct ObjectKey: Hashable, Comparable {
+        let digest: SHA1.Digest
+        let format: ObjectFormat
+
+        init(_ object: StoredObject) {
+            self.init(digest: object.digest, format: object.preferredFormat)
+        }
+
+        init(digest: SHA1.Digest, format: ObjectFormat) {
+            self.digest = digest
+            self.format = format
+        }
+
+        var path: String { StoredObject.path(sha: digest.hex, format: format) }
+
+        /// The order of their paths: by digest, the raw file before the `.gz` one.
+        static func < (a: ObjectKey, b: ObjectKey) -> Bool {
+            a.digest != b.digest ? a.digest < b.digest : a.format == .raw && b.format == .gz
+        }
+    }
+
     /// One object file and what the manifests say about it.
     private struct ObjectReference {
-        let path: String
-        let sha: String
-        let format: ObjectFormat
+        let key: ObjectKey
         /// Recorded size -> the first manifest recording it.
         var sizes: [Int64: String]
 
@@ -177,16 +211,18 @@ final class CatalogVerifier {
     /// Checks each object file once, however many manifests share it. Returns how many
     /// there were and, for each intact one, the SHA-1 of its stored bytes, which is what
     /// archive members must match.
-    private func checkObjects(of manifests: [Manifest]) throws -> (count: Int, storedDigests: [String: String]) {
-        var references = [String: ObjectReference]()
+    private func checkObjects(of manifests: [Manifest]) throws -> (count: Int, storedDigests: [ObjectKey: SHA1.Digest]) {
+        var references = [ObjectKey: ObjectReference]()
         for manifest in manifests {
+            func note(_ digest: SHA1.Digest, _ format: ObjectFormat, _ size: Int64) {
+                guard size >= 0 else { return }  // not stored in this format
+                let key = ObjectKey(digest: digest, format: format)
+                if references[key]?.sizes[size] != nil { return }
+                references[key, default: ObjectReference(key: key, sizes: [:])].sizes[size] = manifest.path
+            }
             for entry in manifest.files.values {
-                for (format, size) in entry.object.formats {
-                    let path = StoredObject.path(sha: entry.sha, format: format)
-                    var reference = references[path] ?? ObjectReference(path: path, sha: entry.sha, format: format, sizes: [:])
-                    if reference.sizes[size] == nil { reference.sizes[size] = manifest.path }
-                    references[path] = reference
-                }
+                note(entry.object.digest, .gz, entry.object.sizes.gz)
+                note(entry.object.digest, .raw, entry.object.sizes.raw)
             }
         }
         let ordered = references.keys.sorted().map { references[$0]! }
@@ -198,38 +234,38 @@ final class CatalogVerifier {
             counter.finishedItem(bytes: ordered[i].expectedSize)
             return result
         }
-        var digests = [String: String]()
+        var digests = [ObjectKey: SHA1.Digest]()
         for (reference, result) in zip(ordered, results) {
             problems += result.problems
-            digests[reference.path] = result.storedDigest
+            digests[reference.key] = result.storedDigest
         }
         return (ordered.count, digests)
     }
 
-    private func checkObject(_ object: ObjectReference) -> (problems: [Problem], storedDigest: String?) {
-        func failed(_ problem: String) -> ([Problem], String?) { ([Problem(path: object.path, problem: problem)], nil) }
+    private func checkObject(_ object: ObjectReference) -> (problems: [Problem], storedDigest: SHA1.Digest?) {
+        let path = object.key.path
+        func failed(_ problem: String) -> ([Problem], SHA1.Digest?) { ([Problem(path: path, problem: problem)], nil) }
         let firstReference = object.sizes.values.min()!
         do {
-            guard let size = try storage.size(of: object.path), let reader = try storage.openForReading(object.path) else {
+            guard let size = try storage.size(of: path), let reader = try storage.openForReading(path) else {
                 return failed("missing (\(firstReference) refers to it)")
             }
             let wrongSizes = object.sizes.filter { $0.key != size }.sorted { $0.value < $1.value }
             if !wrongSizes.isEmpty {
-                return (wrongSizes.map { Problem(path: object.path, problem: "is \(size) bytes, \($0.value) records \($0.key)") }, nil)
+                return (wrongSizes.map { Problem(path: path, problem: "is \(size) bytes, \($0.value) records \($0.key)") }, nil)
             }
             // Archive members are compared by stored bytes; for raw objects those are the content.
-            let storedHash = object.format == .gz ? SHA1() : nil
-            let decoder = StoredObjectDecoder(format: object.format)
+            let storedHash = object.key.format == .gz ? SHA1() : nil
+            let decoder = StoredObjectDecoder(format: object.key.format)
             try reader.forEachChunk { chunk in
                 storedHash?.update(chunk)
                 try decoder.update(chunk)
             }
             let contentDigest = try decoder.finish()
-            let storedDigest = storedHash?.finalize() ?? contentDigest
-            guard contentDigest == object.sha else {
+            guard contentDigest == object.key.digest.hex else {
                 return failed("its content hashes to \(contentDigest), not to its name")
             }
-            return ([], storedDigest)
+            return ([], storedHash?.digest() ?? object.key.digest)
         } catch {
             return failed(Self.describe(error))
         }
@@ -252,10 +288,10 @@ final class CatalogVerifier {
     /// Every archive a version must have, plus the all-files archive of a flavored
     /// version when present (whether it was asked for is not recorded).
     private func checkArchives(of manifests: [Manifest], allVersions: [String: [Int]],
-                               storedDigests: [String: String]) throws -> Int {
+                               storedDigests: [ObjectKey: SHA1.Digest]) throws -> Int {
+        let records = try checkedRecords(of: manifests, allVersions: allVersions)
         var checks = [ArchiveCheck]()
-        for manifest in manifests {
-            let record = checkedRecord(of: manifest, listed: allVersions[manifest.bundle] ?? [])
+        for (manifest, record) in zip(manifests, records) {
             let required = Catalog.archiveScopes(of: manifest, includeMasterArchive: false)
             for scope in Catalog.archiveScopes(of: manifest, includeMasterArchive: true) {
                 let path = Catalog.archivePath(bundle: manifest.bundle, version: manifest.version, flavor: scope)
@@ -280,10 +316,10 @@ final class CatalogVerifier {
         return checks.count
     }
 
-    private func checkArchive(_ archive: ArchiveCheck, storedDigests: [String: String]) -> [Problem] {
+    private func checkArchive(_ archive: ArchiveCheck, storedDigests: [ObjectKey: SHA1.Digest]) -> [Problem] {
         var found = [String]()
         func note(_ problem: String) { found.append(problem) }
-        var members = [(member: TarReader.Member, digest: String)]()
+        var members = [(member: TarReader.Member, digest: SHA1.Digest)]()
         do {
             guard let reader = try storage.openForReading(archive.path) else {
                 return [Problem(path: archive.path, problem: "missing")]
@@ -292,7 +328,7 @@ final class CatalogVerifier {
             while let member = try tar.next() {
                 let hash = SHA1()
                 guard try tar.readData({ hash.update($0) }) else { break }
-                members.append((member, hash.finalize()))
+                members.append((member, hash.digest()))
             }
             switch tar.ending {
             case .endOfStream?: note("ends at byte \(tar.position) without the end-of-archive blocks")
@@ -305,7 +341,8 @@ final class CatalogVerifier {
             note(Self.describe(error))
         }
 
-        let expected = Dictionary(uniqueKeysWithValues: archive.manifest.objects(flavor: archive.scope).values.map { ($0.fileName, $0) })
+        let objects = Array(archive.manifest.objectsByDigest(flavor: archive.scope).values)
+        let expected = Dictionary(uniqueKeysWithValues: objects.map { ($0.fileName, $0) })
         var occurrences = [String: Int]()
         for (member, digest) in members {
             occurrences[member.name, default: 0] += 1
@@ -321,7 +358,7 @@ final class CatalogVerifier {
                 note("member '\(member.name)' is not a regular file (type '\(Character(Unicode.Scalar(member.typeFlag)))')")
             } else if member.size != object.preferredSize {
                 note("member '\(member.name)' is \(member.size) bytes, the manifest records \(object.preferredSize)")
-            } else if let stored = storedDigests[object.preferredPath], stored != digest {
+            } else if let stored = storedDigests[ObjectKey(object)], stored != digest {
                 note("member '\(member.name)' differs from \(object.preferredPath)")
             }
         }
@@ -332,8 +369,7 @@ final class CatalogVerifier {
                 let order = members.map { expected[$0.member.name]!.digest }
                 if let record = archive.record {
                     // Exactly the order the record gives: one file read, whatever the history.
-                    let objects = archive.manifest.objects(flavor: archive.scope).values
-                    let wanted = Catalog.archiveMembers(of: Array(objects), flavor: archive.scope, record: record).map(\.digest)
+                    let wanted = Catalog.archiveMembers(of: objects, flavor: archive.scope, record: record).map(\.digest)
                     if let i = order.indices.first(where: { order[$0] != wanted[$0] }) {
                         note("members are not in the LMFO order of \(LMFORecord.path(bundle: archive.manifest.bundle, version: archive.manifest.version)) "
                              + "from member \(i + 1) ('\(members[i].member.name)') on")
