@@ -99,7 +99,7 @@ import ZincTestSupport
     }
 
     @Test func aMistypedCommandGetsTheNearestName() throws {
-        try expectFailure(["update_bundel", "--catalog", "cat"], status: 64,
+        try expectFailure(["update_bundel", "--catalog", "cat", "--name", "BasicAdjectives", "--source", "src"], status: 64,
                           stderr: "zinc: error: unknown command 'update_bundel'; did you mean 'update_bundle'?\n")
         try expectFailure(["update-bundel"], status: 64,
                           stderr: "zinc: error: unknown command 'update-bundel'; did you mean 'update-bundle'?\n")
