@@ -41,7 +41,7 @@ public struct FetchResponse: Equatable, Sendable {
 /// URL as it is, and a local path (absolute or relative) as the `file://` URL of its
 /// absolute form, so that a sync run from another folder still finds the catalog.
 public func catalogURL(forLocation location: String) -> String {
-    guard !location.contains("://") else { return location }
+    guard !location.isEmpty, !location.contains("://") else { return location }
     return "file://" + URL(fileURLWithPath: location).standardizedFileURL.path
 }
 

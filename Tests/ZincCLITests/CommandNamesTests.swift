@@ -161,7 +161,9 @@ import ZincTestSupport
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(dir.files(under: "repo/bundles/com.example.app.BasicAdjectives-1") == dir.files(under: "src"))
 
-        try expectFailure(["track", "--repo", "repo", "--catalog", "s3://bucket/cat", "--bundle", "BasicAdjectives"], status: 1,
-                          stderr: "zinc: error: unsupported catalog URL 's3://bucket/cat': use http://, https://, file:// or a local path\n")
+        for location in ["s3://bucket/cat", ""] {
+            try expectFailure(["track", "--repo", "repo", "--catalog", location, "--bundle", "BasicAdjectives"], status: 1,
+                              stderr: "zinc: error: unsupported catalog URL '\(location)': use http://, https://, file:// or a local path\n")
+        }
     }
 }
