@@ -1,10 +1,11 @@
-# The two set-up commands of the README. Both install what is missing first.
-#   make demo   build release and replay the talk's walkthrough on catalogs/
-#   make test   run the whole test suite
+# The set-up commands of the README. Each installs what is missing first.
+#   make demo      build release and replay the talk's walkthrough on catalogs/
+#   make test      run the whole test suite
+#   make install   install zinc, its shell completions and its manual page under PREFIX
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps s3-server build demo test fuzz
+.PHONY: deps s3-server build demo test fuzz manual install uninstall
 
 # zlib, OpenSSL libcrypto and libcurl headers, through the system package manager.
 # libcurl itself is not linked: `zinc` loads it when a client first fetches over HTTP.
@@ -22,6 +23,43 @@ deps:
 # a quarter of an unchanged re-import.
 build: deps
 	swift build -c release --static-swift-stdlib
+
+# `make install PREFIX=/usr DESTDIR=/tmp/stage` stages a package's files.
+PREFIX ?= /usr/local
+ZINC := .build/release/zinc
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+INSTALLED = $(BINDIR)/zinc $(BASH_COMPLETIONS)/zinc $(ZSH_COMPLETIONS)/_zinc $(FISH_COMPLETIONS)/zinc.fish $(MAN1DIR)/zinc.1
+
+# zinc.1 and the completion scripts come from the commands themselves, so they never
+# drift from `zinc --help`. The manual is written by swift-argument-parser's own
+# generate-manual tool, built from the copy the package already resolved (no
+# download), and dated by the last commit so that a rebuild gives the same page.
+manual: build
+	swift build -c release --package-path .build/checkouts/swift-argument-parser \
+		--scratch-path .build/generate-manual --product generate-manual
+	@mkdir -p .build/share/man .build/share/completions
+	.build/generate-manual/release/generate-manual $(ZINC) --output-directory .build/share/man \
+		--date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)"
+	$(ZINC) --generate-completion-script bash >.build/share/completions/zinc.bash
+	$(ZINC) --generate-completion-script zsh >.build/share/completions/_zinc
+	$(ZINC) --generate-completion-script fish >.build/share/completions/zinc.fish
+
+# The binary is installed stripped: its symbols are a third of its size and only a
+# debugger needs them (.build/release/zinc keeps them).
+install: manual
+	install -d $(BINDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS) $(MAN1DIR)
+	install -m 0755 -s $(ZINC) $(BINDIR)/zinc
+	install -m 0644 .build/share/completions/zinc.bash $(BASH_COMPLETIONS)/zinc
+	install -m 0644 .build/share/completions/_zinc $(ZSH_COMPLETIONS)/_zinc
+	install -m 0644 .build/share/completions/zinc.fish $(FISH_COMPLETIONS)/zinc.fish
+	install -m 0644 .build/share/man/zinc.1 $(MAN1DIR)/zinc.1
+
+uninstall:
+	rm -f $(INSTALLED)
 
 demo: build
 	Examples/walkthrough.sh

@@ -55,6 +55,7 @@ extension ZincError: CustomStringConvertible {
             return "bundle '\(bundle)' has no distribution '\(distro)'"
         case .invalidVersionSpec(let spec):
             return "invalid version '\(spec)': expected a number, 'latest' or '@DISTRO'"
+                + (VersionSpec.distroSpelling(of: spec).map { "; did you mean '\($0)'?" } ?? "")
         case .io(let path, let operation, let code):
             return "cannot \(operation) '\(path)': \(String(cString: strerror(code)))"
         case .conflict(let message):

@@ -13,52 +13,30 @@ struct ZincCommand: AsyncParsableCommand {
             A catalog is a folder of static files (objects by SHA-1, gzipped JSON manifests, \
             catalog.json, LMFO tar archives) that any static HTTP host, S3 bucket or CDN can serve.
             CAT is a path, a file:// URL, or the id of a catalog under ./catalogs/.
+
+            Each command also answers to its name with '-' for '_' (update-bundle). The \
+            Python tool's spellings (bundle:update, catalog:list, ...) work too: \
+            'zinc help python-aliases' lists them. 'zinc --version' prints the version.
             """,
-        subcommands: [
-            CreateCatalog.self,
-            UpdateBundle.self,
-            UpdateDistro.self,
-            ListCatalog.self,
-            ListBundle.self,
-            CloneBundle.self,
-            DumpIndex.self,
-            DumpManifest.self,
-            UpdateFlavorspec.self,
-            ListFlavorspecs.self,
-            DeleteFlavorspec.self,
-            Verify.self,
-            Clean.self,
-            Publish.self,
-            DeleteBundle.self,
-            DeleteDistro.self,
-            Serve.self,
-            RepoInit.self,
-            Track.self,
-            Untrack.self,
-            Sync.self,
-            Status.self,
-            // The Python tool's spellings, so its users' scripts keep working.
-            CatalogCreateAlias.self,
-            CatalogListAlias.self,
-            BundleUpdateAlias.self,
-            BundleListAlias.self,
-            BundleCloneAlias.self,
-            DistroUpdateAlias.self,
-            FlavorspecListAlias.self,
-            FlavorspecUpdateAlias.self,
-            FlavorspecDeleteAlias.self,
-            DumpIndexAlias.self,
-            DumpManifestAlias.self,
-            CatalogVerifyAlias.self,
-            BundleVerifyAlias.self,
-            CatalogCleanAlias.self,
-            BundleDeleteAlias.self,
-            DistroDeleteAlias.self,
+        subcommands: [Version.self, PythonAliasesTopic.self] + PythonAliasesTopic.commands,
+        groupedSubcommands: [
+            CommandGroup(name: "catalog", subcommands: [
+                CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, UpdateFlavorspec.self, Publish.self,
+            ]),
+            CommandGroup(name: "inspect", subcommands: [
+                ListCatalog.self, ListBundle.self, ListFlavorspecs.self, DumpIndex.self, DumpManifest.self, CloneBundle.self,
+            ]),
+            CommandGroup(name: "maintain", subcommands: [
+                Verify.self, Clean.self, DeleteBundle.self, DeleteDistro.self, DeleteFlavorspec.self,
+            ]),
+            CommandGroup(name: "serve", subcommands: [Serve.self]),
+            CommandGroup(name: "client", subcommands: [RepoInit.self, Track.self, Untrack.self, Sync.self, Status.self]),
         ]
     )
 
     /// Runs the parsed command, async ones (`serve`) included, and prints a library
-    /// error as `zinc: error: …` with exit status 1.
+    /// error as `zinc: error: …` with exit status 1 (a mistyped command name too, with
+    /// the usage-error status 64).
     static func main() async {
         #if canImport(CGlibcMalloc)
         // Imports build tables of 100,000 files phase by phase and drop them. glibc
@@ -73,8 +51,15 @@ struct ZincCommand: AsyncParsableCommand {
         mallopt(M_TRIM_THRESHOLD, 4 << 20)
         #endif
         LoggingSystem.bootstrap { _ in StderrLogHandler() }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Only `zinc --version` alone: several commands have a `--version VERSION` of
+        // their own, which ArgumentParser's built-in version flag would take over.
+        if arguments == ["--version"] {
+            print(Version.text)
+            return
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -84,6 +69,12 @@ struct ZincCommand: AsyncParsableCommand {
             StandardError.write("zinc: error: \(failure.message)\n")
             exit(withError: ExitCode.failure)
         } catch {
+            // A first word that names no command can only have failed to parse: a usage
+            // error (status 64) that names the command meant.
+            if let message = unknownCommandMessage(arguments) {
+                StandardError.write("zinc: error: \(message)\n")
+                exit(withError: ExitCode.validationFailure)
+            }
             exit(withError: error)
         }
     }

@@ -37,6 +37,14 @@ public struct FetchResponse: Equatable, Sendable {
     }
 }
 
+/// The URL to track for a catalog location a user typed: an `http(s)://` or `file://`
+/// URL as it is, and a local path (absolute or relative) as the `file://` URL of its
+/// absolute form, so that a sync run from another folder still finds the catalog.
+public func catalogURL(forLocation location: String) -> String {
+    guard !location.isEmpty, !location.contains("://") else { return location }
+    return "file://" + URL(fileURLWithPath: location).standardizedFileURL.path
+}
+
 /// The source for a tracked URL: `http(s)://` or `file://`.
 public func makeCatalogSource(_ url: String) throws -> CatalogSource {
     let lowered = url.lowercased()

@@ -28,7 +28,7 @@ extension ClientError: CustomStringConvertible {
         case .repoExists(let path):
             return "a Zinc repo already exists at '\(path)'"
         case .unsupportedURL(let url):
-            return "unsupported catalog URL '\(url)': use http://, https:// or file://"
+            return "unsupported catalog URL '\(url)': use http://, https://, file:// or a local path"
         case .transport(let url, let reason, let received):
             return "download of \(url) failed after \(received) bytes: \(reason)"
         case .notFound(let url):

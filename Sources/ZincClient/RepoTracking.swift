@@ -2,12 +2,14 @@ import Foundation
 import Zinc
 
 extension Repo {
-    /// Starts tracking `bundle` of the catalog at `url`. The catalog's index is fetched
-    /// once to learn its id (a catalog id may gather several URLs, tried in order) and
-    /// to check that the bundle and distro exist; the files come with the next sync.
+    /// Starts tracking `bundle` of the catalog at `url` (or a local path, see
+    /// `catalogURL(forLocation:)`). The catalog's index is fetched once to learn its id
+    /// (a catalog id may gather several URLs, tried in order) and to check that the
+    /// bundle and distro exist; the files come with the next sync.
     @discardableResult
-    public func track(url: String, bundle: String, distro: String = "master", flavor: String? = nil,
+    public func track(url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
                       options: SyncOptions = SyncOptions()) throws -> RepoState.TrackedBundle {
+        let url = catalogURL(forLocation: location)
         try Names.validateBundleName(bundle)
         try Names.validateDistroName(distro)
         try flavor.map(Names.validateFlavorName)

@@ -90,7 +90,7 @@ import ZincTestSupport
         try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "7"],
                           message: "bundle 'B' has no version 7")
         try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "newest"],
-                          message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'")
+                          message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'; did you mean '@newest'?")
         try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "_master", "--version", "1"],
                           message: "invalid distribution name '_master': names starting with '_' are reserved for previous-distro pointers")
         try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "@qa"],

@@ -106,7 +106,7 @@ import ZincTestSupport
         try expectFailure(["list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "@master"],
                           message: "bundle 'Zebra' has no distribution 'master'")
         try expectFailure(["list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "newest"],
-                          message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'")
+                          message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'; did you mean '@newest'?")
     }
 
     @Test func clonesAVersionWithItsManifestBeside() throws {

@@ -19,6 +19,15 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `@master` for `master`: a word given as a version is most likely a distro's name
+    /// without its `@`, the mistake the error for it points out. Nil for text that
+    /// cannot name a distro (numbers, `:all`, names with a '/').
+    static func distroSpelling(of text: String) -> String? {
+        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
+              (try? Names.validateDistroKey(text)) != nil else { return nil }
+        return "@" + text
+    }
+
     public var description: String {
         switch self {
         case .number(let n): return String(n)

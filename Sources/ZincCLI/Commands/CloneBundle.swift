@@ -11,7 +11,8 @@ struct CloneBundle: ParsableCommand {
             folder appears only once it is complete. --include-manifest also writes the \
             manifest beside it, as DEST/<catalog id>.<bundle>-<version>[~<flavor>].json, \
             so the bundle folder holds exactly the bundle's files.
-            """
+            """,
+        aliases: ["clone-bundle"]
     )
 
     @OptionGroup var target: BundleVersionOptions

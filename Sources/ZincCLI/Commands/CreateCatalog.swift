@@ -5,7 +5,8 @@ struct CreateCatalog: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create_catalog",
         abstract: "Create an empty catalog.",
-        discussion: "Without --dest the catalog goes to catalogs/<ID>, the embedded default folder."
+        discussion: "Without --dest the catalog goes to catalogs/<ID>, the embedded default folder.",
+        aliases: ["create-catalog"]
     )
 
     @Option(help: "The catalog id, reverse-DNS style (letters, digits, '.', '_', '-').")

@@ -14,7 +14,8 @@ struct DeleteBundle: ParsableCommand {
             'zinc clean --force' removes them, with the objects no version uses any more, once \
             the index's cache lifetime (5 minutes) has passed. A bundle left without versions \
             keeps its entry, so its version numbers are never used again.
-            """
+            """,
+        aliases: ["delete-bundle"]
     )
 
     @OptionGroup var catalog: CatalogOption

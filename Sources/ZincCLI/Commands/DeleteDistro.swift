@@ -5,7 +5,8 @@ struct DeleteDistro: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete_distro",
         abstract: "Delete a distribution of a bundle.",
-        discussion: "Also removes _NAME, the pointer that kept the version NAME had before its last change."
+        discussion: "Also removes _NAME, the pointer that kept the version NAME had before its last change.",
+        aliases: ["delete-distro"]
     )
 
     @OptionGroup var catalog: CatalogOption

@@ -5,7 +5,8 @@ struct DeleteFlavorspec: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete_flavorspec",
         abstract: "Remove a stored flavorspec from a catalog.",
-        discussion: "Bundle versions imported with it keep their flavors: manifests do not refer to flavorspecs."
+        discussion: "Bundle versions imported with it keep their flavors: manifests do not refer to flavorspecs.",
+        aliases: ["delete-flavorspec"]
     )
 
     @OptionGroup var catalog: CatalogOption

@@ -5,7 +5,8 @@ struct DumpIndex: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump_index",
         abstract: "Print a catalog's index as indented JSON.",
-        discussion: "The index as zinc reads it (validated, in the current layout), keys sorted."
+        discussion: "The index as zinc reads it (validated, in the current layout), keys sorted.",
+        aliases: ["dump-index"]
     )
 
     @OptionGroup var catalog: CatalogOption

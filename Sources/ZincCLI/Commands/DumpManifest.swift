@@ -5,7 +5,8 @@ struct DumpManifest: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump_manifest",
         abstract: "Print the manifest of one bundle version as indented JSON.",
-        discussion: "The manifest as zinc reads it (validated; from the .gz when only that is stored), keys sorted."
+        discussion: "The manifest as zinc reads it (validated; from the .gz when only that is stored), keys sorted.",
+        aliases: ["dump-manifest"]
     )
 
     @OptionGroup var target: BundleVersionOptions

@@ -5,7 +5,8 @@ struct ListBundle: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list_bundle",
         abstract: "List the files of one bundle version.",
-        discussion: "One path per line, sorted; with --sha each line is '<sha> <path>'."
+        discussion: "One path per line, sorted; with --sha each line is '<sha> <path>'.",
+        aliases: ["list-bundle"]
     )
 
     @OptionGroup var target: BundleVersionOptions

@@ -4,7 +4,8 @@ import Zinc
 struct ListFlavorspecs: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list_flavorspecs",
-        abstract: "List the names of the flavorspecs stored in a catalog, one per line."
+        abstract: "List the names of the flavorspecs stored in a catalog, one per line.",
+        aliases: ["list-flavorspecs"]
     )
 
     @OptionGroup var catalog: CatalogOption

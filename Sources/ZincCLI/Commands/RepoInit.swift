@@ -8,7 +8,8 @@ struct RepoInit: ParsableCommand {
         discussion: """
             Creates DIR (when missing) with repo.json, catalogs/, manifests/, objects/, bundles/ \
             and tmp/. Track bundles with 'track', then fetch them with 'sync'.
-            """
+            """,
+        aliases: ["repo-init"]
     )
 
     @OptionGroup var repo: RepoOption

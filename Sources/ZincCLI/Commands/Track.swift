@@ -15,7 +15,7 @@ struct Track: ParsableCommand {
 
     @OptionGroup var repo: RepoOption
 
-    @Option(help: ArgumentHelp("The catalog root: http(s)://... or file://...", valueName: "URL"))
+    @Option(help: ArgumentHelp("The catalog root: http(s)://..., file://... or a local path.", valueName: "URL"))
     var catalog: String
 
     @Option(help: "The bundle name.")

@@ -11,7 +11,8 @@ struct UpdateBundle: ParsableCommand {
             flavorspec file, or the name of one stored in the catalog (see update_flavorspec): \
             each flavor with more than one file gets its own archive, and the all-files \
             archive is written only with --include-master-archive.
-            """
+            """,
+        aliases: ["update-bundle"]
     )
 
     @OptionGroup var catalog: CatalogOption

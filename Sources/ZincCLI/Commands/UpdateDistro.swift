@@ -9,7 +9,8 @@ struct UpdateDistro: ParsableCommand {
             VERSION is a number, 'latest', or @OTHER for the version distro OTHER points at \
             (promote test to master with --version @test). The replaced version is kept \
             under _NAME, so '--version @_master' rolls a bad promotion back.
-            """
+            """,
+        aliases: ["update-distro"]
     )
 
     @OptionGroup var catalog: CatalogOption

@@ -10,7 +10,8 @@ struct UpdateFlavorspec: ParsableCommand {
             The file is a JSON object of flavor name -> rules "+ PATTERN" / "- PATTERN". It is \
             validated, then stored as config/flavorspecs/NAME.json, replacing one stored under \
             that name before.
-            """
+            """,
+        aliases: ["update-flavorspec"]
     )
 
     @OptionGroup var catalog: CatalogOption

@@ -3,7 +3,8 @@ import ArgumentParser
 struct BundleCloneAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundle:clone",
-        abstract: "The Python tool's spelling of clone_bundle."
+        abstract: "The Python tool's spelling of clone_bundle.",
+        shouldDisplay: false
     )
 
     @OptionGroup var target: PythonBundleVersionOptions

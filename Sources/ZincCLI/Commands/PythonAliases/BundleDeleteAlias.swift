@@ -3,7 +3,8 @@ import ArgumentParser
 struct BundleDeleteAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundle:delete",
-        abstract: "The Python tool's spelling of delete_bundle."
+        abstract: "The Python tool's spelling of delete_bundle.",
+        shouldDisplay: false
     )
 
     @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")

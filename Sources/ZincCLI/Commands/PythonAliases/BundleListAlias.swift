@@ -3,7 +3,8 @@ import ArgumentParser
 struct BundleListAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundle:list",
-        abstract: "The Python tool's spelling of list_bundle."
+        abstract: "The Python tool's spelling of list_bundle.",
+        shouldDisplay: false
     )
 
     @OptionGroup var target: PythonBundleVersionOptions

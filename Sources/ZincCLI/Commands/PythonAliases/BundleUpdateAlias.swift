@@ -3,7 +3,8 @@ import ArgumentParser
 struct BundleUpdateAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundle:update",
-        abstract: "The Python tool's spelling of update_bundle; prints only the version number, as that tool does."
+        abstract: "The Python tool's spelling of update_bundle; prints only the version number, as that tool does.",
+        shouldDisplay: false
     )
 
     @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")

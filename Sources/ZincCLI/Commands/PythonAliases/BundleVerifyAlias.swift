@@ -3,7 +3,8 @@ import ArgumentParser
 struct BundleVerifyAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundle:verify",
-        abstract: "The Python tool's spelling of verify for one bundle, or one version of it."
+        abstract: "The Python tool's spelling of verify for one bundle, or one version of it.",
+        shouldDisplay: false
     )
 
     @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")

@@ -3,7 +3,8 @@ import ArgumentParser
 struct CatalogCleanAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog:clean",
-        abstract: "The Python tool's spelling of clean."
+        abstract: "The Python tool's spelling of clean.",
+        shouldDisplay: false
     )
 
     @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")

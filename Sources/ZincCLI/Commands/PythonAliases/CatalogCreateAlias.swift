@@ -4,7 +4,8 @@ import Zinc
 struct CatalogCreateAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog:create",
-        abstract: "The Python tool's spelling of create_catalog: create catalog ID at DIR/ID."
+        abstract: "The Python tool's spelling of create_catalog: create catalog ID at DIR/ID.",
+        shouldDisplay: false
     )
 
     @Argument(help: "The catalog id, reverse-DNS style.")

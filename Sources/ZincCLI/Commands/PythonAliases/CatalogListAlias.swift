@@ -3,7 +3,8 @@ import ArgumentParser
 struct CatalogListAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog:list",
-        abstract: "The Python tool's spelling of list."
+        abstract: "The Python tool's spelling of list.",
+        shouldDisplay: false
     )
 
     @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")

@@ -3,7 +3,8 @@ import ArgumentParser
 struct CatalogVerifyAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog:verify",
-        abstract: "The Python tool's spelling of verify for a whole catalog."
+        abstract: "The Python tool's spelling of verify for a whole catalog.",
+        shouldDisplay: false
     )
 
     @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")

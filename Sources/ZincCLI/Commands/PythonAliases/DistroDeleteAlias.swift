@@ -3,7 +3,8 @@ import ArgumentParser
 struct DistroDeleteAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "distro:delete",
-        abstract: "The Python tool's spelling of delete_distro."
+        abstract: "The Python tool's spelling of delete_distro.",
+        shouldDisplay: false
     )
 
     @OptionGroup var target: PythonDistroTarget

@@ -3,7 +3,8 @@ import ArgumentParser
 struct DistroUpdateAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "distro:update",
-        abstract: "The Python tool's spelling of update_distro."
+        abstract: "The Python tool's spelling of update_distro.",
+        shouldDisplay: false
     )
 
     @OptionGroup var target: PythonDistroTarget

@@ -3,7 +3,8 @@ import ArgumentParser
 struct DumpIndexAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump:index",
-        abstract: "The Python tool's spelling of dump_index."
+        abstract: "The Python tool's spelling of dump_index.",
+        shouldDisplay: false
     )
 
     @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")

@@ -3,7 +3,8 @@ import ArgumentParser
 struct DumpManifestAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump:manifest",
-        abstract: "The Python tool's spelling of dump_manifest."
+        abstract: "The Python tool's spelling of dump_manifest.",
+        shouldDisplay: false
     )
 
     @OptionGroup var target: PythonBundleVersionOptions

@@ -3,7 +3,8 @@ import ArgumentParser
 struct FlavorspecDeleteAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flavorspec:delete",
-        abstract: "The Python tool's spelling of delete_flavorspec."
+        abstract: "The Python tool's spelling of delete_flavorspec.",
+        shouldDisplay: false
     )
 
     @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")

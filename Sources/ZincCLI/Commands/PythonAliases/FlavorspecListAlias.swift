@@ -3,7 +3,8 @@ import ArgumentParser
 struct FlavorspecListAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flavorspec:list",
-        abstract: "The Python tool's spelling of list_flavorspecs."
+        abstract: "The Python tool's spelling of list_flavorspecs.",
+        shouldDisplay: false
     )
 
     @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")

@@ -3,7 +3,8 @@ import ArgumentParser
 struct FlavorspecUpdateAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flavorspec:update",
-        abstract: "The Python tool's spelling of update_flavorspec."
+        abstract: "The Python tool's spelling of update_flavorspec.",
+        shouldDisplay: false
     )
 
     @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
