@@ -18,15 +18,37 @@ import ZincTestSupport
     @Test func drawsOnATerminalAndEndsItsLine() throws {
         let update = try ZincBinary.runOnTerminal(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
         #expect(update.status == 0)
-        #expect(update.terminal.contains("\rHashing  [########################]  50/50 files  2.0/2.0 MB  "))
-        #expect(update.terminal.contains("\rStoring  [########################]  1/1 files  1.5/1.5 MB  "))
-        #expect(update.terminal.hasSuffix(" MB/s\u{1B}[K\r\nCreated bundle 'B' version 1\r\n"))
+        #expect(update.terminal.contains("\rHashing  [####################]  50/50 files  1.99 MB/1.99 MB  "))
+        #expect(update.terminal.contains("\rStoring  [####################]  1/1 files  1.50 MB/1.50 MB  "))
+        #expect(update.terminal.hasSuffix("  in 0:00\u{1B}[K\r\nCreated bundle 'B' version 1\r\n"))
 
         let clone = try ZincBinary.runOnTerminal(["clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
                                                   "--dest", "out"], in: dir.path)
         #expect(clone.status == 0)
-        #expect(clone.terminal.contains("\rCloning  [########################]  50/50 files  2.0/2.0 MB  "))
+        #expect(clone.terminal.contains("\rCloning  [####################]  50/50 files  1.99 MB/1.99 MB  "))
         #expect(clone.terminal.hasSuffix("\r\nCloned 'B' version 1 (50 files) to out/com.example.app.B-1\r\n"))
+    }
+
+    /// Files the stat cache vouches for are not read, so they add no bytes: the bytes
+    /// and the rate are what was really read.
+    @Test func countsOnlyTheBytesItReads() throws {
+        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"], in: dir.path)
+        try dir.write("src/file0.bin", SampleContent.noise(12_345, seed: 100))
+        let update = try ZincBinary.runOnTerminal(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+        #expect(update.terminal.contains("\rHashing  [####################]  50/50 files  12.3 kB/12.3 kB  "), "\(update.terminal)")
+    }
+
+    /// On a narrow terminal the line drops parts rather than wrapping.
+    @Test func fitsTheTerminalsWidth() throws {
+        let update = try ZincBinary.runOnTerminal(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+                                                  in: dir.path, columns: 40)
+        // "\r\n" is one Character: make every line end a lone "\r" before splitting.
+        let lines = update.terminal.replacingOccurrences(of: "\r\n", with: "\r").split(separator: "\r")
+            .map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
+            .filter { $0.hasPrefix("Hashing") || $0.hasPrefix("Storing") }
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { $0.count < 40 }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("Hashing  50/50 files  in 0:00") }, "\(lines)")
     }
 
     @Test func staysSilentWithQuietOrWhenStdoutIsNotATerminal() throws {

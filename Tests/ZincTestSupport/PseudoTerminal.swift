@@ -15,10 +15,10 @@ extension ZincBinary {
         public let stdout: String
     }
 
-    /// Runs `zinc` with stderr on a pseudo-terminal, and stdout there too or on a pipe,
-    /// for what only a person at a terminal sees (progress bars).
+    /// Runs `zinc` with stderr on a pseudo-terminal `columns` wide, and stdout there too
+    /// or on a pipe, for what only a person at a terminal sees (progress bars).
     public static func runOnTerminal(_ arguments: [String], in directory: String,
-                                     stdoutOnTerminal: Bool = true) throws -> TerminalResult {
+                                     stdoutOnTerminal: Bool = true, columns: UInt16 = 80) throws -> TerminalResult {
         let master = PTY.openMaster(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         defer { close(master) }
@@ -27,6 +27,12 @@ extension ZincBinary {
         }
         let slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        #if canImport(Glibc)
+        _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
+        #else
+        _ = ioctl(slave, TIOCSWINSZ, &size)
+        #endif
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         let pipe = stdoutOnTerminal ? nil : Pipe()
         let process = Process()

@@ -37,6 +37,8 @@ public struct ImportProgress: Sendable {
     public let phase: Phase
     public let completedFiles: Int
     public let totalFiles: Int
+    /// Bytes read or stored: in `hashing`, a file the stat cache vouches for counts as a
+    /// file done but adds no bytes, so a rate computed from them is the real one.
     public let completedBytes: Int64
     public let totalBytes: Int64
 }
@@ -156,15 +158,20 @@ extension Catalog {
     private func hash(_ files: [SourceFile], cached: StatCache.Lookup?, options: BundleUpdateOptions) throws -> HashedFiles {
         if let cached, cached.coversAll { return HashedFiles(digests: cached.digests.map { $0! }, storedSizes: nil) }
         let cached = cached?.digests
+        // Bytes count what is read: a file the cache vouches for is done without reading it.
         let counter = ProgressCounter<ImportProgress>(.hashing, totalItems: files.count,
-                                                      totalBytes: files.reduce(0) { $0 + $1.size }, report: options.progress)
+                                                      totalBytes: files.indices.reduce(0) { cached?[$1] == nil ? $0 + files[$1].size : $0 },
+                                                      report: options.progress)
         let store = try objects.withShardSnapshot()
         let claims = DigestClaims(fileCount: files.count)
         let digests = try storage.withBackgroundFlushes {
             try parallelMap(count: files.count, workers: options.workers) { i in
                 let file = files[i]
+                if let digest = cached?[i] {
+                    counter.finishedItem(bytes: 0)
+                    return digest
+                }
                 defer { counter.finishedItem(bytes: file.size) }
-                if let digest = cached?[i] { return digest }
                 let source = try PosixFile.openForReading(file.absolutePath)
                 guard file.size <= ObjectStore.inMemoryLimit else { return try SHA1.digest(file: source) }
                 let content = try ObjectStore.readWhole(source, size: file.size)

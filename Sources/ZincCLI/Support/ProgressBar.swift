@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,52 +7,54 @@ import Darwin
 
 /// A one-line progress display on stderr for long work (imports, clones, verifies):
 ///
-///     Storing  [##########..............]  1200/3000 files  48.2/120.5 MB  31.4 MB/s
+///     Hashing  [##########..........]  1,200/3,000 files  48.2/120 MB  31.4 MB/s  ETA 0:04
 ///
 /// It draws only when both stdout and stderr are terminals and the user did not ask
 /// for `--quiet`, so piped or logged output never holds `\r` lines. Library progress
 /// callbacks arrive on worker threads, so every call is safe from any thread; redraws
-/// are throttled to about ten a second because a redraw per file would cost more than
-/// small files take to process.
-final class ProgressBar: @unchecked Sendable {
-    private let lock = NSLock()
-    private let enabled: Bool
-    private let minimumInterval: TimeInterval = 0.1
-    private let barWidth = 24
+/// are throttled to ten a second because a redraw per file would cost more than small
+/// files take to process. The line fits the terminal's current width: parts are left
+/// out, least useful first, rather than letting it wrap into a new line per redraw.
+final class ProgressBar: Sendable {
+    private struct State {
+        var label: String?
+        var phaseStart = ContinuousClock.now
+        var lastDraw: ContinuousClock.Instant?
+        var lastFiles = 0
+        /// Whether the current line holds a drawing that still needs its newline.
+        var lineOpen = false
+    }
 
-    private var label: String?
-    private var phaseStart = Date()
-    private var lastDraw: Date?
-    private var lastFiles = 0
-    /// Whether the current line holds a drawing that still needs its newline.
-    private var lineOpen = false
+    private let state = Mutex(State())
+    private let enabled: Bool
+    private static let minimumInterval = Duration.milliseconds(100)
+    private static let barWidth = 20
 
     init(quiet: Bool) {
         enabled = !quiet && isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1
     }
 
-    /// Reports where the work is. A new `label` (the next phase) keeps the previous
-    /// phase's last line on screen and starts a new one with its own rate.
+    /// Reports where the work is. `bytes` are the bytes really read or written so far,
+    /// which the rate and the time left are computed from. A new `label` (the next
+    /// phase) keeps the previous phase's last line on screen and starts a new one.
     func update(_ label: String, files: Int, of totalFiles: Int, bytes: Int64, of totalBytes: Int64) {
         guard enabled else { return }
-        lock.withLock {
-            let now = Date()
-            if label != self.label {
-                if lineOpen { StandardError.write("\n") }
-                self.label = label
-                phaseStart = now
-                lastDraw = nil
-                lastFiles = 0
+        state.withLock { state in
+            let now = ContinuousClock.now
+            if label != state.label {
+                if state.lineOpen { StandardError.write("\n") }
+                state = State(label: label, phaseStart: now)
             }
             // Workers report in whatever order they finish: never draw a step backwards.
-            guard files >= lastFiles else { return }
+            guard files >= state.lastFiles else { return }
             let done = files >= totalFiles
-            if !done, let lastDraw, now.timeIntervalSince(lastDraw) < minimumInterval { return }
-            lastDraw = now
-            lastFiles = files
-            lineOpen = true
-            StandardError.write("\r" + line(label, files: files, of: totalFiles, bytes: bytes, of: totalBytes,
-                                            elapsed: now.timeIntervalSince(phaseStart)) + "\u{1B}[K")
+            if !done, let lastDraw = state.lastDraw, now - lastDraw < Self.minimumInterval { return }
+            state.lastDraw = now
+            state.lastFiles = files
+            state.lineOpen = true
+            let line = Self.line(label, files: files, of: totalFiles, bytes: bytes, of: totalBytes,
+                                 elapsed: now - state.phaseStart, width: Self.terminalWidth())
+            StandardError.write("\r" + line + "\u{1B}[K")
         }
     }
 
@@ -60,25 +62,55 @@ final class ProgressBar: @unchecked Sendable {
     /// Call it when the work is over, whether it succeeded or not.
     func finish() {
         guard enabled else { return }
-        lock.withLock {
-            if lineOpen { StandardError.write("\n") }
-            lineOpen = false
-            label = nil
+        state.withLock { state in
+            if state.lineOpen { StandardError.write("\n") }
+            state = State()
         }
     }
 
-    private func line(_ label: String, files: Int, of totalFiles: Int, bytes: Int64, of totalBytes: Int64,
-                      elapsed: TimeInterval) -> String {
+    /// The line for one redraw, at most `width - 1` characters (the last column would
+    /// make some terminals wrap).
+    static func line(_ label: String, files: Int, of totalFiles: Int, bytes: Int64, of totalBytes: Int64,
+                     elapsed: Duration, width: Int) -> String {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let fraction = totalBytes > 0 ? Double(bytes) / Double(totalBytes)
             : totalFiles > 0 ? Double(files) / Double(totalFiles) : 1
-        let filled = min(barWidth, Int(fraction * Double(barWidth)))
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled)
-        let rate = elapsed > 0 ? Double(bytes) / elapsed : 0
-        return "\(label)  [\(bar)]  \(files)/\(totalFiles) files  "
-            + "\(Self.megabytes(bytes))/\(Self.megabytes(totalBytes)) MB  \(Self.megabytes(Int64(rate))) MB/s"
+        let filled = min(barWidth, max(0, Int(fraction * Double(barWidth))))
+        let bar = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "]"
+        let counts = "\(HumanFormat.count(files))/\(HumanFormat.count(totalFiles)) files"
+        let sizes = totalBytes > 0 ? "\(HumanFormat.bytes(bytes))/\(HumanFormat.bytes(totalBytes))" : nil
+        let rate = totalBytes > 0 && seconds >= 0.5 ? "\(HumanFormat.bytes(Int64(Double(bytes) / seconds)))/s" : nil
+        let time: String?
+        if files >= totalFiles {
+            time = "in \(HumanFormat.duration(seconds: seconds))"
+        } else if seconds >= 1, fraction > 0.001 {
+            time = "ETA \(HumanFormat.duration(seconds: seconds * (1 - fraction) / fraction))"
+        } else {
+            time = nil
+        }
+        // Most useful first: what is done and how long is left, then sizes, rate, the bar.
+        var parts: [(order: Int, text: String)] = [(0, label), (2, counts)]
+        if let sizes { parts.append((3, sizes)) }
+        if let rate { parts.append((4, rate)) }
+        if let time { parts.append((5, time)) }
+        parts.append((1, bar))
+        let byPriority: [Int] = [0, 2, 5, 3, 4, 1]  // orders, in the order they are kept
+        for keep in stride(from: byPriority.count, through: 1, by: -1) {
+            let kept = Set(byPriority.prefix(keep))
+            let text = parts.filter { kept.contains($0.order) }.sorted { $0.order < $1.order }.map(\.text).joined(separator: "  ")
+            if text.count < width || keep == 1 { return String(text.prefix(max(1, width - 1))) }
+        }
+        return label
     }
 
-    private static func megabytes(_ bytes: Int64) -> String {
-        String(format: "%.1f", Double(bytes) / 1_000_000)
+    /// The terminal's columns now (it may have been resized), or 80 when unknown.
+    private static func terminalWidth() -> Int {
+        var size = winsize()
+        #if canImport(Glibc)
+        let status = ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size)
+        #else
+        let status = ioctl(STDERR_FILENO, TIOCGWINSZ, &size)
+        #endif
+        return status == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
     }
 }
