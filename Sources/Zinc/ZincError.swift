@@ -26,6 +26,9 @@ public enum ZincError: Error, Equatable, Sendable {
     /// A remote store (an S3 bucket) refused or failed a request; `reason` names the
     /// operation, the key and the store's own error code, never a credential.
     case remote(location: String, reason: String)
+    /// An ignore pattern (`--exclude`, `.zincignore`) that cannot be used; `source` is
+    /// where it came from (`.zincignore:3`, `--exclude`).
+    case invalidPattern(source: String, pattern: String, reason: String)
 }
 
 extension ZincError: CustomStringConvertible {
@@ -66,6 +69,8 @@ extension ZincError: CustomStringConvertible {
             return "'\(path)' is damaged: \(reason)"
         case .remote(let location, let reason):
             return "\(location): \(reason)"
+        case .invalidPattern(let source, let pattern, let reason):
+            return "\(source): '\(pattern)' \(reason)"
         }
     }
 }

@@ -6,7 +6,9 @@ import ZincTestSupport
 @Suite struct SourceTreeTests {
     func scan(_ root: String) throws -> (files: [String], warnings: [String]) {
         var warnings = [String]()
-        let files = try SourceTree.scan(root) { warnings.append($0) }
+        let files = try SourceTree.scan(root, ignoring: IgnorePatterns.forSource(root, defaults: true, excludes: [])) {
+            warnings.append($0)
+        }
         return (files.map(\.relativePath), warnings)
     }
 

@@ -15,10 +15,17 @@ public struct BundleUpdateOptions: Sendable {
     /// process may use (its affinity mask and cgroup CPU quota count).
     /// The catalog written is the same, byte for byte, whatever the number.
     public var workers: Int?
+    /// gitignore patterns of paths to leave out, after the source's `.zincignore` (see
+    /// `IgnorePatterns`).
+    public var excludes: [String]
+    /// Leave out `IgnorePatterns.defaults` (version-control folders, desktop clutter).
+    public var defaultIgnores: Bool
 
     public init(force: Bool = false, flavorspec: Flavorspec? = nil, includeMasterArchive: Bool = false,
                 progress: (@Sendable (ImportProgress) -> Void)? = nil, statCacheFolder: String? = nil,
-                workers: Int? = nil) {
+                workers: Int? = nil, excludes: [String] = [], defaultIgnores: Bool = true) {
+        self.excludes = excludes
+        self.defaultIgnores = defaultIgnores
         self.force = force
         self.flavorspec = flavorspec
         self.includeMasterArchive = includeMasterArchive
@@ -97,7 +104,8 @@ extension Catalog {
     /// per-file tables of the scan end here, before the commit builds its own.
     private func importFiles(_ name: String, from source: String, options: BundleUpdateOptions) throws -> ImportedFiles {
         let scanStart = StatCache.now()
-        let files = try SourceTree.scan(source) { logger.warning("\($0)") }
+        let ignoring = try IgnorePatterns.forSource(source, defaults: options.defaultIgnores, excludes: options.excludes)
+        let files = try SourceTree.scan(source, ignoring: ignoring) { logger.warning("\($0)") }
         let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
         let cached = cache?.lookup(files)
         let hashed = try hash(files, cached: cached, options: options)

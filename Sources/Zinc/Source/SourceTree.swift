@@ -7,13 +7,14 @@ import Darwin
 /// Walks a source folder and lists the files a bundle version is made of, refusing
 /// anything that could not be represented safely in a manifest.
 public enum SourceTree {
-    /// Names that are never content (Finder's folder settings).
-    static let ignoredNames: Set<String> = [".DS_Store"]
-
-    /// Lists every regular file below `root`, sorted by path. Symlinks to files inside
-    /// the tree are followed; symlinked folders are not descended; FIFOs, sockets and
-    /// devices are skipped without being opened. `warn` receives what was skipped.
-    public static func scan(_ root: String, warn: (String) -> Void) throws -> [SourceFile] {
+    /// Lists every regular file below `root` that `ignoring` does not exclude, sorted by
+    /// path. Symlinks to files inside the tree are followed; symlinked folders are not
+    /// descended; FIFOs, sockets and devices are skipped without being opened, and so
+    /// are Zinc catalogs and client repos found inside (a catalog kept in its own source
+    /// folder would otherwise import itself, growing with every version). `warn`
+    /// receives what was skipped.
+    public static func scan(_ root: String, ignoring: IgnorePatterns = IgnorePatterns(),
+                            warn: (String) -> Void) throws -> [SourceFile] {
         guard let resolvedRoot = realPath(root) else {
             throw ZincError.sourceProblem(path: root, reason: errno == ENOENT ? "no such folder" : String(cString: strerror(errno)))
         }
@@ -22,12 +23,13 @@ public enum SourceTree {
             throw ZincError.sourceProblem(path: root, reason: "not a folder")
         }
         var files = [SourceFile]()
-        try walk(directory: resolvedRoot, relative: "", root: resolvedRoot, display: root, into: &files, warn: warn)
+        try walk(directory: resolvedRoot, relative: "", root: resolvedRoot, display: root, ignoring: ignoring,
+                 into: &files, warn: warn)
         guard !files.isEmpty else { throw ZincError.emptySource(root) }
         return files
     }
 
-    private static func walk(directory: String, relative: String, root: String, display: String,
+    private static func walk(directory: String, relative: String, root: String, display: String, ignoring: IgnorePatterns,
                              into files: inout [SourceFile], warn: (String) -> Void) throws {
         guard let dir = opendir(directory) else {
             throw ZincError.io(path: directory, operation: "read folder", errno: errno)
@@ -48,6 +50,10 @@ public enum SourceTree {
             if isFolder { name.append(0x2F) }
             names.append(ListedName(key: name, isFolder: isFolder))
         }
+        if !relative.isEmpty, let kind = zincFolderKind(names) {
+            warn("skipping '\(display)/\(relative)': it is a Zinc \(kind), not content")
+            return
+        }
         names.sort { $0.key.lexicographicallyPrecedes($1.key) }
         try refuseNormalizationTwins(names.lazy.map(\.bytes), shownFolder: display + (relative.isEmpty ? "" : "/" + relative))
         for listed in names {
@@ -60,13 +66,14 @@ public enum SourceTree {
             if name.unicodeScalars.contains(where: Names.isControl) {
                 throw ZincError.sourceProblem(path: shownPath, reason: "the name contains a control character")
             }
-            if ignoredNames.contains(name) { continue }
             let childPath = directory + "/" + name
             let childRelative = relative.isEmpty ? name : relative + "/" + name
+            if ignoring.excludes(childRelative, isFolder: listed.isFolder) { continue }
             // The folder's own listing already says what is a folder, sparing a stat for
             // each one (trees of assets nest deeply: corpus A has 1,600 folders).
             if listed.isFolder {
-                try walk(directory: childPath, relative: childRelative, root: root, display: display, into: &files, warn: warn)
+                try walk(directory: childPath, relative: childRelative, root: root, display: display, ignoring: ignoring,
+                         into: &files, warn: warn)
                 continue
             }
             var st = stat()
@@ -76,7 +83,8 @@ public enum SourceTree {
             }
             switch st.st_mode & S_IFMT {
             case S_IFDIR:
-                try walk(directory: childPath, relative: childRelative, root: root, display: display, into: &files, warn: warn)
+                try walk(directory: childPath, relative: childRelative, root: root, display: display, ignoring: ignoring,
+                         into: &files, warn: warn)
             case S_IFREG:
                 files.append(SourceFile(relativePath: childRelative, root: root, linkTarget: nil, stamp: FileStamp(st)))
             case S_IFLNK:
@@ -87,6 +95,17 @@ public enum SourceTree {
                 warn("skipping '\(shownPath)': not a regular file (FIFO, socket or device)")
             }
         }
+    }
+
+    /// "catalog" for a folder holding an index and `manifests/`, "client repo" for one
+    /// holding `repo.json` and `bundles/`, else nil.
+    private static func zincFolderKind(_ names: [ListedName]) -> String? {
+        let keys = Set(names.map(\.key))
+        if keys.contains(Array("manifests/".utf8)) && (keys.contains(Array("catalog.json".utf8)) || keys.contains(Array("index.json".utf8))) {
+            return "catalog"
+        }
+        if keys.contains(Array("repo.json".utf8)) && keys.contains(Array("bundles/".utf8)) { return "client repo" }
+        return nil
     }
 
     /// One entry of a folder: its name, with a '/' appended to folders' as its sort key.

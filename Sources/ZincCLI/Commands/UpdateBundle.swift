@@ -11,6 +11,13 @@ struct UpdateBundle: ParsableCommand {
             flavorspec file, or the name of one stored in the catalog (see update_flavorspec): \
             each flavor with more than one file gets its own archive, and the all-files \
             archive is written only with --include-master-archive.
+
+            Left out: what the default ignore list names (.git/, .svn/, .hg/, .DS_Store, \
+            Thumbs.db, desktop.ini, *~, .*.swp, .zincignore; --no-default-ignores keeps \
+            them), the patterns of a .zincignore file at the source root, and --exclude \
+            patterns, all in gitignore syntax (a later pattern wins; !PATTERN takes a path \
+            back). Zinc catalogs and client repos found inside the source are skipped with \
+            a warning.
             """,
         aliases: ["update-bundle"]
     )
@@ -54,7 +61,7 @@ struct UpdateBundle: ParsableCommand {
                            bytes: progress.completedBytes, of: progress.totalBytes)
             },
             statCacheFolder: options.noStatCache ? nil : StatCache.defaultFolder,
-            workers: options.parallelism.jobs)
+            workers: options.parallelism.jobs, excludes: options.excludes, defaultIgnores: !options.noDefaultIgnores)
         return try catalog.updateBundle(bundle, from: source, options: updateOptions)
     }
 }
@@ -66,6 +73,13 @@ struct ImportOptions: ParsableArguments {
 
     @Flag(help: "With --flavors, also write the archive of all files.")
     var includeMasterArchive = false
+
+    @Option(name: .customLong("exclude"), help: ArgumentHelp(
+        "Leave out the paths this gitignore pattern matches (repeatable).", valueName: "pattern"))
+    var excludes: [String] = []
+
+    @Flag(help: "Import what the default ignore list leaves out (.git/, .DS_Store, editor backups...).")
+    var noDefaultIgnores = false
 
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
