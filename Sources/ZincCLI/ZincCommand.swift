@@ -27,7 +27,7 @@ struct ZincCommand: AsyncParsableCommand {
                 ListCatalog.self, ListBundle.self, ListFlavorspecs.self, DumpIndex.self, DumpManifest.self, CloneBundle.self,
             ]),
             CommandGroup(name: "maintain", subcommands: [
-                Verify.self, Clean.self, DeleteBundle.self, DeleteDistro.self, DeleteFlavorspec.self,
+                Verify.self, Clean.self, Prune.self, DeleteBundle.self, DeleteDistro.self, DeleteFlavorspec.self,
             ]),
             CommandGroup(name: "serve", subcommands: [Serve.self]),
             CommandGroup(name: "client", subcommands: [RepoInit.self, Track.self, Untrack.self, Sync.self, Status.self]),

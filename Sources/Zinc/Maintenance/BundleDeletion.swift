@@ -5,6 +5,9 @@ public enum VersionSelection: Equatable, Sendable {
     case spec(VersionSpec)
     case all
     case unreferenced
+    /// Every version but the newest `count`, except those a distribution (or `_DISTRO`
+    /// pointer) names: what `prune --keep-last` deletes.
+    case beyondNewest(Int)
 
     public init(_ text: String) throws {
         switch text {
@@ -69,6 +72,8 @@ extension Catalog {
             case .spec(let spec): chosen.insert(try spec.resolve(in: entry, name: bundle))
             case .all: chosen.formUnion(entry.versions)
             case .unreferenced: chosen.formUnion(entry.versions.filter { entry.distributions(pointingAt: $0).isEmpty })
+            case .beyondNewest(let count):
+                chosen.formUnion(entry.versions.sorted(by: >).dropFirst(max(0, count)).filter { entry.distributions(pointingAt: $0).isEmpty })
             }
         }
         let versions = chosen.sorted()

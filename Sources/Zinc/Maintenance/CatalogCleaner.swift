@@ -136,7 +136,9 @@ extension Catalog {
     /// Every manifest, archive and object file that a version listed by any copy of the
     /// index refers to. A manifest removed after the copies were read (by a tool that
     /// deletes versions at once) is skipped once no copy lists its version any more.
-    private func referencedFiles() throws -> Set<String> {
+    /// Every file a version some copy of the index lists refers to, leaving out the
+    /// versions in `excluding` (what a deletion would leave referenced).
+    func referencedFiles(excluding: Set<BundleVersion> = []) throws -> Set<String> {
         var listed = Set<BundleVersion>()
         for copy in try indexCopies() {
             for (name, bundle) in copy.bundles {
@@ -144,7 +146,7 @@ extension Catalog {
             }
         }
         var referenced = Set<String>()
-        for item in listed {
+        for item in listed.subtracting(excluding) {
             let manifest: Manifest
             do {
                 manifest = try self.manifest(bundle: item.bundle, version: item.version)
@@ -155,23 +157,29 @@ extension Catalog {
                 throw ZincError.integrity(path: storage.location + "/" + Manifest.path(bundle: item.bundle, version: item.version),
                                           reason: "\(error); clean removed nothing (run verify)")
             }
-            referenced.insert(manifest.path)
-            referenced.insert(manifest.path + ".gz")
-            referenced.insert(LMFORecord.path(bundle: item.bundle, version: item.version))
-            for scope in [nil] + manifest.flavors {
-                referenced.insert(Catalog.archivePath(bundle: item.bundle, version: item.version, flavor: scope))
-            }
-            for entry in manifest.files.values {
-                for format in entry.object.formats.keys {
-                    referenced.insert(StoredObject.path(sha: entry.sha, format: format))
-                }
-            }
+            referenced.formUnion(Self.files(of: manifest))
         }
         return referenced
     }
+
+    /// The files a version's manifest makes part of the catalog: the manifest itself,
+    /// its LMFO record, its archives (any that may exist) and its objects.
+    static func files(of manifest: Manifest) -> Set<String> {
+        var files: Set<String> = [manifest.path, manifest.path + ".gz", LMFORecord.path(bundle: manifest.bundle, version: manifest.version)]
+        for scope in [nil] + manifest.flavors {
+            files.insert(Catalog.archivePath(bundle: manifest.bundle, version: manifest.version, flavor: scope))
+        }
+        for entry in manifest.files.values {
+            let object = entry.object
+            if object.sizes.gz >= 0 { files.insert(StoredObject.path(sha: object.sha, format: .gz)) }
+            if object.sizes.raw >= 0 { files.insert(StoredObject.path(sha: object.sha, format: .raw)) }
+        }
+        return files
+    }
 }
 
-private struct BundleVersion: Hashable {
+/// A version of a bundle.
+struct BundleVersion: Hashable {
     let bundle: String
     let version: Int
 }

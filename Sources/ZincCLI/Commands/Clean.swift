@@ -27,25 +27,52 @@ struct Clean: ParsableCommand {
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
 
+    @Flag(help: "Print one JSON document instead (see the README's JSON output section).")
+    var json = false
+
     func run() throws {
-        try Self.clean(catalog: try catalog.reference, force: force, grace: grace.duration, quiet: quiet)
+        try Self.clean(catalog: try catalog.reference, force: force, grace: grace.duration, quiet: quiet, json: json)
     }
 
     /// The whole command, shared with its Python-tool spelling `catalog:clean`.
-    static func clean(catalog location: CatalogReference, force: Bool, grace: Duration, quiet: Bool) throws {
+    static func clean(catalog location: CatalogReference, force: Bool, grace: Duration, quiet: Bool, json: Bool = false) throws {
         let report = try reportingErrors {
             let catalog = try location.open()
-            let bar = ProgressBar(quiet: quiet)
+            let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
             return try catalog.clean(force: force, grace: grace) { bar.show($0) }
         }
+        if json {
+            printJSON(Self.json(report))
+            return
+        }
         for file in report.files { print(file.path) }
-        print("\(report.removed ? "Removed" : "Would remove") \(files(report.files.count)) (\(report.totalBytes) bytes)")
+        printSummary(report, grace: grace)
+    }
+
+    /// The closing lines of a clean: what was (or would be) removed, and what waits.
+    static func printSummary(_ report: CleanReport, grace: Duration) {
+        print("\(report.removed ? "Removed" : "Would remove") \(files(report.files.count)) (\(HumanFormat.bytes(report.totalBytes)))")
         if let until = report.waitingUntil {
-            print("Kept \(files(report.waiting.count)) (\(report.waitingBytes) bytes) that left the index less than "
+            print("Kept \(files(report.waiting.count)) (\(HumanFormat.bytes(report.waitingBytes))) that left the index less than "
                   + "\(GraceOption.describe(grace)) ago, for clients that may still hold it; removable from \(GraceOption.describe(until))")
         }
     }
 
-    private static func files(_ count: Int) -> String { "\(count) file\(count == 1 ? "" : "s")" }
+    /// `{"removed": BOOL, "files": [{"path", "size"}], "bytes", "waiting": {"files", "bytes", "until"}}`;
+    /// `until` is null when nothing waits.
+    static func json(_ report: CleanReport) -> JSONValue {
+        .object([
+            "removed": .bool(report.removed),
+            "files": .array(report.files.map { .object(["path": .string($0.path), "size": .int($0.size)]) }),
+            "bytes": .int(report.totalBytes),
+            "waiting": .object([
+                "files": .int(Int64(report.waiting.count)),
+                "bytes": .int(report.waitingBytes),
+                "until": report.waitingUntil.map { .string(GraceOption.describe($0)) } ?? .null,
+            ]),
+        ])
+    }
+
+    static func files(_ count: Int) -> String { "\(HumanFormat.count(count)) file\(count == 1 ? "" : "s")" }
 }

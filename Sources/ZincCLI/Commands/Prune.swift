@@ -1,0 +1,94 @@
+import ArgumentParser
+import Zinc
+
+struct Prune: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Delete all but the newest versions of bundles, then clean.",
+        discussion: """
+            Every version keeps a full archive, so a bundle imported nightly grows by its \
+            size every night. prune deletes, in each bundle (or only --bundle), every \
+            version but the newest --keep-last N, never one that a distribution or a _DISTRO \
+            pointer names, then runs 'clean --force' with the grace period: the files of the \
+            deleted versions stay that long for clients holding the old index, and a later \
+            clean (or prune) removes them. --dry-run changes nothing and says how much the \
+            deletions would free.
+            """
+    )
+
+    @OptionGroup var catalog: CatalogOption
+
+    @Option(help: "Prune only this bundle (repeatable); all bundles without it.")
+    var bundle: [String] = []
+
+    @Option(help: ArgumentHelp("Keep this many of the newest versions of each bundle.", valueName: "n"))
+    var keepLast: Int
+
+    @Flag(help: "Only print what would be deleted and freed.")
+    var dryRun = false
+
+    @OptionGroup var grace: GraceOption
+
+    @Flag(help: "Print one JSON document instead (see the README's JSON output section).")
+    var json = false
+
+    @Flag(help: "Do not show a progress bar.")
+    var quiet = false
+
+    func validate() throws {
+        guard keepLast >= 1 else { throw ValidationError("--keep-last must be 1 or more, not \(keepLast)") }
+    }
+
+    func run() throws {
+        let report = try reportingErrors {
+            let catalog = try catalog.reference.open()
+            let bar = ProgressBar(quiet: quiet || json)
+            defer { bar.finish() }
+            return try catalog.prune(bundles: bundle.isEmpty ? nil : bundle, keepLast: keepLast, dryRun: dryRun,
+                                     grace: grace.duration) { bar.show($0) }
+        }
+        if json {
+            printJSON(Self.json(report, dryRun: dryRun))
+            return
+        }
+        for deletion in report.deletions {
+            let kept = report.keptReferenced[deletion.bundle].map { versions in
+                " (kept \(Self.list(versions)), which distributions name)"
+            } ?? ""
+            if deletion.versions.isEmpty {
+                print("'\(deletion.bundle)': nothing to delete\(kept)")
+            } else {
+                let plural = deletion.versions.count == 1 ? "" : "s"
+                print("\(dryRun ? "Would delete" : "Deleted") version\(plural) \(Self.list(deletion.versions)) of '\(deletion.bundle)'\(kept)")
+            }
+        }
+        if let clean = report.clean {
+            Clean.printSummary(clean, grace: grace.duration)
+        } else {
+            let bytes = report.wouldFree.reduce(0) { $0 + $1.size }
+            print("Would free \(Clean.files(report.wouldFree.count)) (\(HumanFormat.bytes(bytes))), "
+                  + "removed by a clean \(GraceOption.describe(grace.duration)) after the deletion")
+        }
+    }
+
+    private static func list(_ versions: [Int]) -> String { versions.map(String.init).joined(separator: ", ") }
+
+    /// `{"dry_run", "bundles": [{"bundle", "deleted_versions", "kept_referenced"}], "clean": CLEAN or null,
+    /// "would_free": {"files", "bytes"} or null}`, CLEAN as `clean --json` prints it.
+    static func json(_ report: PruneReport, dryRun: Bool) -> JSONValue {
+        .object([
+            "dry_run": .bool(dryRun),
+            "bundles": .array(report.deletions.map { deletion in
+                .object([
+                    "bundle": .string(deletion.bundle),
+                    "deleted_versions": .array(deletion.versions.map { .int(Int64($0)) }),
+                    "kept_referenced": .array((report.keptReferenced[deletion.bundle] ?? []).map { .int(Int64($0)) }),
+                ])
+            }),
+            "clean": report.clean.map(Clean.json) ?? .null,
+            "would_free": report.clean == nil
+                ? .object(["files": .int(Int64(report.wouldFree.count)), "bytes": .int(report.wouldFree.reduce(0) { $0 + $1.size })])
+                : .null,
+        ])
+    }
+}
