@@ -72,15 +72,23 @@ extension Catalog {
     /// equal to the newest version, even the comparison with that manifest is skipped.
     public func updateBundle(_ name: String, from source: String,
                              options: BundleUpdateOptions = BundleUpdateOptions()) throws -> BundleUpdateResult {
+        try importBundle(name, from: source, options: options).result
+    }
+
+    /// `updateBundle`, saying what was written.
+    public func importBundle(_ name: String, from source: String,
+                             options: BundleUpdateOptions = BundleUpdateOptions()) throws -> ImportSummary {
         try Names.validateBundleName(name)
+        let tally = WriteTally()
         // The objects stored or reused below are garbage to `clean` until the manifest
         // is committed: the shared import lock keeps it waiting until then.
         return try storage.withImportLock(exclusive: false) { lock in
-            switch try importFiles(name, from: source, options: options) {
-            case .unchanged(let version):
+            switch try importFiles(name, from: source, options: options, tally: tally) {
+            case .unchanged(let version, let files):
                 // Nothing to write, but a re-run after a kill must leave the index's copies equal.
                 try repairIndexCopies()
-                return .unchanged(version: version)
+                return ImportSummary(result: .unchanged(version: version), files: files, newObjects: tally.files,
+                                     objectBytes: tally.bytes, archiveBytes: 0, bytesWritten: tally.bytes)
             case .stored(let draft, let savedCache, let comparedWith):
                 let (result, manifestSHA) = try commitVersion(name, draft, comparedWith: comparedWith, options: options, lock: lock)
                 if let manifestSHA, let savedCache {
@@ -88,13 +96,61 @@ extension Catalog {
                         logger.warning("could not update the stat cache: \(error)")
                     }
                 }
-                return result
+                var archiveBytes: Int64 = 0
+                var versionBytes: Int64 = 0
+                if case .created(let version) = result {
+                    for flavor in [nil] + draft.flavors {
+                        archiveBytes += try storage.size(of: Catalog.archivePath(bundle: name, version: version, flavor: flavor)) ?? 0
+                    }
+                    let manifest = Manifest.path(bundle: name, version: version)
+                    for path in [manifest, manifest + ".gz", LMFORecord.path(bundle: name, version: version)] {
+                        versionBytes += try storage.size(of: path) ?? 0
+                    }
+                }
+                return ImportSummary(result: result, files: draft.paths.count, newObjects: tally.files, objectBytes: tally.bytes,
+                                     archiveBytes: archiveBytes, bytesWritten: tally.bytes + archiveBytes + versionBytes)
             }
         }
     }
 
+    /// What `importBundle` would do, without writing anything (the stat cache included).
+    public func previewImport(_ name: String, from source: String,
+                              options: BundleUpdateOptions = BundleUpdateOptions()) throws -> ImportPreview {
+        try Names.validateBundleName(name)
+        let (files, _, cached) = try scan(source, options: options)
+        let hashed = try hash(files, cached: cached, options: options, tally: nil)
+        let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
+        let store = try objects.withShardSnapshot()
+        var newBytes = [SHA1.Digest: Int64]()
+        for (file, digest) in zip(files, hashed.digests) where newBytes[digest] == nil {
+            if try store.lookup(sha: digest.hex) == nil { newBytes[digest] = file.size }
+        }
+        var added = [String](), removed = [String](), changed = [String]()
+        var previous: Int?
+        if let latest = try newestManifest(name) {
+            previous = latest.version
+            let manifest = try Manifest.parse(latest.bytes, path: latest.path)
+            var seen = Set<String>()
+            for (i, file) in files.enumerated() {
+                seen.insert(file.relativePath)
+                guard let entry = manifest.files[file.relativePath] else {
+                    added.append(file.relativePath)
+                    continue
+                }
+                if entry.object.digest != hashed.digests[i] || entry.flavors.map(Set.init) != flavors[i].map(Set.init) {
+                    changed.append(file.relativePath)
+                }
+            }
+            removed = manifest.files.keys.filter { !seen.contains($0) }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        } else {
+            added = files.map(\.relativePath)
+        }
+        return ImportPreview(previousVersion: previous, added: added, removed: removed, changed: changed, files: files.count,
+                             newObjects: newBytes.count, newObjectBytes: newBytes.values.reduce(0, +))
+    }
+
     private enum ImportedFiles {
-        case unchanged(version: Int)
+        case unchanged(version: Int, files: Int)
         /// Every object stored and flushed; the stat cache saved, if one is kept. The
         /// version the files were found to differ from, if the bundle had one.
         case stored(VersionDraft, savedCache: SavedStatCache?, comparedWith: Int?)
@@ -102,13 +158,11 @@ extension Catalog {
 
     /// Scans, hashes and stores the tree, or finds it equal to the newest version. The
     /// per-file tables of the scan end here, before the commit builds its own.
-    private func importFiles(_ name: String, from source: String, options: BundleUpdateOptions) throws -> ImportedFiles {
+    private func importFiles(_ name: String, from source: String, options: BundleUpdateOptions,
+                             tally: WriteTally) throws -> ImportedFiles {
         let scanStart = StatCache.now()
-        let ignoring = try IgnorePatterns.forSource(source, defaults: options.defaultIgnores, excludes: options.excludes)
-        let files = try SourceTree.scan(source, ignoring: ignoring) { logger.warning("\($0)") }
-        let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
-        let cached = cache?.lookup(files)
-        let hashed = try hash(files, cached: cached, options: options)
+        let (files, cache, cached) = try scan(source, options: options)
+        let hashed = try hash(files, cached: cached, options: options, tally: tally)
         let digests = hashed.digests
         let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
         func save(matchedManifest: String?) -> SavedStatCache? {
@@ -124,20 +178,32 @@ extension Catalog {
             let digest = Self.matchDigest(manifestSHA: SHA1.hash(latest.bytes), flavorspec: options.flavorspec)
             // The cache vouches for every file and says they equal this manifest: an
             // unchanged tree is known without parsing it, and nothing is written.
-            if cached?.coversAll == true && cached?.matchedManifest == digest { return .unchanged(version: latest.version) }
+            if cached?.coversAll == true && cached?.matchedManifest == digest {
+                return .unchanged(version: latest.version, files: files.count)
+            }
             if try latest.holdsExactly(paths: files.map(\.relativePath), digest: { digests[$0] }, fileFlavors: flavors) {
                 _ = save(matchedManifest: digest)
-                return .unchanged(version: latest.version)
+                return .unchanged(version: latest.version, files: files.count)
             }
             comparedWith = latest.version
         }
         // Saved before storing, so an interrupted import still spares the next one the hashing.
         let savedCache = cached?.coversAll == true ? nil : save(matchedManifest: nil)
-        let stored = try storeObjects(files, hashed, options: options)
+        let stored = try storeObjects(files, hashed, options: options, tally: tally)
         try storage.flush()
         let draft = VersionDraft(paths: files.map(\.relativePath), fileFlavors: flavors,
                                  objects: stored.objects, objectOfFile: stored.objectOfFile)
         return .stored(draft, savedCache: savedCache, comparedWith: comparedWith)
+    }
+
+    /// The files of the tree (what the ignore patterns leave in), and what the stat
+    /// cache knows of them.
+    private func scan(_ source: String, options: BundleUpdateOptions) throws
+        -> (files: [SourceFile], cache: StatCache?, cached: StatCache.Lookup?) {
+        let ignoring = try IgnorePatterns.forSource(source, defaults: options.defaultIgnores, excludes: options.excludes)
+        let files = try SourceTree.scan(source, ignoring: ignoring) { logger.warning("\($0)") }
+        let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
+        return (files, cache, cache?.lookup(files))
     }
 
     /// What the stat cache records of a manifest found equal to a tree: a digest of the
@@ -162,16 +228,20 @@ extension Catalog {
     /// small enough to be held whole is read once: hashed, then stored from memory (unless
     /// the catalog or an earlier file of the tree has that content), so a new tree of many
     /// small files is not read twice. An unchanged tree costs a lookup per such file and
-    /// writes nothing.
-    private func hash(_ files: [SourceFile], cached: StatCache.Lookup?, options: BundleUpdateOptions) throws -> HashedFiles {
+    /// writes nothing. Without a `tally` to count what is written (a dry run), nothing is
+    /// stored.
+    private func hash(_ files: [SourceFile], cached: StatCache.Lookup?, options: BundleUpdateOptions,
+                      tally: WriteTally?) throws -> HashedFiles {
         if let cached, cached.coversAll { return HashedFiles(digests: cached.digests.map { $0! }, storedSizes: nil) }
         let cached = cached?.digests
         // Bytes count what is read: a file the cache vouches for is done without reading it.
         let counter = ProgressCounter<ImportProgress>(.hashing, totalItems: files.count,
                                                       totalBytes: files.indices.reduce(0) { cached?[$1] == nil ? $0 + files[$1].size : $0 },
                                                       report: options.progress)
-        let store = try objects.withShardSnapshot()
-        let claims = DigestClaims(fileCount: files.count)
+        var store = try objects.withShardSnapshot()
+        store.tally = tally
+        // Without a tally (a dry run) nothing is stored.
+        let claims = tally == nil ? nil : DigestClaims(fileCount: files.count)
         let digests = try storage.withBackgroundFlushes {
             try parallelMap(count: files.count, workers: options.workers) { i in
                 let file = files[i]
@@ -184,21 +254,21 @@ extension Catalog {
                 guard file.size <= ObjectStore.inMemoryLimit else { return try SHA1.digest(file: source) }
                 let content = try ObjectStore.readWhole(source, size: file.size)
                 let digest = SHA1.digest(content)
-                if claims.claim(digest) {
+                if let claims, claims.claim(digest) {
                     claims.record(try store.store(content: content, sha: digest.hex), forFile: i)
                 }
                 return digest
             }
         }
-        return HashedFiles(digests: digests, storedSizes: claims.storedSizes)
+        return HashedFiles(digests: digests, storedSizes: claims?.storedSizes)
     }
 
     /// Stores each distinct content once, in parallel, except those stored while hashing.
     /// Returns the stored objects (in SHA-1 order) and, per file, the index of its object
     /// among them. Contents are told apart by sorting file numbers by digest: a table keyed
     /// by digest would take 8 MB for 100,000 files, when memory is tightest.
-    private func storeObjects(_ files: [SourceFile], _ hashed: HashedFiles,
-                              options: BundleUpdateOptions) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
+    private func storeObjects(_ files: [SourceFile], _ hashed: HashedFiles, options: BundleUpdateOptions,
+                              tally: WriteTally) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
         let digests = hashed.digests
         var objectOfFile = [Int](repeating: 0, count: files.count)
         var firstFiles = [Int]()
@@ -216,7 +286,8 @@ extension Catalog {
         let pending = storingFiles.indices.filter { storingFiles[$0] < 0 }
         let counter = ProgressCounter<ImportProgress>(.storing, totalItems: pending.count,
                                                       totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: options.progress)
-        let store = try objects.withShardSnapshot()
+        var store = try objects.withShardSnapshot()
+        store.tally = tally
         var storedNow = try storage.withBackgroundFlushes {
             var stored = try parallelMap(count: pending.count, workers: options.workers) { p -> StoredObject? in
                 let first = firstFiles[pending[p]]

@@ -9,6 +9,8 @@ public struct ObjectStore: Sendable {
     /// Every stored object file and its size when the snapshot was taken (remote
     /// stores); nil when lookups ask the storage.
     private var listed: [String: Int64]?
+    /// Counts the objects this store writes (not those it finds stored), when set.
+    var tally: WriteTally?
 
     public init(storage: CatalogStorage, config: CatalogConfig) {
         self.storage = storage
@@ -201,6 +203,7 @@ public struct ObjectStore: Sendable {
         let size = writer.bytesWritten
         switch try writer.commit(.ifAbsent) {
         case .written:
+            tally?.add(bytes: size)
             return StoredObject(sha: sha, formats: [format: size])
         case .conditionFailed:
             // Another writer stored it first: theirs is the object now, as stored.

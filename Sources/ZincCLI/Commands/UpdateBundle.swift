@@ -33,36 +33,105 @@ struct UpdateBundle: ParsableCommand {
     @Flag(help: "Create a new version even when nothing changed.")
     var force = false
 
+    @Flag(help: "Only say what would be added, removed and changed, and what would be written.")
+    var dryRun = false
+
+    @Flag(help: "Print one JSON document instead (see the README's JSON output section).")
+    var json = false
+
     @OptionGroup var options: ImportOptions
 
     func run() throws {
-        try reportingErrors {
-            switch try Self.importVersion(catalog: try catalog.reference, bundle: name, source: source, force: force, options: options) {
-            case .created(let version):
-                print("Created bundle '\(name)' version \(version)")
-            case .unchanged(let version):
-                print("Bundle '\(name)' unchanged at version \(version)")
-            }
+        if dryRun { return try preview() }
+        let start = ContinuousClock.now
+        let summary = try reportingErrors {
+            try Self.importVersion(catalog: try catalog.reference, bundle: name, source: source, force: force,
+                                   options: options, quiet: options.quiet || json)
         }
+        if json {
+            let version: Int, unchanged: Bool
+            switch summary.result {
+            case .created(let v): (version, unchanged) = (v, false)
+            case .unchanged(let v): (version, unchanged) = (v, true)
+            }
+            printJSON(.object([
+                "bundle": .string(name), "version": .int(Int64(version)), "unchanged": .bool(unchanged),
+                "files": .int(Int64(summary.files)), "new_objects": .int(Int64(summary.newObjects)),
+                "object_bytes": .int(summary.objectBytes), "archive_bytes": .int(summary.archiveBytes),
+                "bytes_written": .int(summary.bytesWritten), "seconds": .double(Self.seconds(since: start)),
+            ]))
+            return
+        }
+        switch summary.result {
+        case .created(let version):
+            print("Created bundle '\(name)' version \(version)")
+        case .unchanged(let version):
+            print("Bundle '\(name)' unchanged at version \(version)")
+        }
+    }
+
+    /// `--dry-run`: one line per path that would change (A added, M changed, D removed),
+    /// then a summary.
+    private func preview() throws {
+        let preview = try reportingErrors {
+            let catalog = try catalog.reference.open()
+            return try catalog.previewImport(name, from: source, options: try Self.updateOptions(for: catalog, force: force,
+                                                                                                  options: options, bar: nil))
+        }
+        if json {
+            printJSON(.object([
+                "bundle": .string(name), "dry_run": .bool(true),
+                "previous_version": preview.previousVersion.map { .int(Int64($0)) } ?? .null,
+                "unchanged": .bool(preview.isUnchanged && !force), "files": .int(Int64(preview.files)),
+                "added": .array(preview.added.map { .string($0) }), "removed": .array(preview.removed.map { .string($0) }),
+                "changed": .array(preview.changed.map { .string($0) }),
+                "new_objects": .int(Int64(preview.newObjects)), "new_object_bytes": .int(preview.newObjectBytes),
+            ]))
+            return
+        }
+        let lines = preview.added.map { ("A", $0) } + preview.changed.map { ("M", $0) } + preview.removed.map { ("D", $0) }
+        for (mark, path) in lines.sorted(by: { $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) }) { print("\(mark)  \(path)") }
+        if preview.isUnchanged && !force {
+            print("Bundle '\(name)' would stay unchanged at version \(preview.previousVersion!)")
+            return
+        }
+        let against = preview.previousVersion.map { " (against version \($0))" } ?? ""
+        print("Would create a new version of '\(name)'\(against): \(HumanFormat.count(preview.files)) files, "
+              + "\(HumanFormat.count(preview.added.count)) added, \(HumanFormat.count(preview.changed.count)) changed, "
+              + "\(HumanFormat.count(preview.removed.count)) removed; \(HumanFormat.count(preview.newObjects)) new "
+              + "object\(preview.newObjects == 1 ? "" : "s") (\(HumanFormat.bytes(preview.newObjectBytes)) before compression) and its archive")
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// The import itself, shared with the Python-tool spelling `bundle:update`, which
     /// reports the result differently.
     static func importVersion(catalog location: CatalogReference, bundle: String, source: String, force: Bool,
-                              options: ImportOptions) throws -> BundleUpdateResult {
+                              options: ImportOptions, quiet: Bool) throws -> ImportSummary {
         let catalog = try location.open()
-        let flavorspec = try options.flavors.map { try catalog.flavorspecs.resolve($0) }
-        let bar = ProgressBar(quiet: options.quiet)
+        let bar = ProgressBar(quiet: quiet)
         defer { bar.finish() }
-        let updateOptions = BundleUpdateOptions(
-            force: force, flavorspec: flavorspec, includeMasterArchive: options.includeMasterArchive,
-            progress: { progress in
+        return try catalog.importBundle(bundle, from: source, options: try updateOptions(for: catalog, force: force,
+                                                                                         options: options, bar: bar))
+    }
+
+    private static func updateOptions(for catalog: Catalog, force: Bool, options: ImportOptions,
+                                      bar: ProgressBar?) throws -> BundleUpdateOptions {
+        var progress: (@Sendable (ImportProgress) -> Void)?
+        if let bar {
+            progress = { progress in
                 bar.update(progress.phase.rawValue.capitalized, files: progress.completedFiles, of: progress.totalFiles,
                            bytes: progress.completedBytes, of: progress.totalBytes)
-            },
+            }
+        }
+        return BundleUpdateOptions(
+            force: force, flavorspec: try options.flavors.map { try catalog.flavorspecs.resolve($0) },
+            includeMasterArchive: options.includeMasterArchive, progress: progress,
             statCacheFolder: options.noStatCache ? nil : StatCache.defaultFolder,
             workers: options.parallelism.jobs, excludes: options.excludes, defaultIgnores: !options.noDefaultIgnores)
-        return try catalog.updateBundle(bundle, from: source, options: updateOptions)
     }
 }
 
