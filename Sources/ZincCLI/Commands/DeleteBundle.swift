@@ -29,15 +29,27 @@ struct DeleteBundle: ParsableCommand {
     @Flag(help: "Only print what would be deleted.")
     var dryRun = false
 
+    @Flag(help: "Print one JSON document instead: {\"bundle\", \"dry_run\", \"deleted_versions\", \"no_version_left\", \"files\"}.")
+    var json = false
+
     func run() throws {
-        try Self.delete(catalog: try catalog.reference, bundle: name, versions: versions, dryRun: dryRun)
+        try Self.delete(catalog: try catalog.reference, bundle: name, versions: versions, dryRun: dryRun, json: json)
     }
 
     /// The whole command, shared with its Python-tool spelling `bundle:delete`.
-    static func delete(catalog location: CatalogReference, bundle: String, versions: [String], dryRun: Bool) throws {
+    static func delete(catalog location: CatalogReference, bundle: String, versions: [String], dryRun: Bool,
+                       json: Bool = false) throws {
         try reportingErrors {
             let catalog = try location.open()
             let deletion = try catalog.deleteVersions(of: bundle, versions.map(VersionSelection.init), dryRun: dryRun)
+            if json {
+                printJSON(.object([
+                    "bundle": .string(bundle), "dry_run": .bool(dryRun),
+                    "deleted_versions": .array(deletion.versions.map { .int(Int64($0)) }),
+                    "no_version_left": .bool(deletion.removesLastVersion), "files": .array(deletion.files.map { .string($0) }),
+                ]))
+                return
+            }
             guard !deletion.versions.isEmpty else {
                 print("No version of '\(bundle)' to delete")
                 return

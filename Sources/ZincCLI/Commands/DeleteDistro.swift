@@ -17,16 +17,23 @@ struct DeleteDistro: ParsableCommand {
     @Option(help: "The distribution name.")
     var name: String
 
+    @Flag(help: "Print one JSON document instead: {\"bundle\", \"distro\", \"version\"} (the version it pointed at).")
+    var json = false
+
     func run() throws {
-        try Self.delete(catalog: try catalog.reference, bundle: id, distro: name)
+        try Self.delete(catalog: try catalog.reference, bundle: id, distro: name, json: json)
     }
 
     /// The whole command, shared with its Python-tool spelling `distro:delete`.
-    static func delete(catalog location: CatalogReference, bundle: String, distro: String) throws {
+    static func delete(catalog location: CatalogReference, bundle: String, distro: String, json: Bool = false) throws {
         try reportingErrors {
             let catalog = try location.open()
             let version = try catalog.deleteDistro(bundle: bundle, distro: distro)
-            print("Deleted distribution '\(distro)' of '\(bundle)' (it pointed at version \(version))")
+            if json {
+                printJSON(.object(["bundle": .string(bundle), "distro": .string(distro), "version": .int(Int64(version))]))
+            } else {
+                print("Deleted distribution '\(distro)' of '\(bundle)' (it pointed at version \(version))")
+            }
         }
     }
 }

@@ -27,11 +27,26 @@ struct UpdateDistro: ParsableCommand {
     @Flag(help: "Do not keep the replaced version under _NAME.")
     var noPrev = false
 
+    @Flag(help: "Print one JSON document instead: {\"bundle\", \"distro\", \"version\", \"previous\" (or null), \"changed\"}.")
+    var json = false
+
     func run() throws {
         try reportingErrors {
             let catalog = try self.catalog.reference.open()
             let spec = try VersionSpec(version)
-            switch try catalog.updateDistro(bundle: id, distro: name, to: spec, savePrevious: !noPrev) {
+            let update = try catalog.updateDistro(bundle: id, distro: name, to: spec, savePrevious: !noPrev)
+            if json {
+                let (version, previous, changed): (Int, Int?, Bool)
+                switch update {
+                case .created(let v): (version, previous, changed) = (v, nil, true)
+                case .updated(let v, let was): (version, previous, changed) = (v, was, true)
+                case .unchanged(let v): (version, previous, changed) = (v, v, false)
+                }
+                printJSON(.object(["bundle": .string(id), "distro": .string(name), "version": .int(Int64(version)),
+                                   "previous": previous.map { .int(Int64($0)) } ?? .null, "changed": .bool(changed)]))
+                return
+            }
+            switch update {
             case .created(let v):
                 print("Created distribution '\(name)' for '\(id)-v\(v)'")
             case .updated(let v, let previous):

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import Zinc
+import ZincTestSupport
+
+/// `--json` on the commands that print a summary: one document a pipeline can parse,
+/// raw numbers, the fields the README's JSON section lists.
+@Suite struct JSONSummaryTests {
+    let dir: TemporaryDirectory
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        for version in 1...3 {
+            try dir.write("src/file.txt", SampleContent.text(2000 + version))
+            try dir.write("src/other.bin", SampleContent.noise(3000, seed: 1))
+            try zincSucceeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+        }
+    }
+
+    private func json(_ arguments: String...) throws -> JSONValue {
+        try JSONValue.parse(Array(zincSucceeds(arguments, in: dir.path).utf8))
+    }
+
+    @Test func distributionsAndDeletions() throws {
+        #expect(try json("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--json")
+                == .object(["bundle": .string("B"), "distro": .string("master"), "version": .int(2), "previous": .null,
+                            "changed": .bool(true)]))
+        #expect(try json("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "3", "--json")
+                == .object(["bundle": .string("B"), "distro": .string("master"), "version": .int(3), "previous": .int(2),
+                            "changed": .bool(true)]))
+        #expect(try json("delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1", "--dry-run", "--json")
+                == .object(["bundle": .string("B"), "dry_run": .bool(true), "deleted_versions": .array([.int(1)]),
+                            "no_version_left": .bool(false),
+                            "files": .array(["manifests/B-1.json", "manifests/B-1.json.gz", "lmfo/B-1.json", "archives/B-1.tar"]
+                                .map { .string($0) })]))
+        #expect(try json("delete_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--json")
+                == .object(["bundle": .string("B"), "distro": .string("master"), "version": .int(3)]))
+    }
+
+    @Test func cleanReportsFilesAndBytes() throws {
+        try zincSucceeds(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], in: dir.path)
+        let report = try #require(try json("clean", "--catalog", "cat", "--force", "--grace", "0", "--json").objectValue)
+        let files = try #require(report["files"]?.arrayValue)
+        let sizes = try files.map { try #require($0.objectValue?["size"]?.intValue) }
+        #expect(report["removed"] == .bool(true) && files.count == 5)
+        #expect(report["bytes"] == .int(sizes.reduce(0, +)))
+        #expect(report["waiting"] == .object(["files": .int(0), "bytes": .int(0), "until": .null]))
+    }
+}
