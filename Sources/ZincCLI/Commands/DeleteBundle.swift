@@ -20,10 +20,12 @@ struct DeleteBundle: ParsableCommand {
 
     @OptionGroup var catalog: CatalogOption
 
-    @Option(name: [.customLong("name"), .customLong("id")], help: "The bundle name (--id is a synonym).")
+    @Option(name: [.customLong("name"), .customLong("id"), .customLong("bundle")],
+            help: "The bundle name (--id and --bundle are synonyms).")
     var name: String
 
-    @Option(parsing: .upToNextOption, help: "The versions to delete.")
+    @Option(name: [.customLong("versions"), .customLong("version")], parsing: .upToNextOption,
+            help: "The versions to delete (--version is a synonym).")
     var versions: [String]
 
     @Flag(help: "Only print what would be deleted.")

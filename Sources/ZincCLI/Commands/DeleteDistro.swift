@@ -14,7 +14,7 @@ struct DeleteDistro: ParsableCommand {
     @Option(name: [.customLong("id"), .customLong("bundle")], help: "The bundle name.")
     var id: String
 
-    @Option(help: "The distribution name.")
+    @Option(name: [.customLong("name"), .customLong("distro")], help: "The distribution name (--distro is a synonym).")
     var name: String
 
     @Flag(help: "Print one JSON document instead: {\"bundle\", \"distro\", \"version\"} (the version it pointed at).")

@@ -24,7 +24,8 @@ struct UpdateBundle: ParsableCommand {
 
     @OptionGroup var catalog: CatalogOption
 
-    @Option(name: [.customLong("name"), .customLong("id")], help: "The bundle name (--id is a synonym).")
+    @Option(name: [.customLong("name"), .customLong("id"), .customLong("bundle")],
+            help: "The bundle name (--id and --bundle are synonyms).")
     var name: String
 
     @Option(help: "The folder to import.")

@@ -18,7 +18,8 @@ struct UpdateDistro: ParsableCommand {
     @Option(name: [.customLong("id"), .customLong("bundle")], help: "The bundle name.")
     var id: String
 
-    @Option(help: "The distribution name (master, test, ...).")
+    @Option(name: [.customLong("name"), .customLong("distro")],
+            help: "The distribution name (master, test, ...); --distro is a synonym.")
     var name: String
 
     @Option(help: "A version number, 'latest' or @DISTRO.")

@@ -4,7 +4,7 @@ import ArgumentParser
 struct BundleVersionOptions: ParsableArguments {
     @OptionGroup var catalog: CatalogOption
 
-    @Option(help: "The bundle name.")
+    @Option(name: [.customLong("name"), .customLong("bundle")], help: "The bundle name (--bundle is a synonym).")
     var name: String
 
     @Option(help: "A version number, 'latest' or @DISTRO.")
