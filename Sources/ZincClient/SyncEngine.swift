@@ -16,12 +16,16 @@ public struct SyncOptions: Sendable {
     public var documentLimit: Int64
     /// Makes the transport for a tracked URL; tests substitute hostile servers here.
     public var sourceFactory: @Sendable (String) throws -> CatalogSource
+    /// Told how each bundle's download advances, for progress displays.
+    public var progress: (@Sendable (SyncProgress) -> Void)?
 
     public static let defaultDocumentLimit: Int64 = 64 << 20
 
     public init(strategy: FetchStrategy? = nil, costModel: CostModel = CostModel(),
                 documentLimit: Int64 = defaultDocumentLimit,
-                sourceFactory: @escaping @Sendable (String) throws -> CatalogSource = makeCatalogSource) {
+                sourceFactory: @escaping @Sendable (String) throws -> CatalogSource = makeCatalogSource,
+                progress: (@Sendable (SyncProgress) -> Void)? = nil) {
+        self.progress = progress
         self.strategy = strategy
         self.costModel = costModel
         self.documentLimit = documentLimit
@@ -116,7 +120,7 @@ public struct SyncEngine {
                                   fileCount: manifest.paths(flavor: tracked.flavor).count,
                                   archivePath: "archives/\(descriptor).tar", model: options.costModel, forced: options.strategy)
         let (requests, bytes) = (chain.requests, chain.bytes)
-        try fetch(plan, expected: objects, partName: "\(tracked.catalog).\(descriptor).tar.part", chain: chain, result: &result)
+        try fetch(plan, expected: objects, name: "\(tracked.catalog).\(descriptor)", chain: chain, result: &result)
         result.objectRequests = chain.requests - requests
         result.objectBytes = chain.bytes - bytes
         try BundleCheckout(repo: repo).checkout(manifest, catalog: tracked.catalog, flavor: tracked.flavor)
@@ -124,25 +128,31 @@ public struct SyncEngine {
         result.outcome = .updated
     }
 
-    private func fetch(_ plan: FetchPlan, expected: [String: StoredObject], partName: String, chain: SourceChain,
+    /// `name`: `catalog.bundle-version[~flavor]`, for the partial archive and progress.
+    private func fetch(_ plan: FetchPlan, expected: [String: StoredObject], name: String, chain: SourceChain,
                        result: inout SyncReport.BundleSync) throws {
         guard !plan.missing.isEmpty else { return }
         result.strategy = plan.strategy
         result.estimates = plan.estimates
         result.missingObjects = plan.missing.count
         var remaining = Set(plan.missing.map(\.sha))
-        if plan.strategy != .objects, let archivePath = plan.archivePath {
-            let part = repo.temporaryFolder + "/" + partName
-            let length = plan.strategy == .lmfo ? plan.prefixLength : plan.archiveLength
+        let usesArchive = plan.strategy != .objects && plan.archivePath != nil
+        let length = plan.strategy == .lmfo ? plan.prefixLength : plan.archiveLength
+        let meter = SyncMeter(bundle: name, totalObjects: plan.missing.count,
+                              totalBytes: usesArchive ? length : plan.missing.reduce(0) { $0 + $1.preferredSize },
+                              report: options.progress)
+        if usesArchive, let archivePath = plan.archivePath {
+            let part = repo.temporaryFolder + "/" + name + ".tar.part"
             do {
                 // A range even for the whole archive: its length is known, and a foreign
                 // writer's extra end padding is not worth fetching.
-                try chain.download(archivePath, to: part, length: length, ranged: true)
+                try meter.watching(part, base: 0) { try chain.download(archivePath, to: part, length: length, ranged: true) }
                 let reader = ArchivePrefixReader(repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)")
                 let taken = try reader.extract(from: PosixFile.open(part), wanted: remaining)
                 unlink(part)
                 result.fromArchive = taken.count
                 remaining.subtract(taken)
+                meter.finished(objects: taken.count, bytes: 0)
             } catch let error as ClientError where error.isArchiveUnavailable {
                 // No archive for this version (another tool's catalog, or a flavored
                 // bundle's skipped all-files archive): the objects are there one by one.
@@ -157,9 +167,12 @@ public struct SyncEngine {
             }
         }
         let fetcher = ObjectFetcher(repo: repo, chain: chain)
-        for object in plan.missing where remaining.contains(object.sha) {
+        let individually = plan.missing.filter { remaining.contains($0.sha) }
+        if usesArchive { meter.addBytesToFetch(individually.reduce(0) { $0 + $1.preferredSize }) }
+        for object in individually {
             try fetcher.fetch(object)
             result.individually += 1
+            meter.finished(objects: 1, bytes: object.preferredSize)
         }
     }
 }

@@ -75,8 +75,8 @@ public struct SyncReport: Sendable {
                 if strategy != .objects { how += ", \(individually) fetched singly" }
                 if archiveUnavailable { how += " (archive unavailable)" }
             }
-            return "\(name): \(from) -> \(version ?? 0) (\(how)); \(bytes) bytes in \(requests) request\(requests == 1 ? "" : "s"), "
-                + String(format: "%.2f s", seconds)
+            return "\(name): \(from) -> \(version ?? 0) (\(how)); \(HumanFormat.bytes(bytes)) in \(requests) "
+                + "request\(requests == 1 ? "" : "s"), \(HumanFormat.fixed(seconds, decimals: 2)) s"
         }
 
         public var json: JSONValue {

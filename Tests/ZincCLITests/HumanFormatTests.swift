@@ -1,4 +1,5 @@
 import Testing
+import Zinc
 @testable import ZincCLI
 
 /// Sizes, counts and times as summaries and progress lines print them.

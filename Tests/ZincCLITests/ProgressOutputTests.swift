@@ -51,6 +51,22 @@ import ZincTestSupport
         #expect(lines.contains { $0.hasPrefix("Hashing  50/50 files  in 0:00") }, "\(lines)")
     }
 
+    /// A sync shows, per bundle, the objects and bytes it downloads.
+    @Test func syncShowsItsDownloads() throws {
+        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"], in: dir.path)
+        try ZincBinary.run(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"], in: dir.path)
+        try ZincBinary.run(["repo_init", "--repo", "repo"], in: dir.path)
+        try ZincBinary.run(["track", "--repo", "repo", "--catalog", "cat", "--bundle", "B"], in: dir.path)
+        let sync = try ZincBinary.runOnTerminal(["sync", "--repo", "repo"], in: dir.path)
+        #expect(sync.status == 0)
+        // The archive's bytes; on 80 columns the bar makes way for the rest.
+        #expect(sync.terminal.contains("\rSyncing com.example.app.B-1  50/50 files  2.03 MB/2.03 MB  in 0:00\u{1B}[K\r\n"
+                                        + "com.example.app.B: none -> 1 (lmfo: 50 objects missing, 50 from the archive, "
+                                        + "0 fetched singly); 2.03 MB in 2 requests, "), "\(sync.terminal)")
+        let quiet = try ZincBinary.runOnTerminal(["sync", "--repo", "repo", "--quiet"], in: dir.path)
+        #expect(!quiet.terminal.contains("Syncing"))
+    }
+
     @Test func staysSilentWithQuietOrWhenStdoutIsNotATerminal() throws {
         let quiet = try ZincBinary.runOnTerminal(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"],
                                                  in: dir.path)

@@ -4,12 +4,12 @@ import Foundation
 /// after the start) until `stop()`, which returns once the thread has finished its
 /// last run: background flushes while an import writes, lock refreshes while a lock is
 /// held.
-final class PeriodicThread: @unchecked Sendable {
+package final class PeriodicThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var stopping = false
     private var finished = false
 
-    init(every interval: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+    package init(every interval: TimeInterval, _ work: @escaping @Sendable () -> Void) {
         Thread.detachNewThread { [self] in
             condition.lock()
             while !stopping {
@@ -25,7 +25,7 @@ final class PeriodicThread: @unchecked Sendable {
         }
     }
 
-    func stop() {
+    package func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()

@@ -35,11 +35,26 @@ struct Sync: ParsableCommand {
         guard requestCost >= 0 else { throw ValidationError("--request-cost must not be negative.") }
     }
 
+    @Flag(help: "Do not show a progress bar.")
+    var quiet = false
+
     func run() throws {
         try reportingClientErrors {
-            let options = SyncOptions(strategy: FetchStrategy(rawValue: strategy.rawValue),
+            let bar = ProgressBar(quiet: quiet || json)
+            var options = SyncOptions(strategy: FetchStrategy(rawValue: strategy.rawValue),
                                       costModel: CostModel(requestOverhead: requestCost))
-            let report = try SyncEngine(repo: repo.open(), options: options).sync()
+            options.progress = { progress in
+                bar.update("Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,
+                           bytes: progress.completedBytes, of: progress.totalBytes)
+            }
+            let report: SyncReport
+            do {
+                report = try SyncEngine(repo: repo.open(), options: options).sync()
+                bar.finish()
+            } catch {
+                bar.finish()  // the error starts on a line of its own
+                throw error
+            }
             if json {
                 printJSON(report.json)
             } else {

@@ -1,4 +1,5 @@
 import Synchronization
+import Zinc
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,6 +22,7 @@ final class ProgressBar: Sendable {
         var phaseStart = ContinuousClock.now
         var lastDraw: ContinuousClock.Instant?
         var lastFiles = 0
+        var lastLine = ""
         /// Whether the current line holds a drawing that still needs its newline.
         var lineOpen = false
     }
@@ -49,11 +51,13 @@ final class ProgressBar: Sendable {
             guard files >= state.lastFiles else { return }
             let done = files >= totalFiles
             if !done, let lastDraw = state.lastDraw, now - lastDraw < Self.minimumInterval { return }
-            state.lastDraw = now
-            state.lastFiles = files
-            state.lineOpen = true
             let line = Self.line(label, files: files, of: totalFiles, bytes: bytes, of: totalBytes,
                                  elapsed: now - state.phaseStart, width: Self.terminalWidth())
+            guard line != state.lastLine else { return }
+            state.lastDraw = now
+            state.lastFiles = files
+            state.lastLine = line
+            state.lineOpen = true
             StandardError.write("\r" + line + "\u{1B}[K")
         }
     }

@@ -1,11 +1,11 @@
 /// Numbers as people read them in summaries and progress lines: sizes in decimal units
 /// (`12.4 MB`, as disks and object stores count), counts with thousands separators,
 /// durations as clock times. Raw numbers belong to `--json` output only.
-enum HumanFormat {
+public enum HumanFormat {
     private static let units = ["B", "kB", "MB", "GB", "TB", "PB", "EB"]
 
     /// `512 B`, `1.5 kB`, `12.4 MB`, `3.07 GB`: three significant digits from 1 kB up.
-    static func bytes(_ count: Int64) -> String {
+    public static func bytes(_ count: Int64) -> String {
         guard count >= 1000 || count <= -1000 else { return "\(count) B" }
         var value = Double(count.magnitude)
         var unit = 0
@@ -18,7 +18,7 @@ enum HumanFormat {
     }
 
     /// `1,234,567`.
-    static func count(_ value: Int) -> String {
+    public static func count(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var grouped = ""
         for (i, digit) in digits.enumerated() {
@@ -29,7 +29,7 @@ enum HumanFormat {
     }
 
     /// `0:07`, `12:34`, `1:02:03`.
-    static func duration(seconds: Double) -> String {
+    public static func duration(seconds: Double) -> String {
         let total = seconds.isFinite ? Int(max(0, seconds.rounded())) : 0
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
@@ -37,7 +37,7 @@ enum HumanFormat {
     }
 
     /// `value` rounded to `decimals` places (at most 3), without Foundation's formatter.
-    static func fixed(_ value: Double, decimals: Int) -> String {
+    public static func fixed(_ value: Double, decimals: Int) -> String {
         let scale = [1, 10, 100, 1000][min(max(decimals, 0), 3)]
         let scaled = Int64((value.magnitude * Double(scale)).rounded())
         let whole = scaled / Int64(scale)

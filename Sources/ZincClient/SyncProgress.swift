@@ -1,0 +1,73 @@
+import Synchronization
+import Zinc
+
+/// Where a sync's download for one bundle is, for progress displays: the objects it
+/// lacks and the bytes it must fetch for them (the archive range, or the objects one
+/// by one), and how many have arrived.
+public struct SyncProgress: Sendable, Equatable {
+    /// `catalog.bundle-version[~flavor]`, as the repo names the bundle's folder.
+    public let bundle: String
+    public let completedObjects: Int
+    public let totalObjects: Int
+    public let completedBytes: Int64
+    public let totalBytes: Int64
+}
+
+/// Counts one bundle's download and reports each step; bytes of an archive range in
+/// flight are read off the partial file every tenth of a second, whatever transport
+/// writes it.
+final class SyncMeter: Sendable {
+    private struct Counts {
+        var objects = 0
+        var bytes: Int64 = 0
+        var totalBytes: Int64
+    }
+
+    private let bundle: String
+    private let totalObjects: Int
+    private let counts: Mutex<Counts>
+    private let report: (@Sendable (SyncProgress) -> Void)?
+
+    init(bundle: String, totalObjects: Int, totalBytes: Int64, report: (@Sendable (SyncProgress) -> Void)?) {
+        self.bundle = bundle
+        self.totalObjects = totalObjects
+        counts = Mutex(Counts(totalBytes: totalBytes))
+        self.report = report
+        send { _ in }
+    }
+
+    /// Objects fetched one by one after all (the archive was not there): more to fetch.
+    func addBytesToFetch(_ bytes: Int64) { send { $0.totalBytes += bytes } }
+
+    func finished(objects: Int, bytes: Int64) {
+        send {
+            $0.objects += objects
+            $0.bytes += bytes
+        }
+    }
+
+    /// Runs `download` while reporting the growth of `part` from `base` bytes on.
+    func watching<T>(_ part: String, base: Int64, _ download: () throws -> T) rethrows -> T {
+        guard report != nil else { return try download() }
+        let measure: @Sendable () -> Void = { [self] in
+            guard let size = try? PosixFile.open(part).status().st_size else { return }
+            send { $0.bytes = max($0.bytes, base + Int64(size)) }
+        }
+        let watcher = PeriodicThread(every: 0.1, measure)
+        defer {
+            watcher.stop()
+            measure()  // where it ended, however short the download was
+        }
+        return try download()
+    }
+
+    private func send(_ change: (inout Counts) -> Void) {
+        guard let report else { return }
+        let counts = self.counts.withLock { counts in
+            change(&counts)
+            return counts
+        }
+        report(SyncProgress(bundle: bundle, completedObjects: counts.objects, totalObjects: totalObjects,
+                            completedBytes: counts.bytes, totalBytes: counts.totalBytes))
+    }
+}
