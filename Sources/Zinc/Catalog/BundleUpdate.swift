@@ -73,6 +73,7 @@ extension Catalog {
     public func updateBundle(_ name: String, from source: String,
                              options: BundleUpdateOptions = BundleUpdateOptions()) throws -> BundleUpdateResult {
         try Names.validateBundleName(name)
+        if let concern = Names.clientConcern(bundleName: name) { logger.warning("\(concern)") }
         // The objects stored or reused below are garbage to `clean` until the manifest
         // is committed: the shared import lock keeps it waiting until then.
         return try storage.withImportLock(exclusive: false) { lock in
