@@ -52,8 +52,19 @@ struct ZincCommand: AsyncParsableCommand {
         mallopt(M_MMAP_THRESHOLD, 2 << 20)
         mallopt(M_TRIM_THRESHOLD, 4 << 20)
         #endif
-        LoggingSystem.bootstrap { _ in StderrLogHandler() }
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var pythonOptions = PythonGlobalOptions()
+        do {
+            if let split = try PythonGlobalOptions.split(arguments) { (pythonOptions, arguments) = split }
+        } catch {
+            StandardError.write(errorText(error.message))
+            exit(withError: ExitStatus.usage)
+        }
+        let logLevel = pythonOptions.logLevel
+        LoggingSystem.bootstrap { _ in StderrLogHandler(logLevel: logLevel) }
+        if let config = pythonOptions.config {
+            Logger(label: "zinc").warning("ignoring '\(config)': zinc does not read the Python tool's config file (bookmarks, storages, coordinators); give -c the catalog's path or URL")
+        }
         // Only `zinc --version` alone: several commands have a `--version VERSION` of
         // their own, which ArgumentParser's built-in version flag would take over.
         if arguments == ["--version"] {

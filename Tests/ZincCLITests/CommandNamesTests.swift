@@ -86,7 +86,7 @@ import ZincTestSupport
     @Test func onePythonAliasesTopicListsEveryPythonSpelling() throws {
         let aliases = ["catalog:create", "catalog:list", "bundle:update", "bundle:list", "bundle:clone", "distro:update",
                        "flavorspec:list", "flavorspec:update", "flavorspec:delete", "dump:index", "dump:manifest",
-                       "catalog:verify", "bundle:verify", "catalog:clean", "bundle:delete", "distro:delete"]
+                       "dump:flavorspec", "debug:flavors", "catalog:verify", "bundle:verify", "catalog:clean", "bundle:delete", "distro:delete"]
         let table = try zinc("python-aliases")
         let names = table.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { String($0.split(separator: " ")[0]) }
         #expect(names == aliases)
