@@ -17,6 +17,8 @@ struct ZincCommand: AsyncParsableCommand {
             Each command also answers to its name with '-' for '_' (update-bundle). The \
             Python tool's spellings (bundle:update, catalog:list, ...) work too: \
             'zinc help python-aliases' lists them. 'zinc --version' prints the version.
+
+            \(ExitStatus.summary)
             """,
         subcommands: [Version.self, PythonAliasesTopic.self] + PythonAliasesTopic.commands,
         groupedSubcommands: [
@@ -34,9 +36,9 @@ struct ZincCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the parsed command, async ones (`serve`) included, and prints a library
-    /// error as `zinc: error: …` with exit status 1 (a mistyped command name too, with
-    /// the usage-error status 64).
+    /// Runs the parsed command, async ones (`serve`) included, and prints every error as
+    /// `zinc: error: …`: a library error with exit status 1, a usage error (ArgumentParser's,
+    /// or a mistyped command name) with 64 and the usage lines. See `ExitStatus`.
     static func main() async {
         #if canImport(CGlibcMalloc)
         // Imports build tables of 100,000 files phase by phase and drop them. glibc
@@ -50,8 +52,19 @@ struct ZincCommand: AsyncParsableCommand {
         mallopt(M_MMAP_THRESHOLD, 2 << 20)
         mallopt(M_TRIM_THRESHOLD, 4 << 20)
         #endif
-        LoggingSystem.bootstrap { _ in StderrLogHandler() }
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var pythonOptions = PythonGlobalOptions()
+        do {
+            if let split = try PythonGlobalOptions.split(arguments) { (pythonOptions, arguments) = split }
+        } catch {
+            StandardError.write(errorText(error.message))
+            exit(withError: ExitStatus.usage)
+        }
+        let logLevel = pythonOptions.logLevel
+        LoggingSystem.bootstrap { _ in StderrLogHandler(logLevel: logLevel) }
+        if let config = pythonOptions.config {
+            Logger(label: "zinc").warning("ignoring '\(config)': zinc does not read the Python tool's config file (bookmarks, storages, coordinators); give -c the catalog's path or URL")
+        }
         // Only `zinc --version` alone: several commands have a `--version VERSION` of
         // their own, which ArgumentParser's built-in version flag would take over.
         if arguments == ["--version"] {
@@ -66,16 +79,22 @@ struct ZincCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let failure as ValidationFailure {
-            StandardError.write("zinc: error: \(failure.message)\n")
-            exit(withError: ExitCode.failure)
+            StandardError.write(errorText(failure.message))
+            exit(withError: ExitStatus.failure)
         } catch {
             // A first word that names no command can only have failed to parse: a usage
             // error (status 64) that names the command meant.
             if let message = unknownCommandMessage(arguments) {
-                StandardError.write("zinc: error: \(message)\n")
-                exit(withError: ExitCode.validationFailure)
+                StandardError.write(errorText(message))
+                exit(withError: ExitStatus.usage)
             }
-            exit(withError: error)
+            // Help and `ExitCode`s (verify's problems found) print nothing here:
+            // ArgumentParser shows the help itself, and verify has printed its report.
+            let status = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if status == ExitStatus.success || message.isEmpty { exit(withError: error) }
+            StandardError.write(errorText(message))
+            exit(withError: status)
         }
     }
 }

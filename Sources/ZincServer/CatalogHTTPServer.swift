@@ -129,11 +129,17 @@ public final class CatalogHTTPServer: Sendable {
         let fileIO = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
         fileIO.start()
         do {
-            let root = try ServedRoot(directory: configuration.root, mode: configuration.mode)
+            let root = try ServedRoot(directory: configuration.root, mode: configuration.mode,
+                                      catalogID: configuration.catalogID)
             let connections = ConnectionRegistry()
-            let channel = try await makeBootstrap(group: group, root: root, fileIO: fileIO, connections: connections)
-                .bind(host: configuration.host, port: configuration.port)
-                .get()
+            let channel: any Channel
+            do {
+                channel = try await makeBootstrap(group: group, root: root, fileIO: fileIO, connections: connections)
+                    .bind(host: configuration.host, port: configuration.port)
+                    .get()
+            } catch {
+                throw BindError(error, host: configuration.host, port: configuration.port)
+            }
             let running = Running(channel: channel, group: group, fileIO: fileIO, connections: connections)
             state.withLockedValue { $0.lifecycle = .running(running) }
             return channel.localAddress?.port ?? configuration.port

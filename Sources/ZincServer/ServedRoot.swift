@@ -11,6 +11,8 @@ import Darwin
 /// The directory being served and the rules that map a request path to a file inside it.
 struct ServedRoot: Sendable {
     let mode: ServerConfiguration.Mode
+    /// The single catalog's id, the first segment of its second address `/<id>/`.
+    let catalogID: String?
     /// Canonical (symlink-free) path of the served directory, without a trailing slash unless it is `/`.
     let canonicalPath: String
 
@@ -24,12 +26,13 @@ struct ServedRoot: Sendable {
         }
     }
 
-    init(directory: URL, mode: ServerConfiguration.Mode) throws {
+    init(directory: URL, mode: ServerConfiguration.Mode, catalogID: String? = nil) throws {
         let path = directory.standardizedFileURL.path
         guard let canonical = Self.canonicalize(path), Self.isDirectory(canonical) else {
             throw SetupError.notADirectory(path)
         }
         self.mode = mode
+        self.catalogID = catalogID
         self.canonicalPath = canonical
     }
 
@@ -47,7 +50,13 @@ struct ServedRoot: Sendable {
         switch mode {
         case .singleCatalog:
             catalogRoot = canonicalPath
-            catalogPath = request.segments
+            // `/<id>/PATH` is `/PATH`. Only the prefix is dropped: the rest passes the same
+            // checks below, so nothing outside the catalog is reachable this way either.
+            if let catalogID, request.segments.count >= 2, request.segments[0] == catalogID {
+                catalogPath = Array(request.segments.dropFirst())
+            } else {
+                catalogPath = request.segments
+            }
         case .catalogRoot:
             // `/` and `/<folder>/` would be listings; only files inside a catalog are served.
             guard request.segments.count >= 2,

@@ -11,6 +11,10 @@ public struct ServerConfiguration: Sendable {
 
     public var root: URL
     public var mode: Mode
+    /// In `.singleCatalog` mode, the catalog's id, under which it is served at `/<id>/` as
+    /// well as at `/`: JavaZinc and the Python tool are given a base URL and append the
+    /// catalog's id to it (`<base>/<id>/catalog.json.gz`). Nil serves it at `/` only.
+    public var catalogID: String?
     public var host: String
     /// 0 picks a free port; `CatalogHTTPServer.start()` returns the one bound.
     public var port: Int
@@ -26,6 +30,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         root: URL,
         mode: Mode = .singleCatalog,
+        catalogID: String? = nil,
         host: String = "127.0.0.1",
         port: Int = 8080,
         idleTimeout: Duration = .seconds(60),
@@ -34,6 +39,7 @@ public struct ServerConfiguration: Sendable {
     ) {
         self.root = root
         self.mode = mode
+        self.catalogID = catalogID
         self.host = host
         self.port = port
         self.idleTimeout = idleTimeout

@@ -5,40 +5,6 @@ import ZincTestSupport
 
 /// The client commands end to end: `zinc serve` on loopback, a repo kept in sync with it.
 @Suite struct ClientSyncTests {
-    /// `zinc serve --catalog CAT --port 0`, stopped when the value goes away.
-    final class Server {
-        let process = Process()
-        let url: String
-
-        init(catalog: String, in directory: String) throws {
-            process.executableURL = URL(fileURLWithPath: ZincBinary.path)
-            process.arguments = ["serve", "--catalog", catalog, "--port", "0"]
-            process.currentDirectoryURL = URL(fileURLWithPath: directory)
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            // The first stderr line is "Serving <path> on http://host:port/"; later ones (the access log) are drained unread.
-            var line = [UInt8]()
-            let reader = errors.fileHandleForReading
-            while line.last != UInt8(ascii: "\n") {
-                let byte = reader.readData(ofLength: 1)
-                guard let first = byte.first else { break }
-                line.append(first)
-            }
-            guard let range = String(decoding: line, as: UTF8.self).range(of: "http://") else {
-                throw CocoaError(.fileReadUnknown)
-            }
-            url = String(String(decoding: line, as: UTF8.self)[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
-            reader.readabilityHandler = { _ = $0.availableData }
-        }
-
-        deinit {
-            process.terminate()
-            process.waitUntilExit()
-        }
-    }
-
     @discardableResult
     static func zinc(_ arguments: [String], in dir: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
@@ -78,7 +44,7 @@ import ZincTestSupport
         try Self.zinc(["create_catalog", "--id", "com.example.corpus", "--dest", "cat"], in: dir)
         try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "Corpus", "--source", "src", "--quiet"], in: dir)
         try Self.zinc(["update_distro", "--catalog", "cat", "--id", "Corpus", "--name", "master", "--version", "1"], in: dir)
-        let server = try Server(catalog: "cat", in: dir.path)
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
         try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
         try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "Corpus"], in: dir)
         let first = try Self.firstBundle(Self.syncJSON(dir))
@@ -118,7 +84,7 @@ import ZincTestSupport
         try Self.zinc(["create_catalog", "--id", "com.mindsnacks.french", "--dest", "french_catalog"], in: dir)
         try Self.zinc(["update_bundle", "--catalog", "french_catalog", "--name", "BasicAdjectives", "--source", source], in: dir)
         try Self.zinc(["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "1"], in: dir)
-        let server = try Server(catalog: "french_catalog", in: dir.path)
+        let server = try ServeProcess(catalog: "french_catalog", in: dir.path)
         try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
         #expect(try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "BasicAdjectives", "--distro", "master"], in: dir)
                 == "Tracking 'BasicAdjectives' of com.mindsnacks.french at distribution 'master'\n")

@@ -39,7 +39,7 @@ import ZincTestSupport
         #expect(try zinc("version") == expected)
         // Only on its own: a command's --version is that command's option.
         try expectFailure(["list", "--version"], status: 64, stderr: """
-            Error: Unknown option '--version'
+            zinc: error: unknown option '--version'
             Usage: zinc list [--catalog <catalog>] [--endpoint-url <url>] [--distro <distro>] [--no-versions] [--json]
               See 'zinc list --help' for more information.
 
@@ -86,7 +86,7 @@ import ZincTestSupport
     @Test func onePythonAliasesTopicListsEveryPythonSpelling() throws {
         let aliases = ["catalog:create", "catalog:list", "bundle:update", "bundle:list", "bundle:clone", "distro:update",
                        "flavorspec:list", "flavorspec:update", "flavorspec:delete", "dump:index", "dump:manifest",
-                       "catalog:verify", "bundle:verify", "catalog:clean", "bundle:delete", "distro:delete"]
+                       "dump:flavorspec", "debug:flavors", "catalog:verify", "bundle:verify", "catalog:clean", "bundle:delete", "distro:delete"]
         let table = try zinc("python-aliases")
         let names = table.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { String($0.split(separator: " ")[0]) }
         #expect(names == aliases)
@@ -112,14 +112,14 @@ import ZincTestSupport
 
     @Test func aMistypedOptionGetsTheNearestOption() throws {
         try expectFailure(["list", "--catalgo", "cat"], status: 64, stderr: """
-            Error: Unknown option '--catalgo'. Did you mean '--catalog'?
+            zinc: error: unknown option '--catalgo'. Did you mean '--catalog'?
             Usage: zinc list [--catalog <catalog>] [--endpoint-url <url>] [--distro <distro>] [--no-versions] [--json]
               See 'zinc list --help' for more information.
 
             """)
         let result = try ZincBinary.run(["bundle:list", "-c", "cat", "-b", "B", "-v", "1", "--flavr", "phone"], in: dir.path)
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: Unknown option '--flavr'. Did you mean '--flavor'?\n"))
+        #expect(result.stderr.hasPrefix("zinc: error: unknown option '--flavr'. Did you mean '--flavor'?\n"))
     }
 
     /// `--version master` where `@master` was meant: every command that takes a version

@@ -36,7 +36,7 @@ import ZincTestSupport
                                  (["clone_bundle", "--catalog", "one", "--name", "B", "--version", "1", "--dest", "out"], "0")] {
             let result = try ZincBinary.run(command + ["--jobs=\(count)"], in: dir.path)
             #expect(result.status == 64, "\(command[0])")
-            #expect(result.stderr.hasPrefix("Error: --jobs must be at least 1, not \(count)\n"), "\(command[0]): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("zinc: error: --jobs must be at least 1, not \(count)\n"), "\(command[0]): \(result.stderr)")
             #expect(result.stdout == "")
         }
         #expect(try dir.catalogContent("one") == before)

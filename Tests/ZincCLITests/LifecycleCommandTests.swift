@@ -37,19 +37,19 @@ import ZincTestSupport
 
         try FileManager.default.removeItem(atPath: dir.at("cat/" + oldPhoto.preferredPath))
         try dir.write("cat/index.json", "{}")
-        try zinc(["verify", "--catalog", "cat"], status: 1, stdout: """
+        try zinc(["verify", "--catalog", "cat"], status: 2, stdout: """
             index.json: differs from catalog.json
             \(oldPhoto.preferredPath): missing (manifests/B-1.json refers to it)
             Verified 1 bundle, 2 versions, 4 objects, 2 archives: 2 problems
 
             """)
-        try zinc(["catalog:verify", "-c", "cat"], status: 1, stdout: """
+        try zinc(["catalog:verify", "-c", "cat"], status: 2, stdout: """
             index.json: differs from catalog.json
             \(oldPhoto.preferredPath): missing (manifests/B-1.json refers to it)
             Verified 1 bundle, 2 versions, 4 objects, 2 archives: 2 problems
 
             """)
-        try zinc(["verify", "--catalog", "cat", "--json"], status: 1, stdout: """
+        try zinc(["verify", "--catalog", "cat", "--json"], status: 2, stdout: """
             {
               "checked": {
                 "archives": 2,
@@ -73,7 +73,7 @@ import ZincTestSupport
             """)
         // One bundle or version: the index files are not its business.
         try zinc(["bundle:verify", "-c", "cat", "-b", "B", "-v", "2"], stdout: "Verified 1 bundle, 1 version, 3 objects, 1 archive: no problems\n")
-        try zinc(["verify", "--catalog", "cat", "--bundle", "B", "--version", "1"], status: 1, stdout: """
+        try zinc(["verify", "--catalog", "cat", "--bundle", "B", "--version", "1"], status: 2, stdout: """
             \(oldPhoto.preferredPath): missing (manifests/B-1.json refers to it)
             Verified 1 bundle, 1 version, 3 objects, 1 archive: 1 problem
 
@@ -120,7 +120,7 @@ import ZincTestSupport
         try zinc(["clean", "--catalog", "cat", "--force"], stdout: "Removed 0 files (0 B)\n")
         try zinc(["verify", "--catalog", "cat"], stdout: "Verified 1 bundle, 1 version, 3 objects, 1 archive: no problems\n")
         try zinc(["clean", "--catalog", "cat", "--grace=-1"], status: 64, stdout: "",
-                 stderr: "Error: --grace must be 0 or more seconds, not -1\nUsage: zinc clean [--catalog <catalog>] [--endpoint-url <url>] [--force] [--grace <grace>] [--quiet] [--json]\n  See 'zinc clean --help' for more information.\n")
+                 stderr: "zinc: error: --grace must be 0 or more seconds, not -1\nUsage: zinc clean [--catalog <catalog>] [--endpoint-url <url>] [--force] [--grace <grace>] [--quiet] [--json]\n  See 'zinc clean --help' for more information.\n")
     }
 
     @Test func deleteBundleRefusesReferencedVersionsNamingTheDistribution() throws {

@@ -101,9 +101,93 @@ import ZincTestSupport
                                                      "BasicAdjectives-3~phone.tar", "BasicAdjectives-3~tablet.tar"])
     }
 
+    /// The options that tool takes before its command: --format, --loglevel, -C.
+    @Test func globalOptionsGoBeforeTheCommand() throws {
+        try makeCatalog()
+        try zinc("distro:update", "-c", Self.cat, "-b", "BasicAdjectives", "-d", "master", "-v", "1")
+        #expect(try zinc("--format", "json", "catalog:list", "-c", Self.cat)
+                == #"{"bundle_name":"BasicAdjectives","distros":["master"],"versions":[1,2]}"# + "\n")
+        #expect(try zinc("--format=pretty", "catalog:list", "-c", Self.cat) == zinc("catalog:list", "-c", Self.cat))
+        let files = try zinc("--format", "json", "bundle:list", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "1")
+            .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
+        #expect(files.map { $0?["file"] } == ["Basic Adjectives.js", "audio/basic-adj-11.caf", "photos/85x85/kind.jpg"])
+        #expect(files.allSatisfy { $0?["sha"]?.count == 40 })
+        #expect(try zinc("--format", "json", "catalog:verify", "-c", Self.cat, "--quiet")
+                == zinc("verify", "--catalog", Self.cat, "--json", "--quiet"))
+        #expect(try zinc("--loglevel", "debug", "catalog:list", "-c", Self.cat) == zinc("catalog:list", "-c", Self.cat))
+
+        let config = try ZincBinary.run(["-C", "zinc.toml", "--format", "json", "catalog:list", "-c", Self.cat], in: dir.path)
+        #expect(config.status == 0)
+        #expect(config.stdout.hasPrefix(#"{"bundle_name":"BasicAdjectives""#))
+        #expect(config.stderr == "zinc: warning: ignoring 'zinc.toml': zinc does not read the Python tool's config file "
+                + "(bookmarks, storages, coordinators); give -c the catalog's path or URL\n")
+
+        let badLevel = try ZincBinary.run(["--loglevel", "verbose", "catalog:list", "-c", Self.cat], in: dir.path)
+        #expect(badLevel.status == 64)
+        #expect(badLevel.stderr == "zinc: error: --loglevel must be 'info' or 'debug', not 'verbose'\n")
+        let badFormat = try ZincBinary.run(["--format", "xml", "catalog:list", "-c", Self.cat], in: dir.path)
+        #expect(badFormat.status == 64)
+        #expect(badFormat.stderr == "zinc: error: --format must be 'pretty' or 'json', not 'xml'\n")
+    }
+
+    @Test func skipMasterArchiveAndTimeoutAreTaken() throws {
+        try makeCatalog()
+        try dir.write("devices.json", #"{"phone": ["- *.caf", "+ *"], "tablet": ["+ *"]}"#)
+        #expect(try zinc("bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src", "--flavors", "devices.json",
+                         "--skip-master-archive", "--timeout", "30") == "3\n")
+        #expect(!dir.exists(Self.cat + "/archives/BasicAdjectives-3.tar"))
+        #expect(dir.exists(Self.cat + "/archives/BasicAdjectives-3~phone.tar"))
+        let both = try ZincBinary.run(["bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src", "--flavors",
+                                       "devices.json", "--skip-master-archive", "--include-master-archive"], in: dir.path)
+        #expect(both.status == 64)
+        #expect(both.stderr.hasPrefix("zinc: error: give --skip-master-archive or --include-master-archive, not both\n"))
+
+        try zinc("distro:update", "-c", Self.cat, "-b", "BasicAdjectives", "-d", "master", "-v", "3", "--timeout", "0")
+        try zinc("distro:delete", "-c", Self.cat, "-b", "BasicAdjectives", "-d", "master", "--timeout", "5")
+        try zinc("bundle:delete", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "1", "--timeout", "5")
+        try zinc("catalog:clean", "-c", Self.cat, "--timeout", "5")
+        let negative = try ZincBinary.run(["catalog:clean", "-c", Self.cat, "--timeout=-1"], in: dir.path)
+        #expect(negative.status == 64)
+        #expect(negative.stderr.hasPrefix("zinc: error: --timeout must be 0 or more seconds, not -1.0\n"))
+    }
+
+    @Test func dumpFlavorspecAndDebugFlavors() throws {
+        try makeCatalog()
+        try dir.write("devices.json", #"{"phone": ["- *.caf", "+ *"], "tablet": ["+ *"]}"#)
+        try zinc("flavorspec:update", "-c", Self.cat, "-p", "devices.json")
+        #expect(try zinc("dump:flavorspec", "-c", Self.cat, "--name", "devices") == """
+            {
+              "phone": [
+                "- *.caf",
+                "+ *"
+              ],
+              "tablet": [
+                "+ *"
+              ]
+            }
+
+            """)
+        #expect(try zinc("debug:flavors", "--flavors", "devices.json", "-p", "src") == """
+            [phone]
+            + Basic Adjectives.js
+            - audio/basic-adj-11.caf
+            - audio/basic-adj-12.caf
+            + photos/85x85/kind.jpg
+
+            [tablet]
+            + Basic Adjectives.js
+            + audio/basic-adj-11.caf
+            + audio/basic-adj-12.caf
+            + photos/85x85/kind.jpg
+
+
+            """)
+    }
+
     @Test func everyAliasHasHelp() throws {
         for alias in ["catalog:create", "catalog:list", "bundle:update", "bundle:list", "bundle:clone", "distro:update",
-                      "flavorspec:list", "flavorspec:update", "flavorspec:delete", "dump:index", "dump:manifest"] {
+                      "flavorspec:list", "flavorspec:update", "flavorspec:delete", "dump:index", "dump:manifest",
+                      "dump:flavorspec", "debug:flavors"] {
             #expect(try zinc(alias, "--help").contains("USAGE: zinc \(alias)"))
         }
     }

@@ -73,6 +73,30 @@ struct SecurityTests {
         }
     }
 
+    @Test("under the catalog's id, every one of those paths answers 404 too", arguments: traversals)
+    func notFoundUnderTheID(target: String) async throws {
+        let fixture = try CatalogFixture()
+        defer { fixture.remove() }
+        try Self.addLinks(fixture)
+        try await withServer(root: fixture.catalog, configure: { $0.catalogID = "com.example.french" }) { server in
+            let response = try server.get("/com.example.french" + target)
+            #expect(response.status == 404)
+            #expect(!response.text.contains("SECRET"))
+        }
+    }
+
+    @Test("the catalog answers under its id as at /, and only under its own")
+    func servedUnderTheID() async throws {
+        try await withCatalogServer(configure: { $0.catalogID = "com.example.french" }) { fixture, server in
+            let index = try server.get("/catalog.json").text
+            #expect(try server.get("/com.example.french/catalog.json").text == index)
+            let head = Array(try fixture.bytes("archives/Level-1.tar").prefix(512))
+            #expect(try server.get("/com.example.french/archives/Level-1.tar", [("Range", "bytes=0-511")]).body == head)
+            #expect(try server.get("/com.example.other/catalog.json").status == 404)
+            #expect(try server.get("/com.example.french").status == 404)
+        }
+    }
+
     @Test("a symlink that stays inside the catalog is served")
     func insideSymlink() async throws {
         let fixture = try CatalogFixture()

@@ -79,6 +79,7 @@ extension Catalog {
     public func importBundle(_ name: String, from source: String,
                              options: BundleUpdateOptions = BundleUpdateOptions()) throws -> ImportSummary {
         try Names.validateBundleName(name)
+        if let concern = Names.clientConcern(bundleName: name) { logger.warning("\(concern)") }
         let tally = WriteTally()
         // The objects stored or reused below are garbage to `clean` until the manifest
         // is committed: the shared import lock keeps it waiting until then.

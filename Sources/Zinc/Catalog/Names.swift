@@ -19,6 +19,16 @@ public enum Names {
         }
     }
 
+    /// Why a valid bundle name may still break a client in use, or nil. Such a name is
+    /// imported (the format allows it, and catalogs already hold some) but the person
+    /// importing it is told: JavaZinc, the Android client, crashes on its second start
+    /// once it has tracked a bundle whose name contains '.'.
+    public static func clientConcern(bundleName name: String) -> String? {
+        guard name.contains(".") else { return nil }
+        return "bundle name '\(printable(name))' contains '.': JavaZinc (the Android client) crashes on its "
+            + "second start after tracking such a bundle; a name without '.' works with every client"
+    }
+
     public static func validateDistroName(_ name: String) throws {
         try validateCommon(kind: "distribution name", name)
         if name.hasPrefix("_") {

@@ -8,8 +8,8 @@ struct Serve: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve catalogs over HTTP.",
         discussion: """
-            Serves the static files of one catalog at / (--catalog), or of every catalog folder \
-            below DIR at /<folder>/ (--root), with ranges, validators and the catalog's cache \
+            Serves the static files of one catalog at / and at /<catalog id>/ (--catalog), or \
+            of every catalog folder below DIR at /<folder>/ (--root), with ranges, validators and the catalog's cache \
             rules. One access-log line per request goes to stderr. SIGINT or SIGTERM stops \
             the server after the responses in flight.
             """
@@ -42,13 +42,18 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let directory: URL
         let mode: ServerConfiguration.Mode
+        var catalogID: String?
         if let catalog {
             if storageRegistry.isRemote(catalog) {
                 throw ValidationFailure(message: "'\(catalog)': serve serves a local folder; a bucket is served by "
                                         + "its own endpoint or a CDN in front of it (see 'Publishing to S3' in the README)")
             }
-            directory = try reportingErrors { try CatalogLocation.resolve(catalog).rootURL }
+            let location = try reportingErrors { try CatalogLocation.resolve(catalog) }
+            directory = location.rootURL
             mode = .singleCatalog
+            // A folder whose index cannot be read is still served, at / only: its files
+            // may be what the person serving it wants to look at.
+            catalogID = try? Catalog.open(at: location).index().id
         } else {
             directory = URL(fileURLWithPath: root ?? ".", isDirectory: true).standardizedFileURL
             mode = .catalogRoot
@@ -57,6 +62,7 @@ struct Serve: AsyncParsableCommand {
             configuration: ServerConfiguration(
                 root: directory,
                 mode: mode,
+                catalogID: catalogID,
                 host: host,
                 port: port,
                 accessLog: { StandardError.write($0 + "\n") }
@@ -65,11 +71,19 @@ struct Serve: AsyncParsableCommand {
         let boundPort: Int
         do {
             boundPort = try await server.start()
+        } catch let error as BindError {
+            throw ValidationFailure(message: error.description)
         } catch {
             throw ValidationFailure(message: "cannot serve \(directory.path) on \(host):\(port): \(error)")
         }
         let urlHost = host.contains(":") ? "[\(host)]" : host
-        StandardError.write("Serving \(directory.path) on http://\(urlHost):\(boundPort)/\n")
+        let base = "http://\(urlHost):\(boundPort)/"
+        // Scripts and benchmarks read the address from this first line: keep its form.
+        StandardError.write("Serving \(directory.path) on \(base)\n")
+        if let catalogID {
+            StandardError.write("Catalog '\(catalogID)' is also at \(base)\(catalogID)/: give clients that add the "
+                                + "catalog id to their URL (JavaZinc, the Python tool) the base URL \(base)\n")
+        }
         try await server.run()
     }
 }

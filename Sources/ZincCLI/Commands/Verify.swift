@@ -12,7 +12,8 @@ struct Verify: ParsableCommand {
             LMFO order; that every manifest the index lists exists and describes its version; \
             that every distribution points at a listed version; and, for the whole catalog, \
             that the four index files agree. Prints one line per problem (PATH: PROBLEM) and a \
-            summary, and exits with status 1 when there is any problem.
+            summary, and exits with status 2 when there is any problem (1 when the check \
+            could not run).
             """
     )
 
@@ -59,6 +60,6 @@ struct Verify: ParsableCommand {
             for problem in report.problems { print(problem) }
             print(report.summary)
         }
-        if !report.isOK { throw ExitCode.failure }
+        if !report.isOK { throw ExitStatus.problemsFound }
     }
 }

@@ -5,3 +5,8 @@ import Zinc
 func printJSON(_ value: JSONValue) {
     print(String(decoding: value.prettyEncoded(), as: UTF8.self), terminator: "")
 }
+
+/// One compact JSON document and a newline: a line of the Python tool's `--format json`.
+func printJSONLine(_ value: JSONValue) {
+    print(String(decoding: value.encoded(), as: UTF8.self))
+}

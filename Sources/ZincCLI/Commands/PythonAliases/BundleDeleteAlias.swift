@@ -17,6 +17,8 @@ struct BundleDeleteAlias: ParsableCommand {
             help: "The versions to delete: numbers, :latest, @DISTRO, :all or :unreferenced.")
     var versions: [String]
 
+    @OptionGroup var timeout: PythonTimeoutOption
+
     @Flag(name: [.customShort("n"), .customLong("dry-run")], help: "Only print what would be deleted.")
     var dryRun = false
 

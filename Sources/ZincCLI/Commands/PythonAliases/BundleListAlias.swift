@@ -1,4 +1,5 @@
 import ArgumentParser
+import Zinc
 
 struct BundleListAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +17,17 @@ struct BundleListAlias: ParsableCommand {
     var flavor: String?
 
     func run() throws {
-        try ListBundle.show(catalog: CatalogReference(text: target.catalog), bundle: target.bundle, version: target.version, flavor: flavor,
-                            withSHA: sha, json: false)
+        guard PythonGlobalOptions.current.format == .json else {
+            return try ListBundle.show(catalog: CatalogReference(text: target.catalog), bundle: target.bundle,
+                                       version: target.version, flavor: flavor, withSHA: sha, json: false)
+        }
+        // As that tool printed it: one object per file and line.
+        try reportingErrors {
+            let manifest = try CatalogReference(text: target.catalog).open()
+                .manifest(bundle: target.bundle, resolving: VersionSpec(target.version))
+            for path in try manifest.paths(ofExistingFlavor: flavor) {
+                printJSONLine(.object(["file": .string(path), "sha": .string(manifest.files[path]!.sha)]))
+            }
+        }
     }
 }

@@ -19,7 +19,19 @@ struct BundleUpdateAlias: ParsableCommand {
     @Flag(name: [.customShort("f"), .customLong("force")], help: "Create a new version even when nothing changed.")
     var force = false
 
+    @OptionGroup var timeout: PythonTimeoutOption
+
     @OptionGroup var options: ImportOptions
+
+    /// The Python tool's spelling of the default: with --flavors, no all-files archive.
+    @Flag(help: "With --flavors, write no archive of all files (the default; the opposite of --include-master-archive).")
+    var skipMasterArchive = false
+
+    func validate() throws {
+        if skipMasterArchive && options.includeMasterArchive {
+            throw ValidationError("give --skip-master-archive or --include-master-archive, not both")
+        }
+    }
 
     func run() throws {
         try reportingErrors {

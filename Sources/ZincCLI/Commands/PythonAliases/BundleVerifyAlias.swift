@@ -20,6 +20,6 @@ struct BundleVerifyAlias: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        try Verify.verify(catalog: CatalogReference(text: catalog), bundle: bundle, version: version, json: false, quiet: quiet)
+        try Verify.verify(catalog: CatalogReference(text: catalog), bundle: bundle, version: version, json: PythonGlobalOptions.current.format == .json, quiet: quiet)
     }
 }

@@ -13,6 +13,8 @@ struct CatalogCleanAlias: ParsableCommand {
     @Flag(name: [.customShort("f"), .customLong("force")], help: "Remove the files; without it, only list them.")
     var force = false
 
+    @OptionGroup var timeout: PythonTimeoutOption
+
     @OptionGroup var grace: GraceOption
 
     @Flag(help: "Do not show a progress bar.")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Zinc
 
 struct CatalogListAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,6 +18,17 @@ struct CatalogListAlias: ParsableCommand {
     var noVersions = false
 
     func run() throws {
-        try ListCatalog.show(catalog: CatalogReference(text: catalog), distro: distro, namesOnly: noVersions, json: false)
+        guard PythonGlobalOptions.current.format == .json else {
+            return try ListCatalog.show(catalog: CatalogReference(text: catalog), distro: distro, namesOnly: noVersions, json: false)
+        }
+        // As that tool printed it: one object per bundle and line.
+        try reportingErrors {
+            for bundle in try CatalogReference(text: catalog).open().listBundles(distro: distro) {
+                let distros = Set(bundle.versions.flatMap(\.distributions)).sorted()
+                printJSONLine(.object(["bundle_name": .string(bundle.name),
+                                       "versions": .array(bundle.versions.map { .int(Int64($0.number)) }),
+                                       "distros": .array(distros.map { .string($0) })]))
+            }
+        }
     }
 }

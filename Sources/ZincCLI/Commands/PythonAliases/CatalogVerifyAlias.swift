@@ -14,6 +14,6 @@ struct CatalogVerifyAlias: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        try Verify.verify(catalog: CatalogReference(text: catalog), bundle: nil, version: nil, json: false, quiet: quiet)
+        try Verify.verify(catalog: CatalogReference(text: catalog), bundle: nil, version: nil, json: PythonGlobalOptions.current.format == .json, quiet: quiet)
     }
 }

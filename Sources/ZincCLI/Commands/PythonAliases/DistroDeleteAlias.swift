@@ -9,6 +9,8 @@ struct DistroDeleteAlias: ParsableCommand {
 
     @OptionGroup var target: PythonDistroTarget
 
+    @OptionGroup var timeout: PythonTimeoutOption
+
     func run() throws {
         try DeleteDistro.delete(catalog: CatalogReference(text: target.catalog), bundle: target.bundle, distro: target.distro)
     }

@@ -12,6 +12,8 @@ struct DistroUpdateAlias: ParsableCommand {
     @Option(name: [.customShort("v"), .customLong("version")], help: "A version number, :latest or @DISTRO.")
     var version: String
 
+    @OptionGroup var timeout: PythonTimeoutOption
+
     @Flag(help: "Do not keep the replaced version under _DISTRO.")
     var noPrevDistro = false
 

@@ -16,6 +16,8 @@ struct PythonAliasesTopic: ParsableCommand {
         FlavorspecDeleteAlias.self,
         DumpIndexAlias.self,
         DumpManifestAlias.self,
+        DumpFlavorspecAlias.self,
+        DebugFlavorsAlias.self,
         CatalogVerifyAlias.self,
         BundleVerifyAlias.self,
         CatalogCleanAlias.self,
@@ -30,6 +32,10 @@ struct PythonAliasesTopic: ParsableCommand {
             Scripts written for the original Python tool run unchanged: each of these \
             spellings takes that tool's options (-c CAT, -b BUNDLE, -v VERSION, ...) and \
             does what the zinc command it names does. 'zinc SPELLING --help' shows its options.
+            The options that tool takes before its command work too: --format json (one JSON \
+            object per line from catalog:list and bundle:list, verify's JSON report from \
+            catalog:verify and bundle:verify), --loglevel info|debug, and -C FILE (ignored, \
+            with a warning: zinc reads no config file).
 
             \(table)
             """,

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Zinc
+
+struct DumpFlavorspecAlias: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump:flavorspec",
+        abstract: "The Python tool's dump:flavorspec: print a flavorspec stored in the catalog.",
+        shouldDisplay: false
+    )
+
+    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
+    var catalog: String
+
+    @Option(name: [.customShort("n"), .customLong("name")], help: "The flavorspec's name.")
+    var name: String
+
+    func run() throws {
+        try reportingErrors {
+            printJSON(try JSONValue.parse(CatalogReference(text: catalog).open().flavorspecs.load(name).encoded()))
+        }
+    }
+}

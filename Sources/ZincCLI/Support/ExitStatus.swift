@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// The statuses `zinc` exits with. Scripts branch on them, so each means one thing and
+/// they are listed in `zinc --help` and the README.
+enum ExitStatus {
+    /// Done.
+    static let success = ExitCode.success
+    /// Something went wrong; one `zinc: error: …` line says what.
+    static let failure = ExitCode.failure
+    /// `verify` ran to the end and found problems (it printed them): distinct from 1, a
+    /// check that could not run, so that a monitor can tell a damaged catalog from an
+    /// unreachable one.
+    static let problemsFound = ExitCode(2)
+    /// The command line was wrong (sysexits' EX_USAGE, as ArgumentParser uses).
+    static let usage = ExitCode.validationFailure
+
+    /// For the help text.
+    static let summary = """
+        Exit status: 0 done; 1 error (one 'zinc: error: ...' line on stderr); 2 verify \
+        found problems; 64 usage error (a wrong command line).
+        """
+}
