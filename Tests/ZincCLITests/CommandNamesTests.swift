@@ -78,7 +78,7 @@ import ZincTestSupport
             .map { $0.split(separator: " ")[0].trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
         #expect(commands == ["-h", "version", "create_catalog", "update_bundle", "update_distro", "update_flavorspec",
                              "publish", "list", "list_bundle", "list_flavorspecs", "dump_index", "dump_manifest",
-                             "clone_bundle", "verify", "clean", "delete_bundle", "delete_distro", "delete_flavorspec",
+                             "clone_bundle", "verify", "clean", "prune", "delete_bundle", "delete_distro", "delete_flavorspec",
                              "serve", "repo_init", "track", "untrack", "sync", "status"])
         #expect(help.contains("Python tool's spellings (bundle:update, catalog:list, ...) work too: 'zinc help\npython-aliases' lists them."))
     }
