@@ -18,10 +18,10 @@ package enum WorkerThread {
     }
 
     private static func spawn(_ context: UnsafeMutableRawPointer) -> Int32 {
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
+        #if canImport(Glibc)
         var thread = pthread_t()
+        #else
+        var thread: pthread_t?  // a pointer on Darwin and musl
         #endif
         return pthread_create(&thread, nil, workerThreadEntry, context)
     }
