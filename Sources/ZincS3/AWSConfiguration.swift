@@ -95,8 +95,8 @@ private struct INIFile {
     static func load(_ path: String) throws -> INIFile? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         // Read until end of file rather than by its size: /dev/null is the usual way to keep
-        // a tool from the user's files.
-        guard let bytes = try? PosixFile.open(path).readToEnd(), let text = String(validating: bytes, as: UTF8.self) else {
+        // a tool from the user's files. A UTF-8 byte order mark (Windows editors) is dropped.
+        guard let bytes = try? PosixFile.open(path).readToEnd(), let text = String(bytes: bytes, encoding: .utf8) else {
             throw ZincError.invalidArgument("cannot read '\(path)' as UTF-8 text")
         }
         var file = INIFile()
