@@ -48,8 +48,8 @@ manual: build
 	$(ZINC) --generate-completion-script zsh >.build/share/completions/_zinc
 	$(ZINC) --generate-completion-script fish >.build/share/completions/zinc.fish
 
-# The binary is installed stripped: its symbols are a third of its size and only a
-# debugger needs them (.build/release/zinc keeps them).
+# The binary is installed stripped: its symbols are more than half of its size (51 MB
+# unstripped, 22 MB stripped) and only a debugger needs them (.build/release/zinc keeps them).
 install: manual
 	install -d $(BINDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS) $(MAN1DIR)
 	install -m 0755 -s $(ZINC) $(BINDIR)/zinc

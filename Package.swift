@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Zinc",
-    platforms: [.macOS(.v13)],
+    // macOS 15 / iOS 18: the standard library's Synchronization (Mutex, Atomic), which
+    // replaces Foundation's locks so that `zinc` links no ICU data.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "Zinc", targets: ["Zinc"]),
         .library(name: "ZincClient", targets: ["ZincClient"]),

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Zinc
 
 /// One place a catalog's static files can be fetched from. Everything the client

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Zinc
 
 /// Refreshes `catalogs/<id>.json` from the catalog's sources with `If-None-Match`, and

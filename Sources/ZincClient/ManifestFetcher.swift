@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Zinc
 
 /// A version's manifest: from `manifests/<catalog id>/` when an earlier (perhaps

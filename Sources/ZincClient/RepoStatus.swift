@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,8 +49,7 @@ extension Repo {
                 var bytes: Int64 = 0
                 if let version = tracked.version {
                     let folder = bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-                    let enumerator = FileManager.default.enumerator(atPath: folder)
-                    while let item = enumerator?.nextObject() as? String {
+                    for item in (try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? [] {
                         var st = stat()
                         if lstat(folder + "/" + item, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
                             files += 1

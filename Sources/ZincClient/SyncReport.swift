@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Zinc
 
 /// What one sync did, per catalog index and per tracked bundle, for people (`line`)
@@ -76,7 +80,7 @@ public struct SyncReport: Sendable {
                 if archiveUnavailable { how += " (archive unavailable)" }
             }
             return "\(name): \(from) -> \(version ?? 0) (\(how)); \(HumanFormat.bytes(bytes)) in \(requests) "
-                + "request\(requests == 1 ? "" : "s"), \(HumanFormat.fixed(seconds, decimals: 2)) s"
+                + "request\(requests == 1 ? "" : "s"), \(seconds.fixedDecimals(2)) s"
         }
 
         public var json: JSONValue {

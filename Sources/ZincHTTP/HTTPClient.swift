@@ -1,11 +1,12 @@
-import Foundation
+import Synchronization
 
 /// Performs HTTP requests through libcurl from any number of threads at once. Each
 /// request borrows an idle handle (or a new one), so concurrent requests each get their
 /// own kept-alive connection and sequential ones reuse it. libcurl is loaded by the
 /// first request, never by a process that makes none.
 package final class HTTPClient: @unchecked Sendable {
-    private let lock = NSLock()
+    /// Guards `idle`.
+    private let lock = Mutex(())
     private var idle = [CurlHandle]()
 
     package init() {}
@@ -13,7 +14,7 @@ package final class HTTPClient: @unchecked Sendable {
     /// Performs one request; nil on success, otherwise libcurl's message.
     package func perform(_ request: HTTPRequest, receiver: HTTPReceiver) throws(CurlError) -> String? {
         let handle = try borrow()
-        defer { lock.withLock { idle.append(handle) } }
+        defer { lock.withLock { _ in idle.append(handle) } }
         return try handle.perform(request, receiver: receiver)
     }
 
@@ -35,7 +36,7 @@ package final class HTTPClient: @unchecked Sendable {
     }
 
     private func borrow() throws(CurlError) -> CurlHandle {
-        if let handle = lock.withLock({ idle.popLast() }) { return handle }
+        if let handle = lock.withLock({ _ in idle.popLast() }) { return handle }
         return try CurlHandle()
     }
 }

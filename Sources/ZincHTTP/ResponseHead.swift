@@ -1,5 +1,3 @@
-import Foundation
-
 /// The status and fields of a response, built from header lines as libcurl hands them
 /// over. A redirect's or an interim response's head is replaced by the next one's.
 package struct ResponseHead: Sendable {
@@ -13,13 +11,13 @@ package struct ResponseHead: Sendable {
 
     /// Takes one line: a status line starts a new head, `Name: value` adds a field.
     package mutating func take(_ line: UnsafeRawBufferPointer) {
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: line, as: UTF8.self).trimmingWhitespace()
         if text.hasPrefix("HTTP/") {  // "HTTP/1.1 206 Partial Content", "HTTP/2 200"
             let parts = text.split(separator: " ")
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             fields = [:]
         } else if let colon = text.firstIndex(of: ":") {
-            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = String(text[text.index(after: colon)...].trimmingWhitespace())
             // Values (ETags) may be sent back in a request header later: no control characters.
             if !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
                 fields[text[..<colon].lowercased()] = value

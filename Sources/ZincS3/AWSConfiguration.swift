@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Zinc
+import ZincHTTP
 
 /// An access key pair (and session token) as the AWS CLI finds it. Never printed: its
 /// description hides the secrets.
@@ -32,7 +37,7 @@ public struct AWSConfiguration: Sendable {
     /// The configuration for this process; `endpointOverride` is `--endpoint-url`.
     public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
                             endpointOverride: String? = nil) throws -> AWSConfiguration {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         let profile = environment["AWS_PROFILE"] ?? "default"
         let credentialsFile = try INIFile.load(environment["AWS_SHARED_CREDENTIALS_FILE"] ?? home + "/.aws/credentials")
         let configFile = try INIFile.load(environment["AWS_CONFIG_FILE"] ?? home + "/.aws/config")
@@ -89,24 +94,23 @@ private struct INIFile {
     /// nil when the file does not exist.
     static func load(_ path: String) throws -> INIFile? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        // Read as a stream: Foundation's whole-file readers refuse /dev/null, the usual
-        // way to keep a tool from the user's files.
-        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() ?? Data(),
-              let text = String(data: data, encoding: .utf8) else {
+        // Read until end of file rather than by its size: /dev/null is the usual way to keep
+        // a tool from the user's files. A UTF-8 byte order mark (Windows editors) is dropped.
+        guard let bytes = try? PosixFile.open(path).readToEnd(), let text = String(bytes: bytes, encoding: .utf8) else {
             throw ZincError.invalidArgument("cannot read '\(path)' as UTF-8 text")
         }
         var file = INIFile()
         var current: String?
         for raw in text.split(whereSeparator: \.isNewline) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("["), line.hasSuffix("]") {
-                let name = line.dropFirst().dropLast().trimmingCharacters(in: .whitespaces)
+                let name = String(line.dropFirst().dropLast().trimmingWhitespace())
                 current = name
                 if file.sections[name] == nil { file.sections[name] = [:] }
             } else if let current, let equals = line.firstIndex(of: "=") {
-                let key = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-                file.sections[current]?[key] = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                let key = line[..<equals].trimmingWhitespace().lowercased()
+                file.sections[current]?[key] = String(line[line.index(after: equals)...].trimmingWhitespace())
             }
         }
         return file

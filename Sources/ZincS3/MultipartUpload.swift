@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Zinc
 import ZincHTTP
 
@@ -20,7 +24,7 @@ struct MultipartUpload {
     }
 
     init?(pseudoPath: String) {
-        guard let marker = pseudoPath.range(of: Self.marker) else { return nil }
+        guard let marker = pseudoPath.firstRange(of: Self.marker) else { return nil }
         path = String(pseudoPath[..<marker.lowerBound])
         uploadID = String(pseudoPath[marker.upperBound...])
         guard !path.isEmpty, !uploadID.isEmpty else { return nil }
@@ -118,15 +122,11 @@ struct MultipartUpload {
     }
 
     private static func parseDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        return try? Date(text, strategy: .iso8601)
     }
 
     private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
     }
 }

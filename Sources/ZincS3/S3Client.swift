@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Zinc
 import ZincHTTP
 
@@ -185,6 +189,6 @@ struct RetryPolicy: Sendable {
     func wait(beforeAttempt attempt: Int) {
         let base = firstDelay * (1 << min(attempt - 2, 6))
         let jittered = base * Double.random(in: 0.5...1.0)
-        Thread.sleep(forTimeInterval: Double(jittered.components.seconds) + Double(jittered.components.attoseconds) / 1e18)
+        sleepThread(for: jittered)
     }
 }

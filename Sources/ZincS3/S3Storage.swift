@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Zinc
 import ZincHTTP
 
@@ -161,7 +165,7 @@ public final class S3Storage: CatalogStorage {
     /// An ETag is the MD5 of the content only for objects uploaded in one PUT: multipart
     /// ETags end in `-N`.
     private static func md5Fingerprint(_ etag: String) -> String? {
-        let bare = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        let bare = etag.trimming { $0 == "\"" }
         guard bare.count == 32, bare.allSatisfy(\.isHexDigit) else { return nil }
         return bare.lowercased()
     }

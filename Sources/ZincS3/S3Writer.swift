@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Zinc
 import ZincHTTP
 
@@ -181,7 +192,7 @@ final class S3Writer: StorageWriter {
         let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((folder + "/zinc-upload-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        let name = String(cString: template)
+        let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         guard fd >= 0 else { throw ZincError.io(path: name, operation: "create a temporary file", errno: errno) }
         unlink(name)
         return PosixFile(fd: fd, path: name)

@@ -1,4 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ZincHTTP
 
 /// AWS Signature Version 4 for S3 requests (the `Authorization` header form).
 struct SignatureV4: Sendable {
@@ -24,7 +36,7 @@ struct SignatureV4: Sendable {
         signed["x-amz-content-sha256"] = payloadHash
         if let token = credentials.sessionToken { signed["x-amz-security-token"] = token }
         let names = signed.keys.sorted()
-        let canonicalHeaders = names.map { "\($0):\(signed[$0]!.trimmingCharacters(in: .whitespaces))\n" }.joined()
+        let canonicalHeaders = names.map { "\($0):\(signed[$0]!.trimmingWhitespace())\n" }.joined()
         let encodedQuery: [(name: String, value: String)] = query.map { name, value in
             (Self.encode(name, keepSlash: false), Self.encode(value, keepSlash: false))
         }
@@ -50,8 +62,12 @@ struct SignatureV4: Sendable {
         var time = time_t(date.timeIntervalSince1970)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec)
+        func digits(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return digits(parts.tm_year + 1900, 4) + digits(parts.tm_mon + 1, 2) + digits(parts.tm_mday, 2) + "T"
+            + digits(parts.tm_hour, 2) + digits(parts.tm_min, 2) + digits(parts.tm_sec, 2) + "Z"
     }
 
     /// S3's URI encoding: every byte but `A-Za-z0-9-._~` (and `/` in paths) as `%XX`.
@@ -65,7 +81,8 @@ struct SignatureV4: Sendable {
             case UInt8(ascii: "/") where keepSlash:
                 result += "/"
             default:
-                result += String(format: "%%%02X", byte)
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += (hex.count == 1 ? "%0" : "%") + hex
             }
         }
         return result

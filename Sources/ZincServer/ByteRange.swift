@@ -1,3 +1,5 @@
+import ZincHTTP
+
 /// What a `Range` request header asks of a file of known size (RFC 9110 §14).
 ///
 /// Only single ranges are answered with 206: clients of a catalog fetch one prefix of an archive,
@@ -17,13 +19,13 @@ package enum ByteRange: Equatable {
             self = .entireFile
             return
         }
-        let unit = header[..<equals].trimmingWhitespace()
+        let unit = header[..<equals].trimmingOptionalWhitespace()
         let set = header[header.index(after: equals)...]
         guard unit.lowercased() == "bytes", !set.contains(",") else {
             self = .entireFile
             return
         }
-        let spec = set.trimmingWhitespace()
+        let spec = set.trimmingOptionalWhitespace()
         guard let dash = spec.firstIndex(of: "-") else {
             self = .entireFile
             return
@@ -72,11 +74,7 @@ package enum ByteRange: Equatable {
 
 extension StringProtocol {
     /// Strips the optional whitespace (SP / HTAB) that HTTP allows around field values and list items.
-    func trimmingWhitespace() -> SubSequence {
-        let isOWS: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isOWS($0) }), let last = lastIndex(where: { !isOWS($0) }) else {
-            return self[endIndex...]
-        }
-        return self[first...last]
+    func trimmingOptionalWhitespace() -> SubSequence {
+        trimming { $0 == " " || $0 == "\t" }
     }
 }

@@ -34,11 +34,11 @@ package struct ConditionalRequest {
     func isNotModified(_ validators: FileValidators) -> Bool {
         if let ifNoneMatch {
             // Weak comparison: a weak tag from a cache still means "I have these bytes".
-            let field = ifNoneMatch.trimmingWhitespace()
+            let field = ifNoneMatch.trimmingOptionalWhitespace()
             if field == "*" { return true }
             return Self.entityTags(in: field).contains { $0.opaqueTag == validators.etag }
         }
-        if let ifModifiedSince, let since = HTTPDate.parse(String(ifModifiedSince.trimmingWhitespace())) {
+        if let ifModifiedSince, let since = HTTPDate.parse(String(ifModifiedSince.trimmingOptionalWhitespace())) {
             return validators.lastModified <= since
         }
         return false
@@ -48,7 +48,7 @@ package struct ConditionalRequest {
     /// bytes of two versions together, so it gets the whole file instead.
     func allowsRange(_ validators: FileValidators) -> Bool {
         guard let ifRange else { return true }
-        let value = ifRange.trimmingWhitespace()
+        let value = ifRange.trimmingOptionalWhitespace()
         if value.hasPrefix("\"") || value.hasPrefix("W/") {
             // Strong comparison: a weak tag never matches.
             let tags = Self.entityTags(in: value)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `CatalogHTTPServer` serves and where.
 public struct ServerConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
@@ -69,7 +69,9 @@ final class SignalTrap: Sendable {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         relayWriteEnd = ends[1]
         let readEnd = ends[0]
-        let thread = Thread {
+        // A serial queue of its own gets a thread of its own from libdispatch (not one of the
+        // shared pool's per-core workers), which this loop keeps for good.
+        DispatchQueue(label: "ZincServer signal relay").async {
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)
@@ -82,8 +84,6 @@ final class SignalTrap: Sendable {
                 for handler in handlers { handler(number) }
             }
         }
-        thread.name = "ZincServer signal relay"
-        thread.start()
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Options of `update_bundle`.
 public struct BundleUpdateOptions: Sendable {

@@ -1,10 +1,11 @@
-import Foundation
+import Synchronization
 
 /// Which contents some worker has taken on to store while hashing, so a tree holding
 /// one content in several files compresses and writes it once even when those files
 /// are hashed at the same moment on different cores; and what each such file stored.
 final class DigestClaims: @unchecked Sendable {
-    private let lock = NSLock()
+    /// Guards `claimed` and `storedSizes`.
+    private let lock = Mutex(())
     /// The first 8 bytes of each claimed digest: a quarter of the memory of whole digests.
     /// Two contents sharing them (once in 2^64) only means the second is stored later,
     /// with the objects nobody stored while hashing.
@@ -18,10 +19,10 @@ final class DigestClaims: @unchecked Sendable {
 
     /// True for the first caller with `digest`, false for every later one.
     func claim(_ digest: SHA1.Digest) -> Bool {
-        lock.withLock { claimed.insert(digest.prefix).inserted }
+        lock.withLock { _ in claimed.insert(digest.prefix).inserted }
     }
 
     func record(_ object: StoredObject, forFile index: Int) {
-        lock.withLock { storedSizes[index] = object.sizes }
+        lock.withLock { _ in storedSizes[index] = object.sizes }
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The index as read from its commit point.
 struct StoredIndex {
@@ -77,7 +81,7 @@ extension Catalog {
                 return result
             }
             // Another writer committed first: back off a little, more each time, at random.
-            Thread.sleep(forTimeInterval: Double.random(in: 0...0.002) * Double(min(attempt + 1, 50)))
+            sleepThread(for: .seconds(Double.random(in: 0...0.002) * Double(min(attempt + 1, 50))))
         }
         throw ZincError.conflict("the index of '\(storage.location)' kept changing under this writer "
                                  + "(\(Self.indexAttempts) attempts); try again")

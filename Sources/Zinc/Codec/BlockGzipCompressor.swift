@@ -1,5 +1,5 @@
 import CZlib
-import Foundation
+import Synchronization
 
 /// Gzip for files too large to hold whole, on several cores. The input is cut into
 /// blocks of `blockSize` bytes; each is deflated on its own, primed with the 32 KiB
@@ -106,11 +106,15 @@ final class BlockGzipCompressor {
 /// Raw-deflate states, reused from block to block: setting one up costs a few hundred
 /// KiB of allocations. There are never more than the threads deflating at once.
 private final class DeflaterPool {
-    private let lock = NSLock()
+    /// Guards `idle`.
+    private let lock = Mutex(())
     private var idle = [UnsafeMutablePointer<z_stream>]()
 
     func take() -> UnsafeMutablePointer<z_stream> {
-        if let stream = lock.withLock({ idle.popLast() }) { return stream }
+        // Handed out through a variable: a pointer cannot be a `Mutex` closure's (sending) result.
+        var reused: UnsafeMutablePointer<z_stream>?
+        lock.withLock { _ in reused = idle.popLast() }
+        if let reused { return reused }
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // Negative window bits: raw deflate, the gzip wrapper is written by hand.
@@ -121,7 +125,7 @@ private final class DeflaterPool {
     }
 
     func put(_ stream: UnsafeMutablePointer<z_stream>) {
-        lock.withLock { idle.append(stream) }
+        lock.withLock { _ in idle.append(stream) }
     }
 
     deinit {

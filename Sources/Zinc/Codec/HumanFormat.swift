@@ -14,7 +14,7 @@ public enum HumanFormat {
             unit += 1
         }
         let decimals = value < 9.995 ? 2 : value < 99.95 ? 1 : 0
-        return (count < 0 ? "-" : "") + fixed(value, decimals: decimals) + " " + units[unit]
+        return (count < 0 ? "-" : "") + value.fixedDecimals(decimals) + " " + units[unit]
     }
 
     /// `1,234,567`.
@@ -34,16 +34,5 @@ public enum HumanFormat {
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(minutes):\(two(secs))"
-    }
-
-    /// `value` rounded to `decimals` places (at most 3), without Foundation's formatter.
-    public static func fixed(_ value: Double, decimals: Int) -> String {
-        let scale = [1, 10, 100, 1000][min(max(decimals, 0), 3)]
-        let scaled = Int64((value.magnitude * Double(scale)).rounded())
-        let whole = scaled / Int64(scale)
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        guard scale > 1 else { return sign + "\(whole)" }
-        let fraction = String(scaled % Int64(scale))
-        return sign + "\(whole)." + String(repeating: "0", count: String(scale).count - 1 - fraction.count) + fraction
     }
 }

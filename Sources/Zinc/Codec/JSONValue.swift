@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A JSON document as plain values. Zinc parses into this first (with `JSONParser`)
 /// and validates by hand, so a foreign or damaged file gets an error that names the
@@ -75,7 +79,8 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     private static func format(_ d: Double) -> String {
-        if d == d.rounded(), abs(d) < 1e15 { return String(format: "%.1f", d) }
+        // Whole numbers keep a ".0" (as printf's "%.1f" wrote them), so they read back as doubles.
+        if d == d.rounded(), abs(d) < 1e15 { return (d.sign == .minus ? "-" : "") + String(Int64(d.magnitude)) + ".0" }
         return "\(d)"
     }
 
@@ -94,7 +99,8 @@ public enum JSONValue: Equatable, Sendable {
             case 0x0D: out.append(contentsOf: Array("\\r".utf8))
             case 0x09: out.append(contentsOf: Array("\\t".utf8))
             case 0..<0x20, 0x7F:
-                out.append(contentsOf: Array(String(format: "\\u%04x", Int(byte)).utf8))
+                let hex = String(byte, radix: 16)
+                out.append(contentsOf: Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8))
             default: out.append(byte)
             }
         }

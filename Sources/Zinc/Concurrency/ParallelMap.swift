@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import Synchronization
 
 /// Runs `body` for each index on `workers` threads (nil: one per available core, see
 /// `AvailableCores`), and returns the results in index order, so output never depends
@@ -27,10 +28,10 @@ public func parallelMap<T>(count: Int, workers: Int?, _ body: (Int) throws -> T)
         let finished = DispatchGroup()
         for _ in 1..<lanes {
             finished.enter()
-            Thread {
+            WorkerThread.start {
                 work()
                 finished.leave()
-            }.start()
+            }
         }
         work()
         finished.wait()
@@ -39,7 +40,8 @@ public func parallelMap<T>(count: Int, workers: Int?, _ body: (Int) throws -> T)
 }
 
 private final class ParallelState<T>: @unchecked Sendable {
-    private let lock = NSLock()
+    /// Guards the fields below.
+    private let lock = Mutex(())
     private var next = 0
     private let count: Int
     private var values: [T?]
@@ -51,7 +53,7 @@ private final class ParallelState<T>: @unchecked Sendable {
     }
 
     func nextIndex() -> Int? {
-        lock.withLock {
+        lock.withLock { _ in
             guard next < count, firstError == nil else { return nil }
             defer { next += 1 }
             return next
@@ -59,11 +61,11 @@ private final class ParallelState<T>: @unchecked Sendable {
     }
 
     func store(_ value: T, at index: Int) {
-        lock.withLock { values[index] = value }
+        lock.withLock { _ in values[index] = value }
     }
 
     func fail(_ error: Error, at index: Int) {
-        lock.withLock {
+        lock.withLock { _ in
             if firstError == nil || index < firstError!.index { firstError = (index, error) }
         }
     }

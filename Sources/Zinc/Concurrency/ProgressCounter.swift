@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// A progress report: a phase, and how many items and bytes of it are done.
 protocol CountedProgress: Sendable {
@@ -8,14 +8,12 @@ protocol CountedProgress: Sendable {
 
 /// Counts finished items across worker threads and reports each step, for the
 /// progress displays of imports, verify and clean.
-final class ProgressCounter<Progress: CountedProgress>: @unchecked Sendable {
-    private let lock = NSLock()
+final class ProgressCounter<Progress: CountedProgress>: Sendable {
     private let phase: Progress.Phase
     private let totalItems: Int
     private let totalBytes: Int64
     private let report: (@Sendable (Progress) -> Void)?
-    private var items = 0
-    private var bytes: Int64 = 0
+    private let done = Mutex<(items: Int, bytes: Int64)>((0, 0))
 
     init(_ phase: Progress.Phase, totalItems: Int, totalBytes: Int64, report: (@Sendable (Progress) -> Void)?) {
         self.phase = phase
@@ -26,10 +24,11 @@ final class ProgressCounter<Progress: CountedProgress>: @unchecked Sendable {
 
     func finishedItem(bytes count: Int64) {
         guard let report else { return }
-        report(lock.withLock {
-            items += 1
-            bytes += count
-            return Progress(phase: phase, completed: items, total: totalItems, completedBytes: bytes, totalBytes: totalBytes)
-        })
+        let (items, bytes) = done.withLock { done in
+            done.items += 1
+            done.bytes += count
+            return done
+        }
+        report(Progress(phase: phase, completed: items, total: totalItems, completedBytes: bytes, totalBytes: totalBytes))
     }
 }

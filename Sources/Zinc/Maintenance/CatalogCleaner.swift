@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `clean` found, and whether it removed it.
 public struct CleanReport: Equatable, Sendable {

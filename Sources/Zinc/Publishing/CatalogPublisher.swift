@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `publish` does or, for a dry run, would do.
 public struct PublishReport: Equatable, Sendable {

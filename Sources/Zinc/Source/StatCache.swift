@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Remembers, per source tree, the SHA-1 of each file together with what `stat` said
 /// about it, so re-importing an unchanged tree reads no file content (git's index does
@@ -34,10 +45,10 @@ public struct StatCache: Sendable {
         let environment = ProcessInfo.processInfo.environment
         if let folder = environment["ZINC_CACHE_DIR"], !folder.isEmpty { return folder }
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/zinc" }
-        // $HOME first: NSHomeDirectory() asks the user database (nsswitch, passwd, a
-        // socket to nscd), a noticeable part of re-importing an unchanged tree.
+        // $HOME first: the user database (nsswitch, passwd, a socket to nscd) is a
+        // noticeable part of re-importing an unchanged tree.
         if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/zinc" }
-        return NSHomeDirectory() + "/.cache/zinc"
+        return FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/zinc"
     }
 
     /// The cache of the source tree at `sourceRoot` (keyed by its resolved path).
@@ -102,7 +113,7 @@ public struct StatCache: Sendable {
     public func save(_ files: [SourceFile], digests: [SHA1.Digest], scanStart: Int64,
                      matchedManifest: String? = nil) throws -> SavedStatCache {
         let trustedBefore = scanStart - Self.racyMarginNanoseconds
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = String(file[..<file.lastIndex(of: "/")!])
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let temporary = file + ".tmp-\(getpid())"
         let output = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension CatalogStorage {
     /// Runs `body`, which writes a large batch, while another thread flushes the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns what a user types after `--catalog` or `--dest` into a catalog root: a path,
 /// `file:///abs/path`, `file://relative/path` (the 2012 talk uses both URL forms), or
@@ -50,8 +54,6 @@ public struct CatalogLocation: Equatable, Sendable {
     }
 
     static func absolutePath(_ path: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
-        let absolute = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
-        return (absolute as NSString).standardizingPath
+        StandardizedPath.absolute(path)
     }
 }

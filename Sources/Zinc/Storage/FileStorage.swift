@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -104,7 +109,7 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
         let cutoff = Int(time(nil)) - Int(age.components.seconds)
         var results = [String]()
         try walk("") { path, name, status in
-            guard name.hasPrefix("."), let marker = name.range(of: Self.temporaryMarker, options: .backwards) else { return }
+            guard name.hasPrefix("."), let marker = Array(name.ranges(of: Self.temporaryMarker)).last else { return }
             let suffix = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
             guard suffix.count == 2, let pid = pid_t(suffix[0]), UInt32(suffix[1]) != nil else { return }
             #if os(Linux)
@@ -387,14 +392,10 @@ final class FileStorageWriter: StorageWriter {
 }
 
 /// 1, 2, 3, … from any thread.
-private final class SerialNumbers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last: UInt32 = 0
+private final class SerialNumbers: Sendable {
+    private let last = Atomic<UInt32>(0)
 
     func next() -> UInt32 {
-        lock.lock()
-        defer { lock.unlock() }
-        last &+= 1
-        return last
+        last.wrappingAdd(1, ordering: .relaxed).newValue
     }
 }

@@ -1,4 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 
 /// Locks for stores that have none (object stores), after restic's `locks/`: each
@@ -54,7 +66,7 @@ public struct LockObjects: Sendable {
                 throw ZincError.conflict("'\(storage.location)' is locked (\(Self.describe(conflicts))); "
                                          + "gave up after waiting \(policy.waitAtMost)")
             }
-            Thread.sleep(forTimeInterval: Self.seconds(policy.retryEvery) * Double.random(in: 0.5...1.5))
+            sleepThread(for: policy.retryEvery * Double.random(in: 0.5...1.5))
         }
     }
 
@@ -130,9 +142,8 @@ private final class LockObjectHolder: HeldLock, @unchecked Sendable {
     private let storage: CatalogStorage
     private let path: String
     private let policy: LockPolicy
-    private let lock = NSLock()
     /// When the lock object was last written, by the monotonic clock.
-    private var lastRefresh = ContinuousClock.now
+    private let lastRefresh = Mutex(ContinuousClock.now)
     private var refresher: PeriodicThread?
 
     init(storage: CatalogStorage, path: String, record: LockRecord, policy: LockPolicy) {
@@ -144,12 +155,12 @@ private final class LockObjectHolder: HeldLock, @unchecked Sendable {
                                        time: WallClock.nowMilliseconds())
             let started = ContinuousClock.now
             // A failed refresh is retried at the next tick; `confirm` notices when too many fail.
-            if (try? storage.write(refreshed.encoded(), to: path)) == .written { lock.withLock { lastRefresh = started } }
+            if (try? storage.write(refreshed.encoded(), to: path)) == .written { lastRefresh.withLock { $0 = started } }
         }
     }
 
     func confirm() throws {
-        let sinceRefresh = lock.withLock { ContinuousClock.now - lastRefresh }
+        let sinceRefresh = ContinuousClock.now - lastRefresh.withLock { $0 }
         // Others take the lock as stale after `staleAfter` by their clocks; keep a margin.
         guard sinceRefresh < policy.staleAfter - policy.refreshEvery else {
             throw ZincError.conflict("the lock '\(storage.location)/\(path)' was not refreshed for \(sinceRefresh) "

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How many threads the parallel steps start when not told otherwise: the cores this
 /// process may actually use. `ProcessInfo.activeProcessorCount` counts every online CPU
@@ -59,9 +63,14 @@ enum AvailableCores {
 
     /// Cores allowed by v1's quota and period files (a quota of -1 means none).
     static func cores(quota: String, period: String) -> Int? {
-        guard let quota = Int(quota.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let period = Int(period.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        guard let quota = number(quota), let period = number(period) else { return nil }
         return roundedUp(quota: quota, period: period)
+    }
+
+    /// The one number of a cgroup file, with white space around it.
+    private static func number(_ text: String) -> Int? {
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        return fields.count == 1 ? Int(fields[0]) : nil
     }
 
     private static func roundedUp(quota: Int, period: Int) -> Int? {

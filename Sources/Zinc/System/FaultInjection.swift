@@ -1,4 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Crash injection for the tests that prove a kill at any step leaves the catalog
 /// valid: with `ZINC_KILL_AFTER_COMMITS=N` in the environment, the process kills itself
@@ -6,22 +18,10 @@ import Foundation
 /// place, or deleted), as `kill -9` would. Unset, it costs one comparison per change.
 enum FaultInjection {
     private static let limit: Int? = ProcessInfo.processInfo.environment["ZINC_KILL_AFTER_COMMITS"].flatMap { Int($0) }
-    private static let counter = Counter()
+    private static let changes = Atomic<Int>(0)
 
     static func changed(_ path: String) {
-        guard let limit, counter.increment() >= limit else { return }
+        guard let limit, changes.add(1, ordering: .relaxed).newValue >= limit else { return }
         kill(getpid(), SIGKILL)
-    }
-
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-
-        func increment() -> Int {
-            lock.withLock {
-                value += 1
-                return value
-            }
-        }
     }
 }

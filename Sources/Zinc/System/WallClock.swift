@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Times that other processes and machines compare with their own clocks (lock
 /// refreshes, when files left the index): milliseconds since 1970, UTC.

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Zinc
 
 struct UpdateFlavorspec: ParsableCommand {
@@ -33,7 +37,7 @@ struct UpdateFlavorspec: ParsableCommand {
             guard let spec = try Flavorspec.load(file: path) else {
                 throw ZincError.invalidArgument("no flavorspec file at '\(path)'")
             }
-            let fileName = (path as NSString).lastPathComponent
+            let fileName = path.split(separator: "/").last.map(String.init) ?? path
             let storedName = name ?? (fileName.hasSuffix(".json") ? String(fileName.dropLast(".json".count)) : fileName)
             try catalog.flavorspecs.save(spec, as: storedName)
             print("Stored flavorspec '\(storedName)'")
