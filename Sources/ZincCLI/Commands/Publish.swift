@@ -64,11 +64,11 @@ struct Publish: ParsableCommand {
             return
         }
         let verb = report.performed ? "Uploaded" : "Would upload"
-        print("\(verb) \(files(report.uploaded.count)) (\(report.uploadedBytes) bytes) to \(destination); "
+        print("\(verb) \(files(report.uploaded.count)) (\(HumanFormat.bytes(report.uploadedBytes))) to \(destination); "
               + "\(files(report.unchanged)) already there")
         print(report.indexChanged ? "\(report.performed ? "Replaced" : "Would replace") the index" : "The index is up to date")
         if delete {
-            print("\(report.performed ? "Deleted" : "Would delete") \(files(report.deleted.count)) (\(report.deletedBytes) bytes)")
+            print("\(report.performed ? "Deleted" : "Would delete") \(files(report.deleted.count)) (\(HumanFormat.bytes(report.deletedBytes)))")
         }
         if let until = report.waitingUntil, report.waiting > 0 {
             print("Kept \(files(report.waiting)) that left the index less than \(GraceOption.describe(grace.duration)) ago, "
@@ -76,5 +76,5 @@ struct Publish: ParsableCommand {
         }
     }
 
-    private func files(_ count: Int) -> String { "\(count) file\(count == 1 ? "" : "s")" }
+    private func files(_ count: Int) -> String { Clean.files(count) }
 }

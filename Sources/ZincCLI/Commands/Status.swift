@@ -1,4 +1,5 @@
 import ArgumentParser
+import Zinc
 import ZincClient
 
 struct Status: ParsableCommand {
@@ -27,7 +28,7 @@ struct Status: ParsableCommand {
                 let state = bundle.localVersion == nil ? "not synced"
                     : bundle.localVersion == bundle.remoteVersion ? "up to date" : "update available"
                 print("\(bundle.catalog).\(bundle.bundle)\(flavor) @\(bundle.distro): local \(local), remote \(remote), "
-                      + "\(bundle.files) files, \(bundle.bytesOnDisk) bytes (\(state))")
+                      + "\(HumanFormat.count(bundle.files)) files, \(HumanFormat.bytes(bundle.bytesOnDisk)) (\(state))")
             }
         }
     }
