@@ -36,6 +36,10 @@ import ZincTestSupport
                                 .map { .string($0) })]))
         #expect(try json("delete_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--json")
                 == .object(["bundle": .string("B"), "distro": .string("master"), "version": .int(3)]))
+        try dir.write("spec.json", Array(#"{"small": ["+ *.txt"]}"#.utf8))
+        try zincSucceeds(["update_flavorspec", "--catalog", "cat", "--path", "spec.json"], in: dir.path)
+        #expect(try json("delete_flavorspec", "--catalog", "cat", "--name", "spec", "--json")
+                == .object(["flavorspec": .string("spec"), "deleted": .bool(true)]))
     }
 
     @Test func cleanReportsFilesAndBytes() throws {

@@ -58,6 +58,6 @@ public struct VerificationReport: Equatable, Sendable {
     }
 
     private func count(_ n: Int, _ noun: String) -> String {
-        "\(n) \(noun)\(n == 1 ? "" : "s")"
+        "\(HumanFormat.count(n)) \(noun)\(n == 1 ? "" : "s")"
     }
 }

@@ -14,15 +14,22 @@ struct DeleteFlavorspec: ParsableCommand {
     @Option(help: "The flavorspec's name.")
     var name: String
 
+    @Flag(help: "Print one JSON document instead: {\"flavorspec\", \"deleted\": true}.")
+    var json = false
+
     func run() throws {
-        try Self.delete(catalog: try catalog.reference, name: name)
+        try Self.delete(catalog: try catalog.reference, name: name, json: json)
     }
 
     /// The whole command, shared with its Python-tool spelling `flavorspec:delete`.
-    static func delete(catalog location: CatalogReference, name: String) throws {
+    static func delete(catalog location: CatalogReference, name: String, json: Bool = false) throws {
         try reportingErrors {
             try location.open().flavorspecs.delete(name)
-            print("Deleted flavorspec '\(name)'")
+            if json {
+                printJSON(.object(["flavorspec": .string(name), "deleted": .bool(true)]))
+            } else {
+                print("Deleted flavorspec '\(name)'")
+            }
         }
     }
 }
