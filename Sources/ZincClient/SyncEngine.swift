@@ -97,7 +97,7 @@ public struct SyncEngine {
             result.requests = chain.requests - requests
             result.bytes = chain.bytes - bytes
             let elapsed = ContinuousClock.now - start
-            result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            result.seconds = elapsed.inSeconds
             report.bundles.append(result)
         }
     }

@@ -102,10 +102,6 @@ public struct LockObjects: Sendable {
         WallClock.nowMilliseconds() - record.time >= WallClock.milliseconds(policy.staleAfter)
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     private static func randomID() -> String {
         (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16).leftPadded(to: 8) }.joined()
     }
@@ -150,7 +146,7 @@ private final class LockObjectHolder: HeldLock, @unchecked Sendable {
         self.storage = storage
         self.path = path
         self.policy = policy
-        refresher = PeriodicThread(every: LockObjects.seconds(policy.refreshEvery)) { [self] in
+        refresher = PeriodicThread(every: policy.refreshEvery.inSeconds) { [self] in
             let refreshed = LockRecord(exclusive: record.exclusive, host: record.host, pid: record.pid,
                                        time: WallClock.nowMilliseconds())
             let started = ContinuousClock.now

@@ -13,3 +13,10 @@ enum WallClock {
         duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }
+
+extension Duration {
+    /// The duration in seconds, for reports and intervals that take a `Double`.
+    package var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

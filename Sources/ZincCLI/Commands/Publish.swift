@@ -60,7 +60,7 @@ struct Publish: ParsableCommand {
         }
         let elapsed = ContinuousClock.now - started
         if json {
-            printJSON(report.json(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            printJSON(report.json(seconds: elapsed.inSeconds))
             return
         }
         let verb = report.performed ? "Uploaded" : "Would upload"

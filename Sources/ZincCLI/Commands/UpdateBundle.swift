@@ -59,7 +59,7 @@ struct UpdateBundle: ParsableCommand {
                 "bundle": .string(name), "version": .int(Int64(version)), "unchanged": .bool(unchanged),
                 "files": .int(Int64(summary.files)), "new_objects": .int(Int64(summary.newObjects)),
                 "object_bytes": .int(summary.objectBytes), "archive_bytes": .int(summary.archiveBytes),
-                "bytes_written": .int(summary.bytesWritten), "seconds": .double(Self.seconds(since: start)),
+                "bytes_written": .int(summary.bytesWritten), "seconds": .double((ContinuousClock.now - start).inSeconds),
             ]))
             return
         }
@@ -101,11 +101,6 @@ struct UpdateBundle: ParsableCommand {
               + "\(HumanFormat.count(preview.added.count)) added, \(HumanFormat.count(preview.changed.count)) changed, "
               + "\(HumanFormat.count(preview.removed.count)) removed; \(HumanFormat.count(preview.newObjects)) new "
               + "object\(preview.newObjects == 1 ? "" : "s") (\(HumanFormat.bytes(preview.newObjectBytes)) before compression) and its archive")
-    }
-
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// The import itself, shared with the Python-tool spelling `bundle:update`, which

@@ -76,7 +76,7 @@ final class ProgressBar: Sendable {
     /// make some terminals wrap).
     static func line(_ label: String, files: Int, of totalFiles: Int, bytes: Int64, of totalBytes: Int64,
                      elapsed: Duration, width: Int) -> String {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         let fraction = totalBytes > 0 ? Double(bytes) / Double(totalBytes)
             : totalFiles > 0 ? Double(files) / Double(totalFiles) : 1
         let filled = min(barWidth, max(0, Int(fraction * Double(barWidth))))
