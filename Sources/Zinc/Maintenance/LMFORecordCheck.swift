@@ -22,11 +22,12 @@ extension CatalogVerifier {
             records[VersionKey(bundle: manifest.bundle, version: manifest.version)] = record
             if let problem { problems.append(problem) }
         }
+        let listed = allVersions.mapValues(Set.init)
         let loaded = Dictionary(manifests.map { (VersionKey(bundle: $0.bundle, version: $0.version), $0) }) { first, _ in first }
         let checked = try parallelMap(count: manifests.count, workers: workers) { i -> (LMFORecord?, [String]) in
             let manifest = manifests[i]
             guard let record = records[VersionKey(bundle: manifest.bundle, version: manifest.version)] else { return (nil, []) }
-            return check(record, of: manifest, listed: allVersions[manifest.bundle] ?? [], loaded: loaded, records: records)
+            return check(record, of: manifest, listed: listed[manifest.bundle] ?? [], loaded: loaded, records: records)
         }
         return zip(manifests, checked).map { manifest, result in
             let path = LMFORecord.path(bundle: manifest.bundle, version: manifest.version)
@@ -48,7 +49,7 @@ extension CatalogVerifier {
 
     /// The record when it holds, else nil and what is wrong with it (nothing, when the
     /// history changed since it was written).
-    private func check(_ record: LMFORecord, of manifest: Manifest, listed: [Int],
+    private func check(_ record: LMFORecord, of manifest: Manifest, listed: Set<Int>,
                        loaded: [VersionKey: Manifest], records: [VersionKey: LMFORecord]) -> (LMFORecord?, [String]) {
         let scopes = [nil] + manifest.flavors
         var problems = [String]()
@@ -71,12 +72,11 @@ extension CatalogVerifier {
         // Versions are numbered upwards, so each version listed below this one existed
         // when it was written; one the record does not know means another tool wrote this
         // history, and the archives are checked against it instead.
-        let listedSet = Set(listed)
-        guard listedSet.filter({ $0 < manifest.version }).isSubset(of: record.earlierVersions) else { return (nil, []) }
+        guard listed.filter({ $0 < manifest.version }).isSubset(of: record.earlierVersions) else { return (nil, []) }
         // Against the newest earlier version it was computed over that is still listed.
         // When versions above that one were deleted, an object may have come or gone in
         // them, so its intro may also be any of theirs: only the bounds can be checked.
-        guard let previous = record.earlierVersions.last(where: listedSet.contains) else { return (record, []) }
+        guard let previous = record.earlierVersions.last(where: listed.contains) else { return (record, []) }
         let skipsDeleted = previous != record.earlierVersions.last
         let previousKey = VersionKey(bundle: manifest.bundle, version: previous)
         let earlier: Manifest

@@ -109,9 +109,9 @@ public struct IgnorePatterns: Sendable, Equatable {
     public func excludes(_ path: String, isFolder: Bool) -> Bool {
         guard !rules.isEmpty else { return false }
         let full = Array(path.utf8)
-        let name = full.lastIndex(of: UInt8(ascii: "/")).map { Array(full[($0 + 1)...]) } ?? full
+        let name = full.lastIndex(of: UInt8(ascii: "/")).map { full[($0 + 1)...] } ?? full[...]
         for rule in rules.reversed() where isFolder || !rule.foldersOnly {
-            if Self.matches(rule.pattern[...], rule.anchored ? full[...] : name[...]) { return !rule.negated }
+            if Self.matches(rule.pattern[...], rule.anchored ? full[...] : name) { return !rule.negated }
         }
         return false
     }

@@ -99,12 +99,13 @@ public enum SourceTree {
 
     /// "catalog" for a folder holding an index and `manifests/`, "client repo" for one
     /// holding `repo.json` and `bundles/`, else nil.
+    /// Every folder of the source is asked, so this is one pass over its names, no table.
     private static func zincFolderKind(_ names: [ListedName]) -> String? {
-        let keys = Set(names.map(\.key))
-        if keys.contains(Array("manifests/".utf8)) && (keys.contains(Array("catalog.json".utf8)) || keys.contains(Array("index.json".utf8))) {
-            return "catalog"
+        func has(_ name: StaticString) -> Bool {
+            name.withUTF8Buffer { wanted in names.contains { $0.key.elementsEqual(wanted) } }
         }
-        if keys.contains(Array("repo.json".utf8)) && keys.contains(Array("bundles/".utf8)) { return "client repo" }
+        if has("manifests/") && (has("catalog.json") || has("index.json")) { return "catalog" }
+        if has("repo.json") && has("bundles/") { return "client repo" }
         return nil
     }
 
