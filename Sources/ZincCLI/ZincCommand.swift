@@ -57,8 +57,7 @@ struct ZincCommand: AsyncParsableCommand {
         do {
             if let split = try PythonGlobalOptions.split(arguments) { (pythonOptions, arguments) = split }
         } catch {
-            StandardError.write(errorText(error.message))
-            exit(withError: ExitStatus.usage)
+            report(error)
         }
         let logLevel = pythonOptions.logLevel
         LoggingSystem.bootstrap { _ in StderrLogHandler(logLevel: logLevel) }
@@ -78,9 +77,6 @@ struct ZincCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let failure as ValidationFailure {
-            StandardError.write(errorText(failure.message))
-            exit(withError: ExitStatus.failure)
         } catch {
             // A first word that names no command can only have failed to parse: a usage
             // error (status 64) that names the command meant.
@@ -88,13 +84,20 @@ struct ZincCommand: AsyncParsableCommand {
                 StandardError.write(errorText(message))
                 exit(withError: ExitStatus.usage)
             }
-            // Help and `ExitCode`s (verify's problems found) print nothing here:
-            // ArgumentParser shows the help itself, and verify has printed its report.
-            let status = exitCode(for: error)
-            let message = fullMessage(for: error)
-            if status == ExitStatus.success || message.isEmpty { exit(withError: error) }
-            StandardError.write(errorText(message))
-            exit(withError: status)
+            report(error)
         }
+    }
+
+    /// Prints `error` as `zinc: error: …` and exits with its `ExitStatus.of` status. Its
+    /// message is the error's own `description` (ArgumentParser's, with the usage lines,
+    /// for a wrong command line). Help and `ExitCode`s (verify's problems found) print
+    /// nothing here: ArgumentParser shows the help itself, and verify has printed its
+    /// report.
+    private static func report(_ error: any Error) -> Never {
+        let status = ExitStatus.of(error)
+        let message = fullMessage(for: error)
+        if status == ExitStatus.success || message.isEmpty { exit(withError: error) }
+        StandardError.write(errorText(message))
+        exit(withError: status)
     }
 }

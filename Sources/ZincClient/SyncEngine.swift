@@ -113,10 +113,7 @@ public struct SyncEngine {
         }
         let manifest = try ManifestFetcher(repo: repo, limit: options.documentLimit)
             .manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
-        if let flavor = tracked.flavor, !manifest.flavors.contains(flavor) {
-            throw ZincError.invalidArgument("version \(version) of '\(tracked.bundle)' has no flavor '\(flavor)' "
-                                            + "(its flavors: \(manifest.flavors.joined(separator: ", ")))")
-        }
+        _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         let objects = manifest.objects(flavor: tracked.flavor)
         let missing = objects.values.filter { !FileManager.default.fileExists(atPath: repo.objectFile($0.sha)) }
         let descriptor = "\(tracked.bundle)-\(version)" + (tracked.flavor.map { "~" + $0 } ?? "")

@@ -50,7 +50,7 @@ public struct AWSConfiguration: Sendable {
         }
         if environment["AWS_PROFILE"] != nil, credentialsFile?.sections[profile] == nil, configFile?.sections["profile \(profile)"] == nil,
            environment["AWS_ACCESS_KEY_ID"] == nil {
-            throw ZincError.invalidArgument("the profile '\(profile)' (AWS_PROFILE) is in neither ~/.aws/credentials nor ~/.aws/config")
+            throw S3ConfigurationError.profileNotFound(profile)
         }
         // Keys in the environment are one set, as the AWS CLI takes them: never completed
         // with a secret or a session token of the profile, which belong to another key.
@@ -66,20 +66,20 @@ public struct AWSConfiguration: Sendable {
         case (nil, nil):
             credentials = nil
         case (_?, nil):
-            throw ZincError.invalidArgument("an access key id is set but no secret access key (AWS_SECRET_ACCESS_KEY)")
+            throw S3ConfigurationError.missingSecretAccessKey
         case (nil, _?):
-            throw ZincError.invalidArgument("a secret access key is set but no access key id (AWS_ACCESS_KEY_ID)")
+            throw S3ConfigurationError.missingAccessKeyID
         }
         let region = environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 }
             ?? setting("AWS_DEFAULT_REGION", "region") ?? "us-east-1"
         guard !region.isEmpty, region.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
-            throw ZincError.invalidArgument("'\(region)' is not a region name")
+            throw S3ConfigurationError.invalidRegion(region)
         }
         var endpoint: URL?
         if let text = endpointOverride ?? setting("AWS_ENDPOINT_URL", "endpoint_url") {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   url.host != nil, url.query == nil, url.user == nil else {
-                throw ZincError.invalidArgument("the endpoint '\(text)' is not an http:// or https:// URL of a server")
+                throw S3ConfigurationError.invalidEndpoint(text)
             }
             endpoint = url
         }
@@ -97,7 +97,7 @@ private struct INIFile {
         // Read until end of file rather than by its size: /dev/null is the usual way to keep
         // a tool from the user's files. A UTF-8 byte order mark (Windows editors) is dropped.
         guard let bytes = try? PosixFile.open(path).readToEnd(), let text = String(bytes: bytes, encoding: .utf8) else {
-            throw ZincError.invalidArgument("cannot read '\(path)' as UTF-8 text")
+            throw S3ConfigurationError.unreadableFile(path)
         }
         var file = INIFile()
         var current: String?

@@ -13,7 +13,7 @@ public struct S3Address: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses `s3://BUCKET[/PREFIX]`, refusing what S3 would refuse or misread.
     public init(parsing text: String) throws {
-        guard text.hasPrefix("s3://") else { throw ZincError.invalidArgument("'\(text)' is not an s3://BUCKET/PREFIX address") }
+        guard text.hasPrefix("s3://") else { throw S3ConfigurationError.notAnS3Address(text) }
         let rest = text.dropFirst("s3://".count)
         let bucket = String(rest.prefix { $0 != "/" })
         // Bucket names: 3-63 lowercase letters, digits, dots and hyphens, starting and
@@ -21,11 +21,11 @@ public struct S3Address: Equatable, Sendable, CustomStringConvertible {
         let allowed = bucket.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }
         guard (3...63).contains(bucket.count), allowed, bucket.first != "." && bucket.first != "-",
               bucket.last != "." && bucket.last != "-" else {
-            throw ZincError.invalidArgument("'\(bucket)' in '\(text)' is not a bucket name (3 to 63 lowercase letters, digits, '.' and '-')")
+            throw S3ConfigurationError.invalidBucketName(bucket: bucket, address: text)
         }
         let segments = rest.dropFirst(bucket.count).split(separator: "/", omittingEmptySubsequences: true)
         for segment in segments where segment == "." || segment == ".." || segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw ZincError.invalidArgument("'\(text)': the key prefix may not hold '.', '..' or control characters")
+            throw S3ConfigurationError.invalidKeyPrefix(address: text)
         }
         self.init(bucket: bucket, prefix: segments.joined(separator: "/"))
     }

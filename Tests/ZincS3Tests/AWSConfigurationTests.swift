@@ -83,10 +83,10 @@ import ZincTestSupport
         #expect(configuration.credentials?.sessionToken == nil)
         // The profile still gives what the environment does not: region, endpoint.
         #expect(configuration.region == "ap-south-1" && configuration.endpoint?.absoluteString == "http://minio.local:9000")
-        #expect(throws: ZincError.invalidArgument("an access key id is set but no secret access key (AWS_SECRET_ACCESS_KEY)")) {
+        #expect(throws: S3ConfigurationError.missingSecretAccessKey) {
             try load(["AWS_ACCESS_KEY_ID": "ENVKEY"])
         }
-        #expect(throws: ZincError.invalidArgument("a secret access key is set but no access key id (AWS_ACCESS_KEY_ID)")) {
+        #expect(throws: S3ConfigurationError.missingAccessKeyID) {
             try load(["AWS_SECRET_ACCESS_KEY": "env-secret"])
         }
     }
@@ -103,7 +103,7 @@ import ZincTestSupport
         let regional = try load(["AWS_PROFILE": "regional"])
         #expect(regional.region == "sa-east-1" && regional.credentials == nil)
 
-        #expect(throws: ZincError.invalidArgument("the profile 'nobody' (AWS_PROFILE) is in neither ~/.aws/credentials nor ~/.aws/config")) {
+        #expect(throws: S3ConfigurationError.profileNotFound("nobody")) {
             try load(["AWS_PROFILE": "nobody"])
         }
     }
@@ -114,17 +114,17 @@ import ZincTestSupport
         #expect(try load().region == "eu-west-1")
         #expect(try AWSConfiguration.load(environment: ["AWS_CONFIG_FILE": "/nonexistent/c", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/k",
                                                         "HOME": dir.path]).region == "us-east-1")
-        #expect(throws: ZincError.invalidArgument("'us east 1' is not a region name")) { try load(["AWS_REGION": "us east 1"]) }
-        #expect(throws: ZincError.self) { try load(["AWS_REGION": "eu-west-1/../x"]) }
+        #expect(throws: S3ConfigurationError.invalidRegion("us east 1")) { try load(["AWS_REGION": "us east 1"]) }
+        #expect(throws: S3ConfigurationError.invalidRegion("eu-west-1/../x")) { try load(["AWS_REGION": "eu-west-1/../x"]) }
     }
 
     @Test func refusesEndpointsThatAreNotServers() throws {
         for bad in ["ftp://example.com", "not a url", "example.com:9000", "http://", "http://user:password@example.com",
                     "http://example.com/?x=1", "file:///tmp"] {
-            #expect(throws: ZincError.invalidArgument("the endpoint '\(bad)' is not an http:// or https:// URL of a server"), "\(bad)") {
+            #expect(throws: S3ConfigurationError.invalidEndpoint(bad), "\(bad)") {
                 try load(endpoint: bad)
             }
-            #expect(throws: ZincError.self, "\(bad) in AWS_ENDPOINT_URL") { try load(["AWS_ENDPOINT_URL": bad]) }
+            #expect(throws: S3ConfigurationError.invalidEndpoint(bad), "\(bad) in AWS_ENDPOINT_URL") { try load(["AWS_ENDPOINT_URL": bad]) }
         }
         #expect(try load(endpoint: "https://s3.example.com/base/").endpoint?.absoluteString == "https://s3.example.com/base/")
         #expect(try load(endpoint: "HTTP://127.0.0.1:9000").endpoint?.port == 9000)
@@ -149,7 +149,7 @@ import ZincTestSupport
 
     @Test func aFileThatIsNotTextIsAnErrorNamingIt() throws {
         try dir.write("binary", [0x5B, 0xFF, 0xFE, 0x5D])
-        #expect(throws: ZincError.invalidArgument("cannot read '\(dir.at("binary"))' as UTF-8 text")) {
+        #expect(throws: S3ConfigurationError.unreadableFile(dir.at("binary"))) {
             try load(["AWS_SHARED_CREDENTIALS_FILE": dir.at("binary")])
         }
     }

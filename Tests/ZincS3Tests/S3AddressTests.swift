@@ -47,17 +47,17 @@ import Zinc
         "s3://bucket/a\u{0}b", "s3://bucket/a\u{1}b", "s3://bucket/line\nbreak", "s3://bucket/tab\tx", "s3://bucket/del\u{7F}",
     ])
     func refuses(_ text: String) {
-        #expect(throws: ZincError.self, "'\(text)' was accepted") { try S3Address(parsing: text) }
+        #expect(throws: S3ConfigurationError.self, "'\(text)' was accepted") { try S3Address(parsing: text) }
     }
 
     @Test func namesWhatIsWrong() {
-        #expect(throws: ZincError.invalidArgument("'http://x' is not an s3://BUCKET/PREFIX address")) {
+        #expect(throws: S3ConfigurationError.notAnS3Address("http://x")) {
             try S3Address(parsing: "http://x")
         }
-        #expect(throws: ZincError.invalidArgument("'Bucket' in 's3://Bucket/x' is not a bucket name (3 to 63 lowercase letters, digits, '.' and '-')")) {
+        #expect(throws: S3ConfigurationError.invalidBucketName(bucket: "Bucket", address: "s3://Bucket/x")) {
             try S3Address(parsing: "s3://Bucket/x")
         }
-        #expect(throws: ZincError.invalidArgument("'s3://bucket/../x': the key prefix may not hold '.', '..' or control characters")) {
+        #expect(throws: S3ConfigurationError.invalidKeyPrefix(address: "s3://bucket/../x")) {
             try S3Address(parsing: "s3://bucket/../x")
         }
     }
@@ -74,7 +74,11 @@ import Zinc
         #expect(storage.isRemote)
         #expect(storage.client.configuration.endpoint?.absoluteString == "http://127.0.0.1:9")
         #expect(storage.client.configuration.region == "eu-west-1")
-        #expect(throws: ZincError.self) { try registry.catalogStorage("s3://Bad_Bucket/cat", options: StorageOptions()) }
-        #expect(throws: ZincError.self) { try registry.catalogStorage("s3://bucket/cat", options: StorageOptions(endpointURL: "ftp://x")) }
+        #expect(throws: S3ConfigurationError.invalidBucketName(bucket: "Bad_Bucket", address: "s3://Bad_Bucket/cat")) {
+            try registry.catalogStorage("s3://Bad_Bucket/cat", options: StorageOptions())
+        }
+        #expect(throws: S3ConfigurationError.invalidEndpoint("ftp://x")) {
+            try registry.catalogStorage("s3://bucket/cat", options: StorageOptions(endpointURL: "ftp://x"))
+        }
     }
 }

@@ -75,14 +75,14 @@ import ZincTestSupport
         try FileManager.default.createSymbolicLink(atPath: dir.at("links/\(Self.folder)"), withDestinationPath: dir.at("elsewhere"))
         try dir.write("manifests/\(Self.folder).json", "mine")
         let cases = [
-            ("out", BundleCloneOptions(), "'\(dir.at("out/" + Self.folder))' already exists; remove it or clone into another folder"),
-            ("links", BundleCloneOptions(), "'\(dir.at("links/" + Self.folder))' is a symlink; a clone never writes through one"),
+            ("out", BundleCloneOptions(), ZincError.cloneDestinationExists(dir.at("out/" + Self.folder))),
+            ("links", BundleCloneOptions(), ZincError.cloneDestinationIsSymlink(dir.at("links/" + Self.folder))),
             ("manifests", BundleCloneOptions(includeManifest: true),
-             "'\(dir.at("manifests/" + Self.folder)).json' already exists; remove it or clone into another folder"),
+             ZincError.cloneDestinationExists(dir.at("manifests/" + Self.folder) + ".json")),
         ]
-        for (destination, options, message) in cases {
+        for (destination, options, error) in cases {
             let before = dir.files(under: destination)
-            #expect(throws: ZincError.invalidArgument(message)) {
+            #expect(throws: error) {
                 try catalog.cloneBundle("BasicAdjectives", version: .latest, into: dir.at(destination), options: options)
             }
             #expect(dir.files(under: destination) == before)

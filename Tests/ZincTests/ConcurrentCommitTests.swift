@@ -110,7 +110,7 @@ import ZincTestSupport
     }
 
     @Test func anIndexListingAVersionTwiceIsNeverWrittenAndVerifySeesOne() throws {
-        #expect(throws: ZincError.conflict("refusing to write an index that lists version 1 of 'B' twice")) {
+        #expect(throws: ZincError.duplicateIndexVersion(bundle: "B", version: 1)) {
             try catalog.updateIndex { $0.bundles["B"]!.versions = [1, 1] }
         }
         // One written by another tool.

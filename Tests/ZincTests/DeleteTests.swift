@@ -52,15 +52,13 @@ import ZincTestSupport
         try point("test", at: 2)
         let before = dir.files(under: "cat")
         let index = try dir.read("cat/catalog.json")
-        #expect(throws: ZincError.conflict("version 1 of 'B' is referenced by distribution '_master'; "
-                                           + "version 2 of 'B' is referenced by distributions 'master', 'test'; nothing was deleted")) {
+        #expect(throws: ZincError.versionsReferenced(bundle: "B", distributions: [1: ["_master"], 2: ["master", "test"]])) {
             try catalog.deleteVersions(of: "B", [.spec(.number(3)), .spec(.number(1)), .spec(.number(2))])
         }
-        #expect(throws: ZincError.conflict("version 2 of 'B' is referenced by distributions 'master', 'test'; nothing was deleted")) {
+        #expect(throws: ZincError.versionsReferenced(bundle: "B", distributions: [2: ["master", "test"]])) {
             try catalog.deleteVersions(of: "B", [.spec(.distro("test"))])
         }
-        #expect(throws: ZincError.conflict("version 1 of 'B' is referenced by distribution '_master'; "
-                                           + "version 2 of 'B' is referenced by distributions 'master', 'test'; nothing was deleted")) {
+        #expect(throws: ZincError.versionsReferenced(bundle: "B", distributions: [1: ["_master"], 2: ["master", "test"]])) {
             try catalog.deleteVersions(of: "B", [.all])
         }
         #expect(dir.files(under: "cat") == before)

@@ -51,7 +51,7 @@ import ZincTestSupport
 
         try catalog.flavorspecs.delete("all")
         #expect(try catalog.flavorspecs.names() == ["devices"])
-        let missing = ZincError.invalidArgument("no flavorspec named 'all' stored in catalog '\(dir.at("cat"))'")
+        let missing = ZincError.flavorspecNotStored(name: "all", catalog: dir.at("cat"))
         #expect(throws: missing) { try catalog.flavorspecs.delete("all") }
         #expect(throws: missing) { try catalog.flavorspecs.load("all") }
         #expect(throws: ZincError.invalidName(kind: "flavor name", value: "../x", reason: "it contains '/'")) {
@@ -64,8 +64,7 @@ import ZincTestSupport
         #expect(try catalog.flavorspecs.resolve("devices").names == ["stored"])
         let file = try dir.write("devices", Self.devices)
         #expect(try catalog.flavorspecs.resolve(file).names == ["phone", "tablet"])
-        #expect(throws: ZincError.invalidArgument(
-            "no flavorspec file 'nope/x.json' and no flavorspec named 'nope/x.json' stored in catalog '\(dir.at("cat"))'")) {
+        #expect(throws: ZincError.flavorspecNotFound(spec: "nope/x.json", catalog: dir.at("cat"))) {
             try catalog.flavorspecs.resolve("nope/x.json")
         }
     }

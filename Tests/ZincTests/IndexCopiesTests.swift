@@ -114,7 +114,7 @@ import ZincTestSupport
         // The last number there is: an import says so instead of overflowing.
         try catalog.updateIndex { $0.bundles["B"]!.nextVersion = CatalogIndex.maximumVersion }
         try dir.write("src/new.json", SampleContent.text(100))
-        #expect(throws: ZincError.conflict("bundle 'B' has used every version number up to 2147483647")) {
+        #expect(throws: ZincError.versionNumbersExhausted(bundle: "B")) {
             try catalog.updateBundle("B", from: dir.at("src"))
         }
         #expect(try catalog.index().bundles["B"]?.versions == [1, 2])

@@ -54,7 +54,7 @@ import ZincTestSupport
         let manifest = try catalog.manifest(bundle: "BasicAdjectives", resolving: .latest)
         #expect(try manifest.paths(ofExistingFlavor: nil)
                 == ["Basic Adjectives.js", "audio/basic-adj-11.caf", "audio/basic-adj-12.caf", "photos/85x85/kind.jpg"])
-        #expect(throws: ZincError.invalidArgument("bundle 'BasicAdjectives' version 2 has no flavor 'phone' (it has no flavors)")) {
+        #expect(throws: ZincError.flavorNotFound(bundle: "BasicAdjectives", version: 2, flavor: "phone", flavors: [])) {
             try manifest.paths(ofExistingFlavor: "phone")
         }
     }

@@ -110,7 +110,7 @@ extension Catalog {
         }
         try writer.write(padding + [UInt8](repeating: 0, count: 2 * TarHeader.blockSize))
         guard try writer.commit(condition) == .written else {
-            throw ZincError.conflict("'\(storage.location)/\(path)' already exists; another writer used this version number")
+            throw ZincError.versionFileExists("\(storage.location)/\(path)")
         }
     }
 }

@@ -178,12 +178,12 @@ extension Catalog {
             throw ZincError.io(path: path, operation: "check", errno: errno)
         }
         if (st.st_mode & S_IFMT) == S_IFLNK {
-            throw ZincError.invalidArgument("'\(path)' is a symlink; a clone never writes through one")
+            throw ZincError.cloneDestinationIsSymlink(path)
         }
         throw alreadyExists(path)
     }
 
     private static func alreadyExists(_ path: String) -> ZincError {
-        .invalidArgument("'\(path)' already exists; remove it or clone into another folder")
+        .cloneDestinationExists(path)
     }
 }

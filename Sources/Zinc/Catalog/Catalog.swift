@@ -92,7 +92,7 @@ public final class Catalog: @unchecked Sendable {
         // was reserved for this writer alone.
         for writer in [json, gz] {
             guard try writer.commit(.ifAbsent) == .written else {
-                throw ZincError.conflict("'\(storage.location)/\(writer.path)' already exists; another writer used this version number")
+                throw ZincError.versionFileExists("\(storage.location)/\(writer.path)")
             }
         }
         return hasher.finalize()

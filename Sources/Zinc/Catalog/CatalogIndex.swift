@@ -150,10 +150,10 @@ public struct CatalogIndex: Equatable, Sendable {
     func checkWritable() throws {
         for (name, bundle) in bundles {
             for (a, b) in zip(bundle.versions, bundle.versions.dropFirst()) where a >= b {
-                throw ZincError.conflict("refusing to write an index that lists version \(b) of '\(name)' twice")
+                throw ZincError.duplicateIndexVersion(bundle: name, version: b)
             }
             if let last = bundle.versions.last, last > bundle.nextVersion {
-                throw ZincError.conflict("refusing to write an index whose next_version of '\(name)' is below version \(last)")
+                throw ZincError.nextVersionBelowListed(bundle: name, version: last)
             }
         }
     }

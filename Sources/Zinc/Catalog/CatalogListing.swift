@@ -53,8 +53,7 @@ extension Manifest {
     /// version does not have rather than answering with no files.
     public func paths(ofExistingFlavor flavor: String?) throws -> [String] {
         if let flavor, !flavors.contains(flavor) {
-            let known = flavors.isEmpty ? "it has no flavors" : "its flavors: " + flavors.joined(separator: ", ")
-            throw ZincError.invalidArgument("bundle '\(bundle)' version \(version) has no flavor '\(flavor)' (\(known))")
+            throw ZincError.flavorNotFound(bundle: bundle, version: version, flavor: flavor, flavors: flavors)
         }
         return paths(flavor: flavor)
     }

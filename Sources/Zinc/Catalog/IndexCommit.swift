@@ -83,8 +83,7 @@ extension Catalog {
             // Another writer committed first: back off a little, more each time, at random.
             sleepThread(for: .seconds(Double.random(in: 0...0.002) * Double(min(attempt + 1, 50))))
         }
-        throw ZincError.conflict("the index of '\(storage.location)' kept changing under this writer "
-                                 + "(\(Self.indexAttempts) attempts); try again")
+        throw ZincError.indexKeptChanging(location: storage.location, attempts: Self.indexAttempts)
     }
 
     /// Makes every copy of the index hold what its commit point holds (creating the
@@ -120,7 +119,7 @@ extension Catalog {
             bytes = now
             stale = Self.indexCopies
         }
-        throw ZincError.conflict("the index of '\(storage.location)' kept changing while its copies were written; try again")
+        throw ZincError.indexCopiesKeptChanging(location: storage.location)
     }
 
     /// Whether the copy `name` holds `bytes` (gunzipped, for the `.gz` copies). A

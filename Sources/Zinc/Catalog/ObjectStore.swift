@@ -208,7 +208,7 @@ public struct ObjectStore: Sendable {
         case .conditionFailed:
             // Another writer stored it first: theirs is the object now, as stored.
             guard let existing = try lookup(sha: sha, trustingSnapshot: false) else {
-                throw ZincError.conflict("object \(sha) vanished while it was being stored")
+                throw ZincError.objectVanished(sha: sha)
             }
             return existing
         }

@@ -10,8 +10,8 @@ public enum TarHeader {
 
     public static func encode(name: String, size: Int64) throws -> [UInt8] {
         let nameBytes = Array(name.utf8)
-        guard nameBytes.count <= 100 else { throw ZincError.invalidArgument("tar member name '\(name)' is longer than 100 bytes") }
-        guard size >= 0 else { throw ZincError.invalidArgument("negative tar member size") }
+        guard nameBytes.count <= 100 else { throw ZincError.tarMemberNameTooLong(name) }
+        guard size >= 0 else { throw ZincError.negativeTarMemberSize(name: name, size: size) }
         var header = [UInt8](repeating: 0, count: blockSize)
         func put(_ bytes: [UInt8], at offset: Int) {
             header.replaceSubrange(offset..<(offset + bytes.count), with: bytes)

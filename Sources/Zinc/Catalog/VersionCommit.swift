@@ -48,8 +48,7 @@ extension Catalog {
                     try writeArchives(name, draft, reservation, options: options, condition: .always)
                 }
             }
-            throw ZincError.conflict("the index of '\(storage.location)' kept changing while version "
-                                     + "\(reservation.version) of '\(name)' was committed; try again")
+            throw ZincError.indexChangedDuringCommit(location: storage.location, bundle: name, version: reservation.version)
         }
     }
 
@@ -94,8 +93,7 @@ extension Catalog {
             var entry = index.bundles[name] ?? CatalogIndex.BundleEntry()
             let listed = entry.versions
             guard !listed.contains(reservation.version) else {
-                throw ZincError.conflict("version \(reservation.version) of '\(name)', reserved by this import, is already "
-                                         + "listed in the index of '\(storage.location)' by another writer; nothing was committed")
+                throw ZincError.reservedVersionTaken(location: storage.location, bundle: name, version: reservation.version)
             }
             if !force, let latest = entry.latestVersion, latest != reservation.latestSeen, try holds(draft, name, version: latest) {
                 return .unchanged(version: latest)
@@ -149,7 +147,7 @@ extension Catalog {
         }
         let recordPath = LMFORecord.path(bundle: name, version: reservation.version)
         guard try storage.write(record.encoded(), to: recordPath, condition) == .written else {
-            throw ZincError.conflict("'\(storage.location)/\(recordPath)' already exists; another writer used this version number")
+            throw ZincError.versionFileExists("\(storage.location)/\(recordPath)")
         }
         try storage.flush()
     }
@@ -175,7 +173,7 @@ extension CatalogIndex.BundleEntry {
     /// Takes the next version number for a new version; it is never handed out again.
     mutating func reserveVersion(bundle: String) throws -> Int {
         guard nextVersion < CatalogIndex.maximumVersion else {
-            throw ZincError.conflict("bundle '\(bundle)' has used every version number up to \(CatalogIndex.maximumVersion)")
+            throw ZincError.versionNumbersExhausted(bundle: bundle)
         }
         nextVersion += 1
         return nextVersion

@@ -57,12 +57,11 @@ public struct FlavorspecStore: Sendable {
         if let file = try Flavorspec.load(file: spec) { return file }
         let isName = (try? Names.validateFlavorName(spec)) != nil
         if isName, try storage.exists(Self.path(name: spec)) { return try load(spec) }
-        throw ZincError.invalidArgument(
-            "no flavorspec file '\(spec)' and no flavorspec named '\(spec)' stored in catalog '\(storage.location)'")
+        throw ZincError.flavorspecNotFound(spec: spec, catalog: storage.location)
     }
 
     private func notFound(_ name: String) -> ZincError {
-        .invalidArgument("no flavorspec named '\(name)' stored in catalog '\(storage.location)'")
+        .flavorspecNotStored(name: name, catalog: storage.location)
     }
 }
 

@@ -77,13 +77,12 @@ extension Catalog {
             }
         }
         let versions = chosen.sorted()
-        let refusals = versions.compactMap { version -> String? in
+        var referenced = [Int: [String]]()
+        for version in versions {
             let distros = entry.distributions(pointingAt: version)
-            guard !distros.isEmpty else { return nil }
-            return "version \(version) of '\(bundle)' is referenced by distribution\(distros.count == 1 ? "" : "s") "
-                + distros.map { "'\($0)'" }.joined(separator: ", ")
+            if !distros.isEmpty { referenced[version] = distros }
         }
-        guard refusals.isEmpty else { throw ZincError.conflict(refusals.joined(separator: "; ") + "; nothing was deleted") }
+        guard referenced.isEmpty else { throw ZincError.versionsReferenced(bundle: bundle, distributions: referenced) }
 
         var updated = index
         entry.versions.removeAll(where: chosen.contains)

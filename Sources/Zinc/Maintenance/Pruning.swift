@@ -24,7 +24,7 @@ extension Catalog {
                       grace: Duration = Catalog.indexCacheLifetime,
                       progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> PruneReport {
         guard keepLast >= 1 else {
-            throw ZincError.invalidArgument("keeping the last \(keepLast) versions would delete every version; keep at least 1")
+            throw ZincError.pruneKeepsNoVersion(keepLast: keepLast)
         }
         let index = try self.index()
         let names = try bundles.map { names in try names.map { name in _ = try index.bundle(name); return name } }

@@ -154,7 +154,7 @@ extension Catalog {
 
     private func copy(_ entry: StorageEntry, to destination: CatalogStorage) throws {
         guard let reader = try storage.openForReading(entry.path) else {
-            throw ZincError.conflict("'\(storage.location)/\(entry.path)' vanished while publishing; run publish again")
+            throw ZincError.publishSourceVanished("\(storage.location)/\(entry.path)")
         }
         let writer = try destination.makeWriter(for: entry.path)
         defer { writer.discard() }
@@ -167,7 +167,7 @@ extension Catalog {
         if try writer.commit(immutable ? .ifAbsent : .always) == .conditionFailed {
             // Another publisher or writer created it meanwhile: only equal content is acceptable.
             guard try destination.size(of: entry.path) == entry.size else {
-                throw ZincError.conflict("'\(destination.location)/\(entry.path)' appeared meanwhile with other content")
+                throw ZincError.publishDestinationChanged("\(destination.location)/\(entry.path)")
             }
         }
     }
@@ -178,9 +178,9 @@ extension Catalog {
     private func sameContent(_ entry: StorageEntry, _ existing: StorageEntry, at destination: CatalogStorage) throws -> Bool {
         guard entry.size == existing.size else {
             if Self.catalogFolders.contains(where: { entry.path.hasPrefix($0 + "/") }) {
-                throw ZincError.conflict("'\(destination.location)/\(entry.path)' differs from '\(storage.location)/\(entry.path)' "
-                                         + "(\(existing.size) bytes, not \(entry.size)): another writer or another catalog wrote "
-                                         + "the destination; nothing was published")
+                throw ZincError.publishDestinationDiffers(destination: "\(destination.location)/\(entry.path)",
+                                                          source: "\(storage.location)/\(entry.path)",
+                                                          size: existing.size, expected: entry.size)
             }
             return false
         }
@@ -219,18 +219,18 @@ extension Catalog {
     /// added by another writer.
     private func checkReplaceable(_ current: CatalogIndex, at destination: CatalogStorage, by index: CatalogIndex) throws {
         guard current.id == index.id else {
-            throw ZincError.conflict("'\(destination.location)' is the catalog '\(current.id)', not '\(index.id)'; nothing was published")
+            throw ZincError.publishDestinationIsOtherCatalog(destination: destination.location, id: current.id, expected: index.id)
         }
-        var foreign = [String]()
-        for (name, bundle) in current.bundles.sorted(by: { $0.key < $1.key }) {
+        var foreign = [String: [Int]]()
+        for (name, bundle) in current.bundles {
             let ours = index.bundles[name]
             let kept = Set(ours?.versions ?? [])
-            foreign += bundle.versions.filter { !kept.contains($0) && $0 >= (ours?.nextVersion ?? 1) }.map { "\(name) v\($0)" }
+            let versions = bundle.versions.filter { !kept.contains($0) && $0 >= (ours?.nextVersion ?? 1) }
+            if !versions.isEmpty { foreign[name] = versions }
         }
         guard foreign.isEmpty else {
-            throw ZincError.conflict("'\(destination.location)' lists versions '\(storage.location)' never had ("
-                                     + "\(foreign.prefix(5).joined(separator: ", "))\(foreign.count > 5 ? ", …" : "")): another "
-                                     + "writer published there; nothing was replaced")
+            throw ZincError.publishDestinationHasForeignVersions(destination: destination.location, source: storage.location,
+                                                                 versions: foreign)
         }
     }
 }

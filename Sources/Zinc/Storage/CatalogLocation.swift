@@ -21,13 +21,13 @@ public struct CatalogLocation: Equatable, Sendable {
 
     /// Interprets a destination that need not exist yet.
     public static func destination(_ text: String) throws -> CatalogLocation {
-        guard !text.isEmpty else { throw ZincError.invalidArgument("the catalog location is empty") }
+        guard !text.isEmpty else { throw ZincError.emptyCatalogLocation }
         var path = text
         if text.hasPrefix("file://") {
             path = String(text.dropFirst("file://".count))
-            guard !path.isEmpty else { throw ZincError.invalidArgument("'\(text)' names no folder") }
+            guard !path.isEmpty else { throw ZincError.locationNamesNoFolder(text) }
         } else if text.contains("://") {
-            throw ZincError.invalidArgument("'\(text)': only local catalogs (a path or file:// URL) are supported here")
+            throw ZincError.notALocalCatalog(text)
         }
         return CatalogLocation(rootPath: absolutePath(path))
     }

@@ -63,15 +63,15 @@ public struct LockObjects: Sendable {
                 Logger(label: "zinc").notice("waiting for \(Self.describe(conflicts)) on '\(storage.location)' (up to \(policy.waitAtMost); a lock not refreshed for \(policy.staleAfter) is ignored)")
             }
             guard ContinuousClock.now < deadline else {
-                throw ZincError.conflict("'\(storage.location)' is locked (\(Self.describe(conflicts))); "
-                                         + "gave up after waiting \(policy.waitAtMost)")
+                throw ZincError.catalogLocked(location: storage.location, holders: conflicts.map(\.holder),
+                                              waited: policy.waitAtMost)
             }
             sleepThread(for: policy.retryEvery * Double.random(in: 0.5...1.5))
         }
     }
 
     private static func describe(_ holders: [LockRecord]) -> String {
-        holders.map { "\($0.exclusive ? "an exclusive" : "a shared") lock of pid \($0.pid) on \($0.host)" }.joined(separator: ", ")
+        holders.map(\.holder.description).joined(separator: ", ")
     }
 
     /// The lock objects other than `path` that are not stale, with their paths.
@@ -121,6 +121,8 @@ package struct LockRecord: Equatable, Sendable {
     /// The last refresh, in milliseconds since 1970.
     let time: Int64
 
+    var holder: ZincError.LockHolder { ZincError.LockHolder(exclusive: exclusive, pid: pid, host: host) }
+
     func encoded() -> [UInt8] {
         JSONValue.object(["exclusive": .bool(exclusive), "host": .string(host), "pid": .int(Int64(pid)), "time": .int(time)]).encoded()
     }
@@ -159,12 +161,10 @@ private final class LockObjectHolder: HeldLock, @unchecked Sendable {
         let sinceRefresh = ContinuousClock.now - lastRefresh.withLock { $0 }
         // Others take the lock as stale after `staleAfter` by their clocks; keep a margin.
         guard sinceRefresh < policy.staleAfter - policy.refreshEvery else {
-            throw ZincError.conflict("the lock '\(storage.location)/\(path)' was not refreshed for \(sinceRefresh) "
-                                     + "(this process stalled, or the storage failed); another writer may have "
-                                     + "taken it as stale, so nothing was committed")
+            throw ZincError.lockNotRefreshed(lock: "\(storage.location)/\(path)", stalledFor: sinceRefresh)
         }
         guard try storage.size(of: path) != nil else {
-            throw ZincError.conflict("the lock '\(storage.location)/\(path)' was removed by another writer; nothing was committed")
+            throw ZincError.lockRemoved(lock: "\(storage.location)/\(path)")
         }
     }
 

@@ -46,8 +46,7 @@ public struct StorageRegistry: Sendable {
     private func remoteStorage(_ text: String, options: StorageOptions) throws -> CatalogStorage? {
         guard let scheme = scheme(of: text), scheme != "file" else { return nil }
         guard let opener = openers[scheme] else {
-            let known = (["file"] + schemes).map { "\($0)://" }.joined(separator: ", ")
-            throw ZincError.invalidArgument("'\(text)': no storage backend for \(scheme):// (known: \(known), or a plain path)")
+            throw ZincError.unknownStorageScheme(location: text, scheme: scheme, known: ["file"] + schemes)
         }
         return try opener(text, options)
     }

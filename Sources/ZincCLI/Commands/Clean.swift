@@ -36,11 +36,12 @@ struct Clean: ParsableCommand {
 
     /// The whole command, shared with its Python-tool spelling `catalog:clean`.
     static func clean(catalog location: CatalogReference, force: Bool, grace: Duration, quiet: Bool, json: Bool = false) throws {
-        let report = try reportingErrors {
+        let report: CleanReport
+        do {
             let catalog = try location.open()
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
-            return try catalog.clean(force: force, grace: grace) { bar.show($0) }
+            report = try catalog.clean(force: force, grace: grace) { bar.show($0) }
         }
         if json {
             printJSON(Self.json(report))

@@ -18,11 +18,9 @@ struct CreateCatalog: ParsableCommand {
     @OptionGroup var remote: RemoteOptions
 
     func run() throws {
-        try reportingErrors {
-            let storage = try dest.map { try storageRegistry.destinationStorage($0, options: remote.storageOptions) }
-                ?? FileStorage(root: CatalogLocation.embedded(id: id).rootPath)
-            _ = try Catalog.create(id: id, in: storage)
-            print("Created catalog '\(id)' at \(storage.location)")
-        }
+        let storage = try dest.map { try storageRegistry.destinationStorage($0, options: remote.storageOptions) }
+            ?? FileStorage(root: CatalogLocation.embedded(id: id).rootPath)
+        _ = try Catalog.create(id: id, in: storage)
+        print("Created catalog '\(id)' at \(storage.location)")
     }
 }

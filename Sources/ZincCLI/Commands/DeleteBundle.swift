@@ -41,30 +41,28 @@ struct DeleteBundle: ParsableCommand {
     /// The whole command, shared with its Python-tool spelling `bundle:delete`.
     static func delete(catalog location: CatalogReference, bundle: String, versions: [String], dryRun: Bool,
                        json: Bool = false) throws {
-        try reportingErrors {
-            let catalog = try location.open()
-            let deletion = try catalog.deleteVersions(of: bundle, versions.map(VersionSelection.init), dryRun: dryRun)
-            if json {
-                printJSON(.object([
-                    "bundle": .string(bundle), "dry_run": .bool(dryRun),
-                    "deleted_versions": .array(deletion.versions.map { .int(Int64($0)) }),
-                    "no_version_left": .bool(deletion.removesLastVersion), "files": .array(deletion.files.map { .string($0) }),
-                ]))
-                return
-            }
-            guard !deletion.versions.isEmpty else {
-                print("No version of '\(bundle)' to delete")
-                return
-            }
-            for path in deletion.files { print(path) }
-            let numbers = deletion.versions.map(String.init).joined(separator: ", ")
-            let plural = deletion.versions.count == 1 ? "" : "s"
-            print("\(dryRun ? "Would delete" : "Deleted") version\(plural) \(numbers) of '\(bundle)'"
-                  + (deletion.removesLastVersion ? "; no version is left (its numbers stay used)" : ""))
-            if !dryRun && !deletion.files.isEmpty {
-                print("The files stay \(GraceOption.describe(Catalog.indexCacheLifetime)) for clients holding the old index; "
-                      + "'zinc clean --force' removes them after that")
-            }
+        let catalog = try location.open()
+        let deletion = try catalog.deleteVersions(of: bundle, versions.map(VersionSelection.init), dryRun: dryRun)
+        if json {
+            printJSON(.object([
+                "bundle": .string(bundle), "dry_run": .bool(dryRun),
+                "deleted_versions": .array(deletion.versions.map { .int(Int64($0)) }),
+                "no_version_left": .bool(deletion.removesLastVersion), "files": .array(deletion.files.map { .string($0) }),
+            ]))
+            return
+        }
+        guard !deletion.versions.isEmpty else {
+            print("No version of '\(bundle)' to delete")
+            return
+        }
+        for path in deletion.files { print(path) }
+        let numbers = deletion.versions.map(String.init).joined(separator: ", ")
+        let plural = deletion.versions.count == 1 ? "" : "s"
+        print("\(dryRun ? "Would delete" : "Deleted") version\(plural) \(numbers) of '\(bundle)'"
+              + (deletion.removesLastVersion ? "; no version is left (its numbers stay used)" : ""))
+        if !dryRun && !deletion.files.isEmpty {
+            print("The files stay \(GraceOption.describe(Catalog.indexCacheLifetime)) for clients holding the old index; "
+                  + "'zinc clean --force' removes them after that")
         }
     }
 }

@@ -26,14 +26,12 @@ struct DeleteDistro: ParsableCommand {
 
     /// The whole command, shared with its Python-tool spelling `distro:delete`.
     static func delete(catalog location: CatalogReference, bundle: String, distro: String, json: Bool = false) throws {
-        try reportingErrors {
-            let catalog = try location.open()
-            let version = try catalog.deleteDistro(bundle: bundle, distro: distro)
-            if json {
-                printJSON(.object(["bundle": .string(bundle), "distro": .string(distro), "version": .int(Int64(version))]))
-            } else {
-                print("Deleted distribution '\(distro)' of '\(bundle)' (it pointed at version \(version))")
-            }
+        let catalog = try location.open()
+        let version = try catalog.deleteDistro(bundle: bundle, distro: distro)
+        if json {
+            printJSON(.object(["bundle": .string(bundle), "distro": .string(distro), "version": .int(Int64(version))]))
+        } else {
+            print("Deleted distribution '\(distro)' of '\(bundle)' (it pointed at version \(version))")
         }
     }
 }

@@ -23,13 +23,11 @@ struct DeleteFlavorspec: ParsableCommand {
 
     /// The whole command, shared with its Python-tool spelling `flavorspec:delete`.
     static func delete(catalog location: CatalogReference, name: String, json: Bool = false) throws {
-        try reportingErrors {
-            try location.open().flavorspecs.delete(name)
-            if json {
-                printJSON(.object(["flavorspec": .string(name), "deleted": .bool(true)]))
-            } else {
-                print("Deleted flavorspec '\(name)'")
-            }
+        try location.open().flavorspecs.delete(name)
+        if json {
+            printJSON(.object(["flavorspec": .string(name), "deleted": .bool(true)]))
+        } else {
+            print("Deleted flavorspec '\(name)'")
         }
     }
 }

@@ -17,8 +17,6 @@ struct DumpIndex: ParsableCommand {
 
     /// The whole command, shared with its Python-tool spelling `dump:index`.
     static func dump(catalog location: CatalogReference) throws {
-        try reportingErrors {
-            printJSON(try location.open().index().json())
-        }
+        printJSON(try location.open().index().json())
     }
 }

@@ -17,9 +17,7 @@ struct DumpManifest: ParsableCommand {
 
     /// The whole command, shared with its Python-tool spelling `dump:manifest`.
     static func dump(catalog location: CatalogReference, bundle: String, version: String) throws {
-        try reportingErrors {
-            let catalog = try location.open()
-            printJSON(try catalog.manifest(bundle: bundle, resolving: VersionSpec(version)).json())
-        }
+        let catalog = try location.open()
+        printJSON(try catalog.manifest(bundle: bundle, resolving: VersionSpec(version)).json())
     }
 }

@@ -30,32 +30,30 @@ struct ListCatalog: ParsableCommand {
 
     /// The whole command, shared with its Python-tool spelling `catalog:list`.
     static func show(catalog location: CatalogReference, distro: String?, namesOnly: Bool, json: Bool) throws {
-        try reportingErrors {
-            let catalog = try location.open()
-            let bundles = try catalog.listBundles(distro: distro)
-            if json {
-                printJSON(.object([
-                    "catalog": .string(try catalog.index().id),
-                    "bundles": .array(bundles.map { bundle in
-                        .object(["name": .string(bundle.name), "versions": .array(bundle.versions.map { version in
-                            .object(["version": .int(Int64(version.number)),
-                                     "distributions": .array(version.distributions.map { .string($0) })])
-                        })])
-                    }),
-                ]))
-                return
+        let catalog = try location.open()
+        let bundles = try catalog.listBundles(distro: distro)
+        if json {
+            printJSON(.object([
+                "catalog": .string(try catalog.index().id),
+                "bundles": .array(bundles.map { bundle in
+                    .object(["name": .string(bundle.name), "versions": .array(bundle.versions.map { version in
+                        .object(["version": .int(Int64(version.number)),
+                                 "distributions": .array(version.distributions.map { .string($0) })])
+                    })])
+                }),
+            ]))
+            return
+        }
+        for bundle in bundles {
+            guard !namesOnly else {
+                print(bundle.name)
+                continue
             }
-            for bundle in bundles {
-                guard !namesOnly else {
-                    print(bundle.name)
-                    continue
-                }
-                let versions = bundle.versions.map { version in
-                    version.distributions.isEmpty
-                        ? "\(version.number)" : "\(version.number)=(\(version.distributions.joined(separator: ", ")))"
-                }
-                print("\(bundle.name) [\(versions.joined(separator: ", "))]")
+            let versions = bundle.versions.map { version in
+                version.distributions.isEmpty
+                    ? "\(version.number)" : "\(version.number)=(\(version.distributions.joined(separator: ", ")))"
             }
+            print("\(bundle.name) [\(versions.joined(separator: ", "))]")
         }
     }
 }

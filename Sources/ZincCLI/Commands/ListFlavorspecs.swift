@@ -16,10 +16,8 @@ struct ListFlavorspecs: ParsableCommand {
 
     /// The whole command, shared with its Python-tool spelling `flavorspec:list`.
     static func show(catalog location: CatalogReference) throws {
-        try reportingErrors {
-            for name in try location.open().flavorspecs.names() {
-                print(name)
-            }
+        for name in try location.open().flavorspecs.names() {
+            print(name)
         }
     }
 }

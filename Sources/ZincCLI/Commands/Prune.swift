@@ -40,11 +40,12 @@ struct Prune: ParsableCommand {
     }
 
     func run() throws {
-        let report = try reportingErrors {
+        let report: PruneReport
+        do {
             let catalog = try catalog.reference.open()
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
-            return try catalog.prune(bundles: bundle.isEmpty ? nil : bundle, keepLast: keepLast, dryRun: dryRun,
+            report = try catalog.prune(bundles: bundle.isEmpty ? nil : bundle, keepLast: keepLast, dryRun: dryRun,
                                      grace: grace.duration) { bar.show($0) }
         }
         if json {

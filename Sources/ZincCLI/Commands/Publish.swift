@@ -50,13 +50,14 @@ struct Publish: ParsableCommand {
 
     func run() throws {
         let started = ContinuousClock.now
-        let (report, destination) = try reportingErrors {
+        let report: PublishReport, published: String
+        do {
             let source = try catalog.reference.open()
             let destination = try storageRegistry.destinationStorage(to, options: catalog.remote.storageOptions)
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
             let options = PublishOptions(dryRun: dryRun, delete: delete, grace: grace.duration, workers: jobs) { bar.show($0) }
-            return (try source.publish(to: destination, options: options), destination.location)
+            (report, published) = (try source.publish(to: destination, options: options), destination.location)
         }
         let elapsed = ContinuousClock.now - started
         if json {
@@ -64,7 +65,7 @@ struct Publish: ParsableCommand {
             return
         }
         let verb = report.performed ? "Uploaded" : "Would upload"
-        print("\(verb) \(files(report.uploaded.count)) (\(HumanFormat.bytes(report.uploadedBytes))) to \(destination); "
+        print("\(verb) \(files(report.uploaded.count)) (\(HumanFormat.bytes(report.uploadedBytes))) to \(published); "
               + "\(files(report.unchanged)) already there")
         print(report.indexChanged ? "\(report.performed ? "Replaced" : "Would replace") the index" : "The index is up to date")
         if delete {

@@ -15,9 +15,7 @@ struct RepoInit: ParsableCommand {
     @OptionGroup var repo: RepoOption
 
     func run() throws {
-        try reportingClientErrors {
-            let created = try Repo.initialize(at: repo.repo)
-            print("Created repo \(created.root)")
-        }
+        let created = try Repo.initialize(at: repo.repo)
+        print("Created repo \(created.root)")
     }
 }

@@ -49,10 +49,9 @@ struct Serve: AsyncParsableCommand {
         var catalogID: String?
         if let catalog {
             if storageRegistry.isRemote(catalog) {
-                throw ValidationFailure(message: "'\(catalog)': serve serves a local folder; a bucket is served by "
-                                        + "its own endpoint or a CDN in front of it (see 'Publishing to S3' in the README)")
+                throw CLIError.remoteCatalogNotServable(catalog)
             }
-            let location = try reportingErrors { try CatalogLocation.resolve(catalog) }
+            let location = try CatalogLocation.resolve(catalog)
             directory = location.rootURL
             mode = .singleCatalog
             // A folder whose index cannot be read is still served, at / only: its files
@@ -76,9 +75,9 @@ struct Serve: AsyncParsableCommand {
         do {
             boundPort = try await server.start()
         } catch let error as BindError {
-            throw ValidationFailure(message: error.description)
+            throw error
         } catch {
-            throw ValidationFailure(message: "cannot serve \(directory.path) on \(host):\(port): \(error)")
+            throw CLIError.cannotServe(directory: directory.path, host: host, port: port, error: error)
         }
         let urlHost = host.contains(":") ? "[\(host)]" : host
         let base = "http://\(urlHost):\(boundPort)/"

@@ -15,21 +15,19 @@ struct Status: ParsableCommand {
     var json = false
 
     func run() throws {
-        try reportingClientErrors {
-            let bundles = try repo.open().status()
-            if json {
-                printJSON(.object(["bundles": .array(bundles.map(\.json))]))
-                return
-            }
-            for bundle in bundles {
-                let local = bundle.localVersion.map(String.init) ?? "-"
-                let remote = bundle.remoteVersion.map(String.init) ?? "-"
-                let flavor = bundle.flavor.map { "~" + $0 } ?? ""
-                let state = bundle.localVersion == nil ? "not synced"
-                    : bundle.localVersion == bundle.remoteVersion ? "up to date" : "update available"
-                print("\(bundle.catalog).\(bundle.bundle)\(flavor) @\(bundle.distro): local \(local), remote \(remote), "
-                      + "\(HumanFormat.count(bundle.files)) files, \(HumanFormat.bytes(bundle.bytesOnDisk)) (\(state))")
-            }
+        let bundles = try repo.open().status()
+        if json {
+            printJSON(.object(["bundles": .array(bundles.map(\.json))]))
+            return
+        }
+        for bundle in bundles {
+            let local = bundle.localVersion.map(String.init) ?? "-"
+            let remote = bundle.remoteVersion.map(String.init) ?? "-"
+            let flavor = bundle.flavor.map { "~" + $0 } ?? ""
+            let state = bundle.localVersion == nil ? "not synced"
+                : bundle.localVersion == bundle.remoteVersion ? "up to date" : "update available"
+            print("\(bundle.catalog).\(bundle.bundle)\(flavor) @\(bundle.distro): local \(local), remote \(remote), "
+                  + "\(HumanFormat.count(bundle.files)) files, \(HumanFormat.bytes(bundle.bytesOnDisk)) (\(state))")
         }
     }
 }

@@ -39,32 +39,30 @@ struct Sync: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        try reportingClientErrors {
-            let bar = ProgressBar(quiet: quiet || json)
-            var options = SyncOptions(strategy: FetchStrategy(rawValue: strategy.rawValue),
-                                      costModel: CostModel(requestOverhead: requestCost))
-            options.progress = { progress in
-                bar.update("Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,
-                           bytes: progress.completedBytes, of: progress.totalBytes)
-            }
-            let report: SyncReport
-            do {
-                report = try SyncEngine(repo: repo.open(), options: options).sync()
-                bar.finish()
-            } catch {
-                bar.finish()  // the error starts on a line of its own
-                throw error
-            }
-            if json {
-                printJSON(report.json)
-            } else {
-                for catalog in report.catalogs where catalog.error != nil {
-                    print("\(catalog.catalog): index not refreshed: \(catalog.error!)")
-                }
-                for bundle in report.bundles { print(bundle.line) }
-            }
-            let failures = report.bundles.filter { $0.error != nil }.count
-            if failures > 0 { throw ValidationFailure(message: "\(failures) of \(report.bundles.count) bundles failed to sync") }
+        let bar = ProgressBar(quiet: quiet || json)
+        var options = SyncOptions(strategy: FetchStrategy(rawValue: strategy.rawValue),
+                                  costModel: CostModel(requestOverhead: requestCost))
+        options.progress = { progress in
+            bar.update("Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,
+                       bytes: progress.completedBytes, of: progress.totalBytes)
         }
+        let report: SyncReport
+        do {
+            report = try SyncEngine(repo: repo.open(), options: options).sync()
+            bar.finish()
+        } catch {
+            bar.finish()  // the error starts on a line of its own
+            throw error
+        }
+        if json {
+            printJSON(report.json)
+        } else {
+            for catalog in report.catalogs where catalog.error != nil {
+                print("\(catalog.catalog): index not refreshed: \(catalog.error!)")
+            }
+            for bundle in report.bundles { print(bundle.line) }
+        }
+        let failures = report.bundles.filter { $0.error != nil }.count
+        if failures > 0 { throw CLIError.bundlesFailedToSync(failed: failures, total: report.bundles.count) }
     }
 }

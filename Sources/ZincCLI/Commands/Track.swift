@@ -28,10 +28,8 @@ struct Track: ParsableCommand {
     var flavor: String?
 
     func run() throws {
-        try reportingClientErrors {
-            let tracked = try repo.open().track(url: catalog, bundle: bundle, distro: distro, flavor: flavor)
-            print("Tracking '\(tracked.bundle)' of \(tracked.catalog) at distribution '\(tracked.distro)'"
-                  + (tracked.flavor.map { ", flavor '\($0)'" } ?? ""))
-        }
+        let tracked = try repo.open().track(url: catalog, bundle: bundle, distro: distro, flavor: flavor)
+        print("Tracking '\(tracked.bundle)' of \(tracked.catalog) at distribution '\(tracked.distro)'"
+              + (tracked.flavor.map { ", flavor '\($0)'" } ?? ""))
     }
 }

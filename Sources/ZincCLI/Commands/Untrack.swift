@@ -17,9 +17,7 @@ struct Untrack: ParsableCommand {
     var bundle: String
 
     func run() throws {
-        try reportingClientErrors {
-            try repo.open().untrack(catalog: catalogId, bundle: bundle)
-            print("No longer tracking '\(bundle)' of \(catalogId)")
-        }
+        try repo.open().untrack(catalog: catalogId, bundle: bundle)
+        print("No longer tracking '\(bundle)' of \(catalogId)")
     }
 }

@@ -45,10 +45,8 @@ struct UpdateBundle: ParsableCommand {
     func run() throws {
         if dryRun { return try preview() }
         let start = ContinuousClock.now
-        let summary = try reportingErrors {
-            try Self.importVersion(catalog: try catalog.reference, bundle: name, source: source, force: force,
-                                   options: options, quiet: options.quiet || json)
-        }
+        let summary = try Self.importVersion(catalog: try catalog.reference, bundle: name, source: source, force: force,
+                                             options: options, quiet: options.quiet || json)
         if json {
             let version: Int, unchanged: Bool
             switch summary.result {
@@ -74,9 +72,10 @@ struct UpdateBundle: ParsableCommand {
     /// `--dry-run`: one line per path that would change (A added, M changed, D removed),
     /// then a summary.
     private func preview() throws {
-        let preview = try reportingErrors {
+        let preview: ImportPreview
+        do {
             let catalog = try catalog.reference.open()
-            return try catalog.previewImport(name, from: source, options: try Self.updateOptions(for: catalog, force: force,
+            preview = try catalog.previewImport(name, from: source, options: try Self.updateOptions(for: catalog, force: force,
                                                                                                   options: options, bar: nil))
         }
         if json {

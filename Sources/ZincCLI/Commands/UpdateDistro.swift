@@ -32,29 +32,27 @@ struct UpdateDistro: ParsableCommand {
     var json = false
 
     func run() throws {
-        try reportingErrors {
-            let catalog = try self.catalog.reference.open()
-            let spec = try VersionSpec(version)
-            let update = try catalog.updateDistro(bundle: id, distro: name, to: spec, savePrevious: !noPrev)
-            if json {
-                let (version, previous, changed): (Int, Int?, Bool)
-                switch update {
-                case .created(let v): (version, previous, changed) = (v, nil, true)
-                case .updated(let v, let was): (version, previous, changed) = (v, was, true)
-                case .unchanged(let v): (version, previous, changed) = (v, v, false)
-                }
-                printJSON(.object(["bundle": .string(id), "distro": .string(name), "version": .int(Int64(version)),
-                                   "previous": previous.map { .int(Int64($0)) } ?? .null, "changed": .bool(changed)]))
-                return
-            }
+        let catalog = try self.catalog.reference.open()
+        let spec = try VersionSpec(version)
+        let update = try catalog.updateDistro(bundle: id, distro: name, to: spec, savePrevious: !noPrev)
+        if json {
+            let (version, previous, changed): (Int, Int?, Bool)
             switch update {
-            case .created(let v):
-                print("Created distribution '\(name)' for '\(id)-v\(v)'")
-            case .updated(let v, let previous):
-                print("Updated distribution '\(name)' for '\(id)-v\(v)' (was v\(previous))")
-            case .unchanged(let v):
-                print("Distribution '\(name)' already points at '\(id)-v\(v)'")
+            case .created(let v): (version, previous, changed) = (v, nil, true)
+            case .updated(let v, let was): (version, previous, changed) = (v, was, true)
+            case .unchanged(let v): (version, previous, changed) = (v, v, false)
             }
+            printJSON(.object(["bundle": .string(id), "distro": .string(name), "version": .int(Int64(version)),
+                               "previous": previous.map { .int(Int64($0)) } ?? .null, "changed": .bool(changed)]))
+            return
+        }
+        switch update {
+        case .created(let v):
+            print("Created distribution '\(name)' for '\(id)-v\(v)'")
+        case .updated(let v, let previous):
+            print("Updated distribution '\(name)' for '\(id)-v\(v)' (was v\(previous))")
+        case .unchanged(let v):
+            print("Distribution '\(name)' already points at '\(id)-v\(v)'")
         }
     }
 }

@@ -32,15 +32,13 @@ struct UpdateFlavorspec: ParsableCommand {
 
     /// The whole command, shared with its Python-tool spelling `flavorspec:update`.
     static func store(catalog location: CatalogReference, path: String, name: String?) throws {
-        try reportingErrors {
-            let catalog = try location.open()
-            guard let spec = try Flavorspec.load(file: path) else {
-                throw ZincError.invalidArgument("no flavorspec file at '\(path)'")
-            }
-            let fileName = path.split(separator: "/").last.map(String.init) ?? path
-            let storedName = name ?? (fileName.hasSuffix(".json") ? String(fileName.dropLast(".json".count)) : fileName)
-            try catalog.flavorspecs.save(spec, as: storedName)
-            print("Stored flavorspec '\(storedName)'")
+        let catalog = try location.open()
+        guard let spec = try Flavorspec.load(file: path) else {
+            throw ZincError.flavorspecFileNotFound(path)
         }
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+        let storedName = name ?? (fileName.hasSuffix(".json") ? String(fileName.dropLast(".json".count)) : fileName)
+        try catalog.flavorspecs.save(spec, as: storedName)
+        print("Stored flavorspec '\(storedName)'")
     }
 }

@@ -45,14 +45,15 @@ struct Verify: ParsableCommand {
     /// The whole command, shared with its Python-tool spellings `catalog:verify` and `bundle:verify`.
     static func verify(catalog location: CatalogReference, bundle: String?, version: String?, json: Bool, quiet: Bool,
                        jobs: Int? = nil) throws {
-        let report = try reportingErrors {
+        let report: VerificationReport
+        do {
             let catalog = try location.open()
             let scope: VerificationScope = try bundle.map { name in
                 try version.map { .version(bundle: name, try VersionSpec($0)) } ?? .bundle(name)
             } ?? .catalog
             let bar = ProgressBar(quiet: quiet)
             defer { bar.finish() }
-            return try catalog.verify(scope, workers: jobs) { bar.show($0) }
+            report = try catalog.verify(scope, workers: jobs) { bar.show($0) }
         }
         if json {
             printJSON(report.json())

@@ -1,19 +1,37 @@
 import ArgumentParser
 import Zinc
 
-/// Runs library work and turns a `ZincError` into a clean message and exit status 1,
-/// instead of ArgumentParser's generic rendering.
-func reportingErrors<T>(_ body: () throws -> T) throws -> T {
-    do {
-        return try body()
-    } catch let error as ZincError {
-        throw ValidationFailure(message: error.description)
-    }
-}
+/// Failures of the command line itself, typed like the library's: each case holds the
+/// offending value and `description` words it. The library's own errors (`ZincError`,
+/// `ClientError`, …) reach `ZincCommand.main` unchanged; `ExitStatus.of` gives every
+/// error its status.
+enum CLIError: Error, CustomStringConvertible {
+    /// A Python-spelling global option (`--format`) at the end of the command line.
+    case missingValue(option: String)
+    /// A Python-spelling global option with a value it does not take.
+    case invalidChoice(option: String, value: String, choices: [String])
+    /// `sync` finished, but `failed` of its `total` bundles did not sync.
+    case bundlesFailedToSync(failed: Int, total: Int)
+    /// `serve` given a catalog in a remote store.
+    case remoteCatalogNotServable(String)
+    /// `serve` could not start for a reason other than its address.
+    case cannotServe(directory: String, host: String, port: Int, error: any Error)
 
-struct ValidationFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
+    var description: String {
+        switch self {
+        case .missingValue(let option):
+            return "missing value for '\(option)'"
+        case .invalidChoice(let option, let value, let choices):
+            return "\(option) must be " + choices.map { "'\($0)'" }.joined(separator: " or ") + ", not '\(value)'"
+        case .bundlesFailedToSync(let failed, let total):
+            return "\(failed) of \(total) bundles failed to sync"
+        case .remoteCatalogNotServable(let catalog):
+            return "'\(catalog)': serve serves a local folder; a bucket is served by its own endpoint or a CDN in front "
+                + "of it (see 'Publishing to S3' in the README)"
+        case .cannotServe(let directory, let host, let port, let error):
+            return "cannot serve \(directory) on \(host):\(port): \(error)"
+        }
+    }
 }
 
 /// Every error `zinc` prints, in one style: `zinc: error: what went wrong`, starting in

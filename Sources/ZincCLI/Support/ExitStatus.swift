@@ -14,6 +14,17 @@ enum ExitStatus {
     /// The command line was wrong (sysexits' EX_USAGE, as ArgumentParser uses).
     static let usage = ExitCode.validationFailure
 
+    /// The one place an error gets its status: a wrong command line (ArgumentParser's
+    /// errors, a Python-spelling global option) is `usage`, help is `success`, an
+    /// `ExitCode` is itself, and every failure of the work (`ZincError`, `ClientError`,
+    /// `CLIError`, …) is `failure`.
+    static func of(_ error: any Error) -> ExitCode {
+        switch error {
+        case CLIError.missingValue, CLIError.invalidChoice: return usage
+        default: return ZincCommand.exitCode(for: error)
+        }
+    }
+
     /// For the help text.
     static let summary = """
         Exit status: 0 done; 1 error (one 'zinc: error: ...' line on stderr); 2 verify \

@@ -22,7 +22,7 @@ struct PythonGlobalOptions: Sendable {
 
     /// The options in front of a Python spelling, and the arguments from that spelling
     /// on; nil when the arguments do not start with such options followed by one.
-    static func split(_ arguments: [String]) throws(ValidationFailure) -> (options: PythonGlobalOptions, rest: [String])? {
+    static func split(_ arguments: [String]) throws(CLIError) -> (options: PythonGlobalOptions, rest: [String])? {
         var options = PythonGlobalOptions()
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("-") {
@@ -35,20 +35,20 @@ struct PythonGlobalOptions: Sendable {
                 value = inline
                 index += 1
             } else {
-                guard index + 1 < arguments.count else { throw ValidationFailure(message: "missing value for '\(name)'") }
+                guard index + 1 < arguments.count else { throw .missingValue(option: name) }
                 value = arguments[index + 1]
                 index += 2
             }
             switch name {
             case "--format":
                 guard let format = Format(rawValue: value) else {
-                    throw ValidationFailure(message: "--format must be 'pretty' or 'json', not '\(value)'")
+                    throw .invalidChoice(option: name, value: value, choices: ["pretty", "json"])
                 }
                 options.format = format
             case "--loglevel":
                 // The Python tool's two choices: its own default shows info messages too.
                 guard let level = ["info": Logger.Level.info, "debug": .debug][value] else {
-                    throw ValidationFailure(message: "--loglevel must be 'info' or 'debug', not '\(value)'")
+                    throw .invalidChoice(option: name, value: value, choices: ["info", "debug"])
                 }
                 options.logLevel = level
             default:

@@ -22,12 +22,10 @@ struct BundleListAlias: ParsableCommand {
                                        version: target.version, flavor: flavor, withSHA: sha, json: false)
         }
         // As that tool printed it: one object per file and line.
-        try reportingErrors {
-            let manifest = try CatalogReference(text: target.catalog).open()
-                .manifest(bundle: target.bundle, resolving: VersionSpec(target.version))
-            for path in try manifest.paths(ofExistingFlavor: flavor) {
-                printJSONLine(.object(["file": .string(path), "sha": .string(manifest.files[path]!.sha)]))
-            }
+        let manifest = try CatalogReference(text: target.catalog).open()
+            .manifest(bundle: target.bundle, resolving: VersionSpec(target.version))
+        for path in try manifest.paths(ofExistingFlavor: flavor) {
+            printJSONLine(.object(["file": .string(path), "sha": .string(manifest.files[path]!.sha)]))
         }
     }
 }

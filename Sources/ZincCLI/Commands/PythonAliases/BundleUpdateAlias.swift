@@ -34,12 +34,10 @@ struct BundleUpdateAlias: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors {
-            switch try UpdateBundle.importVersion(catalog: CatalogReference(text: catalog), bundle: bundle, source: path, force: force,
-                                                 options: options, quiet: options.quiet).result {
-            case .created(let version), .unchanged(let version):
-                print(version)
-            }
+        switch try UpdateBundle.importVersion(catalog: CatalogReference(text: catalog), bundle: bundle, source: path, force: force,
+                                             options: options, quiet: options.quiet).result {
+        case .created(let version), .unchanged(let version):
+            print(version)
         }
     }
 }

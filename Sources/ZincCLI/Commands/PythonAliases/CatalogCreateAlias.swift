@@ -15,7 +15,7 @@ struct CatalogCreateAlias: ParsableCommand {
     var storage = CatalogLocation.defaultFolder
 
     func run() throws {
-        let folder = try reportingErrors { try CatalogLocation.destination(storage).rootPath }
+        let folder = try CatalogLocation.destination(storage).rootPath
         // create_catalog itself runs, so both spellings cannot drift apart. Values go as
         // --option=value so one that starts with '-' is never taken for an option.
         try CreateCatalog.parse(["--id=\(catalogID)", "--dest=\(folder)/\(catalogID)"]).run()

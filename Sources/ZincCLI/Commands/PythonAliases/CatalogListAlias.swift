@@ -22,13 +22,11 @@ struct CatalogListAlias: ParsableCommand {
             return try ListCatalog.show(catalog: CatalogReference(text: catalog), distro: distro, namesOnly: noVersions, json: false)
         }
         // As that tool printed it: one object per bundle and line.
-        try reportingErrors {
-            for bundle in try CatalogReference(text: catalog).open().listBundles(distro: distro) {
-                let distros = Set(bundle.versions.flatMap(\.distributions)).sorted()
-                printJSONLine(.object(["bundle_name": .string(bundle.name),
-                                       "versions": .array(bundle.versions.map { .int(Int64($0.number)) }),
-                                       "distros": .array(distros.map { .string($0) })]))
-            }
+        for bundle in try CatalogReference(text: catalog).open().listBundles(distro: distro) {
+            let distros = Set(bundle.versions.flatMap(\.distributions)).sorted()
+            printJSONLine(.object(["bundle_name": .string(bundle.name),
+                                   "versions": .array(bundle.versions.map { .int(Int64($0.number)) }),
+                                   "distros": .array(distros.map { .string($0) })]))
         }
     }
 }

@@ -16,16 +16,14 @@ struct DebugFlavorsAlias: ParsableCommand {
     var path = "."
 
     func run() throws {
-        try reportingErrors {
-            guard let spec = try Flavorspec.load(file: flavors) else {
-                throw ZincError.invalidArgument("no flavorspec file '\(flavors)'")
-            }
-            let files = try spec.assignment(ofSource: path) { Logger(label: "zinc").warning("\($0)") }
-            for flavor in spec.names {
-                print("[\(flavor)]")
-                for file in files { print("\(file.flavors.contains(flavor) ? "+" : "-") \(file.path)") }
-                print("")
-            }
+        guard let spec = try Flavorspec.load(file: flavors) else {
+            throw ZincError.flavorspecFileNotFound(flavors)
+        }
+        let files = try spec.assignment(ofSource: path) { Logger(label: "zinc").warning("\($0)") }
+        for flavor in spec.names {
+            print("[\(flavor)]")
+            for file in files { print("\(file.flavors.contains(flavor) ? "+" : "-") \(file.path)") }
+            print("")
         }
     }
 }

@@ -15,8 +15,6 @@ struct DumpFlavorspecAlias: ParsableCommand {
     var name: String
 
     func run() throws {
-        try reportingErrors {
-            printJSON(try JSONValue.parse(CatalogReference(text: catalog).open().flavorspecs.load(name).encoded()))
-        }
+        printJSON(try JSONValue.parse(CatalogReference(text: catalog).open().flavorspecs.load(name).encoded()))
     }
 }
