@@ -20,7 +20,9 @@ public protocol CatalogSource: AnyObject, Sendable {
     func fetch(_ path: String, range: Range<Int64>?, etag: String?, limit: Int64, into sink: PosixFile) throws -> FetchResponse
 }
 
+/// What ``CatalogSource/fetch(_:range:etag:limit:into:)`` got.
 public struct FetchResponse: Equatable, Sendable {
+    /// Whether content was written, or the file still has the `etag` given.
     public enum Status: Equatable, Sendable {
         case content
         case notModified

@@ -10,6 +10,7 @@ public struct CostModel: Equatable, Sendable {
         self.requestOverhead = requestOverhead
     }
 
+    /// The cost of a fetch plan, in bytes: each request counts as `requestOverhead` bytes.
     public func cost(requests: Int, bytes: Int64) -> Int64 {
         Int64(requests) * requestOverhead + bytes
     }

@@ -28,10 +28,14 @@ public struct FetchPlan: Equatable, Sendable {
     /// Estimated cost per strategy considered.
     public let estimates: [FetchStrategy: Int64]
 
+    /// The cheapest way, by `model`'s estimate, to fetch the `missing` objects.
+    ///
     /// - Parameters:
     ///   - missing: the objects of the version not in the repo.
     ///   - archiveObjects: every object of the version's archive (of the flavor).
     ///   - fileCount: the version's files (of the flavor); one file gets no archive.
+    ///   - archivePath: the catalog-relative path of that archive.
+    ///   - model: how requests weigh against bytes.
     ///   - forced: a strategy to use whatever the estimates say (benchmarks, debugging).
     public static func make(missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
                             archivePath: String, model: CostModel, forced: FetchStrategy? = nil) -> FetchPlan {

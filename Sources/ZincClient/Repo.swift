@@ -66,10 +66,12 @@ public struct Repo: Sendable {
         "\(catalog).\(bundle)-\(version)" + (flavor.map { "~" + $0 } ?? "")
     }
 
+    /// The folder holding one version (and flavor) of a bundle in this repo.
     public func bundleFolder(catalog: String, bundle: String, version: Int, flavor: String?) -> String {
         bundlesFolder + "/" + Self.descriptor(catalog: catalog, bundle: bundle, version: version, flavor: flavor)
     }
 
+    /// The repo's bookkeeping: the catalogs and bundles it tracks.
     public func loadState() throws -> RepoState {
         try RepoState.load(from: root)
     }

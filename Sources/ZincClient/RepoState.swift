@@ -4,6 +4,7 @@ import Zinc
 /// keeps in sync. A tracked bundle's `version` is the version its folder holds and
 /// apps use; a sync changes it only once the new folder is complete (the switch).
 public struct RepoState: Equatable, Sendable {
+    /// Where one catalog is fetched from.
     public struct CatalogSources: Equatable, Sendable {
         /// Tried in order; the next one is used when one cannot be reached.
         public var urls: [String]
@@ -16,6 +17,7 @@ public struct RepoState: Equatable, Sendable {
         }
     }
 
+    /// A bundle (and distribution, and flavor) kept in sync, with the version last synced.
     public struct TrackedBundle: Equatable, Sendable {
         public var catalog: String
         public var bundle: String

@@ -36,6 +36,7 @@ public struct BundleStatus: Equatable, Sendable {
 }
 
 extension Repo {
+    /// What each tracked bundle has on disk, against what its catalog last listed.
     public func status() throws -> [BundleStatus] {
         try withLock(exclusive: false) {
             try loadState().bundles.map { tracked in

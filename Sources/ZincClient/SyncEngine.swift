@@ -51,6 +51,8 @@ public struct SyncEngine {
         self.options = options
     }
 
+    /// Refreshes every tracked catalog, then brings every tracked bundle to the version its
+    /// distribution names. One bundle's failure is reported and does not stop the others.
     public func sync() throws -> SyncReport {
         try repo.withLock(exclusive: true) {
             var state = try repo.loadState()

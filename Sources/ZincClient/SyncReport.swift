@@ -16,6 +16,7 @@ public struct SyncReport: Sendable {
 
     public var failed: Bool { catalogs.contains { $0.error != nil } || bundles.contains { $0.error != nil } }
 
+    /// How the index of one catalog was fetched.
     public struct CatalogRefresh: Sendable {
         public let catalog: String
         /// The source that answered, nil when none did.
@@ -36,7 +37,9 @@ public struct SyncReport: Sendable {
         }
     }
 
+    /// What happened to one tracked bundle.
     public struct BundleSync: Sendable {
+        /// How the sync of the bundle ended.
         public enum Outcome: String, Sendable {
             case upToDate = "up-to-date"
             case updated

@@ -1,6 +1,8 @@
 /// A version's archives: which a version gets, their names, their members in LMFO
 /// order, and writing them.
 extension Catalog {
+    /// The catalog-relative path of the archive of one version: `archives/<bundle>-<version>.tar`,
+    /// or `…~<flavor>.tar` for one flavor's. Clients build the same names (FORMAT.md).
     public static func archivePath(bundle: String, version: Int, flavor: String? = nil) -> String {
         "archives/\(bundle)-\(version)\(flavor.map { "~" + $0 } ?? "").tar"
     }

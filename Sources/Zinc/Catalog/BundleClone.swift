@@ -46,6 +46,7 @@ public struct CloneProgress: Sendable, CountedProgress {
     }
 }
 
+/// What ``Catalog/cloneBundle(_:version:into:options:)`` wrote.
 public struct BundleCloneResult: Equatable, Sendable {
     public let version: Int
     /// `<destination>/<catalog id>.<bundle>-<version>[~<flavor>]`, as clients name a bundle.

@@ -22,6 +22,7 @@ public final class Catalog: @unchecked Sendable {
         return catalog
     }
 
+    /// Opens the catalog in the local folder `location`.
     public static func open(at location: CatalogLocation, logger: Logger = Logger(label: "zinc")) throws -> Catalog {
         try open(FileStorage(root: location.rootPath), logger: logger)
     }
@@ -44,6 +45,7 @@ public final class Catalog: @unchecked Sendable {
 
     // MARK: Manifests
 
+    /// The manifest of one version of a bundle, read and validated.
     public func manifest(bundle: String, version: Int) throws -> Manifest {
         let (bytes, path) = try manifestBytes(bundle: bundle, version: version)
         return try Manifest.parse(bytes, path: path)

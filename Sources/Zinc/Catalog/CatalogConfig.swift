@@ -10,6 +10,7 @@ public struct CatalogConfig: Equatable, Sendable {
         self.gzipThreshold = gzipThreshold
     }
 
+    /// Reads `config.json`; `path` names it in errors.
     public static func parse(_ bytes: [UInt8], path: String) throws -> CatalogConfig {
         let json: JSONValue
         do { json = try JSONValue.parse(bytes) } catch {
@@ -23,6 +24,7 @@ public struct CatalogConfig: Equatable, Sendable {
         return CatalogConfig(gzipThreshold: threshold)
     }
 
+    /// The bytes of `config.json`.
     public func encoded() -> [UInt8] {
         JSONValue.object(["gzip_threshold": .double(gzipThreshold)]).encoded()
     }

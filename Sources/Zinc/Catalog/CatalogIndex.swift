@@ -5,6 +5,8 @@ public struct CatalogIndex: Equatable, Sendable {
     public var id: String
     public var bundles: [String: BundleEntry]
 
+    /// One bundle in the index: its versions, its distributions and the next version
+    /// number to give.
     public struct BundleEntry: Equatable, Sendable {
         /// Ascending, unique, each >= 1.
         public var versions: [Int]
@@ -202,6 +204,7 @@ public struct CatalogIndex: Equatable, Sendable {
         return out
     }
 
+    /// The entry of bundle `name`; ``ZincError/bundleNotFound(_:)`` when the index has none.
     public func bundle(_ name: String) throws -> BundleEntry {
         guard let bundle = bundles[name] else { throw ZincError.bundleNotFound(name) }
         return bundle

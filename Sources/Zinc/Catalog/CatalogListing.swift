@@ -1,6 +1,7 @@
 /// One bundle as `zinc list` shows it: its versions, each with the distributions that
 /// point at it.
 public struct BundleListing: Equatable, Sendable {
+    /// One version of the bundle and the distributions pointing at it.
     public struct Version: Equatable, Sendable {
         public let number: Int
         /// The distributions (and `_name` previous-distro pointers) at this version, sorted.

@@ -3,8 +3,11 @@
 /// members go by `intro` descending, then sha. A client holding version v then misses
 /// only the members at the front, and fetches them with one `Range: bytes=0-N`.
 public enum LMFOOrder {
+    /// The shas of an archive in member order.
+    ///
     /// - Parameters:
     ///   - objects: the shas of the archive being written (version `version`).
+    ///   - version: the version the archive belongs to.
     ///   - earlierVersions: the existing versions before it, any order.
     ///   - objectsOf: the shas the same archive scope (whole bundle or one flavor) held
     ///     in an earlier version. Called newest first, and only as far back as needed.

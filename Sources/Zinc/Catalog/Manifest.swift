@@ -8,6 +8,7 @@ public struct Manifest: Equatable, Sendable {
     public var flavors: [String]
     public var files: [String: Entry]
 
+    /// One file of the version: the object holding its content, and its flavors.
     public struct Entry: Equatable, Sendable {
         public var object: StoredObject
         /// The flavors that include this file; nil when the bundle has no flavorspec.
@@ -34,6 +35,8 @@ public struct Manifest: Equatable, Sendable {
         self.files = files
     }
 
+    /// The catalog-relative path of a version's manifest (without the `.gz` of its
+    /// compressed copy).
     public static func path(bundle: String, version: Int) -> String {
         "manifests/\(bundle)-\(version).json"
     }
@@ -149,6 +152,7 @@ public struct Manifest: Equatable, Sendable {
         }
     }
 
+    /// The manifest as the JSON document clients read.
     public func json() -> JSONValue {
         let filesJSON = files.mapValues { entry -> JSONValue in
             var object: [String: JSONValue] = [

@@ -1,6 +1,7 @@
 /// The naming rules of FORMAT.md ("Names" and manifest paths). Names end up in file
 /// names and URLs, so anything that could change a path's meaning is refused.
 public enum Names {
+    /// Refuses a catalog id clients could not use in a folder name or URL.
     public static func validateCatalogID(_ id: String) throws {
         guard !id.isEmpty else { throw ZincError.invalidName(kind: "catalog id", value: id, reason: "it is empty") }
         let allowed = id.unicodeScalars.allSatisfy {
@@ -12,6 +13,7 @@ public enum Names {
         }
     }
 
+    /// Refuses a bundle name that could change the meaning of the paths built from it.
     public static func validateBundleName(_ name: String) throws {
         try validateCommon(kind: "bundle name", name)
         if name.hasPrefix(".") {
@@ -29,6 +31,8 @@ public enum Names {
             + "second start after tracking such a bundle; a name without '.' works with every client"
     }
 
+    /// Refuses a distribution name, including one starting with `_` (kept for the previous
+    /// version of a distribution).
     public static func validateDistroName(_ name: String) throws {
         try validateCommon(kind: "distribution name", name)
         if name.hasPrefix("_") {
@@ -58,6 +62,7 @@ public enum Names {
         value.unicodeScalars.map { isControl($0) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
     }
 
+    /// Refuses a flavor (or stored flavorspec) name.
     public static func validateFlavorName(_ name: String) throws {
         try validateCommon(kind: "flavor name", name)
     }
@@ -111,6 +116,7 @@ public enum Names {
         try endComponent()
     }
 
+    /// Whether `value` is 40 lowercase hexadecimal digits.
     public static func isSHA1(_ value: String) -> Bool {
         isSHA1(utf8: value.utf8)
     }

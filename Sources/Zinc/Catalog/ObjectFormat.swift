@@ -67,6 +67,7 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     /// The object's file name: `<sha>` or `<sha>.gz`.
     public var fileName: String { sha + preferredFormat.suffix }
 
+    /// The catalog-relative path of an object: `objects/ab/cd/<sha>` plus the format's suffix.
     public static func path(sha: String, format: ObjectFormat) -> String {
         let utf8 = Array(sha.utf8)
         let a = String(decoding: utf8[0..<2], as: UTF8.self)

@@ -8,6 +8,7 @@ public enum TarHeader {
     /// The largest size the octal field holds: 8 GiB - 1.
     public static let maxOctalSize: Int64 = (1 << 33) - 1
 
+    /// The 512-byte header of a member `name` of `size` bytes.
     public static func encode(name: String, size: Int64) throws -> [UInt8] {
         let nameBytes = Array(name.utf8)
         guard nameBytes.count <= 100 else { throw ZincError.tarMemberNameTooLong(name) }
@@ -38,6 +39,7 @@ public enum TarHeader {
         Int64(blockSize) + paddedLength(size)
     }
 
+    /// `size` rounded up to whole blocks: the length a member's content takes in the archive.
     public static func paddedLength(_ size: Int64) -> Int64 {
         (size + Int64(blockSize) - 1) / Int64(blockSize) * Int64(blockSize)
     }

@@ -4,6 +4,7 @@
 /// front of an archive with one range request, so a stream that simply stops is an
 /// expected ending, told apart from a complete archive by `ending`.
 public final class TarReader {
+    /// One member as its header describes it.
     public struct Member: Equatable, Sendable {
         public let name: String
         public let size: Int64
@@ -41,7 +42,10 @@ public final class TarReader {
     private var remainingData: Int64 = 0
     private var remainingPadding: Int64 = 0
 
-    /// - Parameter path: names the stream in error messages.
+    /// - Parameters:
+    ///   - source: the archive's bytes, from its start.
+    ///   - path: names the stream in error messages.
+    ///   - bufferSize: how many bytes to read at a time.
     public init(_ source: StorageReader, path: String, bufferSize: Int = 1 << 16) {
         self.source = source
         self.path = path

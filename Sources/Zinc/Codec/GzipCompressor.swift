@@ -28,11 +28,13 @@ public final class GzipCompressor {
         output.deallocate()
     }
 
+    /// Compresses `bytes`, passing any output to the sink.
     public func update(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else { return }
         try run(bytes, flush: Z_NO_FLUSH)
     }
 
+    /// Ends the gzip stream, passing the rest of the output and the trailer to the sink.
     public func finish() throws {
         try run(UnsafeRawBufferPointer(start: nil, count: 0), flush: Z_FINISH)
     }

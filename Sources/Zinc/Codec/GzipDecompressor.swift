@@ -9,6 +9,7 @@ public final class GzipDecompressor {
     private let sink: (UnsafeRawBufferPointer) throws -> Void
     public private(set) var finished = false
 
+    /// Why a gzip stream could not be decompressed.
     public enum Failure: Error, Equatable {
         case corrupt(String)
         case trailingData
@@ -28,6 +29,8 @@ public final class GzipDecompressor {
         output.deallocate()
     }
 
+    /// Decompresses `bytes`, passing the output to the sink; refuses data after the end
+    /// of the stream.
     public func update(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else { return }
         if finished { throw Failure.trailingData }

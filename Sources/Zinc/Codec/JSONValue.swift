@@ -17,10 +17,12 @@ public enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Why bytes are not a JSON document, and where.
     public struct ParseError: Error, CustomStringConvertible {
         public let description: String
     }
 
+    /// Parses one JSON document (UTF-8), refusing anything after it.
     public static func parse(_ data: [UInt8]) throws -> JSONValue {
         try JSONParser.parse(data)
     }

@@ -13,11 +13,13 @@ public final class SHA1 {
 
     deinit { EVP_MD_CTX_free(context) }
 
+    /// Adds `bytes` to the hashed content.
     public func update(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
     }
 
+    /// Adds `bytes` to the hashed content.
     public func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
@@ -34,10 +36,12 @@ public final class SHA1 {
         }
     }
 
+    /// The SHA-1 of `bytes`, as 40 lowercase hexadecimal digits.
     public static func hash(_ bytes: [UInt8]) -> String {
         digest(bytes).hex
     }
 
+    /// The SHA-1 of `bytes`.
     public static func digest(_ bytes: [UInt8]) -> Digest {
         let hasher = SHA1()
         hasher.update(bytes)

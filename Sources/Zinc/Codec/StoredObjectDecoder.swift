@@ -6,7 +6,9 @@ public final class StoredObjectDecoder {
     private let gunzip: GzipDecompressor?
     private let content: ((UnsafeRawBufferPointer) throws -> Void)?
 
-    /// - Parameter content: receives the uncompressed content, chunk by chunk.
+    /// - Parameters:
+    ///   - format: how the object is stored.
+    ///   - content: receives the uncompressed content, chunk by chunk.
     public init(format: ObjectFormat, content: ((UnsafeRawBufferPointer) throws -> Void)? = nil) {
         self.content = content
         let hasher = hasher

@@ -8,6 +8,8 @@ import Darwin
 /// file the first matching rule decides; no match includes the file. Patterns are
 /// case-sensitive shell globs in which `*` also matches `/`.
 public struct Flavorspec: Equatable, Sendable {
+    /// One line of a flavor: `+ pattern` includes the paths it matches, `- pattern`
+    /// excludes them.
     public struct Rule: Equatable, Sendable {
         public let include: Bool
         public let pattern: String
@@ -22,6 +24,7 @@ public struct Flavorspec: Equatable, Sendable {
     /// Flavor names in a stable order (sorted), since JSON objects carry none.
     public var names: [String] { flavors.keys.sorted() }
 
+    /// Reads a flavorspec document; `source` names it in errors.
     public static func parse(_ bytes: [UInt8], source: String) throws -> Flavorspec {
         func bad(_ reason: String) -> ZincError { .corruptFile(path: source, reason: "not a valid flavorspec: \(reason)") }
         let json: JSONValue
@@ -42,6 +45,7 @@ public struct Flavorspec: Equatable, Sendable {
         return Flavorspec(flavors: flavors)
     }
 
+    /// The flavorspec as the JSON document it was read from.
     public func encoded() -> [UInt8] {
         JSONValue.object(flavors.mapValues { rules in
             .array(rules.map { .string(($0.include ? "+ " : "- ") + $0.pattern) })

@@ -16,6 +16,7 @@ public struct FlavorspecStore: Sendable {
         self.storage = storage
     }
 
+    /// The catalog-relative path of the flavorspec stored as `name`.
     public static func path(name: String) -> String {
         "\(folder)/\(name).json"
     }
@@ -29,6 +30,7 @@ public struct FlavorspecStore: Sendable {
         }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
+    /// The flavorspec stored as `name`.
     public func load(_ name: String) throws -> Flavorspec {
         try Names.validateFlavorName(name)
         let path = Self.path(name: name)
@@ -43,6 +45,7 @@ public struct FlavorspecStore: Sendable {
         try storage.flush()
     }
 
+    /// Removes the flavorspec stored as `name`; versions imported with it keep their flavors.
     public func delete(_ name: String) throws {
         try Names.validateFlavorName(name)
         let path = Self.path(name: name)

@@ -6,6 +6,7 @@ import Foundation
 
 /// What `clean` found, and whether it removed it.
 public struct CleanReport: Equatable, Sendable {
+    /// A file no committed version refers to.
     public struct Garbage: Equatable, Sendable {
         public let path: String
         public let size: Int64

@@ -1,6 +1,7 @@
 /// Where a long maintenance run (`verify`, `clean`, `publish`) is: its phase, and how many items
 /// and bytes of that phase are done.
 public struct MaintenanceProgress: Sendable, Equatable {
+    /// The step of the work; its raw value is what a progress bar shows.
     public enum Phase: String, Sendable {
         case checkingObjects = "Checking objects"
         case checkingArchives = "Checking archives"

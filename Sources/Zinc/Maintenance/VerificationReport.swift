@@ -1,6 +1,7 @@
 /// What `verify` found: every problem, each naming the catalog file at fault, and how
 /// much was checked.
 public struct VerificationReport: Equatable, Sendable {
+    /// One thing wrong with one file.
     public struct Problem: Equatable, Comparable, Sendable, CustomStringConvertible {
         /// Catalog-relative path of the file at fault (`catalog.json` for index content).
         public let path: String

@@ -38,6 +38,7 @@ public struct PublishReport: Equatable, Sendable {
     }
 }
 
+/// How ``Catalog/publish(to:options:)`` copies a catalog.
 public struct PublishOptions: Sendable {
     /// Only report what would be done.
     public var dryRun = false

@@ -93,6 +93,7 @@ public struct StatCache: Sendable {
         return result
     }
 
+    /// What the cache knows of the files of one import.
     public struct Lookup: Sendable {
         /// Per file, the cached SHA-1, or nil when the file must be hashed.
         public var digests: [SHA1.Digest?]

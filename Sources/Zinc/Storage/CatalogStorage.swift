@@ -147,12 +147,14 @@ public enum WriteCondition: Equatable, Sendable {
     case ifMatch(StorageVersion)
 }
 
+/// What ``StorageWriter/commit(_:)`` did.
 public enum CommitResult: Equatable, Sendable {
     case written
     /// The condition did not hold; nothing was changed.
     case conditionFailed
 }
 
+/// A file of a ``CatalogStorage`` opened for streaming reads.
 public protocol StorageReader: AnyObject {
     /// Reads up to `buffer.count` bytes; 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
@@ -172,9 +174,14 @@ extension StorageReader {
     }
 }
 
+/// A file of a ``CatalogStorage`` being written: invisible to readers until
+/// ``commit(_:)``, and gone if discarded instead.
 public protocol StorageWriter: AnyObject {
+    /// The catalog-relative path the file will have.
     var path: String { get }
+    /// How many bytes were appended so far.
     var bytesWritten: Int64 { get }
+    /// Appends `bytes`.
     func write(_ bytes: UnsafeRawBufferPointer) throws
     /// Appends a whole file of the same storage (archive members); backends may copy
     /// server- or kernel-side.
@@ -185,6 +192,8 @@ public protocol StorageWriter: AnyObject {
     /// them concurrently (archives: every member's offset follows from the sizes), on at
     /// most `workers` threads (nil: one per available core).
     func append(pieces: [WritePiece], workers: Int?) throws
+    /// Makes the file visible at ``path``, whole, if `condition` holds; atomic against
+    /// other writers of the same path (see ``CatalogStorage``).
     func commit(_ condition: WriteCondition) throws -> CommitResult
     /// Drops the uncommitted file. Safe to call after `commit`.
     func discard()
@@ -220,12 +229,14 @@ extension StorageWriter {
         }
     }
 
+    /// Appends `bytes`.
     public func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
 }
 
 extension CatalogStorage {
+    /// Whether a file is at `path`.
     public func exists(_ path: String) throws -> Bool {
         try size(of: path) != nil
     }

@@ -35,6 +35,8 @@ public struct LockObjects: Sendable {
         self.policy = policy
     }
 
+    /// Runs `body` holding a shared or exclusive lock object, waiting for conflicting
+    /// ones up to the policy's limit.
     public func withLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {
         let held = try acquire(exclusive: exclusive)
         defer { held.release() }

@@ -16,6 +16,7 @@ public final class PosixFile {
         self.path = path
     }
 
+    /// Opens `path` with `open(2)` (close-on-exec).
     public static func open(_ path: String, flags: Int32 = O_RDONLY, mode: mode_t = 0o644) throws -> PosixFile {
         let fd = path.withCString { Glibc_open($0, flags | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw ZincError.io(path: path, operation: "open", errno: errno) }
@@ -66,6 +67,7 @@ public final class PosixFile {
         }
     }
 
+    /// Writes all of `bytes` at the current offset.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
@@ -78,10 +80,12 @@ public final class PosixFile {
         }
     }
 
+    /// Writes all of `bytes` at the current offset.
     public func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
+    /// The file's `fstat(2)`.
     public func status() throws -> stat {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ZincError.io(path: path, operation: "stat", errno: errno) }
