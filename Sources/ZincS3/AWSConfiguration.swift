@@ -28,12 +28,6 @@ public struct AWSConfiguration: Sendable {
     /// A custom endpoint (MinIO, R2, a local server): requests go there path-style.
     public let endpoint: URL?
 
-    init(credentials: AWSCredentials?, region: String, endpoint: URL?) {
-        self.credentials = credentials
-        self.region = region
-        self.endpoint = endpoint
-    }
-
     /// The configuration for this process; `endpointOverride` is `--endpoint-url`.
     public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
                             endpointOverride: String? = nil) throws -> AWSConfiguration {

@@ -18,7 +18,7 @@ public final class PosixFile {
 
     /// Opens `path` with `open(2)` (close-on-exec).
     public static func open(_ path: String, flags: Int32 = O_RDONLY, mode: mode_t = 0o644) throws -> PosixFile {
-        let fd = path.withCString { Glibc_open($0, flags | O_CLOEXEC, mode) }
+        let fd = path.withCString { posixOpen($0, flags | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw ZincError.io(path: path, operation: "open", errno: errno) }
         return PosixFile(fd: fd, path: path)
     }
@@ -31,7 +31,7 @@ public final class PosixFile {
     public static func openForReading(_ path: String) throws -> PosixFile {
         #if os(Linux)
         if !accessTimeFlagRefused.load(ordering: .relaxed) {
-            let fd = path.withCString { Glibc_open($0, O_RDONLY | KernelCalls.openWithoutAccessTime | O_CLOEXEC, 0) }
+            let fd = path.withCString { posixOpen($0, O_RDONLY | KernelCalls.openWithoutAccessTime | O_CLOEXEC, 0) }
             if fd >= 0 { return PosixFile(fd: fd, path: path) }
             guard errno == EPERM else { throw ZincError.io(path: path, operation: "open", errno: errno) }
             accessTimeFlagRefused.store(true, ordering: .relaxed)
@@ -49,7 +49,7 @@ public final class PosixFile {
     /// Reads up to `buffer.count` bytes; 0 means end of file.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
-            let n = Glibc_read(fd, buffer.baseAddress, buffer.count)
+            let n = posixRead(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             throw ZincError.io(path: path, operation: "read", errno: errno)
@@ -71,7 +71,7 @@ public final class PosixFile {
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc_write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = posixWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ZincError.io(path: path, operation: "write", errno: errno)
@@ -205,13 +205,13 @@ public final class PosixFile {
 }
 
 // The Swift overlay exposes these under the same names as our methods; aliases keep call sites unambiguous.
-@inline(__always) private func Glibc_open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
+@inline(__always) private func posixOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags, mode)
 }
-@inline(__always) private func Glibc_read(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+@inline(__always) private func posixRead(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buf, count)
 }
-@inline(__always) private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ count: Int) -> Int {
+@inline(__always) private func posixWrite(_ fd: Int32, _ buf: UnsafeRawPointer?, _ count: Int) -> Int {
     write(fd, buf, count)
 }
 
