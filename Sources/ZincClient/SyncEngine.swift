@@ -118,12 +118,13 @@ public struct SyncEngine {
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         let objects = manifest.objects(flavor: tracked.flavor)
         let missing = objects.values.filter { !FileManager.default.fileExists(atPath: repo.objectFile($0.sha)) }
-        let descriptor = "\(tracked.bundle)-\(version)" + (tracked.flavor.map { "~" + $0 } ?? "")
         let plan = FetchPlan.make(missing: missing, archiveObjects: Array(objects.values),
                                   fileCount: manifest.paths(flavor: tracked.flavor).count,
-                                  archivePath: "archives/\(descriptor).tar", model: options.costModel, forced: options.strategy)
+                                  archivePath: Catalog.archivePath(bundle: tracked.bundle, version: version, flavor: tracked.flavor),
+                                  model: options.costModel, forced: options.strategy)
         let (requests, bytes) = (chain.requests, chain.bytes)
-        try fetch(plan, expected: objects, name: "\(tracked.catalog).\(descriptor)", chain: chain, result: &result)
+        let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        try fetch(plan, expected: objects, name: name, chain: chain, result: &result)
         result.objectRequests = chain.requests - requests
         result.objectBytes = chain.bytes - bytes
         try BundleCheckout(repo: repo).checkout(manifest, catalog: tracked.catalog, flavor: tracked.flavor)

@@ -81,8 +81,6 @@ extension Flavorspec {
         } catch ZincError.io(_, _, let code) where code == ENOENT || code == ENOTDIR {
             return nil
         }
-        var bytes = [UInt8]()
-        try file.forEachChunk(chunkSize: 1 << 16) { bytes.append(contentsOf: $0) }
-        return try parse(bytes, source: path)
+        return try parse(file.readToEnd(), source: path)
     }
 }

@@ -172,6 +172,13 @@ extension StorageReader {
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
     }
+
+    /// Reads the rest of the file, however long (small files: configuration, indexes).
+    public func readToEnd() throws -> [UInt8] {
+        var bytes = [UInt8]()
+        try forEachChunk(chunkSize: 1 << 16) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
 }
 
 /// A file of a ``CatalogStorage`` being written: invisible to readers until

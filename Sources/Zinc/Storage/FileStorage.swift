@@ -35,9 +35,7 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
 
     public func readVersioned(_ path: String) throws -> VersionedContent? {
         guard let reader = try openFile(path) else { return nil }
-        var bytes = [UInt8]()
-        try reader.forEachChunk(chunkSize: 1 << 16) { bytes.append(contentsOf: $0) }
-        return VersionedContent(bytes: bytes, version: Self.version(of: try reader.status()))
+        return VersionedContent(bytes: try reader.readToEnd(), version: Self.version(of: try reader.status()))
     }
 
     /// Every commit renames a new file into place, so the inode changes with each one;

@@ -126,18 +126,6 @@ public final class PosixFile {
         return count
     }
 
-    /// Reads from the current position until end of file, however long (small files:
-    /// configuration).
-    public func readToEnd() throws -> [UInt8] {
-        var bytes = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { try read(into: $0) }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<count])
-        }
-    }
-
     /// Reads from the current position until end of file or `limit` bytes, whichever
     /// comes first.
     public func readAll(upTo limit: Int) throws -> [UInt8] {

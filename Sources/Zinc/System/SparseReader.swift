@@ -16,6 +16,9 @@ final class SparseReader {
     /// `dataEnd`, where the next hole begins.
     private var dataStart: Int64 = 0
     private var dataEnd: Int64 = 0
+    /// Set once a read met the end of the file, so that reads after it (the last one of
+    /// `forEachChunk`) answer 0 without a system call.
+    private var atEnd = false
 
     init(_ file: PosixFile) {
         self.file = file
@@ -24,7 +27,7 @@ final class SparseReader {
     /// Fills `buffer` unless the file ends first; returns how many bytes it holds.
     func readFully(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         var count = 0
-        while count < buffer.count {
+        while count < buffer.count, !atEnd {
             if position >= dataEnd { try findNextRun() }
             let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[count...])
             let n: Int
@@ -34,23 +37,15 @@ final class SparseReader {
             } else {
                 n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: rest.prefix(Int(min(Int64(rest.count), dataEnd - position)))),
                                   at: position)
-                if n == 0 { break }
+                if n == 0 {
+                    atEnd = true
+                    break
+                }
             }
             count += n
             position += Int64(n)
         }
         return count
-    }
-
-    /// Streams the file through `body` in chunks of `chunkSize` bytes.
-    func forEachChunk(chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = try readFully(into: buffer)
-            if n > 0 { try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
-            if n < chunkSize { return }
-        }
     }
 
     private func findNextRun() throws {
@@ -76,4 +71,11 @@ final class SparseReader {
     private static let seekData = SEEK_DATA
     private static let seekHole = SEEK_HOLE
     #endif
+}
+
+/// Streamed like any stored file (`forEachChunk`), each read filling its buffer.
+extension SparseReader: StorageReader {
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try readFully(into: buffer)
+    }
 }

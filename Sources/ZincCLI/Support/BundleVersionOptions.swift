@@ -13,8 +13,7 @@ struct BundleVersionOptions: ParsableArguments {
 
 /// The Python tool's spelling of the same: `-c CAT -b B -v V`.
 struct PythonBundleVersionOptions: ParsableArguments {
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
     var bundle: String

@@ -51,3 +51,11 @@ struct RemoteOptions: ParsableArguments {
 
     var storageOptions: StorageOptions { StorageOptions(endpointURL: endpointURL) }
 }
+
+/// The Python tool's `-c/--catalog CAT`, defined once for its spellings.
+struct PythonCatalogOption: ParsableArguments {
+    @Option(name: [.customShort("c"), .customLong("catalog")], help: ArgumentHelp("The catalog.", valueName: "catalog"))
+    var text: String
+
+    var reference: CatalogReference { CatalogReference(text: text) }
+}

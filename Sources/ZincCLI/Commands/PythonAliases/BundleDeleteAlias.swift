@@ -7,8 +7,7 @@ struct BundleDeleteAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
     var bundle: String
@@ -23,6 +22,6 @@ struct BundleDeleteAlias: ParsableCommand {
     var dryRun = false
 
     func run() throws {
-        try DeleteBundle.delete(catalog: CatalogReference(text: catalog), bundle: bundle, versions: versions, dryRun: dryRun)
+        try DeleteBundle.delete(catalog: catalog.reference, bundle: bundle, versions: versions, dryRun: dryRun)
     }
 }

@@ -18,11 +18,11 @@ struct BundleListAlias: ParsableCommand {
 
     func run() throws {
         guard PythonGlobalOptions.current.format == .json else {
-            return try ListBundle.show(catalog: CatalogReference(text: target.catalog), bundle: target.bundle,
+            return try ListBundle.show(catalog: target.catalog.reference, bundle: target.bundle,
                                        version: target.version, flavor: flavor, withSHA: sha, json: false)
         }
         // As that tool printed it: one object per file and line.
-        let manifest = try CatalogReference(text: target.catalog).open()
+        let manifest = try target.catalog.reference.open()
             .manifest(bundle: target.bundle, resolving: VersionSpec(target.version))
         for path in try manifest.paths(ofExistingFlavor: flavor) {
             printJSONLine(.object(["file": .string(path), "sha": .string(manifest.files[path]!.sha)]))

@@ -7,8 +7,7 @@ struct BundleUpdateAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
     var bundle: String
@@ -34,7 +33,7 @@ struct BundleUpdateAlias: ParsableCommand {
     }
 
     func run() throws {
-        switch try UpdateBundle.importVersion(catalog: CatalogReference(text: catalog), bundle: bundle, source: path, force: force,
+        switch try UpdateBundle.importVersion(catalog: catalog.reference, bundle: bundle, source: path, force: force,
                                              options: options, quiet: options.quiet).result {
         case .created(let version), .unchanged(let version):
             print(version)

@@ -7,8 +7,7 @@ struct BundleVerifyAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
     var bundle: String
@@ -20,6 +19,6 @@ struct BundleVerifyAlias: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        try Verify.verify(catalog: CatalogReference(text: catalog), bundle: bundle, version: version, json: PythonGlobalOptions.current.format == .json, quiet: quiet)
+        try Verify.verify(catalog: catalog.reference, bundle: bundle, version: version, json: PythonGlobalOptions.current.format == .json, quiet: quiet)
     }
 }

@@ -7,8 +7,7 @@ struct CatalogCleanAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Flag(name: [.customShort("f"), .customLong("force")], help: "Remove the files; without it, only list them.")
     var force = false
@@ -21,6 +20,6 @@ struct CatalogCleanAlias: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        try Clean.clean(catalog: CatalogReference(text: catalog), force: force, grace: grace.duration, quiet: quiet)
+        try Clean.clean(catalog: catalog.reference, force: force, grace: grace.duration, quiet: quiet)
     }
 }

@@ -8,8 +8,7 @@ struct CatalogListAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Option(name: [.customShort("d"), .customLong("distro")], help: "Show only bundles with this distribution.")
     var distro: String?
@@ -19,10 +18,10 @@ struct CatalogListAlias: ParsableCommand {
 
     func run() throws {
         guard PythonGlobalOptions.current.format == .json else {
-            return try ListCatalog.show(catalog: CatalogReference(text: catalog), distro: distro, namesOnly: noVersions, json: false)
+            return try ListCatalog.show(catalog: catalog.reference, distro: distro, namesOnly: noVersions, json: false)
         }
         // As that tool printed it: one object per bundle and line.
-        for bundle in try CatalogReference(text: catalog).open().listBundles(distro: distro) {
+        for bundle in try catalog.reference.open().listBundles(distro: distro) {
             let distros = Set(bundle.versions.flatMap(\.distributions)).sorted()
             printJSONLine(.object(["bundle_name": .string(bundle.name),
                                    "versions": .array(bundle.versions.map { .int(Int64($0.number)) }),

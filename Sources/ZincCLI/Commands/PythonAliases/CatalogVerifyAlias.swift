@@ -7,13 +7,12 @@ struct CatalogVerifyAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
 
     func run() throws {
-        try Verify.verify(catalog: CatalogReference(text: catalog), bundle: nil, version: nil, json: PythonGlobalOptions.current.format == .json, quiet: quiet)
+        try Verify.verify(catalog: catalog.reference, bundle: nil, version: nil, json: PythonGlobalOptions.current.format == .json, quiet: quiet)
     }
 }

@@ -12,6 +12,6 @@ struct DistroDeleteAlias: ParsableCommand {
     @OptionGroup var timeout: PythonTimeoutOption
 
     func run() throws {
-        try DeleteDistro.delete(catalog: CatalogReference(text: target.catalog), bundle: target.bundle, distro: target.distro)
+        try DeleteDistro.delete(catalog: target.catalog.reference, bundle: target.bundle, distro: target.distro)
     }
 }

@@ -20,7 +20,7 @@ struct DistroUpdateAlias: ParsableCommand {
     func run() throws {
         // update_distro itself runs, so both spellings cannot drift apart. Values go as
         // --option=value so one that starts with '-' is never taken for an option.
-        let arguments = ["--catalog=\(target.catalog)", "--id=\(target.bundle)", "--name=\(target.distro)", "--version=\(version)"]
+        let arguments = ["--catalog=\(target.catalog.text)", "--id=\(target.bundle)", "--name=\(target.distro)", "--version=\(version)"]
         try UpdateDistro.parse(arguments + (noPrevDistro ? ["--no-prev"] : [])).run()
     }
 }

@@ -8,13 +8,12 @@ struct DumpFlavorspecAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Option(name: [.customShort("n"), .customLong("name")], help: "The flavorspec's name.")
     var name: String
 
     func run() throws {
-        printJSON(try JSONValue.parse(CatalogReference(text: catalog).open().flavorspecs.load(name).encoded()))
+        printJSON(try JSONValue.parse(catalog.reference.open().flavorspecs.load(name).encoded()))
     }
 }

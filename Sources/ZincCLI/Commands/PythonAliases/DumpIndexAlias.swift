@@ -7,10 +7,9 @@ struct DumpIndexAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     func run() throws {
-        try DumpIndex.dump(catalog: CatalogReference(text: catalog))
+        try DumpIndex.dump(catalog: catalog.reference)
     }
 }

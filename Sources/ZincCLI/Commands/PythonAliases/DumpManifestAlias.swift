@@ -10,6 +10,6 @@ struct DumpManifestAlias: ParsableCommand {
     @OptionGroup var target: PythonBundleVersionOptions
 
     func run() throws {
-        try DumpManifest.dump(catalog: CatalogReference(text: target.catalog), bundle: target.bundle, version: target.version)
+        try DumpManifest.dump(catalog: target.catalog.reference, bundle: target.bundle, version: target.version)
     }
 }

@@ -7,13 +7,12 @@ struct FlavorspecDeleteAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Option(name: [.customShort("n"), .customLong("name")], help: "The flavorspec's name.")
     var name: String
 
     func run() throws {
-        try DeleteFlavorspec.delete(catalog: CatalogReference(text: catalog), name: name)
+        try DeleteFlavorspec.delete(catalog: catalog.reference, name: name)
     }
 }

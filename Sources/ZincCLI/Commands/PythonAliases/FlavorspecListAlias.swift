@@ -7,10 +7,9 @@ struct FlavorspecListAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     func run() throws {
-        try ListFlavorspecs.show(catalog: CatalogReference(text: catalog))
+        try ListFlavorspecs.show(catalog: catalog.reference)
     }
 }

@@ -7,8 +7,7 @@ struct FlavorspecUpdateAlias: ParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Option(name: [.customShort("p"), .customLong("path")], help: "The flavorspec file.")
     var path: String
@@ -17,6 +16,6 @@ struct FlavorspecUpdateAlias: ParsableCommand {
     var name: String?
 
     func run() throws {
-        try UpdateFlavorspec.store(catalog: CatalogReference(text: catalog), path: path, name: name)
+        try UpdateFlavorspec.store(catalog: catalog.reference, path: path, name: name)
     }
 }

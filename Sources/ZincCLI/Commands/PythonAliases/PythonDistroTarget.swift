@@ -2,8 +2,7 @@ import ArgumentParser
 
 /// Which distribution a Python-spelled distro command acts on: `-c CAT -b B -d D`.
 struct PythonDistroTarget: ParsableArguments {
-    @Option(name: [.customShort("c"), .customLong("catalog")], help: "The catalog.")
-    var catalog: String
+    @OptionGroup var catalog: PythonCatalogOption
 
     @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
     var bundle: String
