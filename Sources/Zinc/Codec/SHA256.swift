@@ -4,19 +4,12 @@ import CLibCrypto
 /// (the index, manifests and every object's content), since SHA-1, which names objects,
 /// no longer resists chosen-prefix collisions.
 public final class SHA256 {
-    private let context: OpaquePointer
+    private let running = EVPDigest(EVP_sha256())
 
-    public init() {
-        guard let context = EVP_MD_CTX_new() else { fatalError("OpenSSL could not allocate a digest context") }
-        self.context = context
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
-    }
-
-    deinit { EVP_MD_CTX_free(context) }
+    public init() {}
 
     public func update(_ bytes: UnsafeRawBufferPointer) {
-        guard bytes.count > 0 else { return }
-        EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+        running.update(bytes)
     }
 
     public func update(_ bytes: [UInt8]) {
@@ -25,11 +18,7 @@ public final class SHA256 {
 
     /// The 32-byte digest; the hasher is spent afterwards.
     public func finalize() -> Digest {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { buffer in
-            var length: UInt32 = 0
-            EVP_DigestFinal_ex(context, buffer.baseAddress, &length)
-            return Digest(bytes: Array(buffer.prefix(Int(length))))
-        }
+        running.finish { Digest(bytes: Array($0)) }
     }
 
     public static func digest(_ bytes: [UInt8]) -> Digest {
@@ -59,10 +48,10 @@ public final class SHA256 {
 }
 
 /// Lowercase hexadecimal, the one spelling of digests, keys and signatures in catalog files.
-enum Hex {
+package enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var text = [UInt8]()
         text.reserveCapacity(bytes.count * 2)
         for byte in bytes {
