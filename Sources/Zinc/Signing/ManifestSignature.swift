@@ -71,7 +71,8 @@ public struct ManifestSignature: Equatable, Sendable {
         let version = Int(try fields.number("version", in: 1...Int64(Int32.max)))
         let manifestSHA256 = try fields.sha256("sha")
         let count = try fields.number("objects", in: 0...Int64(sizeLimit / 100))
-        var objects = [SHA1.Digest: SHA256.Digest](minimumCapacity: Int(count))
+        // Never more room than the file has lines: the count is the sender's word.
+        var objects = [SHA1.Digest: SHA256.Digest](minimumCapacity: min(Int(count), file.fields.count))
         var last: SHA1.Digest?
         for _ in 0..<count {
             let line = try fields.text("object")
