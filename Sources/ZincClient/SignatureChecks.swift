@@ -15,9 +15,6 @@ struct SignatureChecks {
     let keys: [PublicKey]
     let chain: SourceChain
 
-    /// The most a signature may weigh: the manifest signature's own limit.
-    static let limit = Int64(ManifestSignature.sizeLimit)
-
     /// Checks the index signature against `index` (the plain bytes of the index read) and
     /// returns it. When the signature covers another index, `refetch` gets both again once
     /// (a writer may have been between its two writes, or caches hold different ages) and
@@ -53,7 +50,7 @@ struct SignatureChecks {
 
     /// The index signature and the source URL that served it.
     private func indexSignature() throws -> (IndexSignature, String) {
-        guard let (bytes, url) = try fetch(IndexSignature.path) else {
+        guard let (bytes, url) = try fetch(IndexSignature.path, limit: IndexSignature.sizeLimit) else {
             throw ClientError.untrusted(catalog: catalog, file: IndexSignature.path, reason: "missing: the catalog is not signed")
         }
         let file = url + "/" + IndexSignature.path
@@ -65,7 +62,7 @@ struct SignatureChecks {
     func checkManifest(_ manifest: Manifest, bytes: [UInt8]) throws -> [SHA1.Digest: SHA256.Digest] {
         for key in keys {
             let path = ManifestSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
-            guard let (signatureBytes, url) = try fetch(path) else { continue }
+            guard let (signatureBytes, url) = try fetch(path, limit: ManifestSignature.sizeLimit) else { continue }
             let file = url + "/" + path
             let signature = try refusing(file) { try ManifestSignature.verified(signatureBytes, path: file, trusted: keys) }
             try refusing(url + "/" + manifest.path) {
@@ -77,10 +74,11 @@ struct SignatureChecks {
                                     reason: "no signature by a trusted key (key ids \(keys.map(\.id).joined(separator: ", "))): the manifest is not signed")
     }
 
-    /// A signature file and the URL of the source that served it, or nil when no source has it.
-    private func fetch(_ path: String) throws -> ([UInt8], String)? {
+    /// A signature file of at most `limit` bytes and the URL of the source that served
+    /// it, or nil when no source has it.
+    private func fetch(_ path: String, limit: Int) throws -> ([UInt8], String)? {
         do {
-            return try chain.fetchDocument(path, limit: Self.limit, gzipped: false).map { ($0.bytes, $0.url) }
+            return try chain.fetchDocument(path, limit: Int64(limit), gzipped: false).map { ($0.bytes, $0.url) }
         } catch let error as ClientError {
             switch error {
             case .notFound, .allSourcesFailed: return nil

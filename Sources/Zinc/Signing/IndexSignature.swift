@@ -61,9 +61,7 @@ public struct IndexSignature: Equatable, Sendable {
 
     /// The signature in `bytes`, made by one of `trusted`; throws otherwise.
     public static func verified(_ bytes: [UInt8], path: String, trusted: [PublicKey]) throws -> IndexSignature {
-        let (signature, file) = try parse(bytes, path: path)
-        _ = try file.verified(by: trusted, path: path)
-        return signature
+        try SignatureFile.document(bytes, path: path, signedByOneOf: trusted, parse: parse)
     }
 
     /// Whether it has expired at `now` (seconds since 1970).

@@ -93,9 +93,7 @@ public struct ManifestSignature: Equatable, Sendable {
 
     /// The signature in `bytes`, made by one of `trusted`; throws otherwise.
     public static func verified(_ bytes: [UInt8], path: String, trusted: [PublicKey]) throws -> ManifestSignature {
-        let (signature, file) = try parse(bytes, path: path)
-        _ = try file.verified(by: trusted, path: path)
-        return signature
+        try SignatureFile.document(bytes, path: path, signedByOneOf: trusted, parse: parse)
     }
 
     /// Checks that this signature covers `manifest`, whose JSON is `bytes`: the same

@@ -71,6 +71,14 @@ struct SignatureFile {
                              keyID: keyLine.1, signature: signature, signed: Array(bytes[..<lines[lines.count - 1].start]))
     }
 
+    /// What `parse` reads from `bytes`, once one of `trusted` is found to have signed it.
+    static func document<T>(_ bytes: [UInt8], path: String, signedByOneOf trusted: [PublicKey],
+                            parse: ([UInt8], String) throws -> (T, SignatureFile)) throws -> T {
+        let (document, file) = try parse(bytes, path)
+        _ = try file.verified(by: trusted, path: path)
+        return document
+    }
+
     /// The trusted key that made this signature; throws when none of them did.
     func verified(by trusted: [PublicKey], path: String) throws -> PublicKey {
         guard let key = trusted.first(where: { $0.id == keyID }) else {
