@@ -29,6 +29,11 @@ public enum ZincError: Error, Equatable, Sendable {
     /// An ignore pattern (`--exclude`, `.zincignore`) that cannot be used; `source` is
     /// where it came from (`.zincignore:3`, `--exclude`).
     case invalidPattern(source: String, pattern: String, reason: String)
+    /// A signing key or public key file that cannot be used (or written).
+    case keyFile(path: String, reason: String)
+    /// A catalog signature that is malformed, made by no trusted key, or covering other
+    /// bytes than the file it signs; `path` is the signature file or the file signed.
+    case signature(path: String, reason: String)
 }
 
 extension ZincError: CustomStringConvertible {
@@ -71,6 +76,10 @@ extension ZincError: CustomStringConvertible {
             return "\(location): \(reason)"
         case .invalidPattern(let source, let pattern, let reason):
             return "\(source): '\(pattern)' \(reason)"
+        case .keyFile(let path, let reason):
+            return "key file '\(path)': \(reason)"
+        case .signature(let path, let reason):
+            return "'\(path)': signature check failed: \(reason)"
         }
     }
 }

@@ -19,10 +19,12 @@ struct BundleDeleteAlias: ParsableCommand {
 
     @OptionGroup var timeout: PythonTimeoutOption
 
+    @OptionGroup var signing: SigningOption
+
     @Flag(name: [.customShort("n"), .customLong("dry-run")], help: "Only print what would be deleted.")
     var dryRun = false
 
     func run() throws {
-        try DeleteBundle.delete(catalog: CatalogReference(text: catalog), bundle: bundle, versions: versions, dryRun: dryRun)
+        try DeleteBundle.delete(catalog: CatalogReference(text: catalog).signed(by: signing), bundle: bundle, versions: versions, dryRun: dryRun)
     }
 }

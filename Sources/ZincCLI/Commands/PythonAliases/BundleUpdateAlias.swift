@@ -21,6 +21,8 @@ struct BundleUpdateAlias: ParsableCommand {
 
     @OptionGroup var timeout: PythonTimeoutOption
 
+    @OptionGroup var signing: SigningOption
+
     @OptionGroup var options: ImportOptions
 
     /// The Python tool's spelling of the default: with --flavors, no all-files archive.
@@ -35,7 +37,7 @@ struct BundleUpdateAlias: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            switch try UpdateBundle.importVersion(catalog: CatalogReference(text: catalog), bundle: bundle, source: path, force: force,
+            switch try UpdateBundle.importVersion(catalog: CatalogReference(text: catalog).signed(by: signing), bundle: bundle, source: path, force: force,
                                                  options: options, quiet: options.quiet).result {
             case .created(let version), .unchanged(let version):
                 print(version)
