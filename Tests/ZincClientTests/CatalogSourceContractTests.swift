@@ -10,7 +10,7 @@ import ZincURLSession
 
 /// `CatalogSource.fetch`'s promises, kept by each HTTP transport whatever the server
 /// does with `Range`, validators and encodings.
-@Suite struct CatalogSourceContractTests {
+@Suite final class CatalogSourceContractTests {
     let dir: TemporaryDirectory
     let server: HostileHTTPServer
     let content = SampleContent.noise(10_000, seed: 3)
@@ -21,6 +21,8 @@ import ZincURLSession
         let content = content
         server.override("file.bin") { HostileHTTPServer.serve(content, for: $0) }
     }
+
+    deinit { server.stop() }
 
     /// Fetches `path` into a fresh file; returns the response and the bytes written.
     func fetch(_ transport: ClientTransport, _ path: String = "file.bin", range: Range<Int64>? = nil, etag: String? = nil,

@@ -104,6 +104,7 @@ import ZincTestSupport
     @Test(arguments: ClientTransport.allCases) func aSecondSourceServesWhenTheFirstIsDown(_ transport: ClientTransport) throws {
         let fixture = try ClientFixture(transport: transport)
         let dead = try HostileHTTPServer()
+        defer { dead.stop() }
         dead.override("catalog.json.gz") { _ in HostileHTTPServer.response(status: "503 Service Unavailable", body: []) }
         try fixture.track()
         var state = try fixture.repo.loadState()
@@ -112,7 +113,6 @@ import ZincTestSupport
         let report = try fixture.sync()
         #expect(!report.failed, "\(fixture.failure(report))")
         #expect(report.catalogs.first?.url == fixture.server.url)
-        dead.stop()
     }
 
     private func stateJSON(_ state: RepoState) -> String {
