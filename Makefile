@@ -68,8 +68,9 @@ demo: build
 s3-server:
 	@command -v moto_server >/dev/null 2>&1 || python3 -m pip install --quiet "moto[server]"
 
+# The whole suite, in a temporary folder of its own that must be empty afterwards.
 test: deps s3-server
-	swift test
+	.ci/test-leaves-nothing
 
 # Every parser of outside bytes under libFuzzer (its runtime ships with the toolchain),
 # FUZZ_SECONDS each, starting from the committed seeds in Fuzz/corpus/<target>. New
