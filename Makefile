@@ -68,15 +68,16 @@ demo: build
 s3-server:
 	@command -v moto_server >/dev/null 2>&1 || python3 -m pip install --quiet "moto[server]"
 
+# The whole suite, in a temporary folder of its own that must be empty afterwards.
 test: deps s3-server
-	swift test
+	.ci/test-leaves-nothing
 
 # Every parser of outside bytes under libFuzzer (its runtime ships with the toolchain),
 # FUZZ_SECONDS each, starting from the committed seeds in Fuzz/corpus/<target>. New
 # inputs go to .build-fuzz/corpus/<target>; a crash stops the run, its input saved as
 # .build-fuzz/crashes/<target>-crash-*, and `swift run ZincFuzz TARGET FILE` replays it.
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS := json index manifest flavorspec tar gzip http-range http-date http-etag client-index client-state lock-record s3-xml http-head
+FUZZ_TARGETS := json index manifest flavorspec tar gzip http-range http-date http-etag client-index client-state lock-record s3-xml http-head signature
 
 fuzz: deps
 	@# The linker warns about every sanitizer symbol it cannot export; only errors matter.

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Zinc", targets: ["Zinc"]),
         .library(name: "ZincClient", targets: ["ZincClient"]),
         .library(name: "ZincServer", targets: ["ZincServer"]),
+        .library(name: "ZincURLSession", targets: ["ZincURLSession"]),
         .executable(name: "zinc", targets: ["ZincCLI"]),
     ],
     dependencies: [
@@ -63,6 +64,9 @@ let package = Package(
         .target(name: "ZincS3", dependencies: ["Zinc", "ZincHTTP", "CLibCrypto"]),
         // The client side: keeps a local repo of bundles in sync with remote catalogs.
         .target(name: "ZincClient", dependencies: ["Zinc", "ZincHTTP"]),
+        // The client's HTTP through URLSession, for apps (FoundationNetworking on Linux).
+        // Never linked into `zinc`: it imports all of Foundation.
+        .target(name: "ZincURLSession", dependencies: ["Zinc", "ZincClient"]),
         // The `zinc` command: argument parsing and printing only.
         .executableTarget(
             name: "ZincCLI",
@@ -88,7 +92,7 @@ let package = Package(
         .testTarget(name: "ZincCLITests", dependencies: ["Zinc", "ZincCLI", "ZincTestSupport"]),
         .testTarget(name: "ZincServerTests", dependencies: ["ZincServer", "ZincHTTP"]),
         .testTarget(name: "ZincS3Tests", dependencies: ["ZincS3", "Zinc", "ZincTestSupport"]),
-        .testTarget(name: "ZincClientTests", dependencies: ["ZincClient", "Zinc", "ZincTestSupport"]),
+        .testTarget(name: "ZincClientTests", dependencies: ["ZincClient", "ZincURLSession", "ZincServer", "Zinc", "ZincTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -64,6 +64,14 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         for line in bytes.split(separator: UInt8(ascii: "\n")) { line.withUnsafeBytes { head.take($0) } }
         _ = (head.contentLength, head.contentRangeStart, head.contentRangeTotal, head["etag"])
     },
+    "signature": { bytes in
+        // Verified against a key whose id the seeds name, so the signature check runs too.
+        let key = try! PublicKey(raw: [UInt8](repeating: 7, count: 32))
+        _ = try? IndexSignature.verified(bytes, path: "catalog.json.sig", trusted: [key])
+        _ = try? ManifestSignature.verified(bytes, path: "m.sig", trusted: [key])
+        _ = try? PublicKey.parse(bytes, path: "k.pub")
+        _ = try? SigningKey.parse(pem: bytes, path: "k")
+    },
 ]
 
 /// A stream over bytes in memory, for the tar reader.

@@ -84,6 +84,8 @@ public enum ZincError: Error, Equatable, Sendable {
     /// The index changed while its copies (`index.json`, `catalog.json`, gzipped) were
     /// written.
     case indexCopiesKeptChanging(location: String)
+    /// The index changed on every try to sign it.
+    case indexChangedWhileSigning(location: String)
     /// The index changed while a version was committed.
     case indexChangedDuringCommit(location: String, bundle: String, version: Int)
     /// The version number reserved by this import was listed by another writer.
@@ -117,6 +119,11 @@ public enum ZincError: Error, Equatable, Sendable {
             self.host = host
         }
     }
+    /// A signing key or public key file that cannot be used (or written).
+    case keyFile(path: String, reason: String)
+    /// A catalog signature that is malformed, made by no trusted key, or covering other
+    /// bytes than the file it signs; `path` is the signature file or the file signed.
+    case signature(path: String, reason: String)
 }
 
 extension ZincError: CustomStringConvertible {
@@ -203,6 +210,8 @@ extension ZincError: CustomStringConvertible {
             return "the index of '\(location)' kept changing under this writer (\(attempts) attempts); try again"
         case .indexCopiesKeptChanging(let location):
             return "the index of '\(location)' kept changing while its copies were written; try again"
+        case .indexChangedWhileSigning(let location):
+            return "the index of '\(location)' kept changing while it was signed; try again"
         case .indexChangedDuringCommit(let location, let bundle, let version):
             return "the index of '\(location)' kept changing while version \(version) of '\(bundle)' was committed; try again"
         case .reservedVersionTaken(let location, let bundle, let version):
@@ -229,6 +238,10 @@ extension ZincError: CustomStringConvertible {
             let foreign = versions.sorted { $0.key < $1.key }.flatMap { name, numbers in numbers.map { "\(name) v\($0)" } }
             return "'\(destination)' lists versions '\(source)' never had (\(foreign.prefix(5).joined(separator: ", "))"
                 + "\(foreign.count > 5 ? ", …" : "")): another writer published there; nothing was replaced"
+        case .keyFile(let path, let reason):
+            return "key file '\(path)': \(reason)"
+        case .signature(let path, let reason):
+            return "'\(path)': signature check failed: \(reason)"
         }
     }
 }

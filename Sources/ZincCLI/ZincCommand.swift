@@ -23,7 +23,7 @@ struct ZincCommand: AsyncParsableCommand {
         subcommands: [Version.self, PythonAliasesTopic.self] + PythonAliasesTopic.commands,
         groupedSubcommands: [
             CommandGroup(name: "catalog", subcommands: [
-                CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, UpdateFlavorspec.self, Publish.self,
+                CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, UpdateFlavorspec.self, Publish.self, Keygen.self, Sign.self,
             ]),
             CommandGroup(name: "inspect", subcommands: [
                 ListCatalog.self, ListBundle.self, ListFlavorspecs.self, DumpIndex.self, DumpManifest.self, CloneBundle.self,

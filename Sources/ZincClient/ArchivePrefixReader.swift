@@ -11,6 +11,8 @@ struct ArchivePrefixReader {
     let expected: [String: StoredObject]
     /// Names the archive in messages.
     let origin: String
+    /// The SHA-256 of each object's content, from the manifest's signature, if signed.
+    var signedContent: [SHA1.Digest: SHA256.Digest]?
 
     /// Verifies the wanted members into objects/; returns the shas taken. Members the
     /// repo already has are skipped, and a member cut off by the end of the prefix is
@@ -22,7 +24,8 @@ struct ArchivePrefixReader {
             let (object, format) = try identify(member)
             guard wanted.contains(object.sha), !taken.contains(object.sha) else { continue }
             let writer = try VerifiedObjectWriter(object: object, format: format,
-                                                  origin: "\(origin) member '\(member.name)'", repo: repo)
+                                                  origin: "\(origin) member '\(member.name)'", repo: repo,
+                                                  signedSHA256: signedContent?[object.digest])
             guard try tar.readData({ try writer.write($0) }) else { break }
             try writer.commit()
             taken.insert(object.sha)

@@ -41,6 +41,16 @@ public struct FetchResponse: Equatable, Sendable {
         self.written = written
         self.received = received
     }
+
+    /// The answer to an empty range: nothing to ask a server for.
+    package static let nothingWritten = FetchResponse(status: .content, etag: nil, written: 0, received: 0)
+}
+
+extension CatalogSource {
+    /// The URL of the catalog file `path`, for messages.
+    package func location(of path: String) -> String {
+        url + (url.hasSuffix("/") ? "" : "/") + path
+    }
 }
 
 /// The URL to track for a catalog location a user typed: an `http(s)://` or `file://`
@@ -51,12 +61,20 @@ public func catalogURL(forLocation location: String) -> String {
     return "file://" + URL(fileURLWithPath: location).standardizedFileURL.path
 }
 
-/// The source for a tracked URL: `http(s)://` or `file://`.
+/// The source for a tracked URL: `http(s)://` through libcurl (`HTTPCatalogSource`), or
+/// `file://`. The default `SyncOptions.sourceFactory`.
 public func makeCatalogSource(_ url: String) throws -> CatalogSource {
+    try makeCatalogSource(url, http: HTTPCatalogSource.init)
+}
+
+/// The source for a tracked URL, with `http(s)://` URLs fetched through the transport
+/// `http` makes from the URL and its parsed form (`URLSessionTransport` in the
+/// ZincURLSession library uses this), and `file://` URLs read from the folder.
+public func makeCatalogSource(_ url: String, http: (_ url: String, _ base: URL) throws -> CatalogSource) throws -> CatalogSource {
     let lowered = url.lowercased()
     if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
         guard let parsed = URL(string: url), parsed.host != nil else { throw ClientError.unsupportedURL(url) }
-        return HTTPCatalogSource(url: url, base: parsed)
+        return try http(url, parsed)
     }
     if lowered.hasPrefix("file://") {
         let path = String(url.dropFirst("file://".count))

@@ -18,6 +18,10 @@ public enum ClientError: Error, Equatable, Sendable {
     case integrity(url: String, reason: String)
     case allSourcesFailed(catalog: String, failures: [String])
     case notTracked(catalog: String, bundle: String)
+    /// A catalog tracked with trusted keys served `file` without a valid signature by one
+    /// of them, or an index older than one accepted before (rollback) or whose signature
+    /// has expired (freeze). Nothing of it was used.
+    case untrusted(catalog: String, file: String, reason: String)
 }
 
 extension ClientError: CustomStringConvertible {
@@ -47,6 +51,8 @@ extension ClientError: CustomStringConvertible {
             return "no source of catalog '\(catalog)' could serve it: " + failures.joined(separator: "; ")
         case .notTracked(let catalog, let bundle):
             return "bundle '\(bundle)' of catalog '\(catalog)' is not tracked"
+        case .untrusted(let catalog, let file, let reason):
+            return "catalog '\(catalog)': refused \(file): \(reason)"
         }
     }
 

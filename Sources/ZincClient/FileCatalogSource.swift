@@ -17,7 +17,7 @@ public final class FileCatalogSource: CatalogSource, @unchecked Sendable {
     }
 
     public func fetch(_ path: String, range: Range<Int64>?, etag: String?, limit: Int64, into sink: PosixFile) throws -> FetchResponse {
-        let location = url + (url.hasSuffix("/") ? "" : "/") + path
+        let location = location(of: path)
         let file: PosixFile
         do {
             file = try PosixFile.openForReading(root + "/" + path)
@@ -26,7 +26,7 @@ public final class FileCatalogSource: CatalogSource, @unchecked Sendable {
         }
         let status = try file.status()
         let size = Int64(status.st_size)
-        let validator = "\"\(size)-\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)\""
+        let validator = "\"\(size)-\(status.modificationTime.tv_sec).\(status.modificationTime.tv_nsec)\""
         if let etag, etag == validator, range == nil {
             return FetchResponse(status: .notModified, etag: validator, written: 0, received: 0)
         }

@@ -14,27 +14,55 @@ package struct IndexFetcher {
     static let remotePath = "catalog.json.gz"
 
     /// Only the bundles the repo tracks in `catalog` are kept from the index: an index of
-    /// many bundles then costs little more memory than its bytes.
+    /// many bundles then costs little more memory than its bytes. For a catalog with
+    /// trusted keys, the index (even one the server says is unchanged) is used only with
+    /// a valid signature (`SignatureChecks.checkIndex`), and its sequence is kept as the
+    /// lowest acceptable from now on; a refused index leaves the repo as it was.
     func refresh(_ catalog: String, via chain: SourceChain, state: inout RepoState,
                  report: inout SyncReport.CatalogRefresh) throws -> CatalogIndex {
         let tracked = Set(state.bundles.filter { $0.catalog == catalog }.map(\.bundle))
         let local = repo.catalogFile(catalog)
         let haveLocal = FileManager.default.fileExists(atPath: local)
         let etags = haveLocal ? state.catalogs[catalog]?.etags ?? [:] : [:]
-        guard let fetched = try chain.fetchDocument(Self.remotePath, etags: etags, limit: limit) else {
+        let keys = state.catalogs[catalog]?.trustedKeys ?? []
+        let checks = SignatureChecks(catalog: catalog, keys: keys, chain: chain)
+        guard var fetched = try chain.fetchDocument(Self.remotePath, etags: etags, limit: limit) else {
             report.notModified = true
             guard let bytes = try AtomicFile.read(local, limit: limit) else { throw ZincError.catalogNotFound(local) }
+            if !keys.isEmpty {
+                // Unchanged is still checked: a frozen catalog's server would answer 304 forever.
+                let checked = try checks.checkIndex(bytes, lastSequence: state.catalogs[catalog]?.indexSequence) {
+                    try chain.fetchDocument(Self.remotePath, limit: limit)?.bytes
+                }
+                if checked.index != bytes { return try accept((checked.index, chain.catalog, nil), checked.signature.sequence) }
+                state.catalogs[catalog, default: .init()].indexSequence = checked.signature.sequence
+                try state.save(in: repo.root)
+            }
             return try CatalogIndex.parse(bytes, path: local, onlyBundles: tracked)
         }
-        report.url = fetched.url
-        let index = try Self.parse(fetched.bytes, url: fetched.url, onlyBundles: tracked)
-        guard index.id == catalog else {
-            throw ClientError.badResponse(url: fetched.url, reason: "serves catalog '\(index.id)', not '\(catalog)'")
+        var sequence: Int64?
+        if !keys.isEmpty {
+            let checked = try checks.checkIndex(fetched.bytes, lastSequence: state.catalogs[catalog]?.indexSequence) {
+                let again = try chain.fetchDocument(Self.remotePath, limit: limit)
+                if let again { fetched = again }
+                return again?.bytes
+            }
+            sequence = checked.signature.sequence
         }
-        try AtomicFile.write(fetched.bytes, to: local)
-        state.catalogs[catalog, default: .init()].etags[fetched.url] = fetched.etag
-        try state.save(in: repo.root)
-        return index
+        return try accept(fetched, sequence)
+
+        func accept(_ fetched: (bytes: [UInt8], url: String, etag: String?), _ sequence: Int64?) throws -> CatalogIndex {
+            report.url = fetched.url
+            let index = try Self.parse(fetched.bytes, url: fetched.url, onlyBundles: tracked)
+            guard index.id == catalog else {
+                throw ClientError.badResponse(url: fetched.url, reason: "serves catalog '\(index.id)', not '\(catalog)'")
+            }
+            try AtomicFile.write(fetched.bytes, to: local)
+            state.catalogs[catalog, default: .init()].etags[fetched.url] = fetched.etag
+            if let sequence { state.catalogs[catalog, default: .init()].indexSequence = sequence }
+            try state.save(in: repo.root)
+            return index
+        }
     }
 
     /// Parses a fetched index and refuses an id that would not be a safe folder name.

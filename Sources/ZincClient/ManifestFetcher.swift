@@ -7,14 +7,21 @@ import Zinc
 
 /// A version's manifest: from `manifests/<catalog id>/` when an earlier (perhaps
 /// interrupted) run fetched it, otherwise from the catalog, checked to describe the
-/// version asked for before it is kept.
+/// version asked for before it is kept. With `checks` (a catalog with trusted keys), the
+/// manifest, even one fetched before, is used only with a valid signature, and comes
+/// with the SHA-256 its objects' content must have.
 struct ManifestFetcher {
     let repo: Repo
     let limit: Int64
+    var checks: SignatureChecks?
 
-    func manifest(catalog: String, bundle: String, version: Int, via chain: SourceChain) throws -> Manifest {
+    func manifest(catalog: String, bundle: String, version: Int, via chain: SourceChain) throws
+        -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?) {
         let local = repo.manifestFile(catalog, bundle: bundle, version: version)
-        if let bytes = try AtomicFile.read(local, limit: limit) { return try Manifest.parse(bytes, path: local) }
+        if let bytes = try AtomicFile.read(local, limit: limit) {
+            let manifest = try Manifest.parse(bytes, path: local)
+            return (manifest, try checks?.checkManifest(manifest, bytes: bytes))
+        }
         let remote = Manifest.path(bundle: bundle, version: version) + ".gz"
         guard let fetched = try chain.fetchDocument(remote, limit: limit) else {
             throw ClientError.badResponse(url: remote, reason: "answered 304 to a request without a validator")
@@ -25,8 +32,9 @@ struct ManifestFetcher {
             throw ClientError.badResponse(url: url, reason: "describes \(manifest.catalog) \(manifest.bundle)-\(manifest.version), "
                                           + "not \(catalog) \(bundle)-\(version)")
         }
+        let signedContent = try checks?.checkManifest(manifest, bytes: fetched.bytes)
         try FileManager.default.createDirectory(atPath: repo.manifestsFolder + "/" + catalog, withIntermediateDirectories: true)
         try AtomicFile.write(fetched.bytes, to: local)
-        return manifest
+        return (manifest, signedContent)
     }
 }

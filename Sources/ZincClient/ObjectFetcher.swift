@@ -11,6 +11,8 @@ import Zinc
 struct ObjectFetcher {
     let repo: Repo
     let chain: SourceChain
+    /// The SHA-256 of each object's content, from the manifest's signature, if signed.
+    var signedContent: [SHA1.Digest: SHA256.Digest]?
 
     func fetch(_ object: StoredObject) throws {
         let format = object.preferredFormat
@@ -19,7 +21,8 @@ struct ObjectFetcher {
         let origin = "\(chain.catalog): \(remote)"
         try chain.download(remote, to: part, length: object.preferredSize, ranged: false)
         do {
-            let writer = try VerifiedObjectWriter(object: object, format: format, origin: origin, repo: repo)
+            let writer = try VerifiedObjectWriter(object: object, format: format, origin: origin, repo: repo,
+                                                  signedSHA256: signedContent?[object.digest])
             try PosixFile.open(part).forEachChunk { try writer.write($0) }
             try writer.commit()
         } catch {

@@ -10,10 +10,16 @@ public struct RepoState: Equatable, Sendable {
         public var urls: [String]
         /// The `ETag` each URL last sent for `catalog.json.gz`, for `If-None-Match`.
         public var etags: [String: String]
+        /// With keys, only an index and manifests signed by one of them are used.
+        public var trustedKeys: [PublicKey]
+        /// The sequence number of the last signed index accepted: a lower one is a rollback.
+        public var indexSequence: Int64?
 
-        public init(urls: [String] = [], etags: [String: String] = [:]) {
+        public init(urls: [String] = [], etags: [String: String] = [:], trustedKeys: [PublicKey] = [], indexSequence: Int64? = nil) {
             self.urls = urls
             self.etags = etags
+            self.trustedKeys = trustedKeys
+            self.indexSequence = indexSequence
         }
     }
 
@@ -87,6 +93,13 @@ public struct RepoState: Equatable, Sendable {
                 if case .object(let etags)? = entry["etags"] {
                     for (url, etag) in etags { if case .string(let text) = etag { sources.etags[url] = text } }
                 }
+                if case .array(let keys)? = entry["trusted_keys"] {
+                    for key in keys {
+                        guard case .string(let text) = key else { throw corrupt("catalog '\(id)' has a non-string trusted key") }
+                        sources.trustedKeys.append(try PublicKey.parse(Array(text.utf8), path: path))
+                    }
+                }
+                if case .int(let sequence)? = entry["index_sequence"] { sources.indexSequence = sequence }
                 state.catalogs[id] = sources
             }
         }
@@ -117,10 +130,15 @@ public struct RepoState: Equatable, Sendable {
         .object([
             "format": .string("1"),
             "catalogs": .object(catalogs.mapValues { sources in
-                .object([
+                var entry: [String: JSONValue] = [
                     "sources": .array(sources.urls.map { .string($0) }),
                     "etags": .object(sources.etags.mapValues { .string($0) }),
-                ])
+                ]
+                if !sources.trustedKeys.isEmpty {
+                    entry["trusted_keys"] = .array(sources.trustedKeys.map { .string(String($0.text.dropLast())) })
+                }
+                if let sequence = sources.indexSequence { entry["index_sequence"] = .int(sequence) }
+                return .object(entry)
             }),
             "bundles": .array(bundles.map { tracked in
                 var entry: [String: JSONValue] = [

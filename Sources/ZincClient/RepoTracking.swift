@@ -9,10 +9,13 @@ extension Repo {
     /// Starts tracking `bundle` of the catalog at `url` (or a local path, see
     /// `catalogURL(forLocation:)`). The catalog's index is fetched once to learn its id
     /// (a catalog id may gather several URLs, tried in order) and to check that the
-    /// bundle and distro exist; the files come with the next sync.
+    /// bundle and distro exist; the files come with the next sync. With `trustedKeys`
+    /// (several during a key rotation), they replace the catalog's trusted keys, and
+    /// syncs then use only an index and manifests signed by one of them; without, the
+    /// catalog keeps those it has.
     @discardableResult
     public func track(url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
-                      options: SyncOptions = SyncOptions()) throws -> RepoState.TrackedBundle {
+                      trustedKeys: [PublicKey] = [], options: SyncOptions = SyncOptions()) throws -> RepoState.TrackedBundle {
         let url = catalogURL(forLocation: location)
         try Names.validateBundleName(bundle)
         try Names.validateDistroName(distro)
@@ -29,6 +32,7 @@ extension Repo {
             var sources = state.catalogs[index.id] ?? .init()
             if !sources.urls.contains(url) { sources.urls.append(url) }
             sources.etags[url] = nil  // the next sync fetches the index again and stores what it sees
+            if !trustedKeys.isEmpty { sources.trustedKeys = trustedKeys }
             state.catalogs[index.id] = sources
             let tracked = RepoState.TrackedBundle(catalog: index.id, bundle: bundle, distro: distro, flavor: flavor)
             state.track(tracked)

@@ -25,7 +25,8 @@ final class SourceChain {
     /// A small gzipped document (index, manifest), gunzipped, at most `limit` bytes both
     /// before and after gunzip; nil when every validator in `etags` still holds at the
     /// first source that answered. Returns the URL that answered and its new ETag.
-    func fetchDocument(_ path: String, etags: [String: String] = [:], limit: Int64) throws
+    /// With `gzipped` false, a small file taken as it is (a signature).
+    func fetchDocument(_ path: String, etags: [String: String] = [:], limit: Int64, gzipped: Bool = true) throws
         -> (bytes: [UInt8], url: String, etag: String?)? {
         let part = try TemporaryFile(in: temporaryFolder, named: "document")
         defer { part.remove() }
@@ -33,6 +34,7 @@ final class SourceChain {
             try part.reset()
             let response = try count { try source.fetch(path, range: nil, etag: etags[source.url], limit: limit, into: part.file) }
             if response.status == .notModified { return nil }
+            guard gzipped else { return (try PosixFile.open(part.path).readAll(upTo: Int(limit)), source.url, response.etag) }
             let location = source.url + "/" + path
             var document = [UInt8]()
             let gunzip = GzipDecompressor { chunk in

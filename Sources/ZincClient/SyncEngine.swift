@@ -18,7 +18,8 @@ public struct SyncOptions: Sendable {
     /// The most an index or manifest may weigh, gzipped or not: a server cannot make
     /// the client read an endless document into memory.
     public var documentLimit: Int64
-    /// Makes the transport for a tracked URL; tests substitute hostile servers here.
+    /// Makes the transport for a tracked URL: libcurl by default, `URLSessionTransport`'s
+    /// `sourceFactory` (the ZincURLSession library) for an app's own networking.
     public var sourceFactory: @Sendable (String) throws -> CatalogSource
     /// Told how each bundle's download advances, for progress displays.
     public var progress: (@Sendable (SyncProgress) -> Void)?
@@ -90,7 +91,9 @@ public struct SyncEngine {
             let (requests, bytes) = (chain.requests, chain.bytes)
             do {
                 guard let index else { throw ClientError.badResponse(url: catalog, reason: "no index: \(refresh.error ?? "")") }
-                try update(&state.bundles[i], index: index, chain: chain, result: &result)
+                let keys = state.catalogs[catalog]?.trustedKeys ?? []
+                let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
+                try update(&state.bundles[i], index: index, chain: chain, checks: checks, result: &result)
                 try state.save(in: repo.root)  // the switch
             } catch {
                 result.outcome = .failed
@@ -105,7 +108,7 @@ public struct SyncEngine {
     }
 
     private func update(_ tracked: inout RepoState.TrackedBundle, index: CatalogIndex, chain: SourceChain,
-                        result: inout SyncReport.BundleSync) throws {
+                        checks: SignatureChecks?, result: inout SyncReport.BundleSync) throws {
         let version = try VersionSpec.distro(tracked.distro).resolve(in: try index.bundle(tracked.bundle), name: tracked.bundle)
         result.version = version
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
@@ -113,7 +116,7 @@ public struct SyncEngine {
             result.outcome = .upToDate
             return
         }
-        let manifest = try ManifestFetcher(repo: repo, limit: options.documentLimit)
+        let (manifest, signedContent) = try ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks)
             .manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         let objects = manifest.objects(flavor: tracked.flavor)
@@ -124,7 +127,7 @@ public struct SyncEngine {
                                   model: options.costModel, forced: options.strategy)
         let (requests, bytes) = (chain.requests, chain.bytes)
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        try fetch(plan, expected: objects, name: name, chain: chain, result: &result)
+        try fetch(plan, expected: objects, signedContent: signedContent, name: name, chain: chain, result: &result)
         result.objectRequests = chain.requests - requests
         result.objectBytes = chain.bytes - bytes
         try BundleCheckout(repo: repo).checkout(manifest, catalog: tracked.catalog, flavor: tracked.flavor)
@@ -133,8 +136,8 @@ public struct SyncEngine {
     }
 
     /// `name`: `catalog.bundle-version[~flavor]`, for the partial archive and progress.
-    private func fetch(_ plan: FetchPlan, expected: [String: StoredObject], name: String, chain: SourceChain,
-                       result: inout SyncReport.BundleSync) throws {
+    private func fetch(_ plan: FetchPlan, expected: [String: StoredObject], signedContent: [SHA1.Digest: SHA256.Digest]?,
+                       name: String, chain: SourceChain, result: inout SyncReport.BundleSync) throws {
         guard !plan.missing.isEmpty else { return }
         result.strategy = plan.strategy
         result.estimates = plan.estimates
@@ -151,7 +154,8 @@ public struct SyncEngine {
                 // A range even for the whole archive: its length is known, and a foreign
                 // writer's extra end padding is not worth fetching.
                 try meter.watching(part, base: 0) { try chain.download(archivePath, to: part, length: length, ranged: true) }
-                let reader = ArchivePrefixReader(repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)")
+                let reader = ArchivePrefixReader(repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)",
+                                                 signedContent: signedContent)
                 let taken = try reader.extract(from: PosixFile.open(part), wanted: remaining)
                 unlink(part)
                 result.fromArchive = taken.count
@@ -170,7 +174,7 @@ public struct SyncEngine {
                 throw error
             }
         }
-        let fetcher = ObjectFetcher(repo: repo, chain: chain)
+        let fetcher = ObjectFetcher(repo: repo, chain: chain, signedContent: signedContent)
         let individually = plan.missing.filter { remaining.contains($0.sha) }
         if usesArchive { meter.addBytesToFetch(individually.reduce(0) { $0 + $1.preferredSize }) }
         for object in individually {

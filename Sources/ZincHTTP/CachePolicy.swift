@@ -12,6 +12,9 @@ package enum CachePolicy {
     package static func cacheControl(catalogPath: [String]) -> String {
         if catalogPath.count == 1 && indexFiles.contains(catalogPath[0]) { return shortLived }
         if catalogPath.count > 1 && immutableFolders.contains(catalogPath[0]) { return immutable }
+        // A manifest's signatures never change either (each key writes its own file); the
+        // index signature (`signatures/catalog.json.sig`) changes with the index.
+        if catalogPath.count > 2 && catalogPath[0] == "signatures" && catalogPath[1] == "manifests" { return immutable }
         return shortLived
     }
 

@@ -6,6 +6,12 @@ package struct ResponseHead: Sendable {
 
     package init() {}
 
+    /// A head that arrived whole (URLSession's), with the same checks as `take`.
+    package init(status: Int, fields: [String: String]) {
+        self.status = status
+        for (name, value) in fields { add(name, value.trimmingWhitespace()) }
+    }
+
     /// The value of a field, by case-insensitive name.
     package subscript(name: String) -> String? { fields[name.lowercased()] }
 
@@ -17,11 +23,14 @@ package struct ResponseHead: Sendable {
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             fields = [:]
         } else if let colon = text.firstIndex(of: ":") {
-            let value = String(text[text.index(after: colon)...].trimmingWhitespace())
-            // Values (ETags) may be sent back in a request header later: no control characters.
-            if !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-                fields[text[..<colon].lowercased()] = value
-            }
+            add(text[..<colon], text[text.index(after: colon)...].trimmingWhitespace())
+        }
+    }
+
+    private mutating func add(_ name: some StringProtocol, _ value: some StringProtocol) {
+        // Values (ETags) may be sent back in a request header later: no control characters.
+        if !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            fields[name.lowercased()] = String(value)
         }
     }
 

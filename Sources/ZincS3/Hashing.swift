@@ -1,4 +1,5 @@
 import CLibCrypto
+import Zinc
 
 /// The digests Signature V4 and S3's ETags are made of, through OpenSSL's libcrypto.
 enum Hashing {
@@ -23,16 +24,7 @@ enum Hashing {
         return Array(output.prefix(Int(length)))
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    static func hex(_ bytes: [UInt8]) -> String { Hex.encode(bytes) }
 
     private static func digest(_ bytes: [UInt8], _ type: OpaquePointer?) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))

@@ -14,12 +14,18 @@ struct AccessLogEntry {
     var durationNanoseconds: Int64
 
     var line: String {
-        let t = CivilTime(secondsSinceEpoch: receivedAt)
-        let date = "\(CivilTime.twoDigits(t.day))/\(CivilTime.monthNames[t.month - 1])/\(t.year):"
-            + "\(CivilTime.twoDigits(t.hour)):\(CivilTime.twoDigits(t.minute)):\(CivilTime.twoDigits(t.second)) +0000"
         let request = requestLine.map(Self.escaped) ?? "-"
-        return "\(remoteAddress) - - [\(date)] \"\(request)\" \(status) \(bodyBytes) \(Self.seconds(durationNanoseconds))"
+        return "\(remoteAddress) - - [\(Self.timestamp(receivedAt))] \"\(request)\" \(status) \(bodyBytes) \(Self.seconds(durationNanoseconds))"
     }
+
+    /// `06/Nov/1994:08:49:37 +0000`
+    static func timestamp(_ secondsSinceEpoch: Int) -> String {
+        let t = UTCTime(secondsSinceEpoch: secondsSinceEpoch)
+        return t.formatted(timestampFormats[t.month])
+    }
+
+    /// The `strftime` format of each month.
+    private static let timestampFormats = UTCTime.monthNames.map { "%d/\($0)/%Y:%H:%M:%S +0000" }
 
     /// Milliseconds precision, as nginx writes it.
     private static func seconds(_ nanoseconds: Int64) -> String {

@@ -2,9 +2,9 @@ import Foundation
 import ZincTestSupport
 
 /// `zinc serve --catalog CAT --port 0` running in the background, stopped when the value
-/// goes away.
+/// goes away, and with the test process however that ends (a `TetheredProcess`).
 final class ServeProcess {
-    let process = Process()
+    let process: TetheredProcess
     /// The address from the first stderr line, "Serving <path> on http://host:port/".
     let url: String
     /// The lines printed before the server took requests: that one, then any about the
@@ -14,13 +14,9 @@ final class ServeProcess {
     /// `startupLines` is how many lines to read before leaving the rest (the access log)
     /// to be drained unread.
     init(catalog: String, in directory: String, startupLines count: Int = 1) throws {
-        process.executableURL = URL(fileURLWithPath: ZincBinary.path)
-        process.arguments = ["serve", "--catalog", catalog, "--port", "0"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        process = try TetheredProcess(ZincBinary.path, ["serve", "--catalog", catalog, "--port", "0"], currentDirectory: directory,
+                                      output: errors)
         let reader = errors.fileHandleForReading
         var lines: [String] = []
         while lines.count < count {
@@ -41,8 +37,5 @@ final class ServeProcess {
         reader.readabilityHandler = { _ = $0.availableData }
     }
 
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
-    }
+    deinit { process.stop() }
 }

@@ -12,8 +12,11 @@ final class ClientFixture {
     let catalog: Catalog
     let server: HostileHTTPServer
     let repo: Repo
+    /// How the repo fetches from the server.
+    let transport: ClientTransport
 
-    init() throws {
+    init(transport: ClientTransport = .libcurl) throws {
+        self.transport = transport
         dir = try TemporaryDirectory()
         catalog = try Catalog.create(id: Self.catalogID, in: FileStorage(root: dir.at("cat")))
         for i in 0..<6 {
@@ -30,8 +33,9 @@ final class ClientFixture {
 
     /// Where every update test starts: version 1 tracked and synced into the repo (with
     /// `strategy`), then version 2 published.
-    static func version1SyncedVersion2Published(strategy: FetchStrategy? = nil) throws -> ClientFixture {
-        let fixture = try ClientFixture()
+    static func version1SyncedVersion2Published(strategy: FetchStrategy? = nil, transport: ClientTransport = .libcurl) throws
+        -> ClientFixture {
+        let fixture = try ClientFixture(transport: transport)
         try fixture.track()
         _ = try fixture.sync(strategy)
         try fixture.publishVersion2()
@@ -51,12 +55,16 @@ final class ClientFixture {
         try Manifest.parse(dir.read("cat/manifests/B-\(version).json"), path: "B-\(version)")
     }
 
+    func options(_ strategy: FetchStrategy? = nil, documentLimit: Int64 = SyncOptions.defaultDocumentLimit) -> SyncOptions {
+        SyncOptions(strategy: strategy, documentLimit: documentLimit, sourceFactory: transport.sourceFactory)
+    }
+
     func track(documentLimit: Int64 = SyncOptions.defaultDocumentLimit) throws {
-        try repo.track(url: server.url, bundle: "B", options: SyncOptions(documentLimit: documentLimit))
+        try repo.track(url: server.url, bundle: "B", options: options(documentLimit: documentLimit))
     }
 
     func sync(_ strategy: FetchStrategy? = nil, documentLimit: Int64 = SyncOptions.defaultDocumentLimit) throws -> SyncReport {
-        try SyncEngine(repo: repo, options: SyncOptions(strategy: strategy, documentLimit: documentLimit)).sync()
+        try SyncEngine(repo: repo, options: options(strategy, documentLimit: documentLimit)).sync()
     }
 
     func bundleFolder(_ version: Int) -> String { "repo/bundles/\(Self.catalogID).B-\(version)" }

@@ -4,10 +4,11 @@ import Zinc
 import ZincClient
 import ZincTestSupport
 
-/// Syncing over HTTP from an honest server: first checkout, LMFO updates, resuming.
+/// Syncing over HTTP from an honest server: first checkout, LMFO updates, resuming;
+/// through each transport.
 @Suite struct SyncEngineTests {
-    @Test func firstSyncChecksOutTheDistroVersion() throws {
-        let fixture = try ClientFixture()
+    @Test(arguments: ClientTransport.allCases) func firstSyncChecksOutTheDistroVersion(_ transport: ClientTransport) throws {
+        let fixture = try ClientFixture(transport: transport)
         try fixture.track()
         let report = try fixture.sync()
         #expect(!report.failed, "\(fixture.failure(report))")
@@ -19,8 +20,8 @@ import ZincTestSupport
         #expect(again.catalogs.first?.notModified == true)
     }
 
-    @Test func anUpdateFetchesOnlyTheNewObjectsFromTheArchiveFront() throws {
-        let fixture = try ClientFixture.version1SyncedVersion2Published()
+    @Test(arguments: ClientTransport.allCases) func anUpdateFetchesOnlyTheNewObjectsFromTheArchiveFront(_ transport: ClientTransport) throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published(transport: transport)
         let report = try fixture.sync(.lmfo)
         let bundle = try #require(report.bundles.first)
         #expect(bundle.error == nil, "\(bundle.error ?? "")")
@@ -36,17 +37,17 @@ import ZincTestSupport
         #expect(try objects == Set(fixture.manifest(2).objects().keys))
     }
 
-    @Test func everyStrategyGivesTheSameTree() throws {
+    @Test(arguments: ClientTransport.allCases) func everyStrategyGivesTheSameTree(_ transport: ClientTransport) throws {
         for strategy in FetchStrategy.allCases {
-            let fixture = try ClientFixture.version1SyncedVersion2Published(strategy: strategy)
+            let fixture = try ClientFixture.version1SyncedVersion2Published(strategy: strategy, transport: transport)
             let report = try fixture.sync(strategy)
             #expect(report.bundles.first?.strategy == strategy, "\(fixture.failure(report))")
             #expect(try fixture.bundleMatchesSource(2))
         }
     }
 
-    @Test func anArchiveInAnotherOrderStillWorks() throws {
-        let fixture = try ClientFixture.version1SyncedVersion2Published()
+    @Test(arguments: ClientTransport.allCases) func anArchiveInAnotherOrderStillWorks(_ transport: ClientTransport) throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published(transport: transport)
         // Rewrite version 2's archive with its members reversed: the new objects sit at the end.
         let members = try #require(TarListing.members(fixture.dir.read("cat/archives/B-2.tar")))
         var reversed = [UInt8]()
@@ -62,8 +63,8 @@ import ZincTestSupport
         #expect(try fixture.bundleMatchesSource(2))
     }
 
-    @Test func aCutDownloadResumesWhereItStopped() throws {
-        let fixture = try ClientFixture.version1SyncedVersion2Published()
+    @Test(arguments: ClientTransport.allCases) func aCutDownloadResumesWhereItStopped(_ transport: ClientTransport) throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published(transport: transport)
         let archive = try fixture.dir.read("cat/archives/B-2.tar")
         let cut = 3000
         fixture.server.override("archives/B-2.tar") { request in
@@ -85,8 +86,8 @@ import ZincTestSupport
         #expect(try fixture.bundleMatchesSource(2))
     }
 
-    @Test func redirectsAreFollowedWithTheirRanges() throws {
-        let fixture = try ClientFixture.version1SyncedVersion2Published()
+    @Test(arguments: ClientTransport.allCases) func redirectsAreFollowedWithTheirRanges(_ transport: ClientTransport) throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published(transport: transport)
         // A CDN moving the archive elsewhere: the ranged request follows the redirect.
         let archive = try fixture.dir.read("cat/archives/B-2.tar")
         fixture.server.override("archives/B-2.tar") { _ in
@@ -100,18 +101,18 @@ import ZincTestSupport
         #expect(moved.count == 1 && moved.first?.range?.hasPrefix("bytes=0-") == true, "\(moved)")
     }
 
-    @Test func aSecondSourceServesWhenTheFirstIsDown() throws {
-        let fixture = try ClientFixture()
+    @Test(arguments: ClientTransport.allCases) func aSecondSourceServesWhenTheFirstIsDown(_ transport: ClientTransport) throws {
+        let fixture = try ClientFixture(transport: transport)
         let dead = try HostileHTTPServer()
+        defer { dead.stop() }
         dead.override("catalog.json.gz") { _ in HostileHTTPServer.response(status: "503 Service Unavailable", body: []) }
-        try fixture.repo.track(url: fixture.server.url, bundle: "B")
+        try fixture.track()
         var state = try fixture.repo.loadState()
         state.catalogs[ClientFixture.catalogID]?.urls.insert(dead.url, at: 0)  // tried first from now on
         try fixture.dir.write("repo/repo.json", stateJSON(state))
         let report = try fixture.sync()
         #expect(!report.failed, "\(fixture.failure(report))")
         #expect(report.catalogs.first?.url == fixture.server.url)
-        dead.stop()
     }
 
     private func stateJSON(_ state: RepoState) -> String {

@@ -29,6 +29,12 @@ struct HeaderTests {
         }
     }
 
+    @Test("Signatures: the index's as short-lived as the index, a manifest's as immutable as the manifest")
+    func signatureCacheControl() {
+        #expect(CachePolicy.cacheControl(path: "signatures/catalog.json.sig") == CachePolicy.shortLived)
+        #expect(CachePolicy.cacheControl(path: "signatures/manifests/Level-1.json.0123456789abcdef.sig") == CachePolicy.immutable)
+    }
+
     @Test("Content-Type follows the extension and .gz is never Content-Encoding", arguments: [
         ("/catalog.json", "application/json"),
         ("/catalog.json.gz", "application/gzip"),

@@ -93,14 +93,21 @@ struct LoggingTests {
         #expect(unparsed.line == #"127.0.0.1 - - [22/Nov/2026:10:00:00 +0000] "-" 431 0 0.000"#)
     }
 
-    @Test("civil time conversion round-trips across eras, leap days and the epoch")
-    func civilTime() {
+    @Test("UTC time conversion round-trips across eras, leap days and the epoch")
+    func utcTime() throws {
         for seconds in [0, -1, 951_868_799, 1_795_341_600, 4_102_444_800, -2_208_988_800] {
-            #expect(CivilTime(secondsSinceEpoch: seconds).secondsSinceEpoch == seconds)
+            #expect(UTCTime(secondsSinceEpoch: seconds).secondsSinceEpoch == seconds)
         }
-        let t = CivilTime(secondsSinceEpoch: 951_868_799)
-        #expect(t == CivilTime(year: 2000, month: 2, day: 29, hour: 23, minute: 59, second: 59))
-        #expect(t.weekday == 2)
-        #expect(CivilTime(secondsSinceEpoch: -1).year == 1969)
+        let leapDay = try #require(UTCTime(year: 2000, month: 2, day: 29, hour: 23, minute: 59, second: 59))
+        #expect(leapDay.secondsSinceEpoch == 951_868_799)
+        #expect(leapDay.weekday == 2 && leapDay.month == 1)
+        #expect(HTTPDate.format(secondsSinceEpoch: 951_868_799) == "Tue, 29 Feb 2000 23:59:59 GMT")
+        #expect(UTCTime(year: 1900, month: 2, day: 29, hour: 0, minute: 0, second: 0) == nil)
+        #expect(UTCTime(year: 2000, month: 4, day: 31, hour: 0, minute: 0, second: 0) == nil)
+        #expect(UTCTime(year: 1969, month: 12, day: 31, hour: 23, minute: 59, second: 59)?.secondsSinceEpoch == -1)
+        #expect(AccessLogEntry.timestamp(-1) == "31/Dec/1969:23:59:59 +0000")
+        // Outside the years 1000 to 9999 (four digits) a time is clamped, never refused.
+        #expect(HTTPDate.format(secondsSinceEpoch: .max) == "Fri, 31 Dec 9999 23:59:59 GMT")
+        #expect(HTTPDate.format(secondsSinceEpoch: .min) == "Wed, 01 Jan 1000 00:00:00 GMT")
     }
 }

@@ -10,17 +10,13 @@ import Glibc
 /// which `make test` does), run as `moto_server -H 127.0.0.1 -p PORT`. One shared
 /// server per test process, each test with a bucket (or a prefix) of its own.
 ///
-/// The server never outlives the tests: it is started by a small shell that holds the
-/// read end of a pipe whose only writer is this process, and stops the server when the
-/// pipe reaches its end, which happens when `stop()` closes it or when this process
-/// exits in any way, killed included.
+/// The server never outlives the tests (it is a `TetheredProcess`), and the shared ones
+/// are stopped before this process exits, so that no server or log is left behind.
 public final class MotoServer: @unchecked Sendable {
     public let port: Int
     /// Whether every request must be signed by a key the server knows (it knows none).
     public let enforcesAuthentication: Bool
-    private let process: Process
-    private let lock = NSLock()
-    private var lifeline: Int32
+    private let process: TetheredProcess
     private let http = HTTPClient()
 
     /// `http://127.0.0.1:PORT`, the `--endpoint-url` of the server.
@@ -71,9 +67,17 @@ public final class MotoServer: @unchecked Sendable {
             } catch let error as TestServerError {
                 result = .failure(error)  // fail every later test at once, not after another wait
             }
+            if sharedServers.isEmpty { atexit { MotoServer.stopShared() } }
             sharedServers[enforcingAuthentication] = result
             return try result.get()
         }
+    }
+
+    /// Stops the shared servers and waits for them: at exit, so that `make test` ends
+    /// with nothing running and nothing in the temporary folder.
+    private static func stopShared() {
+        let servers = sharedLock.withLock { sharedServers.values.compactMap { try? $0.get() } }
+        for server in servers { server.stop() }
     }
 
     // MARK: Life
@@ -87,48 +91,14 @@ public final class MotoServer: @unchecked Sendable {
         enforcesAuthentication = enforcingAuthentication
         port = try Self.freePort()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("zinc-moto-\(getpid())-\(port).log").path
-        // The shell reads its standard input until its end, then kills the server and
-        // removes its log; a signal to the shell does the same.
-        let script = """
-            log=$3
-            "$1" -H 127.0.0.1 -p "$2" </dev/null >"$log" 2>&1 &
-            server=$!
-            stop() { kill -9 "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -f "$log"; exit 0; }
-            trap stop HUP INT TERM
-            while read -r _; do :; done
-            stop
-            """
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TestServerError("pipe: errno \(errno)") }
-        // Neither end may leak into other children (zinc processes the tests start):
-        // a leaked writer would keep the server alive after this process.
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        let readEnd = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
-        lifeline = fds[1]
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "moto-watch", executable, String(port), log]
+        guard FileManager.default.createFile(atPath: log, contents: nil), let output = FileHandle(forWritingAtPath: log) else {
+            throw TestServerError("cannot create \(log)")
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["INITIAL_NO_AUTH_ACTION_COUNT"] = enforcingAuthentication ? "0" : nil
-        process.environment = environment
-        process.standardInput = readEnd
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            // A child inherits the signal mask of the thread that starts it, and the test
-            // runner's threads block most signals: the shell and the server would then
-            // ignore the signals that stop them.
-            var none = sigset_t(), previous = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, &previous)
-            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-            try process.run()
-        } catch {
-            close(fds[1])
-            throw TestServerError("cannot start /bin/sh for moto_server: \(error)")
-        }
-        try? readEnd.close()
+        process = try TetheredProcess(executable, ["-H", "127.0.0.1", "-p", String(port)], environment: environment,
+                                      output: output, removing: log)
+        try? output.close()
 
         // Ready when it answers anything at all over HTTP (with authentication enforced,
         // an unsigned request gets an error, which is an answer too).
@@ -138,7 +108,7 @@ public final class MotoServer: @unchecked Sendable {
                answer.head.status > 0 {
                 break
             }
-            guard Date() < deadline, process.isRunning else {
+            guard Date() < deadline, process.shell.isRunning else {
                 let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 stop()
                 throw TestServerError("moto_server did not answer on port \(port) within 60 s; its output:\n\(output.suffix(2000))")
@@ -151,14 +121,7 @@ public final class MotoServer: @unchecked Sendable {
 
     /// Stops the server and waits until it is gone.
     public func stop() {
-        let fd = lock.withLock { () -> Int32 in
-            defer { lifeline = -1 }
-            return lifeline
-        }
-        guard fd >= 0 else { return }
-        close(fd)
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        process.stop()
     }
 
     // MARK: Buckets

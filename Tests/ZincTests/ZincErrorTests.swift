@@ -39,6 +39,7 @@ import Zinc
          "refusing to write an index whose next_version of 'B' is below version 4"),
         (.indexKeptChanging(location: "/c", attempts: 8), "the index of '/c' kept changing under this writer (8 attempts); try again"),
         (.indexCopiesKeptChanging(location: "/c"), "the index of '/c' kept changing while its copies were written; try again"),
+        (.indexChangedWhileSigning(location: "/c"), "the index of '/c' kept changing while it was signed; try again"),
         (.indexChangedDuringCommit(location: "/c", bundle: "B", version: 3),
          "the index of '/c' kept changing while version 3 of 'B' was committed; try again"),
         (.reservedVersionTaken(location: "/c", bundle: "B", version: 3),

@@ -5,19 +5,25 @@ public final class Catalog: @unchecked Sendable {
     public let storage: CatalogStorage
     public let config: CatalogConfig
     public let logger: Logger
+    /// Signs what this catalog's writes add to the index (see `signBeforeCommit`); nil
+    /// writes no signature.
+    public let signer: CatalogSigner?
 
     public var objects: ObjectStore { ObjectStore(storage: storage, config: config) }
 
-    init(storage: CatalogStorage, config: CatalogConfig, logger: Logger) {
+    init(storage: CatalogStorage, config: CatalogConfig, logger: Logger, signer: CatalogSigner? = nil) {
         self.storage = storage
         self.config = config
         self.logger = logger
+        self.signer = signer
     }
 
     /// Opens an existing catalog, checking that its index is one this tool understands.
-    public static func open(_ storage: CatalogStorage, logger: Logger = Logger(label: "zinc")) throws -> Catalog {
+    /// With `signer`, every change it makes to the index is signed.
+    public static func open(_ storage: CatalogStorage, logger: Logger = Logger(label: "zinc"),
+                            signer: CatalogSigner? = nil) throws -> Catalog {
         let config = try storage.read(CatalogConfig.path).map { try CatalogConfig.parse($0, path: CatalogConfig.path) } ?? .standard
-        let catalog = Catalog(storage: storage, config: config, logger: logger)
+        let catalog = Catalog(storage: storage, config: config, logger: logger, signer: signer)
         _ = try catalog.index()
         return catalog
     }
@@ -29,12 +35,13 @@ public final class Catalog: @unchecked Sendable {
 
     /// Creates an empty catalog: `config.json`, then the four index files. Refuses when
     /// any catalog file is already there, changing nothing.
-    public static func create(id: String, in storage: CatalogStorage, logger: Logger = Logger(label: "zinc")) throws -> Catalog {
+    public static func create(id: String, in storage: CatalogStorage, logger: Logger = Logger(label: "zinc"),
+                              signer: CatalogSigner? = nil) throws -> Catalog {
         try Names.validateCatalogID(id)
         for name in CatalogIndex.fileNames + [CatalogConfig.path] where try storage.exists(name) {
             throw ZincError.catalogExists(storage.location)
         }
-        let catalog = Catalog(storage: storage, config: .standard, logger: logger)
+        let catalog = Catalog(storage: storage, config: .standard, logger: logger, signer: signer)
         guard try storage.write(CatalogConfig.standard.encoded(), to: CatalogConfig.path, .ifAbsent) == .written else {
             throw ZincError.catalogExists(storage.location)
         }

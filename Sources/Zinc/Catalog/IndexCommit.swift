@@ -30,7 +30,7 @@ extension Catalog {
     /// The copies that follow the commit point, in the order they are written.
     static let indexCopies = ["catalog.json.gz", "index.json", "index.json.gz"]
     /// How many compare-and-swaps one change may lose to other writers before giving up.
-    private static let indexAttempts = 64
+    static let indexAttempts = 64
 
     /// The index as currently stored.
     public func index() throws -> CatalogIndex {
@@ -50,6 +50,7 @@ extension Catalog {
 
     /// Writes the four copies of a new catalog's index; `catalog.json` only if absent.
     func createIndex(_ index: CatalogIndex) throws {
+        _ = try signBeforeCommit(index, bytes: index.encoded(), replacing: nil)
         guard try storage.write(index.encoded(), to: Self.commitPoint, .ifAbsent) == .written else {
             throw ZincError.catalogExists(storage.location)
         }
@@ -76,11 +77,13 @@ extension Catalog {
             if updated == current.index { return result }
             try updated.checkWritable()
             let bytes = updated.encoded()
-            if try storage.write(bytes, to: Self.commitPoint, current.version.map { .ifMatch($0) } ?? .ifAbsent) == .written {
+            if try signBeforeCommit(updated, bytes: bytes, replacing: current.index),
+               try storage.write(bytes, to: Self.commitPoint, current.version.map { .ifMatch($0) } ?? .ifAbsent) == .written {
                 try publishCopies(of: bytes, stale: Self.indexCopies)
+                try signatureFollowsCommit()
                 return result
             }
-            // Another writer committed first: back off a little, more each time, at random.
+            // Another writer committed (or signed) first: back off a little, more each time, at random.
             sleepThread(for: .seconds(Double.random(in: 0...0.002) * Double(min(attempt + 1, 50))))
         }
         throw ZincError.indexKeptChanging(location: storage.location, attempts: Self.indexAttempts)
@@ -92,7 +95,7 @@ extension Catalog {
         try storage.withWriterLock { try repairCopies(of: readIndex()) }
     }
 
-    private func repairCopies(of current: StoredIndex) throws {
+    func repairCopies(of current: StoredIndex) throws {
         var stale = try Self.indexCopies.filter { try !holds(current.bytes, $0) }
         if current.version == nil {
             // A legacy catalog: `catalog.json` appears first, as the commit point from now on.

@@ -3,20 +3,13 @@ import CLibCrypto
 /// Incremental SHA-1 through OpenSSL's EVP digest API. Objects are named by the plain
 /// SHA-1 of their uncompressed bytes (not git's blob hash).
 public final class SHA1 {
-    private let context: OpaquePointer
+    private let running = EVPDigest(EVP_sha1())
 
-    public init() {
-        guard let context = EVP_MD_CTX_new() else { fatalError("OpenSSL could not allocate a digest context") }
-        self.context = context
-        EVP_DigestInit_ex(context, EVP_sha1(), nil)
-    }
-
-    deinit { EVP_MD_CTX_free(context) }
+    public init() {}
 
     /// Adds `bytes` to the hashed content.
     public func update(_ bytes: UnsafeRawBufferPointer) {
-        guard bytes.count > 0 else { return }
-        EVP_DigestUpdate(context, bytes.baseAddress, bytes.count)
+        running.update(bytes)
     }
 
     /// Adds `bytes` to the hashed content.
@@ -29,11 +22,7 @@ public final class SHA1 {
 
     /// The digest as a value; the hasher is spent afterwards.
     public func digest() -> Digest {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { buffer in
-            var length: UInt32 = 0
-            EVP_DigestFinal_ex(context, buffer.baseAddress, &length)
-            return Digest(bytes: buffer.prefix(Int(length)))
-        }
+        running.finish { Digest(bytes: $0) }
     }
 
     /// The SHA-1 of `bytes`, as 40 lowercase hexadecimal digits.

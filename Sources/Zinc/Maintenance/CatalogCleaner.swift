@@ -12,7 +12,7 @@ public struct CleanReport: Equatable, Sendable {
         public let size: Int64
     }
 
-    /// In removal order: LMFO records, manifests, archives, objects, then abandoned temporary files
+    /// In removal order: manifest signatures, LMFO records, manifests, archives, objects, then abandoned temporary files
     /// and stale lock objects.
     public let files: [Garbage]
     /// Unreferenced files that left the index less than the grace period ago: a client
@@ -72,8 +72,11 @@ extension Catalog {
             // Writers commit objects, then archives, then manifests; removing in reverse
             // means no remaining file ever refers to one already gone.
             var unreferenced = [String]()
-            for folder in [LMFORecord.folder, "manifests", "archives", "objects"] {
-                unreferenced += try storage.list(folder).filter { !referenced.contains($0) && !keeping.contains($0) }
+            // A manifest's signatures go with it (before it: they are written after it).
+            for folder in [ManifestSignature.folder, LMFORecord.folder, "manifests", "archives", "objects"] {
+                unreferenced += try storage.list(folder).filter { path in
+                    !referenced.contains(ManifestSignature.manifestPath(ofSignature: path) ?? path) && !keeping.contains(path)
+                }
             }
             // An object leaves the index with the last retired manifest that names it (it
             // may have been reused, and retired again, since its own record).

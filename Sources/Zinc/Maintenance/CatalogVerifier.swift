@@ -13,10 +13,12 @@ extension Catalog {
     /// objects (size and SHA-1 of their content), archives (members, bytes, LMFO order),
     /// distributions, and the four index files agreeing. Damage is collected into the
     /// report, never thrown; only a scope that names nothing throws. Objects and archives
-    /// are checked on `workers` threads (nil: one per available core).
-    public func verify(_ scope: VerificationScope = .catalog, workers: Int? = nil,
+    /// are checked on `workers` threads (nil: one per available core). With
+    /// `trustedKeys`, signatures are checked too (`checkSignatures`), and each object's
+    /// content against the SHA-256 its manifest's signature records.
+    public func verify(_ scope: VerificationScope = .catalog, trustedKeys: [PublicKey] = [], workers: Int? = nil,
                        progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> VerificationReport {
-        try CatalogVerifier(catalog: self, workers: workers, progress: progress).run(scope)
+        try CatalogVerifier(catalog: self, trustedKeys: trustedKeys, workers: workers, progress: progress).run(scope)
     }
 }
 
@@ -27,12 +29,16 @@ final class CatalogVerifier {
 
     let catalog: Catalog
     let workers: Int?
+    let trustedKeys: [PublicKey]
     private let progress: (@Sendable (MaintenanceProgress) -> Void)?
     var problems = [Problem]()
+    /// The SHA-256 of each object's content, as the signatures of its manifests record it.
+    var signedContent = [SHA1.Digest: SHA256.Digest]()
     private var storage: CatalogStorage { catalog.storage }
 
-    init(catalog: Catalog, workers: Int?, progress: (@Sendable (MaintenanceProgress) -> Void)?) {
+    init(catalog: Catalog, trustedKeys: [PublicKey] = [], workers: Int?, progress: (@Sendable (MaintenanceProgress) -> Void)?) {
         self.catalog = catalog
+        self.trustedKeys = trustedKeys
         self.workers = workers
         self.progress = progress
     }
@@ -80,6 +86,7 @@ final class CatalogVerifier {
             problems += found
             if let manifest { manifests.append(manifest) }
         }
+        if !trustedKeys.isEmpty { checkSignatures(of: manifests, index: scope == .catalog) }
         let (objectCount, storedDigests) = try checkObjects(of: manifests)
         let allVersions = Dictionary(uniqueKeysWithValues: selected.map { ($0.name, $0.entry.versions) })
         let archiveCount = try checkArchives(of: manifests, allVersions: allVersions, storedDigests: storedDigests)
@@ -256,7 +263,9 @@ final class CatalogVerifier {
             }
             // Archive members are compared by stored bytes; for raw objects those are the content.
             let storedHash = object.key.format == .gz ? SHA1() : nil
-            let decoder = StoredObjectDecoder(format: object.key.format)
+            let signed = signedContent[object.key.digest]
+            let contentHash = signed.map { _ in SHA256() }
+            let decoder = StoredObjectDecoder(format: object.key.format, content: contentHash.map { hasher in { hasher.update($0) } })
             try reader.forEachChunk { chunk in
                 storedHash?.update(chunk)
                 try decoder.update(chunk)
@@ -264,6 +273,9 @@ final class CatalogVerifier {
             let contentDigest = try decoder.finish()
             guard contentDigest == object.key.digest.hex else {
                 return failed("its content hashes to \(contentDigest), not to its name")
+            }
+            if let signed, let contentHash, case let digest = contentHash.finalize(), digest != signed {
+                return failed("its content's SHA-256 is \(digest), but its manifest's signature records \(signed) (tampered)")
             }
             return ([], storedHash?.digest() ?? object.key.digest)
         } catch {
@@ -400,6 +412,8 @@ final class CatalogVerifier {
             return "its gzip stream is truncated"
         case ZincError.corruptFile(_, let reason):
             return "not a valid Zinc file: \(reason)"
+        case ZincError.signature(_, let reason):
+            return reason
         default:
             return "\(error)"
         }

@@ -7,6 +7,7 @@ public struct MaintenanceProgress: Sendable, Equatable {
         case checkingArchives = "Checking archives"
         case removing = "Removing"
         case uploading = "Uploading"
+        case signing = "Signing manifests"
     }
 
     public let phase: Phase

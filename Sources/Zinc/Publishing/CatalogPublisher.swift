@@ -127,8 +127,9 @@ extension Catalog {
                              waiting: cleaned.waiting.count, waitingUntil: cleaned.waitingUntil, performed: true)
     }
 
-    /// The folders whose files are named for their content or version and never change.
-    private static let catalogFolders = ["objects", "archives", LMFORecord.folder, "manifests"]
+    /// The folders whose files are named for their content or version and never change,
+    /// in upload order. The rest, the index signature among it, follows them.
+    private static let catalogFolders = ["objects", "archives", LMFORecord.folder, "manifests", ManifestSignature.folder]
 
     /// Whether a file is catalog content to copy: not the index (written last, on its
     /// own terms) and not a store's own bookkeeping.

@@ -40,8 +40,8 @@ extension FileStamp {
 
     init(_ st: stat) {
         self.init(size: Int64(st.st_size),
-                  mtimeNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-                  ctimeNanoseconds: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec),
+                  mtimeNanoseconds: st.modificationTime.nanoseconds,
+                  ctimeNanoseconds: st.statusChangeTime.nanoseconds,
                   inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
     }
 }

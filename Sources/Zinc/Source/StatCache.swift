@@ -150,7 +150,7 @@ public struct StatCache: Sendable {
         let now = time(nil)
         let marker = folder + "/" + prunedMarker
         var st = stat()
-        if stat(marker, &st) == 0 && st.st_mtim.tv_sec > now - 24 * 3600 { return }
+        if stat(marker, &st) == 0 && st.modificationTime.tv_sec > now - 24 * 3600 { return }
         let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return }
         futimens(fd, nil)
@@ -159,7 +159,7 @@ public struct StatCache: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") {
             let path = folder + "/" + name
             if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
-               max(st.st_atim.tv_sec, st.st_mtim.tv_sec) < staleBefore {
+               max(st.accessTime.tv_sec, st.modificationTime.tv_sec) < staleBefore {
                 unlink(path)
             }
         }

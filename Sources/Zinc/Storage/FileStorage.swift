@@ -41,11 +41,7 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     /// Every commit renames a new file into place, so the inode changes with each one;
     /// the size and times guard against an inode number freed and taken again.
     static func version(of status: stat) -> StorageVersion {
-        #if os(Linux)
-        let (mtime, ctime) = (status.st_mtim, status.st_ctim)
-        #else
-        let (mtime, ctime) = (status.st_mtimespec, status.st_ctimespec)
-        #endif
+        let (mtime, ctime) = (status.modificationTime, status.statusChangeTime)
         return StorageVersion("\(status.st_dev):\(status.st_ino):\(status.st_size):\(mtime.tv_sec).\(mtime.tv_nsec):\(ctime.tv_sec).\(ctime.tv_nsec)")
     }
 
@@ -110,11 +106,7 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
             guard name.hasPrefix("."), let marker = Array(name.ranges(of: Self.temporaryMarker)).last else { return }
             let suffix = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
             guard suffix.count == 2, let pid = pid_t(suffix[0]), UInt32(suffix[1]) != nil else { return }
-            #if os(Linux)
-            let modified = Int(status.st_mtim.tv_sec)
-            #else
-            let modified = Int(status.st_mtimespec.tv_sec)
-            #endif
+            let modified = Int(status.modificationTime.tv_sec)
             // EPERM means the process exists but belongs to someone else: still a live writer.
             let writerGone = kill(pid, 0) != 0 && errno == ESRCH
             if writerGone || modified < cutoff { results.append(path) }

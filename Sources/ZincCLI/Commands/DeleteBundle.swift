@@ -20,6 +20,8 @@ struct DeleteBundle: ParsableCommand {
 
     @OptionGroup var catalog: CatalogOption
 
+    @OptionGroup var signing: SigningOption
+
     @Option(name: [.customLong("name"), .customLong("id"), .customLong("bundle")],
             help: "The bundle name (--id and --bundle are synonyms).")
     var name: String
@@ -35,7 +37,7 @@ struct DeleteBundle: ParsableCommand {
     var json = false
 
     func run() throws {
-        try Self.delete(catalog: try catalog.reference, bundle: name, versions: versions, dryRun: dryRun, json: json)
+        try Self.delete(catalog: try catalog.reference.signed(by: signing), bundle: name, versions: versions, dryRun: dryRun, json: json)
     }
 
     /// The whole command, shared with its Python-tool spelling `bundle:delete`.

@@ -11,6 +11,8 @@ struct DeleteDistro: ParsableCommand {
 
     @OptionGroup var catalog: CatalogOption
 
+    @OptionGroup var signing: SigningOption
+
     @Option(name: [.customLong("id"), .customLong("bundle")], help: "The bundle name.")
     var id: String
 
@@ -21,7 +23,7 @@ struct DeleteDistro: ParsableCommand {
     var json = false
 
     func run() throws {
-        try Self.delete(catalog: try catalog.reference, bundle: id, distro: name, json: json)
+        try Self.delete(catalog: try catalog.reference.signed(by: signing), bundle: id, distro: name, json: json)
     }
 
     /// The whole command, shared with its Python-tool spelling `distro:delete`.

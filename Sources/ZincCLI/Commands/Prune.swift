@@ -18,6 +18,8 @@ struct Prune: ParsableCommand {
 
     @OptionGroup var catalog: CatalogOption
 
+    @OptionGroup var signing: SigningOption
+
     @Option(help: "Prune only this bundle (repeatable); all bundles without it.")
     var bundle: [String] = []
 
@@ -42,7 +44,7 @@ struct Prune: ParsableCommand {
     func run() throws {
         let report: PruneReport
         do {
-            let catalog = try catalog.reference.open()
+            let catalog = try catalog.reference.signed(by: signing).open()
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
             report = try catalog.prune(bundles: bundle.isEmpty ? nil : bundle, keepLast: keepLast, dryRun: dryRun,

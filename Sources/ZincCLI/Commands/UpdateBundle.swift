@@ -24,6 +24,8 @@ struct UpdateBundle: ParsableCommand {
 
     @OptionGroup var catalog: CatalogOption
 
+    @OptionGroup var signing: SigningOption
+
     @Option(name: [.customLong("name"), .customLong("id"), .customLong("bundle")],
             help: "The bundle name (--id and --bundle are synonyms).")
     var name: String
@@ -45,8 +47,8 @@ struct UpdateBundle: ParsableCommand {
     func run() throws {
         if dryRun { return try preview() }
         let start = ContinuousClock.now
-        let summary = try Self.importVersion(catalog: try catalog.reference, bundle: name, source: source, force: force,
-                                             options: options, quiet: options.quiet || json)
+        let summary = try Self.importVersion(catalog: try catalog.reference.signed(by: signing), bundle: name, source: source,
+                                             force: force, options: options, quiet: options.quiet || json)
         if json {
             let version: Int, unchanged: Bool
             switch summary.result {

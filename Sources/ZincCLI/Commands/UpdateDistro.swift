@@ -15,6 +15,8 @@ struct UpdateDistro: ParsableCommand {
 
     @OptionGroup var catalog: CatalogOption
 
+    @OptionGroup var signing: SigningOption
+
     @Option(name: [.customLong("id"), .customLong("bundle")], help: "The bundle name.")
     var id: String
 
@@ -32,7 +34,7 @@ struct UpdateDistro: ParsableCommand {
     var json = false
 
     func run() throws {
-        let catalog = try self.catalog.reference.open()
+        let catalog = try self.catalog.reference.signed(by: signing).open()
         let spec = try VersionSpec(version)
         let update = try catalog.updateDistro(bundle: id, distro: name, to: spec, savePrevious: !noPrev)
         if json {

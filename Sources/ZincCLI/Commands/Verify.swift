@@ -11,7 +11,10 @@ struct Verify: ParsableCommand {
             that every archive a version needs exists and holds exactly its objects' bytes in \
             LMFO order; that every manifest the index lists exists and describes its version; \
             that every distribution points at a listed version; and, for the whole catalog, \
-            that the four index files agree. Prints one line per problem (PATH: PROBLEM) and a \
+            that the four index files agree. With --trusted-key, also that the index and every \
+            manifest carry a valid signature by a trusted key, that the index signature covers \
+            catalog.json and has not expired, and that each object's content has the SHA-256 \
+            its manifest's signature records. Prints one line per problem (PATH: PROBLEM) and a \
             summary, and exits with status 2 when there is any problem (1 when the check \
             could not run).
             """
@@ -24,6 +27,10 @@ struct Verify: ParsableCommand {
 
     @Option(help: "With --bundle, check only this version: a number, 'latest' or @DISTRO.")
     var version: String?
+
+    @Option(name: .customLong("trusted-key"), help: ArgumentHelp(
+        "Check signatures against this public key file (repeatable; from 'zinc keygen').", valueName: "file"))
+    var trustedKey: [String] = []
 
     @Flag(help: "Print one JSON document: {\"ok\", \"problems\": [{\"path\", \"problem\"}], \"checked\": {\"bundles\", \"versions\", \"objects\", \"archives\"}}.")
     var json = false
@@ -39,21 +46,22 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         try Self.verify(catalog: try catalog.reference, bundle: bundle, version: version, json: json, quiet: quiet,
-                        jobs: parallelism.jobs)
+                        jobs: parallelism.jobs, trustedKeys: trustedKey)
     }
 
     /// The whole command, shared with its Python-tool spellings `catalog:verify` and `bundle:verify`.
     static func verify(catalog location: CatalogReference, bundle: String?, version: String?, json: Bool, quiet: Bool,
-                       jobs: Int? = nil) throws {
+                       jobs: Int? = nil, trustedKeys: [String] = []) throws {
         let report: VerificationReport
         do {
+            let keys = try trustedKeys.map(PublicKey.load)
             let catalog = try location.open()
             let scope: VerificationScope = try bundle.map { name in
                 try version.map { .version(bundle: name, try VersionSpec($0)) } ?? .bundle(name)
             } ?? .catalog
             let bar = ProgressBar(quiet: quiet)
             defer { bar.finish() }
-            report = try catalog.verify(scope, workers: jobs) { bar.show($0) }
+            report = try catalog.verify(scope, trustedKeys: keys, workers: jobs) { bar.show($0) }
         }
         if json {
             printJSON(report.json())

@@ -14,9 +14,11 @@ let storageRegistry = StorageRegistry.local.registeringS3()
 struct CatalogReference {
     let text: String
     var options = StorageOptions()
+    /// Signs what the opened catalog commits (`SigningOption`).
+    var signer: CatalogSigner?
 
     func open() throws -> Catalog {
-        try Catalog.open(storageRegistry.catalogStorage(text, options: options))
+        try Catalog.open(storageRegistry.catalogStorage(text, options: options), signer: signer)
     }
 }
 

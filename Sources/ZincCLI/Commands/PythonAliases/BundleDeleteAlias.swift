@@ -18,10 +18,12 @@ struct BundleDeleteAlias: ParsableCommand {
 
     @OptionGroup var timeout: PythonTimeoutOption
 
+    @OptionGroup var signing: SigningOption
+
     @Flag(name: [.customShort("n"), .customLong("dry-run")], help: "Only print what would be deleted.")
     var dryRun = false
 
     func run() throws {
-        try DeleteBundle.delete(catalog: catalog.reference, bundle: bundle, versions: versions, dryRun: dryRun)
+        try DeleteBundle.delete(catalog: catalog.reference.signed(by: signing), bundle: bundle, versions: versions, dryRun: dryRun)
     }
 }

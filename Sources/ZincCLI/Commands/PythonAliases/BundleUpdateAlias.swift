@@ -20,6 +20,8 @@ struct BundleUpdateAlias: ParsableCommand {
 
     @OptionGroup var timeout: PythonTimeoutOption
 
+    @OptionGroup var signing: SigningOption
+
     @OptionGroup var options: ImportOptions
 
     /// The Python tool's spelling of the default: with --flavors, no all-files archive.
@@ -33,7 +35,7 @@ struct BundleUpdateAlias: ParsableCommand {
     }
 
     func run() throws {
-        switch try UpdateBundle.importVersion(catalog: catalog.reference, bundle: bundle, source: path, force: force,
+        switch try UpdateBundle.importVersion(catalog: catalog.reference.signed(by: signing), bundle: bundle, source: path, force: force,
                                              options: options, quiet: options.quiet).result {
         case .created(let version), .unchanged(let version):
             print(version)

@@ -11,7 +11,9 @@ struct DistroDeleteAlias: ParsableCommand {
 
     @OptionGroup var timeout: PythonTimeoutOption
 
+    @OptionGroup var signing: SigningOption
+
     func run() throws {
-        try DeleteDistro.delete(catalog: target.catalog.reference, bundle: target.bundle, distro: target.distro)
+        try DeleteDistro.delete(catalog: target.catalog.reference.signed(by: signing), bundle: target.bundle, distro: target.distro)
     }
 }

@@ -14,6 +14,8 @@ struct DistroUpdateAlias: ParsableCommand {
 
     @OptionGroup var timeout: PythonTimeoutOption
 
+    @OptionGroup var signing: SigningOption
+
     @Flag(help: "Do not keep the replaced version under _DISTRO.")
     var noPrevDistro = false
 
@@ -21,6 +23,6 @@ struct DistroUpdateAlias: ParsableCommand {
         // update_distro itself runs, so both spellings cannot drift apart. Values go as
         // --option=value so one that starts with '-' is never taken for an option.
         let arguments = ["--catalog=\(target.catalog.text)", "--id=\(target.bundle)", "--name=\(target.distro)", "--version=\(version)"]
-        try UpdateDistro.parse(arguments + (noPrevDistro ? ["--no-prev"] : [])).run()
+        try UpdateDistro.parse(arguments + (noPrevDistro ? ["--no-prev"] : []) + signing.arguments).run()
     }
 }

@@ -1,0 +1,70 @@
+/// `signatures/catalog.json.sig`: the publisher's signature of one index.
+///
+/// It covers the SHA-256 of the plain `catalog.json` bytes (the other three copies hold
+/// the same bytes, gzipped or not), a sequence number that grows with every index the
+/// publisher signs (a client refuses one lower than it accepted before: rollback), and
+/// when it was signed and stops being valid (a client refuses it after that: freeze).
+/// Written before the index it covers; see `Catalog.signBeforeCommit`.
+public struct IndexSignature: Equatable, Sendable {
+    public static let path = "signatures/catalog.json.sig"
+    static let kind = "index"
+    /// Far more than the file's few lines need.
+    public static let sizeLimit = 4096
+    /// Times are seconds since 1970 up to year 9999; sequences fit a double exactly.
+    static let timeRange: ClosedRange<Int64> = 0...253_402_300_799
+    static let sequenceRange: ClosedRange<Int64> = 1...(1 << 53)
+
+    public var catalog: String
+    public var sequence: Int64
+    /// Seconds since 1970, UTC.
+    public var signedAt: Int64
+    public var expiresAt: Int64
+    public var indexSHA256: SHA256.Digest
+    /// The key that signed it (16 hex digits); set by `parse`.
+    public var keyID = ""
+
+    public init(catalog: String, sequence: Int64, signedAt: Int64, expiresAt: Int64, indexSHA256: SHA256.Digest) {
+        self.catalog = catalog
+        self.sequence = sequence
+        self.signedAt = signedAt
+        self.expiresAt = expiresAt
+        self.indexSHA256 = indexSHA256
+    }
+
+    /// The signature file's bytes, signed with `key`.
+    public func encoded(signedBy key: SigningKey) -> [UInt8] {
+        SignatureFile.encode(kind: Self.kind, fields: [
+            ("catalog", catalog), ("sequence", "\(sequence)"), ("signed", "\(signedAt)"), ("expires", "\(expiresAt)"),
+            ("sha", indexSHA256.hex),
+        ], key: key)
+    }
+
+    /// The signature's content, without checking who signed it (`verified` does both):
+    /// for tools and tests that inspect or re-sign one.
+    public static func parseUnverified(_ bytes: [UInt8], path: String) throws -> IndexSignature {
+        try parse(bytes, path: path).0
+    }
+
+    static func parse(_ bytes: [UInt8], path: String) throws -> (IndexSignature, SignatureFile) {
+        let file = try SignatureFile.parse(bytes, path: path, kind: kind, limit: sizeLimit)
+        var fields = SignatureFields(file, path: path)
+        let catalog = try fields.text("catalog")
+        try Names.checked(in: path) { try Names.validateCatalogID(catalog) }
+        var signature = IndexSignature(catalog: catalog, sequence: try fields.number("sequence", in: sequenceRange),
+                                       signedAt: try fields.number("signed", in: timeRange),
+                                       expiresAt: try fields.number("expires", in: timeRange),
+                                       indexSHA256: try fields.sha256("sha"))
+        try fields.end()
+        guard signature.expiresAt >= signature.signedAt else { throw fields.bad("expires before it was signed") }
+        signature.keyID = file.keyID
+        return (signature, file)
+    }
+
+    /// The signature in `bytes`, made by one of `trusted`; throws otherwise.
+    public static func verified(_ bytes: [UInt8], path: String, trusted: [PublicKey]) throws -> IndexSignature {
+        try SignatureFile.document(bytes, path: path, signedByOneOf: trusted, parse: parse)
+    }
+
+    /// Whether it has expired at `now` (seconds since 1970).
+    public func isExpired(at now: Int64) -> Bool { expiresAt <= now }
+}

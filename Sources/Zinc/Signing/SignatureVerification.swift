@@ -1,0 +1,55 @@
+extension CatalogVerifier {
+    /// `verify --trusted-key`: the index signature (for the whole catalog) and the
+    /// signature of each manifest checked, by one of the trusted keys. Records each
+    /// object's signed SHA-256 for the object checks that follow. Problems are reported:
+    /// a manifest or index without a signature as unsigned, one whose signature does not
+    /// match as tampered, an index signature past its expiry as expired.
+    func checkSignatures(of manifests: [Manifest], index: Bool) {
+        let storage = catalog.storage
+        if index { checkIndexSignature() }
+        for manifest in manifests {
+            let candidates = trustedKeys.map { ManifestSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: $0.id) }
+            do {
+                guard let (path, bytes) = try candidates.lazy.compactMap({ path in try storage.read(path).map { (path, $0) } }).first else {
+                    report(manifest.path, "unsigned: no signature by a trusted key (run 'zinc sign')")
+                    continue
+                }
+                let signature = try ManifestSignature.verified(bytes, path: path, trusted: trustedKeys)
+                try signature.check(covers: manifest, bytes: try catalog.manifestBytes(bundle: manifest.bundle, version: manifest.version).bytes,
+                                    path: manifest.path)
+                for (sha1, sha256) in signature.objects {
+                    if let other = signedContent[sha1], other != sha256 {
+                        report(path, "records SHA-256 \(sha256) for object \(sha1), another signature records \(other)")
+                    }
+                    signedContent[sha1] = sha256
+                }
+            } catch {
+                report(candidates.first ?? manifest.path, Self.describe(error))
+            }
+        }
+    }
+
+    private func checkIndexSignature() {
+        let path = IndexSignature.path
+        do {
+            let current = try catalog.readIndex()
+            guard let bytes = try catalog.storage.read(path) else {
+                return report(path, "missing: the index is unsigned (run 'zinc sign')")
+            }
+            let signature = try IndexSignature.verified(bytes, path: path, trusted: trustedKeys)
+            if signature.catalog != current.index.id {
+                report(path, "is for catalog '\(signature.catalog)', not '\(current.index.id)'")
+            }
+            if signature.indexSHA256 != SHA256.digest(current.bytes) {
+                report(path, "covers another index than catalog.json holds: the index is unsigned (changed by a tool "
+                       + "that does not sign, or tampered) until 'zinc sign'")
+            }
+            let now = WallClock.nowMilliseconds() / 1000
+            if signature.isExpired(at: now) {
+                report(path, "expired \(now - signature.expiresAt) seconds ago: clients refuse the index until 'zinc sign'")
+            }
+        } catch {
+            report(path, Self.describe(error))
+        }
+    }
+}

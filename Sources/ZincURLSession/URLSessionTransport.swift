@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ZincClient
+
+/// The client's HTTP through `URLSession` (Foundation on Apple systems,
+/// FoundationNetworking on Linux), for apps that embed `ZincClient` and want the
+/// system's networking: its proxy settings, TLS trust and connection pool. One
+/// transport holds one session, shared by every source it makes, so a sync reuses the
+/// connections of the last one. Pass `sourceFactory` wherever `SyncOptions` takes one:
+///
+///     let transport = URLSessionTransport()
+///     let options = SyncOptions(sourceFactory: transport.sourceFactory)
+///     try repo.track(url: "https://cdn.example.com/catalog/", bundle: "Lessons", options: options)
+///     let report = try SyncEngine(repo: repo, options: options).sync()
+public final class URLSessionTransport: Sendable {
+    private let session: URLSession
+    private let delegate = SessionDelegate()
+
+    /// What the transport uses unless told otherwise: no URL cache (the repo keeps its
+    /// own validators, and a cache would answer 304s itself) and the libcurl transport's
+    /// idle timeout, a minute without a byte.
+    public static var defaultConfiguration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 60
+        return configuration
+    }
+
+    /// - Parameter configuration: copied; its `urlCache` and `requestCachePolicy` are
+    ///   overridden so that every fetch reaches the server (the repo's ETags decide what
+    ///   is fresh). Timeouts, proxies, headers and TLS settings are kept.
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration) {
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? Self.defaultConfiguration
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpShouldSetCookies = false
+        // Delegate callbacks one at a time: each fetch's chunks reach its sink in order.
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit {
+        // A session keeps its delegate until it is invalidated.
+        session.finishTasksAndInvalidate()
+    }
+
+    /// The source for a tracked URL: `http(s)://` through this transport, `file://` from
+    /// the folder. Use it as `SyncOptions.sourceFactory`.
+    public var sourceFactory: @Sendable (String) throws -> CatalogSource {
+        { [self] url in try makeCatalogSource(url) { URLSessionCatalogSource(url: $0, base: $1, transport: self) } }
+    }
+
+    /// Performs `request`, feeding its response to `transfer`, and returns when it has
+    /// ended. The protocol is synchronous; the session calls back on its own queue, so
+    /// the calling thread waits for the completion the delegate signals.
+    func perform(_ request: URLRequest, into transfer: FetchTransfer) {
+        let exchange = Exchange(transfer)
+        let task = session.dataTask(with: request)
+        delegate.register(exchange, for: task)
+        task.resume()
+        exchange.waitUntilComplete()
+    }
+}
