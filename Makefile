@@ -5,7 +5,7 @@
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps s3-server build demo test fuzz manual install uninstall
+.PHONY: deps s3-server chromium build demo test fuzz manual install uninstall
 
 # zlib, OpenSSL libcrypto and libcurl headers, through the system package manager.
 # libcurl itself is not linked: `zinc` loads it when a client first fetches over HTTP.
@@ -68,7 +68,11 @@ demo: build
 s3-server:
 	@command -v moto_server >/dev/null 2>&1 || python3 -m pip install --quiet "moto[server]"
 
-test: deps s3-server
+# The catalog browser's tests drive Debian's headless Chromium.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+
+test: deps s3-server chromium
 	swift test
 
 # Every parser of outside bytes under libFuzzer (its runtime ships with the toolchain),

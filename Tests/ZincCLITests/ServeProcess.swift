@@ -1,8 +1,8 @@
 import Foundation
 import ZincTestSupport
 
-/// `zinc serve --catalog CAT --port 0` running in the background, stopped when the value
-/// goes away.
+/// `zinc serve --catalog CAT --port 0` (or other arguments) running in the background,
+/// stopped when the value goes away.
 final class ServeProcess {
     let process = Process()
     /// The address from the first stderr line, "Serving <path> on http://host:port/".
@@ -13,9 +13,13 @@ final class ServeProcess {
 
     /// `startupLines` is how many lines to read before leaving the rest (the access log)
     /// to be drained unread.
-    init(catalog: String, in directory: String, startupLines count: Int = 1) throws {
+    convenience init(catalog: String, in directory: String, startupLines count: Int = 1) throws {
+        try self.init(arguments: ["serve", "--catalog", catalog, "--port", "0"], in: directory, startupLines: count)
+    }
+
+    init(arguments: [String], in directory: String, startupLines count: Int = 1) throws {
         process.executableURL = URL(fileURLWithPath: ZincBinary.path)
-        process.arguments = ["serve", "--catalog", catalog, "--port", "0"]
+        process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let errors = Pipe()
         process.standardError = errors

@@ -77,6 +77,11 @@ public struct UpdateCosts: Equatable, Sendable {
         /// The distributions and previous pointers at `diff.from`, sorted.
         public let distributions: [String]
         public let diff: VersionDiff
+
+        public init(distributions: [String], diff: VersionDiff) {
+            self.distributions = distributions
+            self.diff = diff
+        }
     }
 
     public let bundle: String
