@@ -1,3 +1,5 @@
+import Zinc
+
 /// The addresses of the browser's pages and of the files it links to, each path
 /// segment and query value percent-encoded, so that any name a catalog holds makes a
 /// link that leads back to it.
@@ -36,21 +38,5 @@ struct BrowserURL: Sendable {
     }
 
     /// Every byte but the unreserved ones (RFC 3986) percent-encoded.
-    static func encoded(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + String(hexDigits[Int(byte >> 4)]) + String(hexDigits[Int(byte & 15)])
-            }
-        }
-        return out
-    }
-
-    private static let hexDigits = Array("0123456789ABCDEF")
+    static func encoded(_ text: String) -> String { PercentEncoding.encode(text) }
 }

@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Zinc
 import ZincServer
 
@@ -90,28 +95,41 @@ public struct CatalogBrowser: DynamicRoutes {
         case .catalog(let root, let id):
             return [ServedCatalog(key: id, catalog: try Catalog.open(FileStorage(root: root)), filesBase: "/")]
         case .folder(let folder):
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            return names.filter { !$0.hasPrefix(".") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                .compactMap { name in
-                    guard let catalog = try? Catalog.open(FileStorage(root: folder + "/" + name)) else { return nil }
-                    return ServedCatalog(key: name, catalog: catalog, filesBase: "/" + BrowserURL.encoded(name) + "/")
-                }
+            return catalogFolders(in: folder).compactMap { openFolder($0, in: folder) }
         }
     }
 
     /// The catalog a page's first segment names: one of `catalogs()`, found by lookup.
     func catalog(_ key: String) throws -> ServedCatalog {
+        let found: ServedCatalog?
         switch source {
-        case .catalog(_, let id) where key == id:
-            return try catalogs()[0]
-        case .folder(let folder) where !key.hasPrefix(".") && !key.contains("/")
-            && (try? FileManager.default.contentsOfDirectory(atPath: folder))?.contains(key) == true:
-            guard let catalog = try? Catalog.open(FileStorage(root: folder + "/" + key)) else { break }
-            return ServedCatalog(key: key, catalog: catalog, filesBase: "/" + BrowserURL.encoded(key) + "/")
-        default:
-            break
+        case .catalog(_, let id): found = key == id ? try catalogs()[0] : nil
+        case .folder(let folder): found = catalogFolders(in: folder).contains(key) ? openFolder(key, in: folder) : nil
         }
-        throw BrowserFailure(status: 404, message: "no catalog '\(key)' is served here")
+        guard let found else { throw BrowserFailure(status: 404, message: "no catalog '\(key)' is served here") }
+        return found
+    }
+
+    private func openFolder(_ name: String, in folder: String) -> ServedCatalog? {
+        guard let catalog = try? Catalog.open(FileStorage(root: folder + "/" + name)) else { return nil }
+        return ServedCatalog(key: name, catalog: catalog, filesBase: "/" + BrowserURL.encoded(name) + "/")
+    }
+
+    /// The folders directly in `folder`, sorted, without hidden ones or links leading
+    /// outside it: the folders the static server serves too.
+    private func catalogFolders(in folder: String) -> [String] {
+        guard let root = canonical(folder) else { return [] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { name in
+            guard !name.hasPrefix("."), let path = canonical(folder + "/" + name) else { return false }
+            return path.utf8.starts(with: (root == "/" ? "/" : root + "/").utf8)
+        }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    private func canonical(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     func page(_ html: HTML) -> DynamicResponse {

@@ -47,12 +47,14 @@ extension CatalogBrowser {
                 <td>\(badges(entry.distributions(pointingAt: v)))</td><td>\(diff)</td></tr>
                 """
         }
-        let options = HTML(joining: newest.map { "<option>\($0)</option>" })
-        let latest = entry.latestVersion.map(String.init) ?? ""
+        // By default the newest version against the one before it.
+        func options(selected: Int?) -> HTML {
+            HTML(joining: newest.map { $0 == selected ? "<option selected>\($0)</option>" : "<option>\($0)</option>" })
+        }
         let form: HTML = entry.versions.count > 1 ? """
             <form class="diff" method="get" action="\(urls.bundle(served.key, bundle) + "diff")">Compare
-            <select name="from" aria-label="from">\(options)</select> with
-            <select name="to" aria-label="to"><option>\(latest)</option>\(options)</select><button>Diff</button></form>
+            <select name="from" aria-label="from">\(options(selected: entry.versions.dropLast().last))</select> with
+            <select name="to" aria-label="to">\(options(selected: entry.latestVersion))</select><button>Diff</button></form>
             """ : ""
         let costs = entry.versions.isEmpty ? [] : try served.catalog.updateCosts(bundle: bundle).rows
         return layout(title: bundle, crumbs: [(served.key, urls.catalog(served.key)), (bundle, urls.bundle(served.key, bundle))],

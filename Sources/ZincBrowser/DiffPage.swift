@@ -48,6 +48,6 @@ extension CatalogBrowser {
     }
 
     func size(_ object: StoredObject) -> String {
-        object.formats[.raw].map(HumanFormat.bytes) ?? HumanFormat.bytes(object.preferredSize) + " gz"
+        object.contentSize.map(HumanFormat.bytes) ?? HumanFormat.bytes(object.preferredSize) + " gz"
     }
 }

@@ -29,7 +29,7 @@ extension CatalogBrowser {
             // Objects never change: their name is their content's hash.
             ("Cache-Control", "public, max-age=31536000, immutable"),
         ]
-        if let size = object.formats[.raw] { headers.append(("Content-Length", String(size))) }
+        if let size = object.contentSize { headers.append(("Content-Length", String(size))) }
         return DynamicResponse(status: 200, headers: headers, body: .stream(try stream(served, object)))
     }
 

@@ -15,6 +15,18 @@ public struct HTML: ExpressibleByStringInterpolation, Sendable {
         markup = stringInterpolation.markup
     }
 
+    public init() {
+        markup = ""
+    }
+
+    public mutating func append(_ html: HTML) {
+        markup += html.markup
+    }
+
+    public mutating func reserveCapacity(_ bytes: Int) {
+        markup.reserveCapacity(bytes)
+    }
+
     /// Markup joined from pieces, for lists of rows.
     public init(joining pieces: some Sequence<HTML>) {
         markup = ""

@@ -4,14 +4,18 @@ import Zinc
 /// page is one request and needs no network.
 extension CatalogBrowser {
     /// `crumbs`: the links above the title, from the catalogs down (text, address).
-    func layout(title: String, crumbs: [(String, String)], body: HTML) -> HTML {
-        let trail = HTML(joining: ([("Catalogs", urls.catalogs())] + crumbs).map { text, href in
-            "<a href=\"\(href)\">\(text)</a><span class=\"sep\">/</span>"
+    /// `base`: what the page's relative links are relative to, whatever address it was
+    /// reached by (`…/4` without its slash, say).
+    func layout(title: String, crumbs: [(String, String)], base: String? = nil, body: HTML) -> HTML {
+        let baseElement: HTML = base.map { "<base href=\"\($0)\">" } ?? ""
+        let trail = HTML(joining: ([("Catalogs", urls.catalogs())] + crumbs).enumerated().map { position, crumb in
+            let separator: HTML = position == 0 ? "" : "<span class=\"sep\">/</span>"
+            return "\(separator)<a href=\"\(crumb.1)\">\(crumb.0)</a>"
         })
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title) · zinc</title><style>\(Self.stylesheet)</style></head>
+            <title>\(title) · zinc</title>\(baseElement)<style>\(Self.stylesheet)</style></head>
             <body><header><span class="logo">zinc</span><nav>\(trail)</nav></header><main>\(body)</main></body></html>
             """
     }

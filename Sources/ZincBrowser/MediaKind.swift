@@ -19,10 +19,14 @@ enum MediaKind: Equatable, Sendable {
         return .other
     }
 
+    /// The extension of the path's last name, lowercased; "" for none (or a dotfile).
     private static func fileExtension(_ path: String) -> String {
-        let name = path.split(separator: "/").last ?? ""
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return String(name[name.index(after: dot)...]).lowercased()
+        let utf8 = path.utf8
+        guard let dot = utf8.lastIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }),
+              utf8[dot] == UInt8(ascii: "."), dot != utf8.startIndex,
+              utf8[utf8.index(before: dot)] != UInt8(ascii: "/") else { return "" }
+        let suffix = path[utf8.index(after: dot)...]
+        return suffix.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? suffix.lowercased() : String(suffix)
     }
 
     private static let plainText = "text/plain; charset=utf-8"

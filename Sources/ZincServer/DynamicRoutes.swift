@@ -30,7 +30,8 @@ public struct DynamicRequest: Sendable, Equatable {
         guard target.hasPrefix("/") else { return nil }
         let path = target.prefix { $0 != "?" && $0 != "#" }
         let raw = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        guard let first = raw.first, try Self.decoded(first) == prefix else { return nil }
+        // Anything else, malformed or not, is the static files' to judge as before.
+        guard let first = raw.first, (try? RequestPath.percentDecoded(first)) == Array(prefix.utf8) else { return nil }
         var segments = [String]()
         for segment in raw.dropFirst() where !segment.isEmpty { segments.append(try Self.decoded(segment)) }
         var query = [String: String]()

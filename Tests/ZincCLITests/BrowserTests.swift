@@ -80,6 +80,10 @@ import ZincTestSupport
         #expect(try chromium.evaluate("document.contentType") as? String == "image/png")
         try chromium.open(server.url + "~zinc/cat/B/1/view?path=lesson.json")
         #expect(try text(chromium, "#preview") == "{\"title\": \"Basic <Adjectives>\"}\n")
+        // The file links are relative: they work from an address typed without its slash too.
+        try chromium.open(server.url + "~zinc/cat/B/1")
+        try chromium.click(link: "red.png")
+        #expect(try chromium.location() == server.url + "~zinc/cat/B/1/view?path=img%2Fred.png")
     }
 
     @Test func theDiffPageCountsAndShowsChangedImagesSideBySide() throws {

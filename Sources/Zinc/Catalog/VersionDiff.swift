@@ -132,7 +132,7 @@ extension VersionDiff {
     func jsonMembers() -> [String: JSONValue] {
         func file(_ object: StoredObject) -> [String: JSONValue] {
             ["sha": .string(object.sha), "format": .string(object.preferredFormat.rawValue),
-             "stored_size": .int(object.preferredSize), "size": object.formats[.raw].map { .int($0) } ?? .null]
+             "stored_size": .int(object.preferredSize), "size": object.contentSize.map { .int($0) } ?? .null]
         }
         func listed(_ files: [File]) -> JSONValue {
             .array(files.map { .object(file($0.object).merging(["path": .string($0.path)]) { $1 }) })

@@ -101,7 +101,7 @@ struct Diff: ParsableCommand {
     }
 
     private func size(_ object: StoredObject) -> String {
-        object.formats[.raw].map(HumanFormat.bytes) ?? HumanFormat.bytes(object.preferredSize) + " gzipped"
+        object.contentSize.map(HumanFormat.bytes) ?? HumanFormat.bytes(object.preferredSize) + " gzipped"
     }
 
     private static func count(_ n: Int, _ noun: String) -> String {
