@@ -7,7 +7,7 @@ import Glibc
 /// Debian's headless Chromium driven over the DevTools protocol on a pipe
 /// (`--remote-debugging-pipe`: JSON messages ended by NUL, commands on fd 3, answers on
 /// fd 4): no port, no WebDriver, no dependency. Every wait is bounded; the browser and
-/// its profile folder go away with the value.
+/// its profile and temporary folder go away with the value.
 final class HeadlessChromium {
     /// Where Debian installs it; nil when it is not installed.
     static var executable: String? {
@@ -21,14 +21,21 @@ final class HeadlessChromium {
     private let pid: pid_t
     private let commands: Int32
     private let answers: Int32
-    private let profile: String
+    /// The browser's profile and its temporary folder (with `--disable-dev-shm-usage`,
+    /// its shared memory lives in TMPDIR), removed together when it stops.
+    private let scratch: String
     private var pending = [UInt8]()
     private var nextID = 0
     private var session = ""
 
     init() throws {
         guard let executable = Self.executable else { throw Failure(description: "chromium is not installed") }
-        profile = NSTemporaryDirectory() + "zinc-chromium-" + UUID().uuidString
+        // A short name: Chromium's sockets live below it, and a socket's path may not
+        // exceed 107 bytes.
+        var template = Array((NSTemporaryDirectory() + "zc-XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else { throw Failure(description: "mkdtemp failed") }
+        scratch = String(cString: template)
+        try FileManager.default.createDirectory(atPath: scratch + "/tmp", withIntermediateDirectories: true)
         var toBrowser: [Int32] = [0, 0], fromBrowser: [Int32] = [0, 0]
         guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else { throw Failure(description: "pipe failed") }
         var actions = posix_spawn_file_actions_t()
@@ -41,11 +48,15 @@ final class HeadlessChromium {
         posix_spawn_file_actions_adddup2(&actions, devNull, 2)
         let arguments = [executable, "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
                          "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check", "--mute-audio",
-                         "--window-size=1280,900", "--user-data-dir=" + profile, "about:blank"]
+                         "--window-size=1280,900", "--user-data-dir=" + scratch + "/profile", "about:blank"]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = scratch + "/tmp"
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
         close(devNull)
         close(toBrowser[0])
         close(fromBrowser[1])
@@ -67,7 +78,7 @@ final class HeadlessChromium {
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        try? FileManager.default.removeItem(atPath: profile)
+        try? FileManager.default.removeItem(atPath: scratch)
     }
 
     /// Loads `url` and waits until the document and its images are complete.
