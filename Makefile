@@ -5,7 +5,7 @@
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps s3-server build demo test fuzz manual install uninstall
+.PHONY: deps s3-server chromium build demo test fuzz manual install uninstall
 
 # zlib, OpenSSL libcrypto and libcurl headers, through the system package manager.
 # libcurl itself is not linked: `zinc` loads it when a client first fetches over HTTP.
@@ -68,8 +68,12 @@ demo: build
 s3-server:
 	@command -v moto_server >/dev/null 2>&1 || python3 -m pip install --quiet "moto[server]"
 
+# The catalog browser's tests drive Debian's headless Chromium.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+
 # The whole suite, in a temporary folder of its own that must be empty afterwards.
-test: deps s3-server
+test: deps s3-server chromium
 	.ci/test-leaves-nothing
 
 # Every parser of outside bytes under libFuzzer (its runtime ships with the toolchain),

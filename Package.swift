@@ -58,6 +58,10 @@ let package = Package(
                 "ZincHTTP",
             ]
         ),
+        // The read-only web pages of `zinc serve` under /~zinc/, plugged into ZincServer's
+        // dynamic routes: HTML from an escaping builder of its own (no template library:
+        // those at hand import all of Foundation).
+        .target(name: "ZincBrowser", dependencies: ["Zinc", "ZincServer"]),
         // HTTP over libcurl, shared by the client's fetches and the S3 backend.
         .target(name: "ZincHTTP", dependencies: ["CLibCurl"]),
         // Catalogs in S3-compatible object stores (`s3://BUCKET/PREFIX`).
@@ -74,6 +78,7 @@ let package = Package(
                 "Zinc",
                 "ZincClient",
                 "ZincServer",
+                "ZincBrowser",
                 "ZincS3",
                 .target(name: "CGlibcMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -91,6 +96,7 @@ let package = Package(
         .testTarget(name: "ZincTests", dependencies: ["Zinc", "ZincTestSupport"]),
         .testTarget(name: "ZincCLITests", dependencies: ["Zinc", "ZincCLI", "ZincTestSupport"]),
         .testTarget(name: "ZincServerTests", dependencies: ["ZincServer", "ZincHTTP"]),
+        .testTarget(name: "ZincBrowserTests", dependencies: ["ZincBrowser", "Zinc", "ZincServer", "ZincCLI", "ZincTestSupport"]),
         .testTarget(name: "ZincS3Tests", dependencies: ["ZincS3", "Zinc", "ZincTestSupport"]),
         .testTarget(name: "ZincClientTests", dependencies: ["ZincClient", "ZincURLSession", "ZincServer", "Zinc", "ZincTestSupport"]),
     ],

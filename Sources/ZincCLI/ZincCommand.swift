@@ -26,7 +26,8 @@ struct ZincCommand: AsyncParsableCommand {
                 CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, UpdateFlavorspec.self, Publish.self, Keygen.self, Sign.self,
             ]),
             CommandGroup(name: "inspect", subcommands: [
-                ListCatalog.self, ListBundle.self, ListFlavorspecs.self, DumpIndex.self, DumpManifest.self, CloneBundle.self,
+                ListCatalog.self, ListBundle.self, ListFlavorspecs.self, DumpIndex.self, DumpManifest.self, Diff.self,
+                CloneBundle.self,
             ]),
             CommandGroup(name: "maintain", subcommands: [
                 Verify.self, Clean.self, Prune.self, DeleteBundle.self, DeleteDistro.self, DeleteFlavorspec.self,

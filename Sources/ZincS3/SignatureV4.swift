@@ -10,6 +10,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Zinc
 import ZincHTTP
 
 /// AWS Signature Version 4 for S3 requests (the `Authorization` header form).
@@ -72,19 +73,6 @@ struct SignatureV4: Sendable {
 
     /// S3's URI encoding: every byte but `A-Za-z0-9-._~` (and `/` in paths) as `%XX`.
     static func encode(_ text: String, keepSlash: Bool) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "/") where keepSlash:
-                result += "/"
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += (hex.count == 1 ? "%0" : "%") + hex
-            }
-        }
-        return result
+        PercentEncoding.encode(text, keepSlash: keepSlash)
     }
 }

@@ -159,6 +159,7 @@ public final class CatalogHTTPServer: Sendable {
     ) -> ServerBootstrap {
         let idleTimeout = TimeAmount(configuration.idleTimeout)
         let accessLog = configuration.accessLog
+        let routes = configuration.routes
         return ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 512)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -180,7 +181,7 @@ public final class CatalogHTTPServer: Sendable {
                         withEncoderConfiguration: .init(),
                         withDecoderLimitConfiguration: Self.decoderLimits
                     )
-                    try pipeline.addHandler(StaticFileHandler(root: root, fileIO: fileIO, accessLog: accessLog))
+                    try pipeline.addHandler(StaticFileHandler(root: root, fileIO: fileIO, accessLog: accessLog, routes: routes))
                 }
             }
     }

@@ -37,7 +37,7 @@ struct RequestPath: Equatable {
         byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\")
     }
 
-    private static func percentDecoded(_ segment: Substring) throws(Rejection) -> [UInt8] {
+    static func percentDecoded(_ segment: Substring) throws(Rejection) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(segment.utf8.count)
         var iterator = segment.utf8.makeIterator()

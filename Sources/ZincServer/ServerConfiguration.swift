@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// Receives one Common Log Format line per request, on an event loop thread; it should be
     /// quick and thread-safe (the CLI writes to stderr).
     public var accessLog: @Sendable (String) -> Void
+    /// Answers the requests under its prefix instead of the files (the catalog browser).
+    public var routes: (any DynamicRoutes)?
 
     public init(
         root: URL,
@@ -39,7 +41,8 @@ public struct ServerConfiguration: Sendable {
         port: Int = 8080,
         idleTimeout: Duration = .seconds(60),
         shutdownGracePeriod: Duration = .seconds(30),
-        accessLog: @escaping @Sendable (String) -> Void = { _ in }
+        accessLog: @escaping @Sendable (String) -> Void = { _ in },
+        routes: (any DynamicRoutes)? = nil
     ) {
         self.root = root
         self.mode = mode
@@ -49,5 +52,6 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.shutdownGracePeriod = shutdownGracePeriod
         self.accessLog = accessLog
+        self.routes = routes
     }
 }

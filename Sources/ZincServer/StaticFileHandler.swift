@@ -25,6 +25,7 @@ final class StaticFileHandler: ChannelInboundHandler {
     private let root: ServedRoot
     private let fileIO: NIOThreadPool
     private let accessLog: @Sendable (String) -> Void
+    private let routes: (any DynamicRoutes)?
     private var remoteAddress = "-"
 
     /// Head received, waiting for the request's end.
@@ -34,10 +35,12 @@ final class StaticFileHandler: ChannelInboundHandler {
     /// The response whose body is being written.
     private var response: ResponseInProgress?
 
-    init(root: ServedRoot, fileIO: NIOThreadPool, accessLog: @escaping @Sendable (String) -> Void) {
+    init(root: ServedRoot, fileIO: NIOThreadPool, accessLog: @escaping @Sendable (String) -> Void,
+         routes: (any DynamicRoutes)? = nil) {
         self.root = root
         self.fileIO = fileIO
         self.accessLog = accessLog
+        self.routes = routes
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -101,6 +104,17 @@ final class StaticFileHandler: ChannelInboundHandler {
             send(.methodNotAllowed, file: nil, for: request, keepAlive: keepAlive, context: context)
             return
         }
+        if let routes {
+            do {
+                if let dynamic = try DynamicRequest(target: head.uri, prefix: routes.prefix) {
+                    respond(to: dynamic, with: routes, head, request, keepAlive: keepAlive, context: context)
+                    return
+                }
+            } catch {
+                send(.error(.badRequest), file: nil, for: request, keepAlive: keepAlive, context: context)
+                return
+            }
+        }
         let path: RequestPath
         do {
             path = try RequestPath(target: head.uri)
@@ -139,9 +153,44 @@ final class StaticFileHandler: ChannelInboundHandler {
         }
     }
 
+    /// Asks the routes on the file I/O pool, then sends their answer like a file's.
+    private func respond(
+        to dynamic: DynamicRequest,
+        with routes: any DynamicRoutes,
+        _ head: HTTPRequestHead,
+        _ request: RequestInfo,
+        keepAlive: Bool,
+        context: ChannelHandlerContext
+    ) {
+        isPreparing = true
+        fileIO.runIfActive(eventLoop: context.eventLoop) {
+            routes.respond(to: dynamic)
+        }.assumeIsolated().whenComplete { result in
+            self.isPreparing = false
+            guard case .success(let answer) = result else {
+                self.send(.error(.serviceUnavailable), file: nil, for: request, keepAlive: keepAlive, context: context)
+                return
+            }
+            var headers = HTTPHeaders(answer.headers.map { ($0.name, $0.value) })
+            let status = HTTPResponseStatus(statusCode: answer.status)
+            switch answer.body {
+            case .text(let text):
+                headers.replaceOrAdd(name: "Content-Length", value: String(text.utf8.count))
+                let plan = ResponsePlan(status: status, headers: headers, body: .text(text))
+                self.send(plan, file: nil, for: request, keepAlive: keepAlive, context: context)
+            case .stream(let stream):
+                let plan = ResponsePlan(status: status, headers: headers, body: .empty)
+                if head.method == .HEAD { stream.close() }
+                self.send(plan, file: nil, stream: head.method == .HEAD ? nil : stream, for: request,
+                          keepAlive: keepAlive, context: context)
+            }
+        }
+    }
+
     private func send(
         _ plan: ResponsePlan,
         file: OpenedFile?,
+        stream: (any DynamicBodyStream)? = nil,
         for request: RequestInfo,
         keepAlive: Bool,
         context: ChannelHandlerContext
@@ -162,6 +211,7 @@ final class StaticFileHandler: ChannelInboundHandler {
             bytes: fileBytes
         )
         if response.file == nil { try? file?.handle.close() }
+        response.stream = stream
         guard context.channel.isActive else {
             // The client left while its file was being opened.
             finish(response, context: context, completed: false)
@@ -184,7 +234,50 @@ final class StaticFileHandler: ChannelInboundHandler {
                 response.bytesSent += length
             }
         }
-        pump(response, context: context)
+        if response.stream != nil {
+            pumpStream(response, context: context)
+        } else {
+            pump(response, context: context)
+        }
+    }
+
+    /// Sends a dynamic body: the next chunk is made on the pool once the previous one is
+    /// written, so a slow reader holds one chunk, never the whole body.
+    private func pumpStream(_ response: ResponseInProgress, context: ChannelHandlerContext) {
+        guard let stream = response.stream, !response.finished else { return }
+        response.isStreaming = true
+        fileIO.runIfActive(eventLoop: context.eventLoop) {
+            try stream.next()
+        }.assumeIsolated().whenComplete { result in
+            response.isStreaming = false
+            guard !response.finished else {
+                stream.close()
+                return
+            }
+            switch result {
+            case .success(let chunk?):
+                let buffer = context.channel.allocator.buffer(bytes: chunk)
+                context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(buffer)))).assumeIsolated().whenComplete {
+                    if case .success = $0 {
+                        response.bytesSent += chunk.count
+                        self.pumpStream(response, context: context)
+                    } else {
+                        self.finish(response, context: context, completed: false)
+                    }
+                }
+            case .success(nil):
+                response.endWritten = true
+                context.writeAndFlush(self.wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete {
+                    if case .success = $0 {
+                        self.finish(response, context: context, completed: true)
+                    } else {
+                        self.finish(response, context: context, completed: false)
+                    }
+                }
+            case .failure:
+                self.finish(response, context: context, completed: false)
+            }
+        }
     }
 
     /// Writes file chunks while the channel is writable; `channelWritabilityChanged` resumes it.
@@ -242,6 +335,9 @@ final class StaticFileHandler: ChannelInboundHandler {
             }
         }
         response.file = nil
+        // A chunk being made on the pool closes its stream when it is done (`pumpStream`).
+        if let stream = response.stream, !response.isStreaming { stream.close() }
+        response.stream = nil
         if self.response === response { self.response = nil }
         let request = response.request
         let entry = AccessLogEntry(
@@ -275,6 +371,9 @@ private final class ResponseInProgress {
     let status: HTTPResponseStatus
     let keepAlive: Bool
     var file: NIOFileHandle?
+    var stream: (any DynamicBodyStream)?
+    /// A chunk of `stream` is being made on the file I/O pool.
+    var isStreaming = false
     var next: Int
     let end: Int
     var bytesSent = 0

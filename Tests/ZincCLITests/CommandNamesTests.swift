@@ -77,7 +77,7 @@ import ZincTestSupport
         let commands = help.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") && !$0.hasPrefix("  See ") }
             .map { $0.split(separator: " ")[0].trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
         #expect(commands == ["-h", "version", "create_catalog", "update_bundle", "update_distro", "update_flavorspec",
-                             "publish", "keygen", "sign", "list", "list_bundle", "list_flavorspecs", "dump_index", "dump_manifest",
+                             "publish", "keygen", "sign", "list", "list_bundle", "list_flavorspecs", "dump_index", "dump_manifest", "diff",
                              "clone_bundle", "verify", "clean", "prune", "delete_bundle", "delete_distro", "delete_flavorspec",
                              "serve", "repo_init", "track", "untrack", "sync", "status"])
         #expect(help.contains("Python tool's spellings (bundle:update, catalog:list, ...) work too: 'zinc help\npython-aliases' lists them."))

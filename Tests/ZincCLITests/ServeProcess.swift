@@ -1,8 +1,9 @@
 import Foundation
 import ZincTestSupport
 
-/// `zinc serve --catalog CAT --port 0` running in the background, stopped when the value
-/// goes away, and with the test process however that ends (a `TetheredProcess`).
+/// `zinc serve --catalog CAT --port 0` (or other arguments) running in the background,
+/// stopped when the value goes away, and with the test process however that ends (a
+/// `TetheredProcess`).
 final class ServeProcess {
     let process: TetheredProcess
     /// The address from the first stderr line, "Serving <path> on http://host:port/".
@@ -13,10 +14,13 @@ final class ServeProcess {
 
     /// `startupLines` is how many lines to read before leaving the rest (the access log)
     /// to be drained unread.
-    init(catalog: String, in directory: String, startupLines count: Int = 1) throws {
+    convenience init(catalog: String, in directory: String, startupLines count: Int = 1) throws {
+        try self.init(arguments: ["serve", "--catalog", catalog, "--port", "0"], in: directory, startupLines: count)
+    }
+
+    init(arguments: [String], in directory: String, startupLines count: Int = 1) throws {
         let errors = Pipe()
-        process = try TetheredProcess(ZincBinary.path, ["serve", "--catalog", catalog, "--port", "0"], currentDirectory: directory,
-                                      output: errors)
+        process = try TetheredProcess(ZincBinary.path, arguments, currentDirectory: directory, output: errors)
         let reader = errors.fileHandleForReading
         var lines: [String] = []
         while lines.count < count {

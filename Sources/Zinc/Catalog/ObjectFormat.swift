@@ -60,6 +60,10 @@ public struct StoredObject: Equatable, Hashable, Sendable {
         self.sizes = sizes
     }
 
+    /// The content's size when the manifest lists the raw form; nil for an object stored
+    /// only gzipped (its content size is then not recorded anywhere but in the gzip stream).
+    public var contentSize: Int64? { sizes.raw >= 0 ? sizes.raw : nil }
+
     /// The format a reader (and an archive) uses: `gz` when present.
     public var preferredFormat: ObjectFormat { sizes.gz >= 0 ? .gz : .raw }
     public var preferredSize: Int64 { sizes.gz >= 0 ? sizes.gz : sizes.raw }

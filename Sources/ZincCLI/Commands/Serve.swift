@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Zinc
+import ZincBrowser
 import ZincServer
 
 struct Serve: AsyncParsableCommand {
@@ -15,7 +16,9 @@ struct Serve: AsyncParsableCommand {
             Serves the static files of one catalog at / and at /<catalog id>/ (--catalog), or \
             of every catalog folder below DIR at /<folder>/ (--root), with ranges, validators and the catalog's cache \
             rules. One access-log line per request goes to stderr. SIGINT or SIGTERM stops \
-            the server after the responses in flight.
+            the server after the responses in flight. Read-only pages for browsing the \
+            catalogs (bundles, versions, files with previews, diffs, update costs) are at \
+            /~zinc/ unless --no-browser is given.
             """
     )
 
@@ -34,6 +37,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 8080
 
+    @Flag(help: "Serve only the catalog files, without the browsing pages at /~zinc/.")
+    var noBrowser = false
+
     func validate() throws {
         guard (catalog == nil) != (root == nil) else {
             throw ValidationError("Give exactly one of --catalog or --root.")
@@ -47,6 +53,7 @@ struct Serve: AsyncParsableCommand {
         let directory: URL
         let mode: ServerConfiguration.Mode
         var catalogID: String?
+        var browser: CatalogBrowser.Source?
         if let catalog {
             if storageRegistry.isRemote(catalog) {
                 throw CLIError.remoteCatalogNotServable(catalog)
@@ -57,10 +64,13 @@ struct Serve: AsyncParsableCommand {
             // A folder whose index cannot be read is still served, at / only: its files
             // may be what the person serving it wants to look at.
             catalogID = try? Catalog.open(at: location).index().id
+            browser = catalogID.map { .catalog(root: location.rootPath, id: $0) }
         } else {
             directory = URL(fileURLWithPath: root ?? ".", isDirectory: true).standardizedFileURL
             mode = .catalogRoot
+            browser = .folder(directory.path)
         }
+        if noBrowser { browser = nil }
         let server = CatalogHTTPServer(
             configuration: ServerConfiguration(
                 root: directory,
@@ -68,7 +78,8 @@ struct Serve: AsyncParsableCommand {
                 catalogID: catalogID,
                 host: host,
                 port: port,
-                accessLog: { StandardError.write($0 + "\n") }
+                accessLog: { StandardError.write($0 + "\n") },
+                routes: browser.map { CatalogBrowser(source: $0) }
             )
         )
         let boundPort: Int
@@ -86,6 +97,9 @@ struct Serve: AsyncParsableCommand {
         if let catalogID {
             StandardError.write("Catalog '\(catalogID)' is also at \(base)\(catalogID)/: give clients that add the "
                                 + "catalog id to their URL (JavaZinc, the Python tool) the base URL \(base)\n")
+        }
+        if browser != nil {
+            StandardError.write("Browse the catalogs at \(base)~zinc/\n")
         }
         try await server.run()
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Zinc
 import ZincClient
 
 struct Sync: ParsableCommand {

@@ -1,6 +1,5 @@
 import Testing
 import Zinc
-import ZincClient
 
 /// The choice among objects, archive and LMFO prefix, by the cost model.
 @Suite struct FetchPlanTests {

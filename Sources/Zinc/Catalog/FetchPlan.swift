@@ -1,5 +1,3 @@
-import Zinc
-
 /// How the missing objects of a bundle version get downloaded.
 public enum FetchStrategy: String, CaseIterable, Sendable {
     /// Each object by itself: `objects/xx/yy/<sha>[.gz]`.
@@ -25,8 +23,21 @@ public struct FetchPlan: Equatable, Sendable {
     public let archiveLength: Int64
     /// Σ `512 + roundup512(size)` over the missing objects: the LMFO prefix to request.
     public let prefixLength: Int64
-    /// Estimated cost per strategy considered.
+    /// What each strategy considered would download.
+    public let transfers: [FetchStrategy: Transfer]
+    /// Estimated cost per strategy considered, by the plan's cost model.
     public let estimates: [FetchStrategy: Int64]
+
+    /// The requests and bytes of one way to download the missing objects.
+    public struct Transfer: Equatable, Sendable {
+        public let requests: Int
+        public let bytes: Int64
+
+        public init(requests: Int, bytes: Int64) {
+            self.requests = requests
+            self.bytes = bytes
+        }
+    }
 
     /// The cheapest way, by `model`'s estimate, to fetch the `missing` objects.
     ///
@@ -43,13 +54,14 @@ public struct FetchPlan: Equatable, Sendable {
         let prefix = sorted.reduce(Int64(0)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
         let whole = archiveObjects.reduce(Int64(2 * TarHeader.blockSize)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
         let hasArchive = fileCount > 1
-        var estimates: [FetchStrategy: Int64] = [
-            .objects: model.cost(requests: sorted.count, bytes: sorted.reduce(0) { $0 + $1.preferredSize }),
+        var transfers: [FetchStrategy: Transfer] = [
+            .objects: Transfer(requests: sorted.count, bytes: sorted.reduce(0) { $0 + $1.preferredSize }),
         ]
         if hasArchive {
-            estimates[.archive] = model.cost(requests: 1, bytes: whole)
-            estimates[.lmfo] = model.cost(requests: 1, bytes: prefix)
+            transfers[.archive] = Transfer(requests: 1, bytes: whole)
+            transfers[.lmfo] = Transfer(requests: 1, bytes: prefix)
         }
+        let estimates = transfers.mapValues { model.cost(requests: $0.requests, bytes: $0.bytes) }
         let chosen: FetchStrategy
         if let forced, estimates[forced] != nil {
             chosen = forced
@@ -60,6 +72,6 @@ public struct FetchPlan: Equatable, Sendable {
                 .min { $0.1 < $1.1 }!.0
         }
         return FetchPlan(strategy: chosen, missing: sorted, archivePath: hasArchive ? archivePath : nil,
-                         archiveLength: whole, prefixLength: prefix, estimates: estimates)
+                         archiveLength: whole, prefixLength: prefix, transfers: transfers, estimates: estimates)
     }
 }

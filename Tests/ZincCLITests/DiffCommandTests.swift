@@ -1,0 +1,89 @@
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// `zinc diff` through the built binary: exact lines, the JSON document, and errors.
+@Suite struct DiffCommandTests {
+    let dir: TemporaryDirectory
+
+    /// B 1: a.txt, photo.jpg; B 2: photo.jpg replaced, b.txt added; master at 2 after 1.
+    init() throws {
+        dir = try TemporaryDirectory()
+        try dir.write("src/a.txt", "alpha")
+        try dir.write("src/photo.jpg", SampleContent.noise(8640, seed: 1))
+        try zinc("create_catalog", "--id", "c", "--dest", "cat")
+        try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src")
+        try dir.write("src/photo.jpg", SampleContent.noise(9000, seed: 2))
+        try dir.write("src/b.txt", "beta!")
+        try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src")
+        try zinc("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1")
+        try zinc("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2")
+    }
+
+    @discardableResult
+    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
+    }
+
+    @Test func printsTheChangesAndTheDownload() throws {
+        #expect(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "@_master", "--to", "@master") == """
+            B: version 1 -> 2
+              + b.txt  5 B
+              ~ photo.jpg  8.64 kB -> 9.00 kB
+            1 added, 0 removed, 1 changed, 1 unchanged
+            A client on version 1 is missing 2 objects:
+              LMFO range  1 request, 10.8 kB  (sync's choice)
+              objects     2 requests, 9.01 kB
+              archive     1 request, 12.8 kB
+
+            """)
+    }
+
+    @Test func printsOneJSONDocument() throws {
+        let json = try JSONValue.parse(Array(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "1",
+                                                      "--json").utf8))
+        let photo1 = sha1Hex(SampleContent.noise(8640, seed: 1)), photo2 = sha1Hex(SampleContent.noise(9000, seed: 2))
+        func file(_ sha: String, _ size: Int64) -> [String: JSONValue] {
+            ["sha": .string(sha), "format": .string("raw"), "stored_size": .int(size), "size": .int(size)]
+        }
+        var added = file(sha1Hex(Array("beta!".utf8)), 5)
+        added["path"] = .string("b.txt")
+        let changed: [String: JSONValue] = ["path": .string("photo.jpg"), "old": .object(file(photo1, 8640)),
+                                            "new": .object(file(photo2, 9000))]
+        let lmfo: [String: JSONValue] = ["requests": .int(1), "bytes": .int(10752), "cost": .int(10752 + 16384)]
+        let objects: [String: JSONValue] = ["requests": .int(2), "bytes": .int(9005), "cost": .int(9005 + 2 * 16384)]
+        let archive: [String: JSONValue] = ["requests": .int(1), "bytes": .int(12800), "cost": .int(12800 + 16384)]
+        let download: [String: JSONValue] = ["missing_objects": .int(2), "strategy": .string("lmfo"),
+                                             "lmfo": .object(lmfo), "objects": .object(objects), "archive": .object(archive)]
+        let expected: [String: JSONValue] = [
+            "bundle": .string("B"), "flavor": .null, "from": .int(1), "to": .int(2), "unchanged": .int(1),
+            "added": .array([.object(added)]), "removed": .array([]), "changed": .array([.object(changed)]),
+            "download": .object(download),
+        ]
+        #expect(json == .object(expected))
+    }
+
+    @Test func summarisesTheVersionsInUse() throws {
+        #expect(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--summary") == """
+            B: updating to version 2
+              from 1 (_master): 2 objects, 10.8 kB in 1 request by LMFO range
+
+            """)
+        let json = try JSONValue.parse(Array(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--summary",
+                                                      "--json").utf8))
+        guard case .object(let top) = json, case .array(let rows)? = top["versions"], case .object(let row) = rows.first
+        else { Issue.record("unexpected \(json)"); return }
+        #expect(top["to"] == .int(2))
+        #expect(row["from"] == .int(1))
+        #expect(row["distributions"] == .array([.string("_master")]))
+    }
+
+    @Test func refusesUnknownVersionsAndMissingOptions() throws {
+        let missing = try ZincBinary.run(["diff", "--catalog", "cat", "--bundle", "B", "--from", "7"], in: dir.path)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("'B'") && missing.stderr.contains("7"))
+        let neither = try ZincBinary.run(["diff", "--catalog", "cat", "--bundle", "B"], in: dir.path)
+        #expect(neither.status != 0)
+        #expect(neither.stderr.contains("give exactly one of --from or --summary."))
+    }
+}
