@@ -205,6 +205,26 @@ import ZincTestSupport
         #expect(try dir.read(objectPath(sha1Hex(other), gz: true)) == foreignGz)
     }
 
+    @Test func archiveMembersAreTheStoredObjectsWhereverTheyComeFrom() throws {
+        // Stored while hashing (gz and raw), found stored (another tool's gz, another
+        // level), streamed (over 1 MiB), and one content in two files.
+        let text = SampleContent.text(30_000), noise = SampleContent.noise(5_000, seed: 21)
+        let big = SampleContent.noise((1 << 20) + 7, seed: 22), other = SampleContent.text(20_000, word: "verb")
+        let foreignGz = GzipCompressor.compressForTest(other, level: 1)
+        try dir.write(objectPath(sha1Hex(other), gz: true), foreignGz)
+        for (path, bytes) in [("a.json", text), ("b.bin", noise), ("c.bin", big), ("d.json", other), ("e.json", text)] {
+            try dir.write("src/" + path, bytes)
+        }
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        let members = try #require(TarListing.members(dir.read("cat/archives/B-1.tar")))
+        #expect(members.count == 4)
+        for member in members {
+            let sha = String(member.name.prefix(40))
+            #expect(member.data == (try dir.read(objectPath(sha, gz: member.name.hasSuffix(".gz")))), "\(member.name)")
+        }
+        #expect(members.first { $0.name.hasPrefix(sha1Hex(other)) }?.data == foreignGz)
+    }
+
     @Test func versionsAreNeverReused() throws {
         try dir.write("src/a.txt", "1")
         try dir.write("src/b.txt", "2")

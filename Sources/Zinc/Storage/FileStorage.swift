@@ -10,11 +10,12 @@ import Glibc
 import Darwin
 #endif
 
-/// A catalog in a local folder. Every file is written under a temporary name in its
-/// final folder and renamed into place, so readers (and a CDN syncing the folder)
-/// never see half a file; `flush` is one `syncfs` for the whole batch instead of one
-/// fsync per object. Locks are `flock`s on hidden files of the root, released by the
-/// kernel when a process dies.
+/// A catalog in a local folder. Every file is written as an anonymous file in its final
+/// folder and linked into place (or under a temporary name and renamed, see
+/// `FileStorageWriter`), so readers (and a CDN syncing the folder) never see half a
+/// file; `flush` is one `syncfs` for the whole batch instead of one fsync per object.
+/// Locks are `flock`s on hidden files of the root, released by the kernel when a
+/// process dies.
 public final class FileStorage: CatalogStorage, @unchecked Sendable {
     public let root: String
     public var location: String { root }
@@ -96,7 +97,7 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
         return results
     }
 
-    /// Temporaries are named `.<name>.tmp-<pid>-<random>` (see `FileStorageWriter`). One
+    /// Named temporaries are `.<name>.tmp-<pid>-<serial>` (see `FileStorageWriter`). One
     /// whose process is gone will never be committed; the age limit also catches those
     /// whose pid a new process has taken since.
     public func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String] {
@@ -208,12 +209,17 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     }
 }
 
-/// A file being written under a temporary name beside its final one.
+/// A file being written beside its final one. On Linux it is an anonymous file
+/// (`O_TMPFILE`) in the final folder, linked into place at commit: no temporary name is
+/// created and removed in the folder, which made each new object cost a tenth more,
+/// and a killed writer leaves nothing behind. Elsewhere, or where the filesystem lacks
+/// anonymous files, it has a temporary name and is renamed into place.
 final class FileStorageWriter: StorageWriter {
     let path: String
     private let storage: FileStorage
     private let file: PosixFile
-    private let temporaryPath: String
+    /// The name the file is written under; nil while it is anonymous.
+    private var temporaryPath: String?
     private var open = true
     private(set) var bytesWritten: Int64 = 0
 
@@ -221,17 +227,62 @@ final class FileStorageWriter: StorageWriter {
         self.storage = storage
         self.path = path
         let final = storage.absolute(path)
-        let folder = final[..<(final.lastIndex(of: "/") ?? final.startIndex)]
-        let name = final[final.index(after: final.lastIndex(of: "/") ?? final.startIndex)...]
-        temporaryPath = "\(folder)/.\(name)\(FileStorage.temporaryMarker)\(Self.processID)-\(Self.serial.next())"
+        #if os(Linux)
+        if let anonymous = try Self.creatingFolders(storage, path, { try Self.openAnonymous(beside: final) }) {
+            file = anonymous
+            return
+        }
+        #endif
+        let temporary = Self.temporaryName(beside: final)
+        // Folders are created only when missing: most objects land in existing ones.
+        file = try Self.creatingFolders(storage, path) {
+            try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        }
+        temporaryPath = temporary
+    }
+
+    /// `open()`, or, when the final folder is missing, `open()` again after creating it.
+    private static func creatingFolders<T>(_ storage: FileStorage, _ path: String, _ open: () throws -> T) throws -> T {
         do {
-            file = try PosixFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+            return try open()
         } catch ZincError.io(_, _, ENOENT) {
-            // Folders are created only when missing: most objects land in existing ones.
             try storage.createParentFolders(of: path)
-            file = try PosixFile.open(temporaryPath, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+            return try open()
         }
     }
+
+    /// `.<name>.tmp-<pid>-<serial>` in the final folder (see `abandonedTemporaryFiles`).
+    private static func temporaryName(beside final: String) -> String {
+        let slash = final.lastIndex(of: "/")!
+        let name = final[final.index(after: slash)...]
+        return "\(final[..<slash])/.\(name)\(FileStorage.temporaryMarker)\(processID)-\(serial.next())"
+    }
+
+    #if os(Linux)
+    /// An anonymous file in the folder of `final`, or nil where anonymous files cannot be
+    /// made or linked (the first refusal stops the attempts). Named after `final` in
+    /// messages.
+    private static func openAnonymous(beside final: String) throws -> PosixFile? {
+        guard anonymousFilesWork.load(ordering: .relaxed) else { return nil }
+        let folder = String(final[..<final.lastIndex(of: "/")!])
+        let fd = folder.withCString { Glibc.open($0, O_WRONLY | KernelCalls.anonymousFile | O_CLOEXEC, mode_t(0o644)) }
+        if fd >= 0 { return PosixFile(fd: fd, path: final) }
+        // Kernels before 3.11 see a folder opened for writing (EISDIR); some filesystems refuse.
+        guard errno == EISDIR || errno == EOPNOTSUPP || errno == EINVAL else {
+            throw ZincError.io(path: folder, operation: "create a file in", errno: errno)
+        }
+        anonymousFilesWork.store(false, ordering: .relaxed)
+        return nil
+    }
+
+    /// Linking needs the file's name under /proc (linkat's AT_EMPTY_PATH needs a privilege).
+    private static let anonymousFilesWork = Atomic<Bool>(access("/proc/self/fd", F_OK) == 0)
+
+    /// Gives the anonymous file the name `destination`; EEXIST when taken.
+    private func linkAnonymous(as destination: String) -> Int32 {
+        linkat(AT_FDCWD, "/proc/self/fd/\(file.fd)", AT_FDCWD, destination, AT_SYMLINK_FOLLOW)
+    }
+    #endif
 
     deinit { discard() }
 
@@ -292,7 +343,7 @@ final class FileStorageWriter: StorageWriter {
             try target.write(assemble(pieces[run.pieces], size: run.size), at: run.offset)
         }
         guard lseek(file.fd, off_t(end), SEEK_SET) == end else {
-            throw ZincError.io(path: temporaryPath, operation: "seek", errno: errno)
+            throw ZincError.io(path: file.path, operation: "seek", errno: errno)
         }
         bytesWritten += end - start
     }
@@ -326,19 +377,38 @@ final class FileStorageWriter: StorageWriter {
         precondition(open, "commit on a closed writer")
         let final = storage.absolute(path)
         defer { discard() }
+        #if os(Linux)
+        if temporaryPath == nil {
+            if condition == .ifAbsent {
+                // linkat never replaces an existing file: the object written first stays.
+                guard linkAnonymous(as: final) == 0 else {
+                    if errno == EEXIST { return .conditionFailed }
+                    throw ZincError.io(path: final, operation: "create", errno: errno)
+                }
+                open = false
+                FaultInjection.changed(path)
+                return .written
+            }
+            // Replacing needs a name to rename from.
+            let temporary = Self.temporaryName(beside: final)
+            guard linkAnonymous(as: temporary) == 0 else { throw ZincError.io(path: temporary, operation: "create", errno: errno) }
+            temporaryPath = temporary
+        }
+        #endif
+        let temporary = temporaryPath!
         switch condition {
         case .always:
             break
         case .ifAbsent:
             // Neither call replaces an existing file: the object written first stays, byte
             // for byte. renameat2 does it in one step; link + unlink where it is missing.
-            if Self.renameNoReplace(temporaryPath, final) == 0 {
+            if Self.renameNoReplace(temporary, final) == 0 {
                 open = false
                 FaultInjection.changed(path)
                 return .written
             }
             if errno == EEXIST { return .conditionFailed }
-            if link(temporaryPath, final) != 0 {
+            if link(temporary, final) != 0 {
                 if errno == EEXIST { return .conditionFailed }
                 throw ZincError.io(path: final, operation: "create", errno: errno)
             }
@@ -349,16 +419,16 @@ final class FileStorageWriter: StorageWriter {
             // can commit to the path between this check and the rename.
             return try storage.withLock(FileStorage.commitLockFileName, LOCK_EX) {
                 guard try storage.currentVersion(of: path) == expected else { return .conditionFailed }
-                try renameIntoPlace(final)
+                try renameIntoPlace(temporary, final)
                 return .written
             }
         }
-        try renameIntoPlace(final)
+        try renameIntoPlace(temporary, final)
         return .written
     }
 
-    private func renameIntoPlace(_ final: String) throws {
-        guard rename(temporaryPath, final) == 0 else {
+    private func renameIntoPlace(_ temporary: String, _ final: String) throws {
+        guard rename(temporary, final) == 0 else {
             throw ZincError.io(path: final, operation: "rename into place", errno: errno)
         }
         open = false
@@ -374,10 +444,11 @@ final class FileStorageWriter: StorageWriter {
         #endif
     }
 
+    /// An anonymous file vanishes when closed; a named one is removed.
     func discard() {
         guard open else { return }
         open = false
-        unlink(temporaryPath)
+        if let temporaryPath { unlink(temporaryPath) }
     }
 }
 

@@ -14,6 +14,10 @@ enum KernelCalls {
     /// O_NOATIME (the same value on every Linux architecture Swift runs on).
     static let openWithoutAccessTime: Int32 = 0o1000000
 
+    /// O_TMPFILE: `__O_TMPFILE | O_DIRECTORY` (the first has the same value on every Linux
+    /// architecture Swift runs on): an unnamed file in the folder opened.
+    static let anonymousFile: Int32 = 0o20000000 | O_DIRECTORY
+
     /// lseek's SEEK_DATA and SEEK_HOLE whences (Linux values; Darwin swaps them).
     static let seekData: Int32 = 3
     static let seekHole: Int32 = 4
