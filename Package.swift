@@ -90,7 +90,8 @@ let package = Package(
         // Every parser of outside bytes as a libFuzzer target (`make fuzz`); built normally,
         // it replays inputs through one of them.
         .systemLibrary(name: "CFuzzer", path: "Fuzz/CFuzzer"),
-        .executableTarget(name: "ZincFuzz", dependencies: ["Zinc", "ZincClient", "ZincServer", "ZincS3", "ZincHTTP", "CFuzzer"], path: "Fuzz/ZincFuzz"),
+        .executableTarget(
+            name: "ZincFuzz", dependencies: ["Zinc", "ZincClient", "ZincServer", "ZincS3", "ZincHTTP", "CFuzzer"], path: "Fuzz/ZincFuzz"),
         // Helpers shared by the test targets: temporary trees, running the built binary.
         .target(name: "ZincTestSupport", dependencies: ["Zinc", "ZincS3", "ZincHTTP"], path: "Tests/ZincTestSupport"),
         .testTarget(name: "ZincTests", dependencies: ["Zinc", "ZincTestSupport"]),

@@ -4,6 +4,7 @@ import ZincClient
 import ZincHTTP
 import ZincS3
 import ZincServer
+
 #if FUZZING
 import CFuzzer
 #endif
@@ -119,7 +120,8 @@ struct Replay {
     static func main() throws {
         let arguments = CommandLine.arguments.dropFirst()
         guard let name = arguments.first, let target = targets[name] else {
-            FileHandle.standardError.write(Data("usage: ZincFuzz TARGET FILE...  (targets: \(targets.keys.sorted().joined(separator: " ")))\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: ZincFuzz TARGET FILE...  (targets: \(targets.keys.sorted().joined(separator: " ")))\n".utf8))
             exit(64)
         }
         for file in arguments.dropFirst() {

@@ -1,3 +1,6 @@
+import Zinc
+import ZincServer
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,8 +11,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
-import ZincServer
 
 /// The read-only web pages of `zinc serve` under `/~zinc/`: the catalogs served, their
 /// bundles, versions, files, previews and diffs. Every path segment and query value is
@@ -138,9 +139,11 @@ public struct CatalogBrowser: DynamicRoutes {
 
     func errorPage(status: Int, message: String) -> DynamicResponse {
         let title = status == 404 ? "Not found" : status == 400 ? "Bad request" : "Error"
-        let html = layout(title: "\(status) \(title)", crumbs: [], body: """
-            <h1>\(status) \(title)</h1><p class="error">\(message)</p><p><a href="\(urls.catalogs())">All catalogs</a></p>
-            """)
+        let html = layout(
+            title: "\(status) \(title)", crumbs: [],
+            body: """
+                <h1>\(status) \(title)</h1><p class="error">\(message)</p><p><a href="\(urls.catalogs())">All catalogs</a></p>
+                """)
         return DynamicResponse(status: status, headers: Self.pageHeaders, body: .text(html.markup))
     }
 

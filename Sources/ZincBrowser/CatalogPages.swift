@@ -11,10 +11,12 @@ extension CatalogBrowser {
                 <td class="num">\(index.bundles.count)</td></tr>
                 """
         }
-        return layout(title: "Catalogs", crumbs: [], body: """
-            <h1>Catalogs</h1><p class="sub">Served by this <code>zinc serve</code>.</p>
-            <table><tr><th>Catalog</th><th>Id</th><th class="num">Bundles</th></tr>\(rows)</table>
-            """)
+        return layout(
+            title: "Catalogs", crumbs: [],
+            body: """
+                <h1>Catalogs</h1><p class="sub">Served by this <code>zinc serve</code>.</p>
+                <table><tr><th>Catalog</th><th>Id</th><th class="num">Bundles</th></tr>\(rows)</table>
+                """)
     }
 
     func catalogPage(_ served: ServedCatalog) throws -> HTML {
@@ -22,19 +24,22 @@ extension CatalogBrowser {
         let names = index.bundles.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let rows = names.map { name -> HTML in
             let entry = index.bundles[name]!
-            let versions = HTML(joining: entry.versions.reversed().prefix(8).map { v -> HTML in
-                "<a href=\"\(urls.version(served.key, name, v))\">\(v)</a> \(badges(entry.distributions(pointingAt: v))) "
-            })
+            let versions = HTML(
+                joining: entry.versions.reversed().prefix(8).map { v -> HTML in
+                    "<a href=\"\(urls.version(served.key, name, v))\">\(v)</a> \(badges(entry.distributions(pointingAt: v))) "
+                })
             let more: HTML = entry.versions.count > 8 ? "<span class=\"muted\">… \(entry.versions.count - 8) more</span>" : ""
             return """
                 <tr><td><a href="\(urls.bundle(served.key, name))">\(name)</a></td>\
                 <td class="num">\(entry.versions.count)</td><td>\(versions)\(more)</td></tr>
                 """
         }
-        return layout(title: served.key, crumbs: [(served.key, urls.catalog(served.key))], body: """
-            <h1>\(served.key)</h1><p class="sub">Catalog id <code>\(index.id)</code> · \(names.count) bundles</p>
-            <table><tr><th>Bundle</th><th class="num">Versions</th><th>Newest versions and distributions</th></tr>\(rows)</table>
-            """)
+        return layout(
+            title: served.key, crumbs: [(served.key, urls.catalog(served.key))],
+            body: """
+                <h1>\(served.key)</h1><p class="sub">Catalog id <code>\(index.id)</code> · \(names.count) bundles</p>
+                <table><tr><th>Bundle</th><th class="num">Versions</th><th>Newest versions and distributions</th></tr>\(rows)</table>
+                """)
     }
 
     func bundlePage(_ served: ServedCatalog, _ bundle: String, _ entry: CatalogIndex.BundleEntry) throws -> HTML {
@@ -51,18 +56,21 @@ extension CatalogBrowser {
         func options(selected: Int?) -> HTML {
             HTML(joining: newest.map { $0 == selected ? "<option selected>\($0)</option>" : "<option>\($0)</option>" })
         }
-        let form: HTML = entry.versions.count > 1 ? """
+        let form: HTML =
+            entry.versions.count > 1
+            ? """
             <form class="diff" method="get" action="\(urls.bundle(served.key, bundle) + "diff")">Compare
             <select name="from" aria-label="from">\(options(selected: entry.versions.dropLast().last))</select> with
             <select name="to" aria-label="to">\(options(selected: entry.latestVersion))</select><button>Diff</button></form>
             """ : ""
         let costs = entry.versions.isEmpty ? [] : try served.catalog.updateCosts(bundle: bundle).rows
-        return layout(title: bundle, crumbs: [(served.key, urls.catalog(served.key)), (bundle, urls.bundle(served.key, bundle))],
-                      body: """
-            <h1>\(bundle)</h1><p class="sub">\(entry.versions.count) versions · newest first</p>\(form)
-            <table id="versions"><tr><th>Version</th><th>Distributions</th><th></th></tr>\(rows)</table>
-            <h2>Updating to the newest version</h2>\(costChart(served, bundle, costs))
-            """)
+        return layout(
+            title: bundle, crumbs: [(served.key, urls.catalog(served.key)), (bundle, urls.bundle(served.key, bundle))],
+            body: """
+                <h1>\(bundle)</h1><p class="sub">\(entry.versions.count) versions · newest first</p>\(form)
+                <table id="versions"><tr><th>Version</th><th>Distributions</th><th></th></tr>\(rows)</table>
+                <h2>Updating to the newest version</h2>\(costChart(served, bundle, costs))
+                """)
     }
 
     /// Per version still in use, what each download strategy costs, as bars on one scale.
@@ -71,16 +79,17 @@ extension CatalogBrowser {
         let largest = max(1, rows.flatMap { $0.diff.plan.transfers.values.map(\.bytes) }.max() ?? 1)
         let body = rows.map { row -> HTML in
             let plan = row.diff.plan
-            let bars = HTML(joining: [FetchStrategy.lmfo, .objects, .archive].compactMap { strategy -> HTML? in
-                guard let transfer = plan.transfers[strategy] else { return nil }
-                let width = max(0.3, Double(transfer.bytes) * 100 / Double(largest))
-                let chosen = strategy == plan.strategy
-                return """
-                    <tr class="bars"><td class="muted">\(Self.strategyNames[strategy]!)\(chosen ? " ✓" : "")</td>\
-                    <td style="width:55%"><div class="bar\(chosen ? " chosen" : "")" style="width:\(width.fixedDecimals(1))%"></div></td>\
-                    <td class="num">\(HumanFormat.bytes(transfer.bytes))</td><td class="num">\(transfer.requests) req</td></tr>
-                    """
-            })
+            let bars = HTML(
+                joining: [FetchStrategy.lmfo, .objects, .archive].compactMap { strategy -> HTML? in
+                    guard let transfer = plan.transfers[strategy] else { return nil }
+                    let width = max(0.3, Double(transfer.bytes) * 100 / Double(largest))
+                    let chosen = strategy == plan.strategy
+                    return """
+                        <tr class="bars"><td class="muted">\(Self.strategyNames[strategy]!)\(chosen ? " ✓" : "")</td>\
+                        <td style="width:55%"><div class="bar\(chosen ? " chosen" : "")" style="width:\(width.fixedDecimals(1))%"></div></td>\
+                        <td class="num">\(HumanFormat.bytes(transfer.bytes))</td><td class="num">\(transfer.requests) req</td></tr>
+                        """
+                })
             return """
                 <tr><td colspan="4"><a href="\(urls.diff(served.key, bundle, from: row.diff.from, to: row.diff.to))">\
                 from version \(row.diff.from)</a> \(badges(row.distributions)) \

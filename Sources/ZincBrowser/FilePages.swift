@@ -49,14 +49,17 @@ extension CatalogBrowser {
             preview = "<pre id=\"preview\">\(String(decoding: bytes, as: UTF8.self))</pre>\(more)"
         case .other: preview = "<p class=\"muted\">No preview for this kind of file.</p>"
         }
-        return layout(title: path, crumbs: [
-            (served.key, urls.catalog(served.key)), (bundle, urls.bundle(served.key, bundle)),
-            ("version \(version)", urls.version(served.key, bundle, version)),
-        ], body: """
-            <h1>\(path)</h1>
-            <p class="sub">\(size(object)) · stored \(object.preferredFormat.rawValue), \(HumanFormat.bytes(object.preferredSize)) · \
-            <span class="sha">\(object.sha)</span> · <a href="\(content)">open</a></p>
-            <div class="preview">\(preview)</div>
-            """)
+        return layout(
+            title: path,
+            crumbs: [
+                (served.key, urls.catalog(served.key)), (bundle, urls.bundle(served.key, bundle)),
+                ("version \(version)", urls.version(served.key, bundle, version)),
+            ],
+            body: """
+                <h1>\(path)</h1>
+                <p class="sub">\(size(object)) · stored \(object.preferredFormat.rawValue), \(HumanFormat.bytes(object.preferredSize)) · \
+                <span class="sha">\(object.sha)</span> · <a href="\(content)">open</a></p>
+                <div class="preview">\(preview)</div>
+                """)
     }
 }

@@ -8,10 +8,11 @@ extension CatalogBrowser {
     /// reached by (`…/4` without its slash, say).
     func layout(title: String, crumbs: [(String, String)], base: String? = nil, body: HTML) -> HTML {
         let baseElement: HTML = base.map { "<base href=\"\($0)\">" } ?? ""
-        let trail = HTML(joining: ([("Catalogs", urls.catalogs())] + crumbs).enumerated().map { position, crumb in
-            let separator: HTML = position == 0 ? "" : "<span class=\"sep\">/</span>"
-            return "\(separator)<a href=\"\(crumb.1)\">\(crumb.0)</a>"
-        })
+        let trail = HTML(
+            joining: ([("Catalogs", urls.catalogs())] + crumbs).enumerated().map { position, crumb in
+                let separator: HTML = position == 0 ? "" : "<span class=\"sep\">/</span>"
+                return "\(separator)<a href=\"\(crumb.1)\">\(crumb.0)</a>"
+            })
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -22,9 +23,10 @@ extension CatalogBrowser {
 
     /// Distribution names as badges; `_name` previous pointers look quieter.
     func badges(_ distributions: [String]) -> HTML {
-        HTML(joining: distributions.map { name in
-            name.hasPrefix("_") ? "<span class=\"badge prev\">\(name)</span>" : "<span class=\"badge\">\(name)</span>"
-        })
+        HTML(
+            joining: distributions.map { name in
+                name.hasPrefix("_") ? "<span class=\"badge prev\">\(name)</span>" : "<span class=\"badge\">\(name)</span>"
+            })
     }
 
     static let stylesheet: HTML = """

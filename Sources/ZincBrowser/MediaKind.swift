@@ -23,8 +23,9 @@ enum MediaKind: Equatable, Sendable {
     private static func fileExtension(_ path: String) -> String {
         let utf8 = path.utf8
         guard let dot = utf8.lastIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }),
-              utf8[dot] == UInt8(ascii: "."), dot != utf8.startIndex,
-              utf8[utf8.index(before: dot)] != UInt8(ascii: "/") else { return "" }
+            utf8[dot] == UInt8(ascii: "."), dot != utf8.startIndex,
+            utf8[utf8.index(before: dot)] != UInt8(ascii: "/")
+        else { return "" }
         let suffix = path[utf8.index(after: dot)...]
         return suffix.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? suffix.lowercased() : String(suffix)
     }
@@ -37,7 +38,8 @@ enum MediaKind: Equatable, Sendable {
         "oga": "audio/ogg", "opus": "audio/ogg", "flac": "audio/flac", "caf": "audio/x-caf",
         "mp4": "video/mp4", "m4v": "video/mp4", "webm": "video/webm", "mov": "video/quicktime", "ogv": "video/ogg",
         "json": "application/json; charset=utf-8", "txt": plainText, "js": plainText, "css": plainText, "md": plainText, "csv": plainText,
-        "strings": plainText, "yaml": plainText, "yml": plainText, "xml": plainText, "plist": plainText, "html": plainText, "htm": plainText,
+        "strings": plainText, "yaml": plainText, "yml": plainText, "xml": plainText, "plist": plainText, "html": plainText,
+        "htm": plainText,
         "log": plainText,
     ]
 }

@@ -3,8 +3,10 @@ import Zinc
 /// One version's files as a folder tree: sizes, stored format and sha, previews of
 /// images as lazy thumbnails, and links to each file's content and the archive.
 extension CatalogBrowser {
-    func versionPage(_ served: ServedCatalog, _ manifest: Manifest, entry: CatalogIndex.BundleEntry,
-                     flavor: String?) throws -> HTML {
+    func versionPage(
+        _ served: ServedCatalog, _ manifest: Manifest, entry: CatalogIndex.BundleEntry,
+        flavor: String?
+    ) throws -> HTML {
         let (bundle, version) = (manifest.bundle, manifest.version)
         let paths = try manifest.paths(ofExistingFlavor: flavor)
         let files = paths.map { (path: $0, object: manifest.files[$0]!.object) }
@@ -14,26 +16,35 @@ extension CatalogBrowser {
         let sizeLabel = unsized == 0 ? "total size" : "total size, without \(filesCount(unsized)) stored gzipped"
         let storedBytes = files.reduce(Int64(0)) { $0 + $1.object.preferredSize }
         let archivePath = Catalog.archivePath(bundle: bundle, version: version, flavor: flavor)
-        let archive: HTML = try served.catalog.storage.size(of: archivePath).map { size in
-            "<div class=\"card\"><b>\(HumanFormat.bytes(size))</b><span><a href=\"\(served.filesBase + archivePath)\">archive</a></span></div>"
-        } ?? ""
-        let flavors = manifest.flavors.isEmpty ? "" : HTML(joining: ([nil] + manifest.flavors).map { name -> HTML in
-            let label = name ?? "all files"
-            return name == flavor ? "<b>\(label)</b> " : "<a href=\"\(urls.version(served.key, bundle, version, flavor: name))\">\(label)</a> "
-        })
+        let archive: HTML =
+            try served.catalog.storage.size(of: archivePath).map { size in
+                "<div class=\"card\"><b>\(HumanFormat.bytes(size))</b><span><a href=\"\(served.filesBase + archivePath)\">archive</a></span></div>"
+            } ?? ""
+        let flavors =
+            manifest.flavors.isEmpty
+            ? ""
+            : HTML(
+                joining: ([nil] + manifest.flavors).map { name -> HTML in
+                    let label = name ?? "all files"
+                    return name == flavor
+                        ? "<b>\(label)</b> " : "<a href=\"\(urls.version(served.key, bundle, version, flavor: name))\">\(label)</a> "
+                })
         let flavorLine: HTML = manifest.flavors.isEmpty ? "" : "<p>Flavor: \(flavors)</p>"
-        return layout(title: "\(bundle) \(version)", crumbs: [
-            (served.key, urls.catalog(served.key)), (bundle, urls.bundle(served.key, bundle)),
-            ("version \(version)", urls.version(served.key, bundle, version)),
-        ], base: urls.version(served.key, bundle, version), body: """
-            <h1>\(bundle) <span class="muted">version \(version)</span></h1>
-            <p class="sub">\(badges(entry.distributions(pointingAt: version)))</p>\(flavorLine)
-            <div class="cards"><div class="card"><b id="file-count">\(HumanFormat.count(files.count))</b><span>\(files.count == 1 ? "file" : "files")</span></div>\
-            <div class="card"><b>\(HumanFormat.bytes(contentBytes))</b><span>\(sizeLabel)</span></div>\
-            <div class="card"><b>\(HumanFormat.bytes(storedBytes))</b><span>stored</span></div>\(archive)</div>
-            <table id="files"><tr><th>Name</th><th class="num">Size</th><th>Stored</th><th>SHA-1</th><th></th></tr>\
-            \(tree(files))</table>
-            """)
+        return layout(
+            title: "\(bundle) \(version)",
+            crumbs: [
+                (served.key, urls.catalog(served.key)), (bundle, urls.bundle(served.key, bundle)),
+                ("version \(version)", urls.version(served.key, bundle, version)),
+            ], base: urls.version(served.key, bundle, version),
+            body: """
+                <h1>\(bundle) <span class="muted">version \(version)</span></h1>
+                <p class="sub">\(badges(entry.distributions(pointingAt: version)))</p>\(flavorLine)
+                <div class="cards"><div class="card"><b id="file-count">\(HumanFormat.count(files.count))</b><span>\(files.count == 1 ? "file" : "files")</span></div>\
+                <div class="card"><b>\(HumanFormat.bytes(contentBytes))</b><span>\(sizeLabel)</span></div>\
+                <div class="card"><b>\(HumanFormat.bytes(storedBytes))</b><span>stored</span></div>\(archive)</div>
+                <table id="files"><tr><th>Name</th><th class="num">Size</th><th>Stored</th><th>SHA-1</th><th></th></tr>\
+                \(tree(files))</table>
+                """)
     }
 
     /// Rows of the folder tree: a row per folder (with its totals) before its files,
@@ -68,7 +79,8 @@ extension CatalogBrowser {
                 while shared < min(old.count, new.count), old[shared] == new[shared] { shared += 1 }
                 for level in shared..<new.count {
                     let total = totals[parent[..<new[level].endIndex]]!
-                    html.append("""
+                    html.append(
+                        """
                         <tr class="dir"><td style="padding-left:\(10 + 18 * level)px">▸ \(String(new[level]))/</td>\
                         <td class="num">\(HumanFormat.bytes(total.bytes))</td><td colspan="3" class="muted">\(filesCount(total.count))</td></tr>
                         """)
@@ -90,10 +102,12 @@ extension CatalogBrowser {
     /// path encoded once per row: a page of 10,000 files stays small and quick to make.
     private func fileRow(_ path: String, name: String, object: StoredObject, depth: Int) -> HTML {
         let query = "?path=" + BrowserURL.encoded(path)
-        let thumb: HTML = MediaKind.of(path: path) == .image
+        let thumb: HTML =
+            MediaKind.of(path: path) == .image
             ? "<img class=\"thumb\" loading=\"lazy\" src=\"file\(query)\" alt=\"\">" : ""
         let size = object.contentSize.map(HumanFormat.bytes) ?? "—"
-        let stored: HTML = object.preferredFormat == .raw
+        let stored: HTML =
+            object.preferredFormat == .raw
             ? "raw" : "gz <span class=\"muted\">\(HumanFormat.bytes(object.preferredSize))</span>"
         let sha = object.sha
         return """

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+
 #if canImport(CGlibcMalloc)
 import CGlibcMalloc
 #endif
@@ -22,16 +23,22 @@ struct ZincCommand: AsyncParsableCommand {
             """,
         subcommands: [Version.self, PythonAliasesTopic.self] + PythonAliasesTopic.commands,
         groupedSubcommands: [
-            CommandGroup(name: "catalog", subcommands: [
-                CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, UpdateFlavorspec.self, Publish.self, Keygen.self, Sign.self,
-            ]),
-            CommandGroup(name: "inspect", subcommands: [
-                ListCatalog.self, ListBundle.self, ListFlavorspecs.self, DumpIndex.self, DumpManifest.self, Diff.self,
-                CloneBundle.self,
-            ]),
-            CommandGroup(name: "maintain", subcommands: [
-                Verify.self, Clean.self, Prune.self, DeleteBundle.self, DeleteDistro.self, DeleteFlavorspec.self,
-            ]),
+            CommandGroup(
+                name: "catalog",
+                subcommands: [
+                    CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, UpdateFlavorspec.self, Publish.self, Keygen.self, Sign.self,
+                ]),
+            CommandGroup(
+                name: "inspect",
+                subcommands: [
+                    ListCatalog.self, ListBundle.self, ListFlavorspecs.self, DumpIndex.self, DumpManifest.self, Diff.self,
+                    CloneBundle.self,
+                ]),
+            CommandGroup(
+                name: "maintain",
+                subcommands: [
+                    Verify.self, Clean.self, Prune.self, DeleteBundle.self, DeleteDistro.self, DeleteFlavorspec.self,
+                ]),
             CommandGroup(name: "serve", subcommands: [Serve.self]),
             CommandGroup(name: "client", subcommands: [RepoInit.self, Track.self, Untrack.self, Sync.self, Status.self]),
         ]
@@ -63,7 +70,9 @@ struct ZincCommand: AsyncParsableCommand {
         let logLevel = pythonOptions.logLevel
         LoggingSystem.bootstrap { _ in StderrLogHandler(logLevel: logLevel) }
         if let config = pythonOptions.config {
-            Logger(label: "zinc").warning("ignoring '\(config)': zinc does not read the Python tool's config file (bookmarks, storages, coordinators); give -c the catalog's path or URL")
+            Logger(label: "zinc").warning(
+                "ignoring '\(config)': zinc does not read the Python tool's config file (bookmarks, storages, coordinators); give -c the catalog's path or URL"
+            )
         }
         // Only `zinc --version` alone: several commands have a `--version VERSION` of
         // their own, which ArgumentParser's built-in version flag would take over.

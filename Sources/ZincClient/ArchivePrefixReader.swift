@@ -23,9 +23,10 @@ struct ArchivePrefixReader {
         while let member = try tar.next() {
             let (object, format) = try identify(member)
             guard wanted.contains(object.sha), !taken.contains(object.sha) else { continue }
-            let writer = try VerifiedObjectWriter(object: object, format: format,
-                                                  origin: "\(origin) member '\(member.name)'", repo: repo,
-                                                  signedSHA256: signedContent?[object.digest])
+            let writer = try VerifiedObjectWriter(
+                object: object, format: format,
+                origin: "\(origin) member '\(member.name)'", repo: repo,
+                signedSHA256: signedContent?[object.digest])
             guard try tar.readData({ try writer.write($0) }) else { break }
             try writer.commit()
             taken.insert(object.sha)

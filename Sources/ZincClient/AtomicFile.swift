@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// Small repo files (repo.json, indexes, manifests) are replaced by writing a
 /// temporary file beside them and renaming it over, so a killed process leaves either

@@ -1,3 +1,5 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,7 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// Builds `bundles/<catalog id>.<bundle>-<v>[~flavor]/` from objects/: every file a
 /// hard link to its object (a copy where the file system refuses links), assembled in
@@ -50,7 +51,11 @@ struct BundleCheckout {
         let code = errno
         switch code {
         case EEXIST, ENOTDIR:
-            throw ZincError.invalidPath(path, reason: "another file of the bundle already takes its place (names differing only in case collide on a case-insensitive file system)")
+            throw ZincError.invalidPath(
+                path,
+                reason:
+                    "another file of the bundle already takes its place (names differing only in case collide on a case-insensitive file system)"
+            )
         case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
             let source = try PosixFile.openForReading(object)
             let copy = try PosixFile.open(target, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o444)

@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
 
 /// One place a catalog's static files can be fetched from. Everything the client
 /// downloads goes through `fetch`, so a new transport (a signed-URL bucket, a test

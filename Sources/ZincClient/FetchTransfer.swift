@@ -91,8 +91,10 @@ package final class FetchTransfer {
         case 206:
             let contentRange = head["content-range"] ?? ""
             guard let rangeHeader, head.contentRangeStart == range?.lowerBound else {
-                failure = ClientError.badResponse(url: url, reason: "answered 206 with Content-Range '\(contentRange)' to "
-                                                  + "a request for \(rangeHeader ?? "the whole file")")
+                failure = ClientError.badResponse(
+                    url: url,
+                    reason: "answered 206 with Content-Range '\(contentRange)' to "
+                        + "a request for \(rangeHeader ?? "the whole file")")
                 return false
             }
             return true

@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// A catalog in a local folder (`file://`), for catalogs on a shared drive and for tests.
 /// The validator is size and modification time, so `If-None-Match` works as over HTTP.

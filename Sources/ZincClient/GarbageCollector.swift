@@ -1,3 +1,5 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,7 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// Removes what no tracked bundle's current version uses any more: bundle folders
 /// (older versions, staging folders of killed runs), manifests, and, when no download
@@ -29,7 +30,8 @@ struct GarbageCollector {
         let current = state.bundles.compactMap { tracked in
             tracked.version.map { (tracked, $0) }
         }
-        let keptFolders = Set(current.map { Repo.descriptor(catalog: $0.0.catalog, bundle: $0.0.bundle, version: $0.1, flavor: $0.0.flavor) })
+        let keptFolders = Set(
+            current.map { Repo.descriptor(catalog: $0.0.catalog, bundle: $0.0.bundle, version: $0.1, flavor: $0.0.flavor) })
         for name in try entries(repo.bundlesFolder) where !keptFolders.contains(name) {
             try remove(repo.bundlesFolder + "/" + name)
             result.folders += 1

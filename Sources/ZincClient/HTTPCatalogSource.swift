@@ -1,10 +1,11 @@
+import Zinc
+import ZincHTTP
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
-import ZincHTTP
 
 /// A catalog on any static HTTP host or CDN, fetched with libcurl: the default transport
 /// on Linux. Bodies are streamed chunk by chunk into the caller's file as they arrive,

@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
 
 /// Refreshes `catalogs/<id>.json` from the catalog's sources with `If-None-Match`, and
 /// checks that what a source serves is the catalog it is tracked for.
@@ -18,8 +19,10 @@ package struct IndexFetcher {
     /// trusted keys, the index (even one the server says is unchanged) is used only with
     /// a valid signature (`SignatureChecks.checkIndex`), and its sequence is kept as the
     /// lowest acceptable from now on; a refused index leaves the repo as it was.
-    func refresh(_ catalog: String, via chain: SourceChain, state: inout RepoState,
-                 report: inout SyncReport.CatalogRefresh) throws -> CatalogIndex {
+    func refresh(
+        _ catalog: String, via chain: SourceChain, state: inout RepoState,
+        report: inout SyncReport.CatalogRefresh
+    ) throws -> CatalogIndex {
         let tracked = Set(state.bundles.filter { $0.catalog == catalog }.map(\.bundle))
         let local = repo.catalogFile(catalog)
         let haveLocal = FileManager.default.fileExists(atPath: local)

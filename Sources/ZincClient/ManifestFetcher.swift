@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
 
 /// A version's manifest: from `manifests/<catalog id>/` when an earlier (perhaps
 /// interrupted) run fetched it, otherwise from the catalog, checked to describe the
@@ -16,7 +17,8 @@ struct ManifestFetcher {
     var checks: SignatureChecks?
 
     func manifest(catalog: String, bundle: String, version: Int, via chain: SourceChain) throws
-        -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?) {
+        -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?)
+    {
         let local = repo.manifestFile(catalog, bundle: bundle, version: version)
         if let bytes = try AtomicFile.read(local, limit: limit) {
             let manifest = try Manifest.parse(bytes, path: local)
@@ -29,8 +31,10 @@ struct ManifestFetcher {
         let url = fetched.url + "/" + remote
         let manifest = try Manifest.parse(fetched.bytes, path: url)
         guard manifest.catalog == catalog, manifest.bundle == bundle, manifest.version == version else {
-            throw ClientError.badResponse(url: url, reason: "describes \(manifest.catalog) \(manifest.bundle)-\(manifest.version), "
-                                          + "not \(catalog) \(bundle)-\(version)")
+            throw ClientError.badResponse(
+                url: url,
+                reason: "describes \(manifest.catalog) \(manifest.bundle)-\(manifest.version), "
+                    + "not \(catalog) \(bundle)-\(version)")
         }
         let signedContent = try checks?.checkManifest(manifest, bytes: fetched.bytes)
         try FileManager.default.createDirectory(atPath: repo.manifestsFolder + "/" + catalog, withIntermediateDirectories: true)

@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// Downloads objects one request each (`objects/xx/yy/<sha>[.gz]`) into
 /// `tmp/<sha>[.gz].part`, then verifies them into objects/. A part left by an
@@ -21,8 +22,9 @@ struct ObjectFetcher {
         let origin = "\(chain.catalog): \(remote)"
         try chain.download(remote, to: part, length: object.preferredSize, ranged: false)
         do {
-            let writer = try VerifiedObjectWriter(object: object, format: format, origin: origin, repo: repo,
-                                                  signedSHA256: signedContent?[object.digest])
+            let writer = try VerifiedObjectWriter(
+                object: object, format: format, origin: origin, repo: repo,
+                signedSHA256: signedContent?[object.digest])
             try PosixFile.open(part).forEachChunk { try writer.write($0) }
             try writer.commit()
         } catch {

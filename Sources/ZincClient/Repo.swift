@@ -1,3 +1,5 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,7 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// A local client repo (the talk's Act 4):
 ///

@@ -106,9 +106,10 @@ public struct RepoState: Equatable, Sendable {
         if case .array(let bundles)? = top["bundles"] {
             for value in bundles {
                 guard case .object(let entry) = value,
-                      case .string(let catalog)? = entry["catalog"],
-                      case .string(let bundle)? = entry["bundle"],
-                      case .string(let distro)? = entry["distro"] else {
+                    case .string(let catalog)? = entry["catalog"],
+                    case .string(let bundle)? = entry["bundle"],
+                    case .string(let distro)? = entry["distro"]
+                else {
                     throw corrupt("a tracked bundle lacks 'catalog', 'bundle' or 'distro'")
                 }
                 var tracked = TrackedBundle(catalog: catalog, bundle: bundle, distro: distro)
@@ -129,27 +130,29 @@ public struct RepoState: Equatable, Sendable {
     func json() -> JSONValue {
         .object([
             "format": .string("1"),
-            "catalogs": .object(catalogs.mapValues { sources in
-                var entry: [String: JSONValue] = [
-                    "sources": .array(sources.urls.map { .string($0) }),
-                    "etags": .object(sources.etags.mapValues { .string($0) }),
-                ]
-                if !sources.trustedKeys.isEmpty {
-                    entry["trusted_keys"] = .array(sources.trustedKeys.map { .string(String($0.text.dropLast())) })
-                }
-                if let sequence = sources.indexSequence { entry["index_sequence"] = .int(sequence) }
-                return .object(entry)
-            }),
-            "bundles": .array(bundles.map { tracked in
-                var entry: [String: JSONValue] = [
-                    "catalog": .string(tracked.catalog),
-                    "bundle": .string(tracked.bundle),
-                    "distro": .string(tracked.distro),
-                ]
-                if let flavor = tracked.flavor { entry["flavor"] = .string(flavor) }
-                if let version = tracked.version { entry["version"] = .int(Int64(version)) }
-                return .object(entry)
-            }),
+            "catalogs": .object(
+                catalogs.mapValues { sources in
+                    var entry: [String: JSONValue] = [
+                        "sources": .array(sources.urls.map { .string($0) }),
+                        "etags": .object(sources.etags.mapValues { .string($0) }),
+                    ]
+                    if !sources.trustedKeys.isEmpty {
+                        entry["trusted_keys"] = .array(sources.trustedKeys.map { .string(String($0.text.dropLast())) })
+                    }
+                    if let sequence = sources.indexSequence { entry["index_sequence"] = .int(sequence) }
+                    return .object(entry)
+                }),
+            "bundles": .array(
+                bundles.map { tracked in
+                    var entry: [String: JSONValue] = [
+                        "catalog": .string(tracked.catalog),
+                        "bundle": .string(tracked.bundle),
+                        "distro": .string(tracked.distro),
+                    ]
+                    if let flavor = tracked.flavor { entry["flavor"] = .string(flavor) }
+                    if let version = tracked.version { entry["version"] = .int(Int64(version)) }
+                    return .object(entry)
+                }),
         ])
     }
 }

@@ -1,3 +1,5 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,7 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// One tracked bundle as `zinc status` shows it.
 public struct BundleStatus: Equatable, Sendable {
@@ -42,8 +43,9 @@ extension Repo {
             try loadState().bundles.map { tracked in
                 var remote: Int?
                 if let bytes = try AtomicFile.read(catalogFile(tracked.catalog), limit: RepoState.fileLimit),
-                   let entry = try CatalogIndex.parse(bytes, path: catalogFile(tracked.catalog), onlyBundles: [tracked.bundle])
-                       .bundles[tracked.bundle] {
+                    let entry = try CatalogIndex.parse(bytes, path: catalogFile(tracked.catalog), onlyBundles: [tracked.bundle])
+                        .bundles[tracked.bundle]
+                {
                     remote = entry.distributions[tracked.distro]
                 }
                 var files = 0
@@ -58,8 +60,9 @@ extension Repo {
                         }
                     }
                 }
-                return BundleStatus(catalog: tracked.catalog, bundle: tracked.bundle, distro: tracked.distro, flavor: tracked.flavor,
-                                    localVersion: tracked.version, remoteVersion: remote, files: files, bytesOnDisk: bytes)
+                return BundleStatus(
+                    catalog: tracked.catalog, bundle: tracked.bundle, distro: tracked.distro, flavor: tracked.flavor,
+                    localVersion: tracked.version, remoteVersion: remote, files: files, bytesOnDisk: bytes)
             }
         }
     }

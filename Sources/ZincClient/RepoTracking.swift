@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
 
 extension Repo {
     /// Starts tracking `bundle` of the catalog at `url` (or a local path, see
@@ -14,8 +15,10 @@ extension Repo {
     /// syncs then use only an index and manifests signed by one of them; without, the
     /// catalog keeps those it has.
     @discardableResult
-    public func track(url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
-                      trustedKeys: [PublicKey] = [], options: SyncOptions = SyncOptions()) throws -> RepoState.TrackedBundle {
+    public func track(
+        url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
+        trustedKeys: [PublicKey] = [], options: SyncOptions = SyncOptions()
+    ) throws -> RepoState.TrackedBundle {
         let url = catalogURL(forLocation: location)
         try Names.validateBundleName(bundle)
         try Names.validateDistroName(distro)

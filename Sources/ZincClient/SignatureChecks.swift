@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
 
 /// What a client checks of a catalog tracked with trusted keys, before using any of it:
 /// the index signature (by a trusted key, covering the index read, not expired, its
@@ -20,7 +21,8 @@ struct SignatureChecks {
     /// (a writer may have been between its two writes, or caches hold different ages) and
     /// its index is checked instead; `refetch` returns nil to keep `index`.
     func checkIndex(_ index: [UInt8], lastSequence: Int64?, refetch: () throws -> [UInt8]?) throws
-        -> (signature: IndexSignature, index: [UInt8]) {
+        -> (signature: IndexSignature, index: [UInt8])
+    {
         var index = index
         var (signature, url) = try indexSignature()
         if signature.indexSHA256 != SHA256.digest(index), let again = try refetch() {
@@ -29,21 +31,24 @@ struct SignatureChecks {
         }
         let file = url + "/" + IndexSignature.path
         guard signature.indexSHA256 == SHA256.digest(index) else {
-            throw ClientError.untrusted(catalog: catalog, file: url + "/" + IndexFetcher.remotePath,
-                                        reason: "the index signature covers another index (tampered, or changed by a tool that does not sign)")
+            throw ClientError.untrusted(
+                catalog: catalog, file: url + "/" + IndexFetcher.remotePath,
+                reason: "the index signature covers another index (tampered, or changed by a tool that does not sign)")
         }
         guard signature.catalog == catalog else {
             throw ClientError.untrusted(catalog: catalog, file: file, reason: "it signs catalog '\(signature.catalog)'")
         }
         let now = Int64(Date().timeIntervalSince1970)
         if signature.isExpired(at: now) {
-            throw ClientError.untrusted(catalog: catalog, file: file,
-                                        reason: "the index signature expired \(now - signature.expiresAt) seconds ago (a frozen catalog)")
+            throw ClientError.untrusted(
+                catalog: catalog, file: file,
+                reason: "the index signature expired \(now - signature.expiresAt) seconds ago (a frozen catalog)")
         }
         if let lastSequence, signature.sequence < lastSequence {
-            throw ClientError.untrusted(catalog: catalog, file: file,
-                                        reason: "its sequence number \(signature.sequence) is below \(lastSequence), "
-                                            + "the last one accepted (a rollback to an older index)")
+            throw ClientError.untrusted(
+                catalog: catalog, file: file,
+                reason: "its sequence number \(signature.sequence) is below \(lastSequence), "
+                    + "the last one accepted (a rollback to an older index)")
         }
         return (signature, index)
     }
@@ -70,8 +75,9 @@ struct SignatureChecks {
             }
             return signature.objects
         }
-        throw ClientError.untrusted(catalog: catalog, file: manifest.path,
-                                    reason: "no signature by a trusted key (key ids \(keys.map(\.id).joined(separator: ", "))): the manifest is not signed")
+        throw ClientError.untrusted(
+            catalog: catalog, file: manifest.path,
+            reason: "no signature by a trusted key (key ids \(keys.map(\.id).joined(separator: ", "))): the manifest is not signed")
     }
 
     /// A signature file of at most `limit` bytes and the URL of the source that served

@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// The sources of one catalog, tried in order: when one cannot be reached (network
 /// failure, HTTP error, missing file), the next one serves the rest, continuing a
@@ -27,7 +28,8 @@ final class SourceChain {
     /// first source that answered. Returns the URL that answered and its new ETag.
     /// With `gzipped` false, a small file taken as it is (a signature).
     func fetchDocument(_ path: String, etags: [String: String] = [:], limit: Int64, gzipped: Bool = true) throws
-        -> (bytes: [UInt8], url: String, etag: String?)? {
+        -> (bytes: [UInt8], url: String, etag: String?)?
+    {
         let part = try TemporaryFile(in: temporaryFolder, named: "document")
         defer { part.remove() }
         return try firstAvailable { source in

@@ -1,3 +1,5 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,7 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// Options of a sync.
 public struct SyncOptions: Sendable {
@@ -26,10 +27,12 @@ public struct SyncOptions: Sendable {
 
     public static let defaultDocumentLimit: Int64 = 64 << 20
 
-    public init(strategy: FetchStrategy? = nil, costModel: CostModel = CostModel(),
-                documentLimit: Int64 = defaultDocumentLimit,
-                sourceFactory: @escaping @Sendable (String) throws -> CatalogSource = makeCatalogSource,
-                progress: (@Sendable (SyncProgress) -> Void)? = nil) {
+    public init(
+        strategy: FetchStrategy? = nil, costModel: CostModel = CostModel(),
+        documentLimit: Int64 = defaultDocumentLimit,
+        sourceFactory: @escaping @Sendable (String) throws -> CatalogSource = makeCatalogSource,
+        progress: (@Sendable (SyncProgress) -> Void)? = nil
+    ) {
         self.progress = progress
         self.strategy = strategy
         self.costModel = costModel
@@ -69,8 +72,9 @@ public struct SyncEngine {
     }
 
     private func sync(catalog: String, state: inout RepoState, report: inout SyncReport) throws {
-        let chain = SourceChain(catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
-                                temporaryFolder: repo.temporaryFolder)
+        let chain = SourceChain(
+            catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
+            temporaryFolder: repo.temporaryFolder)
         var refresh = SyncReport.CatalogRefresh(catalog: catalog)
         let index: CatalogIndex?
         do {
@@ -85,8 +89,9 @@ public struct SyncEngine {
 
         for i in state.bundles.indices where state.bundles[i].catalog == catalog {
             let tracked = state.bundles[i]
-            var result = SyncReport.BundleSync(catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor,
-                                               previousVersion: tracked.version)
+            var result = SyncReport.BundleSync(
+                catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor,
+                previousVersion: tracked.version)
             let start = ContinuousClock.now
             let (requests, bytes) = (chain.requests, chain.bytes)
             do {
@@ -107,8 +112,10 @@ public struct SyncEngine {
         }
     }
 
-    private func update(_ tracked: inout RepoState.TrackedBundle, index: CatalogIndex, chain: SourceChain,
-                        checks: SignatureChecks?, result: inout SyncReport.BundleSync) throws {
+    private func update(
+        _ tracked: inout RepoState.TrackedBundle, index: CatalogIndex, chain: SourceChain,
+        checks: SignatureChecks?, result: inout SyncReport.BundleSync
+    ) throws {
         let version = try VersionSpec.distro(tracked.distro).resolve(in: try index.bundle(tracked.bundle), name: tracked.bundle)
         result.version = version
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
@@ -121,10 +128,11 @@ public struct SyncEngine {
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         let objects = manifest.objects(flavor: tracked.flavor)
         let missing = objects.values.filter { !FileManager.default.fileExists(atPath: repo.objectFile($0.sha)) }
-        let plan = FetchPlan.make(missing: missing, archiveObjects: Array(objects.values),
-                                  fileCount: manifest.paths(flavor: tracked.flavor).count,
-                                  archivePath: Catalog.archivePath(bundle: tracked.bundle, version: version, flavor: tracked.flavor),
-                                  model: options.costModel, forced: options.strategy)
+        let plan = FetchPlan.make(
+            missing: missing, archiveObjects: Array(objects.values),
+            fileCount: manifest.paths(flavor: tracked.flavor).count,
+            archivePath: Catalog.archivePath(bundle: tracked.bundle, version: version, flavor: tracked.flavor),
+            model: options.costModel, forced: options.strategy)
         let (requests, bytes) = (chain.requests, chain.bytes)
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         try fetch(plan, expected: objects, signedContent: signedContent, name: name, chain: chain, result: &result)
@@ -136,8 +144,10 @@ public struct SyncEngine {
     }
 
     /// `name`: `catalog.bundle-version[~flavor]`, for the partial archive and progress.
-    private func fetch(_ plan: FetchPlan, expected: [String: StoredObject], signedContent: [SHA1.Digest: SHA256.Digest]?,
-                       name: String, chain: SourceChain, result: inout SyncReport.BundleSync) throws {
+    private func fetch(
+        _ plan: FetchPlan, expected: [String: StoredObject], signedContent: [SHA1.Digest: SHA256.Digest]?,
+        name: String, chain: SourceChain, result: inout SyncReport.BundleSync
+    ) throws {
         guard !plan.missing.isEmpty else { return }
         result.strategy = plan.strategy
         result.estimates = plan.estimates
@@ -145,17 +155,19 @@ public struct SyncEngine {
         var remaining = Set(plan.missing.map(\.sha))
         let usesArchive = plan.strategy != .objects && plan.archivePath != nil
         let length = plan.strategy == .lmfo ? plan.prefixLength : plan.archiveLength
-        let meter = SyncMeter(bundle: name, totalObjects: plan.missing.count,
-                              totalBytes: usesArchive ? length : plan.missing.reduce(0) { $0 + $1.preferredSize },
-                              report: options.progress)
+        let meter = SyncMeter(
+            bundle: name, totalObjects: plan.missing.count,
+            totalBytes: usesArchive ? length : plan.missing.reduce(0) { $0 + $1.preferredSize },
+            report: options.progress)
         if usesArchive, let archivePath = plan.archivePath {
             let part = repo.temporaryFolder + "/" + name + ".tar.part"
             do {
                 // A range even for the whole archive: its length is known, and a foreign
                 // writer's extra end padding is not worth fetching.
                 try meter.watching(part, base: 0) { try chain.download(archivePath, to: part, length: length, ranged: true) }
-                let reader = ArchivePrefixReader(repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)",
-                                                 signedContent: signedContent)
+                let reader = ArchivePrefixReader(
+                    repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)",
+                    signedContent: signedContent)
                 let taken = try reader.extract(from: PosixFile.open(part), wanted: remaining)
                 unlink(part)
                 result.fromArchive = taken.count

@@ -67,7 +67,9 @@ final class SyncMeter: Sendable {
             change(&counts)
             return counts
         }
-        report(SyncProgress(bundle: bundle, completedObjects: counts.objects, totalObjects: totalObjects,
-                            completedBytes: counts.bytes, totalBytes: counts.totalBytes))
+        report(
+            SyncProgress(
+                bundle: bundle, completedObjects: counts.objects, totalObjects: totalObjects,
+                completedBytes: counts.bytes, totalBytes: counts.totalBytes))
     }
 }

@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
 
 /// What one sync did, per catalog index and per tracked bundle, for people (`line`)
 /// and scripts (`json`).

@@ -1,9 +1,10 @@
+import Zinc
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// Takes one object's stored bytes (raw, or one gzip member) as they stream in, writes
 /// the uncompressed content to a scratch file while hashing it, and moves it into
@@ -67,8 +68,10 @@ final class VerifiedObjectWriter {
             throw ClientError.integrity(url: origin, reason: "its content has SHA-1 \(sha), but the manifest records \(object.sha)")
         }
         if let signedSHA256, let contentHash, case let digest = contentHash.finalize(), digest != signedSHA256 {
-            throw ClientError.integrity(url: origin, reason: "its content has SHA-256 \(digest), but the manifest's signature "
-                                        + "records \(signedSHA256)")
+            throw ClientError.integrity(
+                url: origin,
+                reason: "its content has SHA-256 \(digest), but the manifest's signature "
+                    + "records \(signedSHA256)")
         }
         // Read-only: bundle files are hard links to objects, and an edit through one would change them all.
         guard fchmod(scratch.file.fd, 0o444) == 0 else { throw ZincError.io(path: scratch.path, operation: "chmod", errno: errno) }

@@ -65,11 +65,13 @@ final class CurlHandle {
         }
         if request.method == .put || request.method == .post {
             try set(CURLOPT_READDATA, opaque)
-            try set(CURLOPT_READFUNCTION, callback: { data, size, count, context in
-                guard let context, let data else { return CurlHandle.abortRead }
-                let transfer = Unmanaged<TransferContext>.fromOpaque(context).takeUnretainedValue()
-                return transfer.fill(UnsafeMutableRawBufferPointer(start: data, count: size * count)) ?? CurlHandle.abortRead
-            })
+            try set(
+                CURLOPT_READFUNCTION,
+                callback: { data, size, count, context in
+                    guard let context, let data else { return CurlHandle.abortRead }
+                    let transfer = Unmanaged<TransferContext>.fromOpaque(context).takeUnretainedValue()
+                    return transfer.fill(UnsafeMutableRawBufferPointer(start: data, count: size * count)) ?? CurlHandle.abortRead
+                })
         }
         errorBuffer[0] = 0
         let code = zinc_curl_easy_perform(handle)
@@ -91,12 +93,16 @@ final class CurlHandle {
         try set(CURLOPT_LOW_SPEED_LIMIT, 1)
         try set(CURLOPT_LOW_SPEED_TIME, 60)
         try set(CURLOPT_USERAGENT, "zinc")
-        try set(CURLOPT_WRITEFUNCTION, callback: { data, size, count, context in
-            CurlHandle.deliver(data, size * count, to: context) { $0.body }
-        })
-        try set(CURLOPT_HEADERFUNCTION, callback: { data, size, count, context in
-            CurlHandle.deliver(data, size * count, to: context) { $0.header }
-        })
+        try set(
+            CURLOPT_WRITEFUNCTION,
+            callback: { data, size, count, context in
+                CurlHandle.deliver(data, size * count, to: context) { $0.body }
+            })
+        try set(
+            CURLOPT_HEADERFUNCTION,
+            callback: { data, size, count, context in
+                CurlHandle.deliver(data, size * count, to: context) { $0.header }
+            })
     }
 
     /// What the callbacks of one transfer reach through libcurl's context pointer.
@@ -120,8 +126,10 @@ final class CurlHandle {
     }
 
     /// libcurl's callbacks: returning anything but `length` aborts the transfer.
-    private static func deliver(_ data: UnsafeMutablePointer<CChar>?, _ length: Int, to context: UnsafeMutableRawPointer?,
-                                _ pick: (HTTPReceiver) -> HTTPReceiver.Chunk) -> Int {
+    private static func deliver(
+        _ data: UnsafeMutablePointer<CChar>?, _ length: Int, to context: UnsafeMutableRawPointer?,
+        _ pick: (HTTPReceiver) -> HTTPReceiver.Chunk
+    ) -> Int {
         guard let context else { return 0 }
         let transfer = Unmanaged<TransferContext>.fromOpaque(context).takeUnretainedValue()
         return pick(transfer.receiver)(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0

@@ -24,13 +24,17 @@ package final class HTTPClient: @unchecked Sendable {
         var head = ResponseHead()
         var body = [UInt8]()
         var overflow = false
-        let failure = try perform(request, receiver: HTTPReceiver(
-            header: { head.take($0); return true },
-            body: { chunk in
-                guard body.count + chunk.count <= limit else { overflow = true; return false }
-                body.append(contentsOf: chunk)
-                return true
-            }))
+        let failure = try perform(
+            request,
+            receiver: HTTPReceiver(
+                header: {
+                    head.take($0); return true
+                },
+                body: { chunk in
+                    guard body.count + chunk.count <= limit else { overflow = true; return false }
+                    body.append(contentsOf: chunk)
+                    return true
+                }))
         if overflow { return CollectedResponse(head: head, body: body, failure: "the answer is longer than \(limit) bytes") }
         return CollectedResponse(head: head, body: body, failure: failure)
     }

@@ -7,7 +7,11 @@ import Darwin
 /// One HTTP request as `HTTPClient` performs it.
 package struct HTTPRequest: Sendable {
     package enum Method: String, Sendable {
-        case get = "GET", head = "HEAD", put = "PUT", post = "POST", delete = "DELETE"
+        case get = "GET"
+        case head = "HEAD"
+        case put = "PUT"
+        case post = "POST"
+        case delete = "DELETE"
     }
 
     package var method: Method
@@ -20,8 +24,10 @@ package struct HTTPRequest: Sendable {
     /// Static hosts and CDNs may redirect; signed requests to an object store must not be.
     package var followRedirects: Bool
 
-    package init(_ method: Method, _ url: String, headers: [String] = [], range: Range<Int64>? = nil,
-                 body: RequestBody? = nil, followRedirects: Bool = true) {
+    package init(
+        _ method: Method, _ url: String, headers: [String] = [], range: Range<Int64>? = nil,
+        body: RequestBody? = nil, followRedirects: Bool = true
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -1,10 +1,11 @@
+import Zinc
+import ZincHTTP
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
-import ZincHTTP
 
 /// An access key pair (and session token) as the AWS CLI finds it. Never printed: its
 /// description hides the secrets.
@@ -29,8 +30,10 @@ public struct AWSConfiguration: Sendable {
     public let endpoint: URL?
 
     /// The configuration for this process; `endpointOverride` is `--endpoint-url`.
-    public static func load(environment: [String: String] = ProcessInfo.processInfo.environment,
-                            endpointOverride: String? = nil) throws -> AWSConfiguration {
+    public static func load(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        endpointOverride: String? = nil
+    ) throws -> AWSConfiguration {
         let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         let profile = environment["AWS_PROFILE"] ?? "default"
         let credentialsFile = try INIFile.load(environment["AWS_SHARED_CREDENTIALS_FILE"] ?? home + "/.aws/credentials")
@@ -43,7 +46,8 @@ public struct AWSConfiguration: Sendable {
             return fileCredentials[key] ?? configSection[key]
         }
         if environment["AWS_PROFILE"] != nil, credentialsFile?.sections[profile] == nil, configFile?.sections["profile \(profile)"] == nil,
-           environment["AWS_ACCESS_KEY_ID"] == nil {
+            environment["AWS_ACCESS_KEY_ID"] == nil
+        {
             throw S3ConfigurationError.profileNotFound(profile)
         }
         // Keys in the environment are one set, as the AWS CLI takes them: never completed
@@ -55,8 +59,9 @@ public struct AWSConfiguration: Sendable {
         var credentials: AWSCredentials?
         switch (credential("AWS_ACCESS_KEY_ID", "aws_access_key_id"), credential("AWS_SECRET_ACCESS_KEY", "aws_secret_access_key")) {
         case (let id?, let secret?):
-            credentials = AWSCredentials(accessKeyID: id, secretAccessKey: secret,
-                                         sessionToken: credential("AWS_SESSION_TOKEN", "aws_session_token"))
+            credentials = AWSCredentials(
+                accessKeyID: id, secretAccessKey: secret,
+                sessionToken: credential("AWS_SESSION_TOKEN", "aws_session_token"))
         case (nil, nil):
             credentials = nil
         case (_?, nil):
@@ -64,7 +69,8 @@ public struct AWSConfiguration: Sendable {
         case (nil, _?):
             throw S3ConfigurationError.missingAccessKeyID
         }
-        let region = environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 }
+        let region =
+            environment["AWS_REGION"].flatMap { $0.isEmpty ? nil : $0 }
             ?? setting("AWS_DEFAULT_REGION", "region") ?? "us-east-1"
         guard !region.isEmpty, region.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
             throw S3ConfigurationError.invalidRegion(region)
@@ -72,7 +78,8 @@ public struct AWSConfiguration: Sendable {
         var endpoint: URL?
         if let text = endpointOverride ?? setting("AWS_ENDPOINT_URL", "endpoint_url") {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                  url.host != nil, url.query == nil, url.user == nil else {
+                url.host != nil, url.query == nil, url.user == nil
+            else {
                 throw S3ConfigurationError.invalidEndpoint(text)
             }
             endpoint = url

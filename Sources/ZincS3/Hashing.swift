@@ -17,8 +17,9 @@ enum Hashing {
         var length: UInt32 = 0
         key.withUnsafeBytes { keyBytes in
             message.withUnsafeBytes { messageBytes in
-                _ = HMAC(EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
-                         messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count, &output, &length)
+                _ = HMAC(
+                    EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count),
+                    messageBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), messageBytes.count, &output, &length)
             }
         }
         return Array(output.prefix(Int(length)))

@@ -1,10 +1,11 @@
+import Zinc
+import ZincHTTP
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
-import ZincHTTP
 
 /// An upload in parts that was begun and not completed. `clean` sees abandoned ones as
 /// temporary files named `<path>?uploadId=<id>` (catalog paths never hold `?`), whose
@@ -32,8 +33,9 @@ struct MultipartUpload {
 
     /// Starts an upload of `path` with its headers (type, caching).
     static func begin(_ path: String, headers: [String: String], in storage: S3Storage) throws -> MultipartUpload {
-        let request = S3Request(.post, key: storage.address.key(path), operation: "POST \(path) (start of a multipart upload)",
-                                query: [("uploads", "")], headers: headers)
+        let request = S3Request(
+            .post, key: storage.address.key(path), operation: "POST \(path) (start of a multipart upload)",
+            query: [("uploads", "")], headers: headers)
         let response = try storage.client.send(request)
         guard response.status == 200 else { throw storage.client.failure(response, of: request) }
         guard let result = XMLElement.parse(response.body), let id = result.value("UploadId"), !id.isEmpty else {
@@ -44,8 +46,9 @@ struct MultipartUpload {
 
     /// Uploads one part (numbered from 1) and returns its ETag.
     func upload(part number: Int, body: RequestBody, in storage: S3Storage) throws -> String {
-        let request = S3Request(.put, key: storage.address.key(path), operation: "PUT \(path) (part \(number))",
-                                query: [("partNumber", String(number)), ("uploadId", uploadID)], body: body)
+        let request = S3Request(
+            .put, key: storage.address.key(path), operation: "PUT \(path) (part \(number))",
+            query: [("partNumber", String(number)), ("uploadId", uploadID)], body: body)
         let response = try storage.client.send(request)
         guard response.status == 200, let etag = response.head["etag"] else { throw storage.client.failure(response, of: request) }
         return etag
@@ -59,10 +62,11 @@ struct MultipartUpload {
         }
         xml += "</CompleteMultipartUpload>"
         // Typed as XML: libcurl would label a POST body a form, which servers may parse as one.
-        let request = S3Request(.post, key: storage.address.key(path), operation: "POST \(path) (completion of a multipart upload)",
-                                query: [("uploadId", uploadID)], headers: headers.merging(["content-type": "application/xml"]) { $1 },
-                                body: .bytes(Array(xml.utf8)),
-                                retry: headers.isEmpty ? .always : .whenRefused)
+        let request = S3Request(
+            .post, key: storage.address.key(path), operation: "POST \(path) (completion of a multipart upload)",
+            query: [("uploadId", uploadID)], headers: headers.merging(["content-type": "application/xml"]) { $1 },
+            body: .bytes(Array(xml.utf8)),
+            retry: headers.isEmpty ? .always : .whenRefused)
         let response = try storage.client.send(request)
         switch response.status {
         case 200:
@@ -80,8 +84,9 @@ struct MultipartUpload {
 
     /// Discards the parts; an upload already gone is not an error.
     func abort(in storage: S3Storage) throws {
-        let request = S3Request(.delete, key: storage.address.key(path), operation: "DELETE \(path) (abort of a multipart upload)",
-                                query: [("uploadId", uploadID)])
+        let request = S3Request(
+            .delete, key: storage.address.key(path), operation: "DELETE \(path) (abort of a multipart upload)",
+            query: [("uploadId", uploadID)])
         let response = try storage.client.send(request)
         guard [200, 204, 404].contains(response.status) else { throw storage.client.failure(response, of: request) }
     }
@@ -91,7 +96,9 @@ struct MultipartUpload {
         let request = S3Request(.get, key: storage.address.key(path), operation: "LIST parts of \(path)", query: [("uploadId", uploadID)])
         let response = try storage.client.send(request)
         if response.status == 404 { return nil }
-        guard response.status == 200, let result = XMLElement.parse(response.body) else { throw storage.client.failure(response, of: request) }
+        guard response.status == 200, let result = XMLElement.parse(response.body) else {
+            throw storage.client.failure(response, of: request)
+        }
         return result.children("Part").reduce(0) { total, part in total + max(0, part.value("Size").flatMap(Int64.init) ?? 0) }
     }
 
@@ -105,9 +112,13 @@ struct MultipartUpload {
             if let markers { query += [("key-marker", markers.key), ("upload-id-marker", markers.id)] }
             let request = S3Request(.get, key: nil, operation: "LIST multipart uploads", query: query)
             let response = try storage.client.send(request)
-            guard response.status == 200, let result = XMLElement.parse(response.body) else { throw storage.client.failure(response, of: request) }
+            guard response.status == 200, let result = XMLElement.parse(response.body) else {
+                throw storage.client.failure(response, of: request)
+            }
             for upload in result.children("Upload") {
-                guard let key = upload.value("Key"), let path = storage.address.path(ofKey: key), let id = upload.value("UploadId") else { continue }
+                guard let key = upload.value("Key"), let path = storage.address.path(ofKey: key), let id = upload.value("UploadId") else {
+                    continue
+                }
                 var found = MultipartUpload(path: path, uploadID: id)
                 found.initiated = upload.value("Initiated").flatMap(Self.parseDate) ?? .distantPast
                 uploads.append(found)

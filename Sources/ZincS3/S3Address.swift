@@ -20,11 +20,13 @@ public struct S3Address: Equatable, Sendable, CustomStringConvertible {
         // ending with a letter or digit (S3's rules; R2 and MinIO share them).
         let allowed = bucket.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }
         guard (3...63).contains(bucket.count), allowed, bucket.first != "." && bucket.first != "-",
-              bucket.last != "." && bucket.last != "-" else {
+            bucket.last != "." && bucket.last != "-"
+        else {
             throw S3ConfigurationError.invalidBucketName(bucket: bucket, address: text)
         }
         let segments = rest.dropFirst(bucket.count).split(separator: "/", omittingEmptySubsequences: true)
-        for segment in segments where segment == "." || segment == ".." || segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        for segment in segments
+        where segment == "." || segment == ".." || segment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw S3ConfigurationError.invalidKeyPrefix(address: text)
         }
         self.init(bucket: bucket, prefix: segments.joined(separator: "/"))

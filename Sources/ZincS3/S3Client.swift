@@ -1,10 +1,11 @@
+import Zinc
+import ZincHTTP
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
-import ZincHTTP
 
 /// Signed requests to one bucket, from any number of threads, with retries. It speaks
 /// HTTP and S3's error format; what the requests mean is `S3Storage`'s business.
@@ -44,11 +45,14 @@ final class S3Client: Sendable {
                     retry.wait(beforeAttempt: attempt + 1)
                     continue
                 }
-                throw ZincError.remote(location: address.description,
-                                       reason: "\(request.operation): \(failure)")
+                throw ZincError.remote(
+                    location: address.description,
+                    reason: "\(request.operation): \(failure)")
             }
             let status = response.head.status
-            if canRetry, RetryPolicy.refusedStatuses.contains(status) || (request.retry == .always && RetryPolicy.failedStatuses.contains(status)) {
+            if canRetry,
+                RetryPolicy.refusedStatuses.contains(status) || (request.retry == .always && RetryPolicy.failedStatuses.contains(status))
+            {
                 retry.wait(beforeAttempt: attempt + 1)
                 continue
             }
@@ -81,8 +85,10 @@ final class S3Client: Sendable {
     }
 
     /// S3's codes for answers without a body (HEAD).
-    private static let codes = [403: "AccessDenied", 404: "NotFound", 412: "PreconditionFailed", 500: "InternalError",
-                                503: "ServiceUnavailable"]
+    private static let codes = [
+        403: "AccessDenied", 404: "NotFound", 412: "PreconditionFailed", 500: "InternalError",
+        503: "ServiceUnavailable",
+    ]
 
     private func httpRequest(for request: S3Request) -> HTTPRequest {
         let endpoint = self.endpoint
@@ -96,13 +102,15 @@ final class S3Client: Sendable {
         if let credentials = configuration.credentials {
             let signer = SignatureV4(credentials: credentials, region: configuration.region)
             let payloadHash = request.body == nil ? SignatureV4.emptyPayloadHash : SignatureV4.unsignedPayload
-            let added = signer.sign(method: request.method.rawValue, host: endpoint.host, encodedPath: encodedPath,
-                                    query: request.query, headers: request.headers, payloadHash: payloadHash, date: Date())
+            let added = signer.sign(
+                method: request.method.rawValue, host: endpoint.host, encodedPath: encodedPath,
+                query: request.query, headers: request.headers, payloadHash: payloadHash, date: Date())
             headers.merge(added) { _, signed in signed }
         }
         let url = endpoint.scheme + "://" + endpoint.host + encodedPath + (query.isEmpty ? "" : "?" + query)
-        return HTTPRequest(request.method, url, headers: headers.map { "\($0.key): \($0.value)" }, range: request.range,
-                           body: request.body, followRedirects: false)
+        return HTTPRequest(
+            request.method, url, headers: headers.map { "\($0.key): \($0.value)" }, range: request.range,
+            body: request.body, followRedirects: false)
     }
 
     private struct Endpoint {
@@ -145,8 +153,10 @@ struct S3Request {
     /// How the request is named in errors: `PUT catalog.json`.
     var operation: String
 
-    init(_ method: HTTPRequest.Method, key: String?, operation: String, query: [(String, String)] = [],
-         headers: [String: String] = [:], body: RequestBody? = nil, range: Range<Int64>? = nil, retry: RetryMode = .always) {
+    init(
+        _ method: HTTPRequest.Method, key: String?, operation: String, query: [(String, String)] = [],
+        headers: [String: String] = [:], body: RequestBody? = nil, range: Range<Int64>? = nil, retry: RetryMode = .always
+    ) {
         self.method = method
         self.key = key
         self.operation = operation

@@ -36,7 +36,8 @@ final class S3Reader: StorageReader {
             return S3Reader(storage: storage, path: path, etag: response.head["etag"], total: total, first: response.body)
         case 200:
             // A server that ignores ranges sends everything, which the limit bounds.
-            return S3Reader(storage: storage, path: path, etag: response.head["etag"], total: Int64(response.body.count), first: response.body)
+            return S3Reader(
+                storage: storage, path: path, etag: response.head["etag"], total: Int64(response.body.count), first: response.body)
         case 416:
             // An empty object has no byte 0 to start a range at.
             return S3Reader(storage: storage, path: path, etag: nil, total: 0, first: [])

@@ -1,10 +1,11 @@
+import Zinc
+import ZincHTTP
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
-import ZincHTTP
 
 /// A catalog in an S3-compatible bucket (AWS S3, Cloudflare R2, GCS's S3 API, MinIO,
 /// Ceph RGW), below a key prefix.
@@ -28,8 +29,10 @@ public final class S3Storage: CatalogStorage {
     let tuning: S3Tuning
     public let lockPolicy: LockPolicy
 
-    public init(address: S3Address, configuration: AWSConfiguration, tuning: S3Tuning = .standard,
-                lockPolicy: LockPolicy = .standard) {
+    public init(
+        address: S3Address, configuration: AWSConfiguration, tuning: S3Tuning = .standard,
+        lockPolicy: LockPolicy = .standard
+    ) {
         self.address = address
         self.tuning = tuning
         self.lockPolicy = lockPolicy
@@ -88,7 +91,8 @@ public final class S3Storage: CatalogStorage {
         try listPages(prefix: folderPrefix(folder), delimiter: false) { page in
             for content in page.children("Contents") {
                 guard let key = content.value("Key"), let path = address.path(ofKey: key), !Self.isHidden(path),
-                      let size = content.value("Size").flatMap(Int64.init), size >= 0 else { continue }
+                    let size = content.value("Size").flatMap(Int64.init), size >= 0
+                else { continue }
                 entries.append(StorageEntry(path: path, size: size, fingerprint: content.value("ETag").flatMap(Self.md5Fingerprint)))
             }
         }
@@ -190,8 +194,9 @@ public struct S3Tuning: Sendable {
     public var parallelRequests: Int
     var retry: RetryPolicy
 
-    public static let standard = S3Tuning(multipartThreshold: 256 << 20, partSize: 64 << 20, memoryLimit: 8 << 20,
-                                          partWorkers: 4, parallelRequests: 16, retry: .standard)
+    public static let standard = S3Tuning(
+        multipartThreshold: 256 << 20, partSize: 64 << 20, memoryLimit: 8 << 20,
+        partWorkers: 4, parallelRequests: 16, retry: .standard)
 
     /// Tuning with a different multipart threshold and part size (tests use small ones).
     public func with(multipartThreshold: Int64, partSize: Int64) -> S3Tuning {

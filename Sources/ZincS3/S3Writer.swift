@@ -1,3 +1,6 @@
+import Zinc
+import ZincHTTP
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,8 +13,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
-import ZincHTTP
 
 /// Collects a file's bytes, in memory up to `S3Tuning.memoryLimit` and then in an
 /// unlinked temporary file (or, when the content is one local file, only that file's
@@ -80,14 +81,17 @@ final class S3Writer: StorageWriter {
             offsets.append(end)
             end += piece.size
         }
-        _ = try parallelMap(count: pieces.count, workers: workers.map { max($0, storage.parallelRequests) } ?? storage.parallelRequests) { index in
+        _ = try parallelMap(count: pieces.count, workers: workers.map { max($0, storage.parallelRequests) } ?? storage.parallelRequests) {
+            index in
             switch pieces[index] {
             case .bytes(let bytes):
                 try spool.write(bytes, at: offsets[index])
             case .storedFile(let path, let size):
                 var written: Int64 = 0
                 try openStored(path).forEachChunk { chunk in
-                    guard written + Int64(chunk.count) <= size else { throw WritePieceMismatch(path: path, expected: size, actual: written + Int64(chunk.count)) }
+                    guard written + Int64(chunk.count) <= size else {
+                        throw WritePieceMismatch(path: path, expected: size, actual: written + Int64(chunk.count))
+                    }
                     try spool.write(Array(chunk), at: offsets[index] + written)
                     written += Int64(chunk.count)
                 }
@@ -142,8 +146,9 @@ final class S3Writer: StorageWriter {
         }
         headers.merge(conditions) { $1 }
         let body: RequestBody = (whole ?? spool).map { .file(descriptor: $0.fd, offset: 0, length: bytesWritten) } ?? .bytes(memory)
-        let request = S3Request(.put, key: storage.address.key(path), operation: "PUT \(path)", headers: headers, body: body,
-                                retry: conditions.isEmpty ? .always : .whenRefused)
+        let request = S3Request(
+            .put, key: storage.address.key(path), operation: "PUT \(path)", headers: headers, body: body,
+            retry: conditions.isEmpty ? .always : .whenRefused)
         let response = try storage.client.send(request)
         switch response.status {
         case 200:

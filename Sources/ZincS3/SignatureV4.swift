@@ -1,3 +1,6 @@
+import Zinc
+import ZincHTTP
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,8 +13,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
-import ZincHTTP
 
 /// AWS Signature Version 4 for S3 requests (the `Authorization` header form).
 struct SignatureV4: Sendable {
@@ -27,8 +28,10 @@ struct SignatureV4: Sendable {
     /// The headers to add to a request: `x-amz-date`, `x-amz-content-sha256`, the
     /// session token if any, and `Authorization`. Every header in `headers` (lowercase
     /// names) is signed along with `host`.
-    func sign(method: String, host: String, encodedPath: String, query: [(String, String)],
-              headers: [String: String], payloadHash: String, date: Date) -> [String: String] {
+    func sign(
+        method: String, host: String, encodedPath: String, query: [(String, String)],
+        headers: [String: String], payloadHash: String, date: Date
+    ) -> [String: String] {
         let stamp = Self.timestamp(date)
         let day = String(stamp.prefix(8))
         var signed = headers
@@ -53,7 +56,8 @@ struct SignatureV4: Sendable {
         let signature = Hashing.hex(Hashing.hmacSHA256(key: key, Array(stringToSign.utf8)))
         signed.removeValue(forKey: "host")  // libcurl sends it from the URL
         for name in headers.keys { signed.removeValue(forKey: name) }
-        signed["authorization"] = "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), "
+        signed["authorization"] =
+            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope), "
             + "SignedHeaders=\(signedNames), Signature=\(signature)"
         return signed
     }

@@ -15,7 +15,8 @@ struct AccessLogEntry {
 
     var line: String {
         let request = requestLine.map(Self.escaped) ?? "-"
-        return "\(remoteAddress) - - [\(Self.timestamp(receivedAt))] \"\(request)\" \(status) \(bodyBytes) \(Self.seconds(durationNanoseconds))"
+        return
+            "\(remoteAddress) - - [\(Self.timestamp(receivedAt))] \"\(request)\" \(status) \(bodyBytes) \(Self.seconds(durationNanoseconds))"
     }
 
     /// `06/Nov/1994:08:49:37 +0000`

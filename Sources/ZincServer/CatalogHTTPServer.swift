@@ -129,8 +129,9 @@ public final class CatalogHTTPServer: Sendable {
         let fileIO = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
         fileIO.start()
         do {
-            let root = try ServedRoot(directory: configuration.root, mode: configuration.mode,
-                                      catalogID: configuration.catalogID)
+            let root = try ServedRoot(
+                directory: configuration.root, mode: configuration.mode,
+                catalogID: configuration.catalogID)
             let connections = ConnectionRegistry()
             let channel: any Channel
             do {

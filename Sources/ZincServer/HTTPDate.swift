@@ -30,8 +30,9 @@ package enum HTTPDate {
             guard fields[0].hasSuffix(","), fields[3] == "GMT", dayMonthYear.count == 3,
                 dayMonthYear[2].count == 2, let shortYear = decimal(dayMonthYear[2])
             else { return nil }
-            time = utcTime(day: dayMonthYear[0], month: dayMonthYear[1], year: shortYear < 70 ? 2000 + shortYear : 1900 + shortYear,
-                           clock: fields[2])
+            time = utcTime(
+                day: dayMonthYear[0], month: dayMonthYear[1], year: shortYear < 70 ? 2000 + shortYear : 1900 + shortYear,
+                clock: fields[2])
         case 5:  // asctime: Sun Nov  6 08:49:37 1994
             time = utcTime(day: fields[2], month: fields[1], year: decimal(fields[4]), clock: fields[3])
         default:

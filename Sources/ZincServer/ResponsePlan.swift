@@ -1,5 +1,5 @@
-import ZincHTTP
 import NIOHTTP1
+import ZincHTTP
 
 /// The response to one request, decided before any byte is written so that the decision is a
 /// pure function of the request and the file's attributes.

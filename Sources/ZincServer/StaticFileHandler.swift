@@ -1,11 +1,12 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 
 /// Answers the requests of one connection with files of the served root.
 ///
@@ -35,8 +36,10 @@ final class StaticFileHandler: ChannelInboundHandler {
     /// The response whose body is being written.
     private var response: ResponseInProgress?
 
-    init(root: ServedRoot, fileIO: NIOThreadPool, accessLog: @escaping @Sendable (String) -> Void,
-         routes: (any DynamicRoutes)? = nil) {
+    init(
+        root: ServedRoot, fileIO: NIOThreadPool, accessLog: @escaping @Sendable (String) -> Void,
+        routes: (any DynamicRoutes)? = nil
+    ) {
         self.root = root
         self.fileIO = fileIO
         self.accessLog = accessLog
@@ -181,8 +184,9 @@ final class StaticFileHandler: ChannelInboundHandler {
             case .stream(let stream):
                 let plan = ResponsePlan(status: status, headers: headers, body: .empty)
                 if head.method == .HEAD { stream.close() }
-                self.send(plan, file: nil, stream: head.method == .HEAD ? nil : stream, for: request,
-                          keepAlive: keepAlive, context: context)
+                self.send(
+                    plan, file: nil, stream: head.method == .HEAD ? nil : stream, for: request,
+                    keepAlive: keepAlive, context: context)
             }
         }
     }

@@ -30,7 +30,8 @@ struct UTCTime {
     /// month, so the fields must survive the round trip.
     init?(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         guard (1000...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
-              (0...59).contains(minute), (0...59).contains(second) else { return nil }
+            (0...59).contains(minute), (0...59).contains(second)
+        else { return nil }
         var asked = tm()
         asked.tm_year = Int32(year - 1900)
         asked.tm_mon = Int32(month - 1)
@@ -41,7 +42,8 @@ struct UTCTime {
         var normalized = asked  // timegm normalizes its argument in place
         self.init(secondsSinceEpoch: Int(timegm(&normalized)))
         guard fields.tm_year == asked.tm_year, fields.tm_mon == asked.tm_mon, fields.tm_mday == asked.tm_mday,
-              fields.tm_hour == asked.tm_hour, fields.tm_min == asked.tm_min, fields.tm_sec == asked.tm_sec else { return nil }
+            fields.tm_hour == asked.tm_hour, fields.tm_min == asked.tm_min, fields.tm_sec == asked.tm_sec
+        else { return nil }
     }
 
     /// 0 = Sunday.

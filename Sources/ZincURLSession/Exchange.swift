@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
+import ZincClient
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
-import ZincClient
 
 /// One fetch in flight: the transfer the session's callbacks feed, and the signal its
 /// caller waits for. The callbacks run on the session's queue while the caller blocks in
@@ -31,13 +32,14 @@ final class Exchange: @unchecked Sendable {
                 return false
             }
             var fields = [String: String]()
-            for case let (name as String, value as String) in response.allHeaderFields { fields[name.lowercased()] = value }
+            for case (let name as String, let value as String) in response.allHeaderFields { fields[name.lowercased()] = value }
             // URLSession undoes a Content-Encoding whatever the request asked for, so the
             // bytes would not be the stored file's (nor its ranges). Another source may
             // serve it as stored; libcurl does.
             if let encoding = fields["content-encoding"], encoding.lowercased() != "identity" {
-                transfer.refuse("the server sent Content-Encoding '\(encoding)' to a request for identity, "
-                                + "which URLSession would decode: the stored bytes cannot be had through it")
+                transfer.refuse(
+                    "the server sent Content-Encoding '\(encoding)' to a request for identity, "
+                        + "which URLSession would decode: the stored bytes cannot be had through it")
                 return false
             }
             // A redirect URLSession did not follow arrives as the final response.
@@ -84,7 +86,7 @@ final class Exchange: @unchecked Sendable {
         case .networkConnectionLost: what = "the connection was lost"
         case .notConnectedToInternet: what = "not connected to the internet"
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
             what = "the TLS connection failed"
         case .httpTooManyRedirects: what = "too many redirects"
         default: what = error.localizedDescription

@@ -1,9 +1,10 @@
 import Foundation
+import Zinc
+import ZincClient
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Zinc
-import ZincClient
 
 /// A catalog on a static HTTP host or CDN, fetched through a `URLSessionTransport`. It
 /// honours `CatalogSource.fetch` exactly as the libcurl transport does, since both hand

@@ -1,8 +1,9 @@
 import Foundation
+import ZincClient
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ZincClient
 
 /// The client's HTTP through `URLSession` (Foundation on Apple systems,
 /// FoundationNetworking on Linux), for apps that embed `ZincClient` and want the

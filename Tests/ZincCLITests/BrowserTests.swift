@@ -8,9 +8,16 @@ import ZincTestSupport
 /// right. Serialized: one browser at a time is enough for two cores.
 @Suite(.serialized) struct BrowserTests {
     let dir: TemporaryDirectory
-    static let red = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAACgAAAAeCAIAAADRv8uKAAAAK0lEQVR42u3NMQ0AAAgDsMmZfz2IQQYcTfo3056IWCwWi8VisVgsFov/xgu6J36M6lYAvAAAAABJRU5ErkJggg==")!
-    static let blue = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAADIAAAAUCAIAAABAqPnNAAAAK0lEQVR42mPQCLgzCBHDqLNGnTXqrFFnjTpr1Fmjzhp11qizRp016iz8CAD0VDBswCyr2wAAAABJRU5ErkJggg==")!
-    static let green = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR42mMQWWCDFTEMLQkAaCE8AQtW6c8AAAAASUVORK5CYII=")!
+    static let red = Data(
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAACgAAAAeCAIAAADRv8uKAAAAK0lEQVR42u3NMQ0AAAgDsMmZfz2IQQYcTfo3056IWCwWi8VisVgsFov/xgu6J36M6lYAvAAAAABJRU5ErkJggg=="
+    )!
+    static let blue = Data(
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAADIAAAAUCAIAAABAqPnNAAAAK0lEQVR42mPQCLgzCBHDqLNGnTXqrFFnjTpr1Fmjzhp11qizRp016iz8CAD0VDBswCyr2wAAAABJRU5ErkJggg=="
+    )!
+    static let green = Data(
+        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR42mMQWWCDFTEMLQkAaCE8AQtW6c8AAAAASUVORK5CYII=")!
     static let hostileFile = "<img src=x onerror=\"window.zincXSS=1\">.png"
 
     /// Catalog folder `cat` (id com.example.app) under `root`, bundle B. Version 1:
@@ -63,7 +70,8 @@ import ZincTestSupport
         try chromium.click(link: "B")
         #expect(try chromium.location() == server.url + "~zinc/cat/B/")
         // Newest first, each with its distributions and previous pointers.
-        let versions = try chromium.evaluate("[...document.querySelectorAll('#versions tr')].slice(1).map(r => r.cells[0].textContent + ':' + r.cells[1].textContent)")
+        let versions = try chromium.evaluate(
+            "[...document.querySelectorAll('#versions tr')].slice(1).map(r => r.cells[0].textContent + ':' + r.cells[1].textContent)")
         #expect(versions as? [String] == ["version 2:master", "version 1:_mastertest"])
         try chromium.click(link: "version 1")
         #expect(try text(chromium, "#file-count") == "4")
@@ -71,7 +79,8 @@ import ZincTestSupport
         let widths = try chromium.evaluate("[...document.querySelectorAll('img.thumb')].map(i => i.naturalWidth)") as? [Int]
         #expect(widths == [8, 8, 40])
         #expect(try chromium.evaluate("window.zincXSS === undefined && document.scripts.length === 0") as? Bool == true)
-        let names = try chromium.evaluate("[...document.querySelectorAll('#files td:first-child')].map(td => td.textContent.trim())") as? [String]
+        let names =
+            try chromium.evaluate("[...document.querySelectorAll('#files td:first-child')].map(td => td.textContent.trim())") as? [String]
         #expect(names?.contains(Self.hostileFile) == true)
         #expect(names?.contains("▸ <script>alert(1)</") == true)
         try chromium.click(link: "red.png")
@@ -97,7 +106,8 @@ import ZincTestSupport
         let pair = try chromium.evaluate("[...document.querySelectorAll('.pair img')].map(i => i.naturalWidth)") as? [Int]
         #expect(pair == [40, 50])
         // The cost chart: one row per strategy, sync's choice marked.
-        let strategies = try chromium.evaluate("[...document.querySelectorAll('#costs tr.bars td:first-child')].map(td => td.textContent)") as? [String]
+        let strategies =
+            try chromium.evaluate("[...document.querySelectorAll('#costs tr.bars td:first-child')].map(td => td.textContent)") as? [String]
         #expect(strategies?.count == 3)
         #expect(strategies?.filter { $0.hasSuffix("✓") }.count == 1)
     }
@@ -105,10 +115,12 @@ import ZincTestSupport
     @Test func badAddressesGetAClearPageAndTheFlagTurnsThePagesOff() throws {
         let server = try ServeProcess(catalog: "root/cat", in: dir.path)
         let client = HTTPClient()
-        for (path, status) in [("~zinc/nope/", 404), ("~zinc/com.example.app/B/9/", 404),
-                               ("~zinc/com.example.app/B/1/file?path=..%2F..%2Fcatalog.json", 404),
-                               ("~zinc/com.example.app/B/x/", 400), ("~zinc/com.example.app/B/diff?from=1", 400),
-                               ("~zinc/com.example.app/B%2F..%2F/", 400)] {
+        for (path, status) in [
+            ("~zinc/nope/", 404), ("~zinc/com.example.app/B/9/", 404),
+            ("~zinc/com.example.app/B/1/file?path=..%2F..%2Fcatalog.json", 404),
+            ("~zinc/com.example.app/B/x/", 400), ("~zinc/com.example.app/B/diff?from=1", 400),
+            ("~zinc/com.example.app/B%2F..%2F/", 400),
+        ] {
             let response = try client.collect(HTTPRequest(.get, server.url + path), limit: 1 << 20)
             #expect(response.head.status == status, "\(path)")
             #expect(response.head["Content-Type"] == "text/html; charset=utf-8", "\(path)")

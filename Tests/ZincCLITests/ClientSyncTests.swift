@@ -6,7 +6,8 @@ import ZincTestSupport
 /// The client commands end to end: `zinc serve` on loopback, a repo kept in sync with it.
 @Suite struct ClientSyncTests {
     @discardableResult
-    static func zinc(_ arguments: [String], in dir: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    static func zinc(_ arguments: [String], in dir: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws -> String
+    {
         try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
     }
 
@@ -83,10 +84,13 @@ import ZincTestSupport
         let source = try SampleContent.basicAdjectives(in: dir, at: "French/BasicAdjectives")
         try Self.zinc(["create_catalog", "--id", "com.mindsnacks.french", "--dest", "french_catalog"], in: dir)
         try Self.zinc(["update_bundle", "--catalog", "french_catalog", "--name", "BasicAdjectives", "--source", source], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "1"], in: dir)
+        try Self.zinc(
+            ["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "1"], in: dir)
         let server = try ServeProcess(catalog: "french_catalog", in: dir.path)
         try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
-        #expect(try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "BasicAdjectives", "--distro", "master"], in: dir)
+        #expect(
+            try Self.zinc(
+                ["track", "--repo", "repo", "--catalog", server.url, "--bundle", "BasicAdjectives", "--distro", "master"], in: dir)
                 == "Tracking 'BasicAdjectives' of com.mindsnacks.french at distribution 'master'\n")
         #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).hasPrefix("com.mindsnacks.french.BasicAdjectives: none -> 1 ("))
         let v1Folder = "repo/bundles/com.mindsnacks.french.BasicAdjectives-1"
@@ -95,15 +99,19 @@ import ZincTestSupport
 
         try dir.write("French/BasicAdjectives/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
         try Self.zinc(["update_bundle", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--source", source], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "test", "--version", "2"], in: dir)
+        try Self.zinc(
+            ["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "test", "--version", "2"], in: dir)
         #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir) == "com.mindsnacks.french.BasicAdjectives: up to date at version 1\n")
         #expect(try dir.files(under: v1Folder).map { try dir.read(v1Folder + "/" + $0) } == v1Files)
 
-        try Self.zinc(["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "@test"], in: dir)
+        try Self.zinc(
+            ["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "@test"], in: dir)
         #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).hasPrefix("com.mindsnacks.french.BasicAdjectives: 1 -> 2 ("))
         #expect(try Self.sameFiles(dir, "French/BasicAdjectives", "repo/bundles/com.mindsnacks.french.BasicAdjectives-2"))
         #expect(!dir.exists(v1Folder))
-        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).hasPrefix("com.mindsnacks.french.BasicAdjectives @master: local 2, remote 2, 4 files"))
+        #expect(
+            try Self.zinc(["status", "--repo", "repo"], in: dir).hasPrefix(
+                "com.mindsnacks.french.BasicAdjectives @master: local 2, remote 2, 4 files"))
 
         try Self.zinc(["untrack", "--repo", "repo", "--catalog-id", "com.mindsnacks.french", "--bundle", "BasicAdjectives"], in: dir)
         #expect(dir.files(under: "repo/bundles").isEmpty && dir.files(under: "repo/objects").isEmpty)

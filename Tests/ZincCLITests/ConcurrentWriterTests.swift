@@ -19,8 +19,10 @@ import ZincTestSupport
         let failures = FailureLog()
         DispatchQueue.concurrentPerform(iterations: bundles) { b in
             for v in 1...versionsEach {
-                for arguments in [["update_bundle", "--catalog", "cat", "--name", "B\(b)", "--source", "src/\(b)-\(v)"],
-                                  ["update_distro", "--catalog", "cat", "--id", "B\(b)", "--name", "master", "--version", "latest"]] {
+                for arguments in [
+                    ["update_bundle", "--catalog", "cat", "--name", "B\(b)", "--source", "src/\(b)-\(v)"],
+                    ["update_distro", "--catalog", "cat", "--id", "B\(b)", "--name", "master", "--version", "latest"],
+                ] {
                     let result = try? ZincBinary.run(arguments, in: dir.path)
                     if result?.status != 0 { failures.add("\(arguments): \(result?.stderr ?? "did not start")") }
                 }

@@ -19,19 +19,31 @@ import ZincTestSupport
     }
 
     static let scenarios = [
-        Scenario(name: "update_bundle", prepare: [], command: ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
-                 minimumKills: 14),
-        Scenario(name: "update_distro", prepare: [["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"]],
-                 command: ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "latest"],
-                 minimumKills: 4),
-        Scenario(name: "delete_distro", prepare: [], command: ["delete_distro", "--catalog", "cat", "--id", "B", "--name", "master"], minimumKills: 4),
-        Scenario(name: "delete_bundle", prepare: [["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
-                                                  ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"]],
-                 command: ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], minimumKills: 5),
-        Scenario(name: "clean", prepare: [["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
-                                          ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"],
-                                          ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"]],
-                 command: ["clean", "--catalog", "cat", "--force", "--grace", "0"], minimumKills: 6),
+        Scenario(
+            name: "update_bundle", prepare: [], command: ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
+            minimumKills: 14),
+        Scenario(
+            name: "update_distro", prepare: [["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"]],
+            command: ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "latest"],
+            minimumKills: 4),
+        Scenario(
+            name: "delete_distro", prepare: [], command: ["delete_distro", "--catalog", "cat", "--id", "B", "--name", "master"],
+            minimumKills: 4),
+        Scenario(
+            name: "delete_bundle",
+            prepare: [
+                ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
+                ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"],
+            ],
+            command: ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], minimumKills: 5),
+        Scenario(
+            name: "clean",
+            prepare: [
+                ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
+                ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"],
+                ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"],
+            ],
+            command: ["clean", "--catalog", "cat", "--force", "--grace", "0"], minimumKills: 6),
     ]
 
     @Test(arguments: scenarios)
@@ -43,11 +55,17 @@ import ZincTestSupport
         }
         try dir.write("v2/new.bin", SampleContent.noise(5000, seed: 3))
         try ZincBinary.run(["create_catalog", "--id", "com.example.crash", "--dest", "template"], in: dir.path)
-        for arguments in [["update_bundle", "--catalog", "template", "--name", "B", "--source", "v1"],
-                          ["update_distro", "--catalog", "template", "--id", "B", "--name", "master", "--version", "1"]]
-            + scenario.prepare.map({ $0.map { $0 == "cat" ? "template" : $0 } }) {
-            #expect(try ZincBinary.run(arguments + ["--no-stat-cache"].filter { _ in arguments[0] == "update_bundle" },
-                                       in: dir.path).status == 0, "\(arguments)")
+        for arguments in [
+            ["update_bundle", "--catalog", "template", "--name", "B", "--source", "v1"],
+            ["update_distro", "--catalog", "template", "--id", "B", "--name", "master", "--version", "1"],
+        ]
+            + scenario.prepare.map({ $0.map { $0 == "cat" ? "template" : $0 } })
+        {
+            #expect(
+                try ZincBinary.run(
+                    arguments + ["--no-stat-cache"].filter { _ in arguments[0] == "update_bundle" },
+                    in: dir.path
+                ).status == 0, "\(arguments)")
         }
 
         var kills = 0
@@ -64,7 +82,8 @@ import ZincTestSupport
             let rerun = try ZincBinary.run(scenario.command, in: dir.path)
             // Deleting a distribution that the killed run already deleted is an error, as
             // any missing distribution is; it still repairs the copies first.
-            let alreadyDone = scenario.name == "delete_distro" && rerun.stderr.hasSuffix("zinc: error: bundle 'B' has no distribution 'master'\n")
+            let alreadyDone =
+                scenario.name == "delete_distro" && rerun.stderr.hasSuffix("zinc: error: bundle 'B' has no distribution 'master'\n")
             #expect(rerun.status == 0 || alreadyDone, "re-run after a kill after change \(n): \(rerun.stderr)")
             try Self.expectCopiesEqual(dir, after: "the re-run after change \(n)")
             let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)

@@ -26,35 +26,44 @@ import ZincTestSupport
     }
 
     @Test func printsTheChangesAndTheDownload() throws {
-        #expect(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "@_master", "--to", "@master") == """
-            B: version 1 -> 2
-              + b.txt  5 B
-              ~ photo.jpg  8.64 kB -> 9.00 kB
-            1 added, 0 removed, 1 changed, 1 unchanged
-            A client on version 1 is missing 2 objects:
-              LMFO range  1 request, 10.8 kB  (sync's choice)
-              objects     2 requests, 9.01 kB
-              archive     1 request, 12.8 kB
+        #expect(
+            try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "@_master", "--to", "@master") == """
+                B: version 1 -> 2
+                  + b.txt  5 B
+                  ~ photo.jpg  8.64 kB -> 9.00 kB
+                1 added, 0 removed, 1 changed, 1 unchanged
+                A client on version 1 is missing 2 objects:
+                  LMFO range  1 request, 10.8 kB  (sync's choice)
+                  objects     2 requests, 9.01 kB
+                  archive     1 request, 12.8 kB
 
-            """)
+                """)
     }
 
     @Test func printsOneJSONDocument() throws {
-        let json = try JSONValue.parse(Array(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "1",
-                                                      "--json").utf8))
+        let json = try JSONValue.parse(
+            Array(
+                try zinc(
+                    "diff", "--catalog", "cat", "--bundle", "B", "--from", "1",
+                    "--json"
+                ).utf8))
         let photo1 = sha1Hex(SampleContent.noise(8640, seed: 1)), photo2 = sha1Hex(SampleContent.noise(9000, seed: 2))
         func file(_ sha: String, _ size: Int64) -> [String: JSONValue] {
             ["sha": .string(sha), "format": .string("raw"), "stored_size": .int(size), "size": .int(size)]
         }
         var added = file(sha1Hex(Array("beta!".utf8)), 5)
         added["path"] = .string("b.txt")
-        let changed: [String: JSONValue] = ["path": .string("photo.jpg"), "old": .object(file(photo1, 8640)),
-                                            "new": .object(file(photo2, 9000))]
+        let changed: [String: JSONValue] = [
+            "path": .string("photo.jpg"), "old": .object(file(photo1, 8640)),
+            "new": .object(file(photo2, 9000)),
+        ]
         let lmfo: [String: JSONValue] = ["requests": .int(1), "bytes": .int(10752), "cost": .int(10752 + 16384)]
         let objects: [String: JSONValue] = ["requests": .int(2), "bytes": .int(9005), "cost": .int(9005 + 2 * 16384)]
         let archive: [String: JSONValue] = ["requests": .int(1), "bytes": .int(12800), "cost": .int(12800 + 16384)]
-        let download: [String: JSONValue] = ["missing_objects": .int(2), "strategy": .string("lmfo"),
-                                             "lmfo": .object(lmfo), "objects": .object(objects), "archive": .object(archive)]
+        let download: [String: JSONValue] = [
+            "missing_objects": .int(2), "strategy": .string("lmfo"),
+            "lmfo": .object(lmfo), "objects": .object(objects), "archive": .object(archive),
+        ]
         let expected: [String: JSONValue] = [
             "bundle": .string("B"), "flavor": .null, "from": .int(1), "to": .int(2), "unchanged": .int(1),
             "added": .array([.object(added)]), "removed": .array([]), "changed": .array([.object(changed)]),
@@ -64,13 +73,18 @@ import ZincTestSupport
     }
 
     @Test func summarisesTheVersionsInUse() throws {
-        #expect(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--summary") == """
-            B: updating to version 2
-              from 1 (_master): 2 objects, 10.8 kB in 1 request by LMFO range
+        #expect(
+            try zinc("diff", "--catalog", "cat", "--bundle", "B", "--summary") == """
+                B: updating to version 2
+                  from 1 (_master): 2 objects, 10.8 kB in 1 request by LMFO range
 
-            """)
-        let json = try JSONValue.parse(Array(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--summary",
-                                                      "--json").utf8))
+                """)
+        let json = try JSONValue.parse(
+            Array(
+                try zinc(
+                    "diff", "--catalog", "cat", "--bundle", "B", "--summary",
+                    "--json"
+                ).utf8))
         guard case .object(let top) = json, case .array(let rows)? = top["versions"], case .object(let row) = rows.first
         else { Issue.record("unexpected \(json)"); return }
         #expect(top["to"] == .int(2))

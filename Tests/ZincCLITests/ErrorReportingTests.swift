@@ -23,16 +23,20 @@ import ZincTestSupport
     }
 
     @Test func catalogProblems() throws {
-        try expectFailure(["create_catalog", "--id", "com.example.app", "--dest", "cat"],
-                          message: "a catalog already exists at '\(dir.at("cat"))'")
-        try expectFailure(["update_bundle", "--catalog", "nowhere", "--name", "B", "--source", "src"],
-                          message: "no catalog at 'nowhere'")
+        try expectFailure(
+            ["create_catalog", "--id", "com.example.app", "--dest", "cat"],
+            message: "a catalog already exists at '\(dir.at("cat"))'")
+        try expectFailure(
+            ["update_bundle", "--catalog", "nowhere", "--name", "B", "--source", "src"],
+            message: "no catalog at 'nowhere'")
         try dir.write("cat/catalog.json", #"{"id":"com.example.app","format":"2","bundles":{}}"#)
-        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
-                          message: "'\(dir.at("cat"))/catalog.json' is in catalog format '2'; this zinc reads and writes format '1' only")
+        try expectFailure(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+            message: "'\(dir.at("cat"))/catalog.json' is in catalog format '2'; this zinc reads and writes format '1' only")
         try dir.write("cat/catalog.json", #"{"name":"left-pad","version":"1.3.0"}"#)
-        try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"],
-                          message: "'\(dir.at("cat"))/catalog.json' is not a valid Zinc file: no 'format' key: not a Zinc catalog index")
+        try expectFailure(
+            ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"],
+            message: "'\(dir.at("cat"))/catalog.json' is not a valid Zinc file: no 'format' key: not a Zinc catalog index")
     }
 
     /// An index that names a bundle `../../victim`, or holds a NUL or numbers past what
@@ -42,17 +46,25 @@ import ZincTestSupport
         try dir.write("victim-1.json", "keep me")
         let index = dir.at("cat") + "/catalog.json"
         for (json, reason) in [
-            (#"{"id":"com.example.app","format":"1","bundles":{"../../victim":{"versions":[1],"next_version":1}}}"#,
-             "invalid bundle name '../../victim': it contains '/'"),
-            ("{\"id\":\"com.example.app\",\"format\":\"1\",\"bundles\":{\"B\\u0000\":{\"versions\":[1]}}}",
-             "invalid bundle name 'B\\u{0}': it contains a control character"),
-            (#"{"id":"com.example.app","format":"1","bundles":{"B":{"versions":[1],"next_version":9223372036854775807}}}"#,
-             "bundle 'B': 'next_version' is not a number from 0 to 2147483647"),
+            (
+                #"{"id":"com.example.app","format":"1","bundles":{"../../victim":{"versions":[1],"next_version":1}}}"#,
+                "invalid bundle name '../../victim': it contains '/'"
+            ),
+            (
+                "{\"id\":\"com.example.app\",\"format\":\"1\",\"bundles\":{\"B\\u0000\":{\"versions\":[1]}}}",
+                "invalid bundle name 'B\\u{0}': it contains a control character"
+            ),
+            (
+                #"{"id":"com.example.app","format":"1","bundles":{"B":{"versions":[1],"next_version":9223372036854775807}}}"#,
+                "bundle 'B': 'next_version' is not a number from 0 to 2147483647"
+            ),
         ] {
             try dir.write("cat/catalog.json", json)
-            for arguments in [["delete_bundle", "--catalog", "cat", "--name", "../../victim", "--versions", "all"],
-                              ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
-                              ["clean", "--catalog", "cat", "--force"], ["verify", "--catalog", "cat"]] {
+            for arguments in [
+                ["delete_bundle", "--catalog", "cat", "--name", "../../victim", "--versions", "all"],
+                ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+                ["clean", "--catalog", "cat", "--force"], ["verify", "--catalog", "cat"],
+            ] {
                 try expectFailure(arguments, message: "'\(index)' is not a valid Zinc file: \(reason)")
             }
         }
@@ -60,49 +72,62 @@ import ZincTestSupport
     }
 
     @Test func sourceProblems() throws {
-        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "missing"],
-                          message: "'missing': no such folder")
+        try expectFailure(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "missing"],
+            message: "'missing': no such folder")
         try FileManager.default.createSymbolicLink(atPath: dir.at("src/escape"), withDestinationPath: "/etc/passwd")
-        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
-                          message: "'src/escape': symlink points outside the source folder (to '/etc/passwd')")
+        try expectFailure(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+            message: "'src/escape': symlink points outside the source folder (to '/etc/passwd')")
         try FileManager.default.removeItem(atPath: dir.at("src/escape"))
         try FileManager.default.createSymbolicLink(atPath: dir.at("src/dangling"), withDestinationPath: "nothing")
-        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
-                          message: "'src/dangling': dangling symlink (its target does not exist)")
+        try expectFailure(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+            message: "'src/dangling': dangling symlink (its target does not exist)")
         try FileManager.default.removeItem(atPath: dir.at("src/dangling"))
         try dir.write("src/ma\u{F1}ana.txt", "precomposed")
         try dir.write("src/man\u{303}ana.txt", "decomposed")
-        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
-                          message: "'src/ma\u{F1}ana.txt': another name in its folder, 'man\u{303}ana.txt', differs from it only "
-                              + "in Unicode normalization (man\\u{303}ana.txt against ma\\u{F1}ana.txt); macOS, iOS and Zinc's "
-                              + "readers take the two for one name, so rename one")
+        try expectFailure(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+            message: "'src/ma\u{F1}ana.txt': another name in its folder, 'man\u{303}ana.txt', differs from it only "
+                + "in Unicode normalization (man\\u{303}ana.txt against ma\\u{F1}ana.txt); macOS, iOS and Zinc's "
+                + "readers take the two for one name, so rename one")
         try FileManager.default.createDirectory(atPath: dir.at("empty/sub"), withIntermediateDirectories: true)
-        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "empty"],
-                          message: "source folder 'empty' holds no files")
+        try expectFailure(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "empty"],
+            message: "source folder 'empty' holds no files")
     }
 
     @Test func nameAndVersionProblems() throws {
-        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "../B", "--source", "src"],
-                          message: "invalid bundle name '../B': it contains '/'")
-        try expectFailure(["create_catalog", "--id", "com example", "--dest", "other"],
-                          message: "invalid catalog id 'com example': only letters, digits, '.', '_' and '-' are allowed")
+        try expectFailure(
+            ["update_bundle", "--catalog", "cat", "--name", "../B", "--source", "src"],
+            message: "invalid bundle name '../B': it contains '/'")
+        try expectFailure(
+            ["create_catalog", "--id", "com example", "--dest", "other"],
+            message: "invalid catalog id 'com example': only letters, digits, '.', '_' and '-' are allowed")
         try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
-        try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "7"],
-                          message: "bundle 'B' has no version 7")
-        try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "newest"],
-                          message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'; did you mean '@newest'?")
-        try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "_master", "--version", "1"],
-                          message: "invalid distribution name '_master': names starting with '_' are reserved for previous-distro pointers")
-        try expectFailure(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "@qa"],
-                          message: "bundle 'B' has no distribution 'qa'")
-        try expectFailure(["update_distro", "--catalog", "cat", "--id", "Nope", "--name", "master", "--version", "1"],
-                          message: "no bundle 'Nope' in the catalog")
+        try expectFailure(
+            ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "7"],
+            message: "bundle 'B' has no version 7")
+        try expectFailure(
+            ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "newest"],
+            message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'; did you mean '@newest'?")
+        try expectFailure(
+            ["update_distro", "--catalog", "cat", "--id", "B", "--name", "_master", "--version", "1"],
+            message: "invalid distribution name '_master': names starting with '_' are reserved for previous-distro pointers")
+        try expectFailure(
+            ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "@qa"],
+            message: "bundle 'B' has no distribution 'qa'")
+        try expectFailure(
+            ["update_distro", "--catalog", "cat", "--id", "Nope", "--name", "master", "--version", "1"],
+            message: "no bundle 'Nope' in the catalog")
     }
 
     /// A name the format allows but a client in use breaks on is imported, with a
     /// warning that says which client and why; the Python spelling warns too.
     @Test func aBundleNameJavaZincMishandlesIsImportedWithAWarning() throws {
-        let warning = "zinc: warning: bundle name 'Level.1' contains '.': JavaZinc (the Android client) crashes on its "
+        let warning =
+            "zinc: warning: bundle name 'Level.1' contains '.': JavaZinc (the Android client) crashes on its "
             + "second start after tracking such a bundle; a name without '.' works with every client\n"
         let result = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "Level.1", "--source", "src"], in: dir.path)
         #expect(result.status == 0)

@@ -34,13 +34,14 @@ import ZincTestSupport
 
         let usage = try run("list", "--distro")
         #expect(usage.status == 64)
-        #expect(usage.stderr == """
-            zinc: error: missing value for '--distro <distro>'
-            Help:  --distro <distro>  Show only bundles with this distribution, at the version it points at.
-            Usage: zinc list [--catalog <catalog>] [--endpoint-url <url>] [--distro <distro>] [--no-versions] [--json]
-              See 'zinc list --help' for more information.
+        #expect(
+            usage.stderr == """
+                zinc: error: missing value for '--distro <distro>'
+                Help:  --distro <distro>  Show only bundles with this distribution, at the version it points at.
+                Usage: zinc list [--catalog <catalog>] [--endpoint-url <url>] [--distro <distro>] [--no-versions] [--json]
+                  See 'zinc list --help' for more information.
 
-            """)
+                """)
         let validation = try run("serve", "--catalog", "cat", "--root", ".")
         #expect(validation.status == 64)
         #expect(validation.stderr.hasPrefix("zinc: error: give exactly one of --catalog or --root.\nUsage: zinc serve "))

@@ -46,9 +46,11 @@ final class HeadlessChromium {
         let devNull = Glibc.open("/dev/null", O_WRONLY)
         posix_spawn_file_actions_adddup2(&actions, devNull, 1)
         posix_spawn_file_actions_adddup2(&actions, devNull, 2)
-        let arguments = [executable, "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
-                         "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check", "--mute-audio",
-                         "--window-size=1280,900", "--user-data-dir=" + scratch + "/profile", "about:blank"]
+        let arguments = [
+            executable, "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
+            "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check", "--mute-audio",
+            "--window-size=1280,900", "--user-data-dir=" + scratch + "/profile", "about:blank",
+        ]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var environment = ProcessInfo.processInfo.environment
@@ -89,7 +91,8 @@ final class HeadlessChromium {
 
     /// Clicks the first link whose text is `text` and waits for the page it leads to.
     func click(link text: String) throws {
-        let clicked = try evaluate("""
+        let clicked = try evaluate(
+            """
             (() => { const a = [...document.querySelectorAll('a')].find(a => a.textContent.trim() === \(Self.literal(text)));
                      if (!a) return false; window.zincOldPage = true; a.click(); return true; })()
             """)
@@ -115,8 +118,9 @@ final class HeadlessChromium {
     /// A PNG of the whole page.
     func screenshot(to path: String) throws {
         let size = try evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]") as? [Int] ?? [1280, 900]
-        _ = try call("Emulation.setDeviceMetricsOverride",
-                     ["width": 1280, "height": min(size[1], 4000), "deviceScaleFactor": 1, "mobile": false])
+        _ = try call(
+            "Emulation.setDeviceMetricsOverride",
+            ["width": 1280, "height": min(size[1], 4000), "deviceScaleFactor": 1, "mobile": false])
         let shot = try call("Page.captureScreenshot", ["format": "png"])
         guard let base64 = shot["data"] as? String, let data = Data(base64Encoded: base64) else {
             throw Failure(description: "no screenshot")
@@ -129,7 +133,8 @@ final class HeadlessChromium {
         while Date() < deadline {
             if try evaluate("document.readyState") as? String == "complete" {
                 // Images in view, lazy ones included, finish decoding (or fail) within 5 s.
-                _ = try evaluate("""
+                _ = try evaluate(
+                    """
                     Promise.race([Promise.allSettled([...document.images].filter(i => !i.complete || i.naturalWidth === 0)
                         .map(i => i.decode())), new Promise(r => setTimeout(r, 5000))])
                     """)

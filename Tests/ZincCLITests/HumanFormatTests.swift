@@ -1,5 +1,6 @@
 import Testing
 import Zinc
+
 @testable import ZincCLI
 
 /// Sizes, counts and times as summaries and progress lines print them.
@@ -33,11 +34,13 @@ import Zinc
     }
 
     @Test func progressLinesShowTimeLeftAndFitTheWidth() {
-        let line = ProgressBar.line("Checking objects", files: 1500, of: 3000, bytes: 50_000_000, of: 100_000_000,
-                                    elapsed: .seconds(10), width: 120)
+        let line = ProgressBar.line(
+            "Checking objects", files: 1500, of: 3000, bytes: 50_000_000, of: 100_000_000,
+            elapsed: .seconds(10), width: 120)
         #expect(line == "Checking objects  [##########..........]  1,500/3,000 files  50.0 MB/100 MB  5.00 MB/s  ETA 0:10")
-        let narrow = ProgressBar.line("Checking objects", files: 1500, of: 3000, bytes: 50_000_000, of: 100_000_000,
-                                      elapsed: .seconds(10), width: 60)
+        let narrow = ProgressBar.line(
+            "Checking objects", files: 1500, of: 3000, bytes: 50_000_000, of: 100_000_000,
+            elapsed: .seconds(10), width: 60)
         #expect(narrow == "Checking objects  1,500/3,000 files  ETA 0:10")
         let early = ProgressBar.line("Hashing", files: 1, of: 3000, bytes: 0, of: 0, elapsed: .milliseconds(200), width: 80)
         #expect(early == "Hashing  [....................]  1/3,000 files")

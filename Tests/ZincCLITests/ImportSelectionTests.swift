@@ -10,9 +10,11 @@ import ZincTestSupport
 
     init() throws {
         dir = try TemporaryDirectory()
-        for path in ["src/a.png", "src/docs/readme.txt", "src/raw/art.psd", "src/raw/keep.psd", "src/.git/HEAD",
-                     "src/.git/objects/ab", "src/Thumbs.db", "src/sub/.DS_Store", "src/notes.txt~", "src/.notes.txt.swp",
-                     "src/desktop.ini", "src/build/out.bin", "src/sub/build/kept.txt"] {
+        for path in [
+            "src/a.png", "src/docs/readme.txt", "src/raw/art.psd", "src/raw/keep.psd", "src/.git/HEAD",
+            "src/.git/objects/ab", "src/Thumbs.db", "src/sub/.DS_Store", "src/notes.txt~", "src/.notes.txt.swp",
+            "src/desktop.ini", "src/build/out.bin", "src/sub/build/kept.txt",
+        ] {
             try dir.write(path, Array("content of \(path)".utf8))
         }
         try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
@@ -25,18 +27,27 @@ import ZincTestSupport
 
     @Test func leavesOutTheDefaultsTheIgnoreFileAndExcludes() throws {
         try dir.write("src/.zincignore", Array("# art sources\n*.psd\n!keep.psd\n/build/\n".utf8))
-        let result = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src",
-                                         "--exclude", "docs/", "--quiet"], in: dir.path)
+        let result = try ZincBinary.run(
+            [
+                "update_bundle", "--catalog", "cat", "--name", "B", "--source", "src",
+                "--exclude", "docs/", "--quiet",
+            ], in: dir.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try files(version: 1) == ["a.png", "raw/keep.psd", "sub/build/kept.txt"])
 
         // Without the default list, version-control folders and clutter come in too.
-        let all = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src",
-                                      "--no-default-ignores", "--quiet"], in: dir.path)
+        let all = try ZincBinary.run(
+            [
+                "update_bundle", "--catalog", "cat", "--name", "B", "--source", "src",
+                "--no-default-ignores", "--quiet",
+            ], in: dir.path)
         #expect(all.status == 0, "\(all.stderr)")
-        #expect(try files(version: 2) == [".git/HEAD", ".git/objects/ab", ".notes.txt.swp", ".zincignore", "Thumbs.db",
-                                          "a.png", "desktop.ini", "docs/readme.txt", "notes.txt~", "raw/keep.psd",
-                                          "sub/.DS_Store", "sub/build/kept.txt"])
+        #expect(
+            try files(version: 2) == [
+                ".git/HEAD", ".git/objects/ab", ".notes.txt.swp", ".zincignore", "Thumbs.db",
+                "a.png", "desktop.ini", "docs/readme.txt", "notes.txt~", "raw/keep.psd",
+                "sub/.DS_Store", "sub/build/kept.txt",
+            ])
     }
 
     @Test func skipsACatalogOrRepoInsideTheSource() throws {
@@ -44,8 +55,9 @@ import ZincTestSupport
         try zincSucceeds(["update_bundle", "--catalog", "src/published", "--name", "X", "--source", "src/docs"], in: dir.path)
         try zincSucceeds(["repo_init", "--repo", "src/client"], in: dir.path)
         try dir.write("src/client/bundles/x.txt", Array("x".utf8))
-        let result = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"],
-                                        in: dir.path)
+        let result = try ZincBinary.run(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"],
+            in: dir.path)
         #expect(result.status == 0)
         #expect(result.stderr.contains("skipping 'src/published': it is a Zinc catalog, not content"), "\(result.stderr)")
         #expect(result.stderr.contains("skipping 'src/client': it is a Zinc client repo, not content"), "\(result.stderr)")

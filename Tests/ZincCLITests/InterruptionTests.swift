@@ -10,17 +10,26 @@ import ZincTestSupport
         let dir = try TemporaryDirectory()
         try ZincBinary.run(["create_catalog", "--id", "com.example.kill", "--dest", "cat"], in: dir.path)
         for i in 0..<40 { try dir.write("v1/f\(i).json", SampleContent.text(20_000 + i, word: "one\(i)")) }
-        #expect(try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v1", "--no-stat-cache"],
-                                   in: dir.path).status == 0)
+        #expect(
+            try ZincBinary.run(
+                ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v1", "--no-stat-cache"],
+                in: dir.path
+            ).status == 0)
         // Version 2 is big enough that a kill lands in every phase: hashing, storing, archive, manifest, index.
         for i in 0..<300 {
-            try dir.write("v2/f\(i).bin", i % 3 == 0 ? SampleContent.text(60_000, word: "two\(i)")
-                                                     : SampleContent.noise(60_000, seed: UInt64(1000 + i)))
+            try dir.write(
+                "v2/f\(i).bin",
+                i % 3 == 0
+                    ? SampleContent.text(60_000, word: "two\(i)")
+                    : SampleContent.noise(60_000, seed: UInt64(1000 + i)))
         }
         var killedBeforeCommit = 0
         for delay in [0.0, 0.005, 0.01, 0.02, 0.04, 0.08, 0.12, 0.2] {
-            let process = try ZincBinary.start(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2",
-                                                "--no-stat-cache", "--force"], in: dir.path)
+            let process = try ZincBinary.start(
+                [
+                    "update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2",
+                    "--no-stat-cache", "--force",
+                ], in: dir.path)
             Thread.sleep(forTimeInterval: delay)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -28,16 +37,22 @@ import ZincTestSupport
 
             let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
             #expect(verify.status == 0, "after a kill at \(delay) s: \(verify.stdout)")
-            let clone = try ZincBinary.run(["clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
-                                            "--dest", "out-\(delay)", "--quiet"], in: dir.path)
+            let clone = try ZincBinary.run(
+                [
+                    "clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
+                    "--dest", "out-\(delay)", "--quiet",
+                ], in: dir.path)
             #expect(clone.status == 0)
             for i in 0..<40 {
                 #expect(try dir.read("out-\(delay)/com.example.kill.B-1/f\(i).json") == dir.read("v1/f\(i).json"))
             }
         }
         #expect(killedBeforeCommit > 0, "no kill landed before the import finished")
-        let after = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2",
-                                        "--no-stat-cache", "--force"], in: dir.path)
+        let after = try ZincBinary.run(
+            [
+                "update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2",
+                "--no-stat-cache", "--force",
+            ], in: dir.path)
         #expect(after.status == 0)
         #expect(try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path).status == 0)
     }
@@ -50,8 +65,11 @@ import ZincTestSupport
         try ZincBinary.run(["create_catalog", "--id", "com.example.kill", "--dest", "cat"], in: dir.path)
         for tree in 0..<2 {
             for i in 0..<80 {
-                try dir.write("t\(tree)/f\(i).bin", i % 2 == 0 ? SampleContent.text(12_000, word: "t\(tree)-\(i)")
-                                                              : SampleContent.noise(12_000, seed: UInt64(tree * 100 + i)))
+                try dir.write(
+                    "t\(tree)/f\(i).bin",
+                    i % 2 == 0
+                        ? SampleContent.text(12_000, word: "t\(tree)-\(i)")
+                        : SampleContent.noise(12_000, seed: UInt64(tree * 100 + i)))
             }
         }
         let commands: [[String]] = [

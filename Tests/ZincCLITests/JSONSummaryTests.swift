@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Zinc
 import ZincTestSupport
+
+@testable import Zinc
 
 /// `--json` on the commands that print a summary: one document a pipeline can parse,
 /// raw numbers, the fields the README's JSON section lists.
@@ -23,22 +24,34 @@ import ZincTestSupport
     }
 
     @Test func distributionsAndDeletions() throws {
-        #expect(try json("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--json")
-                == .object(["bundle": .string("B"), "distro": .string("master"), "version": .int(2), "previous": .null,
-                            "changed": .bool(true)]))
-        #expect(try json("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "3", "--json")
-                == .object(["bundle": .string("B"), "distro": .string("master"), "version": .int(3), "previous": .int(2),
-                            "changed": .bool(true)]))
-        #expect(try json("delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1", "--dry-run", "--json")
-                == .object(["bundle": .string("B"), "dry_run": .bool(true), "deleted_versions": .array([.int(1)]),
-                            "no_version_left": .bool(false),
-                            "files": .array(["manifests/B-1.json", "manifests/B-1.json.gz", "lmfo/B-1.json", "archives/B-1.tar"]
-                                .map { .string($0) })]))
-        #expect(try json("delete_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--json")
+        #expect(
+            try json("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--json")
+                == .object([
+                    "bundle": .string("B"), "distro": .string("master"), "version": .int(2), "previous": .null,
+                    "changed": .bool(true),
+                ]))
+        #expect(
+            try json("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "3", "--json")
+                == .object([
+                    "bundle": .string("B"), "distro": .string("master"), "version": .int(3), "previous": .int(2),
+                    "changed": .bool(true),
+                ]))
+        #expect(
+            try json("delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1", "--dry-run", "--json")
+                == .object([
+                    "bundle": .string("B"), "dry_run": .bool(true), "deleted_versions": .array([.int(1)]),
+                    "no_version_left": .bool(false),
+                    "files": .array(
+                        ["manifests/B-1.json", "manifests/B-1.json.gz", "lmfo/B-1.json", "archives/B-1.tar"]
+                            .map { .string($0) }),
+                ]))
+        #expect(
+            try json("delete_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--json")
                 == .object(["bundle": .string("B"), "distro": .string("master"), "version": .int(3)]))
         try dir.write("spec.json", Array(#"{"small": ["+ *.txt"]}"#.utf8))
         try zincSucceeds(["update_flavorspec", "--catalog", "cat", "--path", "spec.json"], in: dir.path)
-        #expect(try json("delete_flavorspec", "--catalog", "cat", "--name", "spec", "--json")
+        #expect(
+            try json("delete_flavorspec", "--catalog", "cat", "--name", "spec", "--json")
                 == .object(["flavorspec": .string("spec"), "deleted": .bool(true)]))
     }
 

@@ -21,8 +21,9 @@ import ZincTestSupport
         #expect(try dir.catalogContent("one") == dir.catalogContent("cores"))
 
         #expect(try zincSucceeds(["verify", "--catalog", "one", "-j", "1"], in: dir.path).hasSuffix(": no problems\n"))
-        try zincSucceeds(["clone_bundle", "--catalog", "one", "--name", "B", "--version", "1", "--dest", "out", "-j", "1"],
-                         in: dir.path)
+        try zincSucceeds(
+            ["clone_bundle", "--catalog", "one", "--name", "B", "--version", "1", "--dest", "out", "-j", "1"],
+            in: dir.path)
         let source = dir.files(under: "src")
         #expect(dir.files(under: "out/com.example.app.B-1") == source)
         for file in source { #expect(try dir.read("out/com.example.app.B-1/" + file) == dir.read("src/" + file), "\(file)") }
@@ -31,9 +32,11 @@ import ZincTestSupport
     @Test func aJobCountBelowOneIsAUsageError() throws {
         try zincSucceeds(["update_bundle", "--catalog", "one", "--name", "B", "--source", "src"], in: dir.path)
         let before = try dir.catalogContent("one")
-        for (command, count) in [(["update_bundle", "--catalog", "one", "--name", "B", "--source", "src", "--force"], "0"),
-                                 (["verify", "--catalog", "one"], "-2"),
-                                 (["clone_bundle", "--catalog", "one", "--name", "B", "--version", "1", "--dest", "out"], "0")] {
+        for (command, count) in [
+            (["update_bundle", "--catalog", "one", "--name", "B", "--source", "src", "--force"], "0"),
+            (["verify", "--catalog", "one"], "-2"),
+            (["clone_bundle", "--catalog", "one", "--name", "B", "--version", "1", "--dest", "out"], "0"),
+        ] {
             let result = try ZincBinary.run(command + ["--jobs=\(count)"], in: dir.path)
             #expect(result.status == 64, "\(command[0])")
             #expect(result.stderr.hasPrefix("zinc: error: --jobs must be at least 1, not \(count)\n"), "\(command[0]): \(result.stderr)")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Zinc
 import ZincTestSupport
+
 @testable import ZincCLI
 
 /// verify, clean, delete_bundle and delete_distro (and their Python-tool spellings) as
@@ -24,8 +25,10 @@ import ZincTestSupport
     }
 
     /// Runs zinc and checks its status and both outputs exactly.
-    func zinc(_ arguments: [String], status: Int32 = 0, stdout: String, stderr: String = "",
-              sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func zinc(
+        _ arguments: [String], status: Int32 = 0, stdout: String, stderr: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let result = try ZincBinary.run(arguments, in: dir.path)
         #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stdout == stdout, sourceLocation: sourceLocation)
@@ -37,67 +40,82 @@ import ZincTestSupport
 
         try FileManager.default.removeItem(atPath: dir.at("cat/" + oldPhoto.preferredPath))
         try dir.write("cat/index.json", "{}")
-        try zinc(["verify", "--catalog", "cat"], status: 2, stdout: """
-            index.json: differs from catalog.json
-            \(oldPhoto.preferredPath): missing (manifests/B-1.json refers to it)
-            Verified 1 bundle, 2 versions, 4 objects, 2 archives: 2 problems
+        try zinc(
+            ["verify", "--catalog", "cat"], status: 2,
+            stdout: """
+                index.json: differs from catalog.json
+                \(oldPhoto.preferredPath): missing (manifests/B-1.json refers to it)
+                Verified 1 bundle, 2 versions, 4 objects, 2 archives: 2 problems
 
-            """)
-        try zinc(["catalog:verify", "-c", "cat"], status: 2, stdout: """
-            index.json: differs from catalog.json
-            \(oldPhoto.preferredPath): missing (manifests/B-1.json refers to it)
-            Verified 1 bundle, 2 versions, 4 objects, 2 archives: 2 problems
+                """)
+        try zinc(
+            ["catalog:verify", "-c", "cat"], status: 2,
+            stdout: """
+                index.json: differs from catalog.json
+                \(oldPhoto.preferredPath): missing (manifests/B-1.json refers to it)
+                Verified 1 bundle, 2 versions, 4 objects, 2 archives: 2 problems
 
-            """)
-        try zinc(["verify", "--catalog", "cat", "--json"], status: 2, stdout: """
-            {
-              "checked": {
-                "archives": 2,
-                "bundles": 1,
-                "objects": 4,
-                "versions": 2
-              },
-              "ok": false,
-              "problems": [
+                """)
+        try zinc(
+            ["verify", "--catalog", "cat", "--json"], status: 2,
+            stdout: """
                 {
-                  "path": "index.json",
-                  "problem": "differs from catalog.json"
-                },
-                {
-                  "path": "\(oldPhoto.preferredPath)",
-                  "problem": "missing (manifests/B-1.json refers to it)"
+                  "checked": {
+                    "archives": 2,
+                    "bundles": 1,
+                    "objects": 4,
+                    "versions": 2
+                  },
+                  "ok": false,
+                  "problems": [
+                    {
+                      "path": "index.json",
+                      "problem": "differs from catalog.json"
+                    },
+                    {
+                      "path": "\(oldPhoto.preferredPath)",
+                      "problem": "missing (manifests/B-1.json refers to it)"
+                    }
+                  ]
                 }
-              ]
-            }
 
-            """)
+                """)
         // One bundle or version: the index files are not its business.
-        try zinc(["bundle:verify", "-c", "cat", "-b", "B", "-v", "2"], stdout: "Verified 1 bundle, 1 version, 3 objects, 1 archive: no problems\n")
-        try zinc(["verify", "--catalog", "cat", "--bundle", "B", "--version", "1"], status: 2, stdout: """
-            \(oldPhoto.preferredPath): missing (manifests/B-1.json refers to it)
-            Verified 1 bundle, 1 version, 3 objects, 1 archive: 1 problem
+        try zinc(
+            ["bundle:verify", "-c", "cat", "-b", "B", "-v", "2"],
+            stdout: "Verified 1 bundle, 1 version, 3 objects, 1 archive: no problems\n")
+        try zinc(
+            ["verify", "--catalog", "cat", "--bundle", "B", "--version", "1"], status: 2,
+            stdout: """
+                \(oldPhoto.preferredPath): missing (manifests/B-1.json refers to it)
+                Verified 1 bundle, 1 version, 3 objects, 1 archive: 1 problem
 
-            """)
-        try zinc(["verify", "--catalog", "cat", "--bundle", "X"], status: 1, stdout: "",
-                 stderr: "zinc: error: no bundle 'X' in the catalog\n")
+                """)
+        try zinc(
+            ["verify", "--catalog", "cat", "--bundle", "X"], status: 1, stdout: "",
+            stderr: "zinc: error: no bundle 'X' in the catalog\n")
         let noBundle = try ZincBinary.run(["verify", "--catalog", "cat", "--version", "1"], in: dir.path)
         #expect(noBundle.status != 0 && noBundle.stderr.contains("--version needs --bundle"))
     }
 
     @Test func cleanListsThenRemovesWhatNoVersionUses() throws {
         try zinc(["clean", "--catalog", "cat"], stdout: "Would remove 0 files (0 B)\n")
-        try zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], stdout: """
-            manifests/B-1.json
-            manifests/B-1.json.gz
-            lmfo/B-1.json
-            archives/B-1.tar
-            Deleted version 1 of 'B'
-            The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
+        try zinc(
+            ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"],
+            stdout: """
+                manifests/B-1.json
+                manifests/B-1.json.gz
+                lmfo/B-1.json
+                archives/B-1.tar
+                Deleted version 1 of 'B'
+                The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
 
-            """)
+                """)
         try dir.write("cat/objects/00/11/0011223344556677889900112233445566778899", "zz")
-        let garbage = ["lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "archives/B-1.tar",
-                       "objects/00/11/0011223344556677889900112233445566778899", oldPhoto.preferredPath].sorted { a, b in
+        let garbage = [
+            "lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "archives/B-1.tar",
+            "objects/00/11/0011223344556677889900112233445566778899", oldPhoto.preferredPath,
+        ].sorted { a, b in
             // clean's order: LMFO records, manifests, archives, then objects
             let rank = { (p: String) in ["lmfo", "manifests", "archives", "objects"].firstIndex { p.hasPrefix($0) }! }
             return rank(a) != rank(b) ? rank(a) < rank(b) : a < b
@@ -108,70 +126,93 @@ import ZincTestSupport
         // Within the index's cache lifetime, what left it stays.
         let kept = try ZincBinary.run(["clean", "--catalog", "cat", "--force"], in: dir.path)
         #expect(kept.status == 0)
-        #expect(kept.stdout.hasPrefix("Removed 0 files (0 B)\nKept 6 files (\(HumanFormat.bytes(Int64(bytes)))) that left the index less than "
-                                      + "5 minutes ago, for clients that may still hold it; removable from 20"), "\(kept.stdout)")
+        #expect(
+            kept.stdout.hasPrefix(
+                "Removed 0 files (0 B)\nKept 6 files (\(HumanFormat.bytes(Int64(bytes)))) that left the index less than "
+                    + "5 minutes ago, for clients that may still hold it; removable from 20"), "\(kept.stdout)")
         #expect(garbage.allSatisfy { dir.exists("cat/" + $0) })
 
-        try zinc(["clean", "--catalog", "cat", "--grace", "0"], stdout: garbage.map { $0 + "\n" }.joined() + "Would remove 6 files (\(HumanFormat.bytes(Int64(bytes))))\n")
+        try zinc(
+            ["clean", "--catalog", "cat", "--grace", "0"],
+            stdout: garbage.map { $0 + "\n" }.joined() + "Would remove 6 files (\(HumanFormat.bytes(Int64(bytes))))\n")
         #expect(garbage.allSatisfy { dir.exists("cat/" + $0) })
-        try zinc(["catalog:clean", "-c", "cat", "-f", "--grace", "0"], stdout: garbage.map { $0 + "\n" }.joined() + "Removed 6 files (\(HumanFormat.bytes(Int64(bytes))))\n")
+        try zinc(
+            ["catalog:clean", "-c", "cat", "-f", "--grace", "0"],
+            stdout: garbage.map { $0 + "\n" }.joined() + "Removed 6 files (\(HumanFormat.bytes(Int64(bytes))))\n")
         #expect(!garbage.contains { dir.exists("cat/" + $0) })
         #expect(dir.files(under: "cat/retired").isEmpty, "spent records go with the files")
         try zinc(["clean", "--catalog", "cat", "--force"], stdout: "Removed 0 files (0 B)\n")
         try zinc(["verify", "--catalog", "cat"], stdout: "Verified 1 bundle, 1 version, 3 objects, 1 archive: no problems\n")
-        try zinc(["clean", "--catalog", "cat", "--grace=-1"], status: 64, stdout: "",
-                 stderr: "zinc: error: --grace must be 0 or more seconds, not -1\nUsage: zinc clean [--catalog <catalog>] [--endpoint-url <url>] [--force] [--grace <grace>] [--quiet] [--json]\n  See 'zinc clean --help' for more information.\n")
+        try zinc(
+            ["clean", "--catalog", "cat", "--grace=-1"], status: 64, stdout: "",
+            stderr:
+                "zinc: error: --grace must be 0 or more seconds, not -1\nUsage: zinc clean [--catalog <catalog>] [--endpoint-url <url>] [--force] [--grace <grace>] [--quiet] [--json]\n  See 'zinc clean --help' for more information.\n"
+        )
     }
 
     @Test func deleteBundleRefusesReferencedVersionsNamingTheDistribution() throws {
         try ZincBinary.run(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir.path)
         let before = dir.files(under: "cat")
-        try zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1", "2"], status: 1, stdout: "",
-                 stderr: "zinc: error: version 2 of 'B' is referenced by distribution 'master'; nothing was deleted\n")
-        try zinc(["bundle:delete", "-c", "cat", "-b", "B", "-v", ":all"], status: 1, stdout: "",
-                 stderr: "zinc: error: version 2 of 'B' is referenced by distribution 'master'; nothing was deleted\n")
+        try zinc(
+            ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1", "2"], status: 1, stdout: "",
+            stderr: "zinc: error: version 2 of 'B' is referenced by distribution 'master'; nothing was deleted\n")
+        try zinc(
+            ["bundle:delete", "-c", "cat", "-b", "B", "-v", ":all"], status: 1, stdout: "",
+            stderr: "zinc: error: version 2 of 'B' is referenced by distribution 'master'; nothing was deleted\n")
         #expect(dir.files(under: "cat") == before)
 
-        try zinc(["bundle:delete", "-c", "cat", "-b", "B", "-v", ":unreferenced", "-n"], stdout: """
-            manifests/B-1.json
-            manifests/B-1.json.gz
-            lmfo/B-1.json
-            archives/B-1.tar
-            Would delete version 1 of 'B'
+        try zinc(
+            ["bundle:delete", "-c", "cat", "-b", "B", "-v", ":unreferenced", "-n"],
+            stdout: """
+                manifests/B-1.json
+                manifests/B-1.json.gz
+                lmfo/B-1.json
+                archives/B-1.tar
+                Would delete version 1 of 'B'
 
-            """)
+                """)
         #expect(dir.files(under: "cat") == before)
-        try zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], stdout: """
-            manifests/B-1.json
-            manifests/B-1.json.gz
-            lmfo/B-1.json
-            archives/B-1.tar
-            Deleted version 1 of 'B'
-            The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
+        try zinc(
+            ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"],
+            stdout: """
+                manifests/B-1.json
+                manifests/B-1.json.gz
+                lmfo/B-1.json
+                archives/B-1.tar
+                Deleted version 1 of 'B'
+                The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
 
-            """)
-        try zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], stdout: "No version of 'B' to delete\n")
+                """)
+        try zinc(
+            ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], stdout: "No version of 'B' to delete\n")
 
-        try zinc(["delete_distro", "--catalog", "cat", "--id", "B", "--name", "master"],
-                 stdout: "Deleted distribution 'master' of 'B' (it pointed at version 2)\n")
-        try zinc(["distro:delete", "-c", "cat", "-b", "B", "-d", "master"], status: 1, stdout: "",
-                 stderr: "zinc: error: bundle 'B' has no distribution 'master'\n")
-        try zinc(["bundle:delete", "-c", "cat", "-b", "B", "-v", "all"], stdout: """
-            manifests/B-2.json
-            manifests/B-2.json.gz
-            lmfo/B-2.json
-            archives/B-2.tar
-            Deleted version 2 of 'B'; no version is left (its numbers stay used)
-            The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
+        try zinc(
+            ["delete_distro", "--catalog", "cat", "--id", "B", "--name", "master"],
+            stdout: "Deleted distribution 'master' of 'B' (it pointed at version 2)\n")
+        try zinc(
+            ["distro:delete", "-c", "cat", "-b", "B", "-d", "master"], status: 1, stdout: "",
+            stderr: "zinc: error: bundle 'B' has no distribution 'master'\n")
+        try zinc(
+            ["bundle:delete", "-c", "cat", "-b", "B", "-v", "all"],
+            stdout: """
+                manifests/B-2.json
+                manifests/B-2.json.gz
+                lmfo/B-2.json
+                archives/B-2.tar
+                Deleted version 2 of 'B'; no version is left (its numbers stay used)
+                The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
 
-            """)
+                """)
         // The bundle keeps its entry, so its version numbers are never handed out again.
-        #expect(String(decoding: try dir.read("cat/catalog.json"), as: UTF8.self)
-                    == #"{"bundles":{"B":{"distributions":{},"next_version":2,"versions":[]}},"format":"1","id":"com.example.app"}"#)
-        try zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], status: 1, stdout: "",
-                 stderr: "zinc: error: bundle 'B' has no version 1\n")
-        try zinc(["delete_bundle", "--catalog", "cat", "--name", "Nope", "--versions", "1"], status: 1, stdout: "",
-                 stderr: "zinc: error: no bundle 'Nope' in the catalog\n")
+        #expect(
+            String(decoding: try dir.read("cat/catalog.json"), as: UTF8.self)
+                == #"{"bundles":{"B":{"distributions":{},"next_version":2,"versions":[]}},"format":"1","id":"com.example.app"}"#)
+        try zinc(
+            ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], status: 1, stdout: "",
+            stderr: "zinc: error: bundle 'B' has no version 1\n")
+        try zinc(
+            ["delete_bundle", "--catalog", "cat", "--name", "Nope", "--versions", "1"], status: 1, stdout: "",
+            stderr: "zinc: error: no bundle 'Nope' in the catalog\n")
         try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], stdout: "Created bundle 'B' version 3\n")
     }
 
@@ -186,7 +227,10 @@ import ZincTestSupport
         try ZincBinary.run(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], in: dir.path)
         let clean = try ZincBinary.runOnTerminal(["clean", "--catalog", "cat", "--force", "--grace", "0"], in: dir.path)
         #expect(clean.terminal.contains("\rRemoving  [####################]  5/5 files  "))
-        #expect(clean.terminal.contains("\r\nlmfo/B-1.json\r\nmanifests/B-1.json\r\nmanifests/B-1.json.gz\r\narchives/B-1.tar\r\n\(oldPhoto.preferredPath)\r\nRemoved 5 files ("))
+        #expect(
+            clean.terminal.contains(
+                "\r\nlmfo/B-1.json\r\nmanifests/B-1.json\r\nmanifests/B-1.json.gz\r\narchives/B-1.tar\r\n\(oldPhoto.preferredPath)\r\nRemoved 5 files ("
+            ))
     }
 
     /// Writers import new trees (some reusing content of versions just deleted, whose
@@ -195,10 +239,12 @@ import ZincTestSupport
         let writers = 3, iterations = 6
         func own(_ writer: Int, _ i: Int) -> [UInt8] { SampleContent.noise(4000, seed: UInt64(writer * 100 + i + 10)) }
         func tree(_ writer: Int, _ i: Int) -> [String: [UInt8]] {
-            ["own.bin": own(writer, i),
-             "recycled.bin": own(writer, i - 3),  // the own file of a version deleted one iteration ago
-             "common.json": SampleContent.text(5000),
-             "\(i).txt": SampleContent.text(2000 + i, word: "w\(writer)")]
+            [
+                "own.bin": own(writer, i),
+                "recycled.bin": own(writer, i - 3),  // the own file of a version deleted one iteration ago
+                "common.json": SampleContent.text(5000),
+                "\(i).txt": SampleContent.text(2000 + i, word: "w\(writer)"),
+            ]
         }
         for writer in 0..<writers {
             for i in 1...iterations {
@@ -218,7 +264,8 @@ import ZincTestSupport
             return process
         }
         let writerProcesses = try (0..<writers).map { p in
-            try shell("""
+            try shell(
+                """
                 for i in \((1...iterations).map(String.init).joined(separator: " ")); do
                   "$Z" update_bundle --catalog cat --name B\(p) --source src/\(p)-$i
                   "$Z" update_distro --catalog cat --id B\(p) --name master --version latest
@@ -226,7 +273,8 @@ import ZincTestSupport
                 done
                 """, log: "log.\(p)")
         }
-        let cleaner = try shell("""
+        let cleaner = try shell(
+            """
             while [ ! -e writers.done ]; do
               "$Z" clean --catalog cat --force --grace 0
               echo run >>clean.runs

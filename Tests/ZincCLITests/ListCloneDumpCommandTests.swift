@@ -40,11 +40,12 @@ import ZincTestSupport
     }
 
     @Test func listsBundlesVersionsAndDistros() throws {
-        #expect(try zinc("list", "--catalog", "cat") == """
-            BasicAdjectives [1=(_master), 2=(master, test)]
-            Zebra [1]
+        #expect(
+            try zinc("list", "--catalog", "cat") == """
+                BasicAdjectives [1=(_master), 2=(master, test)]
+                Zebra [1]
 
-            """)
+                """)
         #expect(try zinc("list", "--catalog", "cat", "--distro", "test") == "BasicAdjectives [2=(master, test)]\n")
         #expect(try zinc("list", "--catalog", "cat", "--distro", "nobody") == "")
         #expect(try zinc("list", "--catalog", "cat", "--no-versions") == "BasicAdjectives\nZebra\n")
@@ -55,13 +56,19 @@ import ZincTestSupport
         let expected = JSONValue.object([
             "catalog": .string("com.mindsnacks.french"),
             "bundles": .array([
-                .object(["name": .string("BasicAdjectives"), "versions": .array([
-                    .object(["version": .int(1), "distributions": .array([.string("_master")])]),
-                    .object(["version": .int(2), "distributions": .array([.string("master"), .string("test")])]),
-                ])]),
-                .object(["name": .string("Zebra"), "versions": .array([
-                    .object(["version": .int(1), "distributions": .array([])]),
-                ])]),
+                .object([
+                    "name": .string("BasicAdjectives"),
+                    "versions": .array([
+                        .object(["version": .int(1), "distributions": .array([.string("_master")])]),
+                        .object(["version": .int(2), "distributions": .array([.string("master"), .string("test")])]),
+                    ]),
+                ]),
+                .object([
+                    "name": .string("Zebra"),
+                    "versions": .array([
+                        .object(["version": .int(1), "distributions": .array([])])
+                    ]),
+                ]),
             ]),
         ])
         #expect(json == String(decoding: expected.prettyEncoded(), as: UTF8.self))
@@ -69,75 +76,90 @@ import ZincTestSupport
     }
 
     @Test func listsTheFilesOfAVersion() throws {
-        #expect(try zinc("list_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "@_master") == """
-            Basic Adjectives.js
-            audio/basic-adj-11.caf
-            photos/85x85/kind.jpg
+        #expect(
+            try zinc("list_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "@_master") == """
+                Basic Adjectives.js
+                audio/basic-adj-11.caf
+                photos/85x85/kind.jpg
 
-            """)
-        #expect(try zinc("list_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "latest", "--sha") == """
-            \(sha1Hex(Self.js)) Basic Adjectives.js
-            \(sha1Hex(Self.caf)) audio/basic-adj-11.caf
-            \(sha1Hex(Self.caf12)) audio/basic-adj-12.caf
-            \(sha1Hex(Self.jpg)) photos/85x85/kind.jpg
+                """)
+        #expect(
+            try zinc("list_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "latest", "--sha") == """
+                \(sha1Hex(Self.js)) Basic Adjectives.js
+                \(sha1Hex(Self.caf)) audio/basic-adj-11.caf
+                \(sha1Hex(Self.caf12)) audio/basic-adj-12.caf
+                \(sha1Hex(Self.jpg)) photos/85x85/kind.jpg
 
-            """)
-        #expect(try zinc("list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "1", "--json") == """
-            {
-              "bundle": "Zebra",
-              "catalog": "com.mindsnacks.french",
-              "files": [
+                """)
+        #expect(
+            try zinc("list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "1", "--json") == """
                 {
-                  "path": "basic-adj-11.caf",
-                  "sha": "\(sha1Hex(Self.caf))"
-                },
-                {
-                  "path": "basic-adj-12.caf",
-                  "sha": "\(sha1Hex(Self.caf12))"
+                  "bundle": "Zebra",
+                  "catalog": "com.mindsnacks.french",
+                  "files": [
+                    {
+                      "path": "basic-adj-11.caf",
+                      "sha": "\(sha1Hex(Self.caf))"
+                    },
+                    {
+                      "path": "basic-adj-12.caf",
+                      "sha": "\(sha1Hex(Self.caf12))"
+                    }
+                  ],
+                  "flavor": null,
+                  "version": 1
                 }
-              ],
-              "flavor": null,
-              "version": 1
-            }
 
-            """)
-        try expectFailure(["list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "1", "--flavor", "phone"],
-                          message: "bundle 'Zebra' version 1 has no flavor 'phone' (it has no flavors)")
-        try expectFailure(["list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "@master"],
-                          message: "bundle 'Zebra' has no distribution 'master'")
-        try expectFailure(["list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "newest"],
-                          message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'; did you mean '@newest'?")
+                """)
+        try expectFailure(
+            ["list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "1", "--flavor", "phone"],
+            message: "bundle 'Zebra' version 1 has no flavor 'phone' (it has no flavors)")
+        try expectFailure(
+            ["list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "@master"],
+            message: "bundle 'Zebra' has no distribution 'master'")
+        try expectFailure(
+            ["list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "newest"],
+            message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'; did you mean '@newest'?")
     }
 
     @Test func clonesAVersionWithItsManifestBeside() throws {
         let folder = "com.mindsnacks.french.BasicAdjectives-2"
-        #expect(try zinc("clone_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "@master",
-                         "--dest", "out", "--include-manifest") == """
-            Cloned 'BasicAdjectives' version 2 (4 files) to out/\(folder)
-            Wrote its manifest to out/\(folder).json
+        #expect(
+            try zinc(
+                "clone_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "@master",
+                "--dest", "out", "--include-manifest") == """
+                    Cloned 'BasicAdjectives' version 2 (4 files) to out/\(folder)
+                    Wrote its manifest to out/\(folder).json
 
-            """)
-        #expect(dir.files(under: "out") == ["\(folder).json", "\(folder)/Basic Adjectives.js", "\(folder)/audio/basic-adj-11.caf",
-                                            "\(folder)/audio/basic-adj-12.caf", "\(folder)/photos/85x85/kind.jpg"])
+                    """)
+        #expect(
+            dir.files(under: "out") == [
+                "\(folder).json", "\(folder)/Basic Adjectives.js", "\(folder)/audio/basic-adj-11.caf",
+                "\(folder)/audio/basic-adj-12.caf", "\(folder)/photos/85x85/kind.jpg",
+            ])
         #expect(try dir.read("out/\(folder)/photos/85x85/kind.jpg") == Self.jpg)
         #expect(try dir.read("out/\(folder)/audio/basic-adj-11.caf") == Self.caf)
         #expect(try dir.read("out/\(folder).json") == dir.read("cat/manifests/BasicAdjectives-2.json"))
 
         try dir.write("out/\(folder)/audio/basic-adj-11.caf", "edited")
-        try expectFailure(["clone_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "2", "--dest", "out"],
-                          message: "'out/\(folder)' already exists; remove it or clone into another folder")
+        try expectFailure(
+            ["clone_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "2", "--dest", "out"],
+            message: "'out/\(folder)' already exists; remove it or clone into another folder")
         #expect(try dir.read("out/\(folder)/audio/basic-adj-11.caf") == Array("edited".utf8))
     }
 
     @Test func refusesAManifestThatWouldWriteOutsideTheFolder() throws {
         let sha = sha1Hex(Self.js)
-        try dir.write("cat/manifests/Zebra-1.json", """
+        try dir.write(
+            "cat/manifests/Zebra-1.json",
+            """
             {"catalog":"com.mindsnacks.french","bundle":"Zebra","version":1,"flavors":[],
              "files":{"../../escaped.js":{"sha":"\(sha)","formats":{"gz":{"size":1}}}}}
             """)
-        try expectFailure(["clone_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "1", "--dest", "out/inner"],
-                          message: "'\(dir.at("cat"))/manifests/Zebra-1.json' is not a valid Zinc file: "
-                              + "invalid path '../../escaped.js': it has a '..' component")
+        try expectFailure(
+            ["clone_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "1", "--dest", "out/inner"],
+            message: "'\(dir.at("cat"))/manifests/Zebra-1.json' is not a valid Zinc file: "
+                + "invalid path '../../escaped.js': it has a '..' component")
         #expect(!dir.exists("out"))
         #expect(!dir.exists("escaped.js"))
     }
@@ -146,45 +168,48 @@ import ZincTestSupport
         try zinc("create_catalog", "--id", "com.example.small", "--dest", "small")
         try zinc("update_bundle", "--catalog", "small", "--name", "B", "--source", "src/photos")
         try zinc("update_distro", "--catalog", "small", "--id", "B", "--name", "master", "--version", "1")
-        #expect(try zinc("dump_index", "--catalog", "small") == """
-            {
-              "bundles": {
-                "B": {
-                  "distributions": {
-                    "master": 1
-                  },
-                  "next_version": 1,
-                  "versions": [
-                    1
-                  ]
-                }
-              },
-              "format": "1",
-              "id": "com.example.small"
-            }
-
-            """)
-        #expect(try zinc("dump_manifest", "--catalog", "small", "--name", "B", "--version", "@master") == """
-            {
-              "bundle": "B",
-              "catalog": "com.example.small",
-              "files": {
-                "85x85/kind.jpg": {
-                  "formats": {
-                    "raw": {
-                      "size": 8640
+        #expect(
+            try zinc("dump_index", "--catalog", "small") == """
+                {
+                  "bundles": {
+                    "B": {
+                      "distributions": {
+                        "master": 1
+                      },
+                      "next_version": 1,
+                      "versions": [
+                        1
+                      ]
                     }
                   },
-                  "sha": "\(sha1Hex(Self.jpg))"
+                  "format": "1",
+                  "id": "com.example.small"
                 }
-              },
-              "flavors": [],
-              "version": 1
-            }
 
-            """)
-        try expectFailure(["dump_manifest", "--catalog", "small", "--name", "B", "--version", "2"],
-                          message: "bundle 'B' has no version 2")
+                """)
+        #expect(
+            try zinc("dump_manifest", "--catalog", "small", "--name", "B", "--version", "@master") == """
+                {
+                  "bundle": "B",
+                  "catalog": "com.example.small",
+                  "files": {
+                    "85x85/kind.jpg": {
+                      "formats": {
+                        "raw": {
+                          "size": 8640
+                        }
+                      },
+                      "sha": "\(sha1Hex(Self.jpg))"
+                    }
+                  },
+                  "flavors": [],
+                  "version": 1
+                }
+
+                """)
+        try expectFailure(
+            ["dump_manifest", "--catalog", "small", "--name", "B", "--version", "2"],
+            message: "bundle 'B' has no version 2")
     }
 
     @Test func storesFlavorspecsAndImportsWithThemByName() throws {
@@ -193,11 +218,13 @@ import ZincTestSupport
         try dir.write("icons/a@2x.png", SampleContent.noise(900, seed: 3))
         try dir.write("specs/devices.json", #"{"phone": ["- *@2x.png", "+ *"], "tablet": ["+ *"]}"#)
         #expect(try zinc("update_flavorspec", "--catalog", "cat", "--path", "specs/devices.json") == "Stored flavorspec 'devices'\n")
-        #expect(try zinc("update_flavorspec", "--catalog", "cat", "--path", "specs/devices.json", "--name", "copy")
+        #expect(
+            try zinc("update_flavorspec", "--catalog", "cat", "--path", "specs/devices.json", "--name", "copy")
                 == "Stored flavorspec 'copy'\n")
         #expect(try zinc("list_flavorspecs", "--catalog", "cat") == "copy\ndevices\n")
 
-        #expect(try zinc("update_bundle", "--catalog", "cat", "--name", "Icons", "--source", "icons", "--flavors", "devices")
+        #expect(
+            try zinc("update_bundle", "--catalog", "cat", "--name", "Icons", "--source", "icons", "--flavors", "devices")
                 == "Created bundle 'Icons' version 1\n")
         #expect(dir.files(under: "cat/archives").filter { $0.hasPrefix("Icons") } == ["Icons-1~phone.tar", "Icons-1~tablet.tar"])
         let manifest = try Manifest.parse(dir.read("cat/manifests/Icons-1.json"), path: "Icons-1.json")
@@ -208,11 +235,15 @@ import ZincTestSupport
         #expect(try zinc("list_bundle", "--catalog", "cat", "--name", "Icons", "--version", "1", "--flavor", "phone") == "a.png\nb.png\n")
 
         // A file path works as well, and --include-master-archive adds the all-files archive.
-        #expect(try zinc("update_bundle", "--catalog", "cat", "--name", "Icons", "--source", "icons", "--force",
-                         "--flavors", "specs/devices.json", "--include-master-archive") == "Created bundle 'Icons' version 2\n")
-        #expect(dir.files(under: "cat/archives").filter { $0.hasPrefix("Icons-2") }
+        #expect(
+            try zinc(
+                "update_bundle", "--catalog", "cat", "--name", "Icons", "--source", "icons", "--force",
+                "--flavors", "specs/devices.json", "--include-master-archive") == "Created bundle 'Icons' version 2\n")
+        #expect(
+            dir.files(under: "cat/archives").filter { $0.hasPrefix("Icons-2") }
                 == ["Icons-2.tar", "Icons-2~phone.tar", "Icons-2~tablet.tar"])
-        #expect(try zinc("clone_bundle", "--catalog", "cat", "--name", "Icons", "--version", "2", "--flavor", "phone", "--dest", "out")
+        #expect(
+            try zinc("clone_bundle", "--catalog", "cat", "--name", "Icons", "--version", "2", "--flavor", "phone", "--dest", "out")
                 == "Cloned 'Icons' version 2 (2 files) to out/com.mindsnacks.french.Icons-2~phone\n")
 
         #expect(try zinc("delete_flavorspec", "--catalog", "cat", "--name", "copy") == "Deleted flavorspec 'copy'\n")
@@ -222,26 +253,33 @@ import ZincTestSupport
 
     @Test func refusesBadFlavorspecs() throws {
         try dir.write("specs/bad.json", #"{"phone": ["*.png"]}"#)
-        try expectFailure(["update_flavorspec", "--catalog", "cat", "--path", "specs/bad.json"],
-                          message: "'specs/bad.json' is not a valid Zinc file: not a valid flavorspec: "
-                              + "flavor 'phone': rule '*.png' does not start with '+ ' or '- '")
+        try expectFailure(
+            ["update_flavorspec", "--catalog", "cat", "--path", "specs/bad.json"],
+            message: "'specs/bad.json' is not a valid Zinc file: not a valid flavorspec: "
+                + "flavor 'phone': rule '*.png' does not start with '+ ' or '- '")
         try dir.write("specs/list.json", #"[["+ *"]]"#)
-        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--flavors", "specs/list.json"],
-                          message: "'specs/list.json' is not a valid Zinc file: not a valid flavorspec: "
-                              + "expected an object of flavor name -> list of rules")
-        try expectFailure(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--flavors", "devices"],
-                          message: "no flavorspec file 'devices' and no flavorspec named 'devices' stored in catalog '\(dir.at("cat"))'")
+        try expectFailure(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--flavors", "specs/list.json"],
+            message: "'specs/list.json' is not a valid Zinc file: not a valid flavorspec: "
+                + "expected an object of flavor name -> list of rules")
+        try expectFailure(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--flavors", "devices"],
+            message: "no flavorspec file 'devices' and no flavorspec named 'devices' stored in catalog '\(dir.at("cat"))'")
         try dir.write("specs/ok.json", #"{"phone": ["+ *"]}"#)
-        try expectFailure(["update_flavorspec", "--catalog", "cat", "--path", "specs/ok.json", "--name", "a~b"],
-                          message: "invalid flavor name 'a~b': it contains '~'")
-        try expectFailure(["delete_flavorspec", "--catalog", "cat", "--name", "devices"],
-                          message: "no flavorspec named 'devices' stored in catalog '\(dir.at("cat"))'")
+        try expectFailure(
+            ["update_flavorspec", "--catalog", "cat", "--path", "specs/ok.json", "--name", "a~b"],
+            message: "invalid flavor name 'a~b': it contains '~'")
+        try expectFailure(
+            ["delete_flavorspec", "--catalog", "cat", "--name", "devices"],
+            message: "no flavorspec named 'devices' stored in catalog '\(dir.at("cat"))'")
         #expect(!dir.exists("cat/config"))
     }
 
     @Test func everyNewCommandHasHelp() throws {
-        for command in ["list", "list_bundle", "clone_bundle", "dump_index", "dump_manifest",
-                        "update_flavorspec", "list_flavorspecs", "delete_flavorspec"] {
+        for command in [
+            "list", "list_bundle", "clone_bundle", "dump_index", "dump_manifest",
+            "update_flavorspec", "list_flavorspecs", "delete_flavorspec",
+        ] {
             #expect(try zinc(command, "--help").contains("USAGE: zinc \(command)"))
         }
     }

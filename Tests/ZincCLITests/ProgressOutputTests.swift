@@ -22,8 +22,11 @@ import ZincTestSupport
         #expect(update.terminal.contains("\rStoring  [####################]  1/1 files  1.50 MB/1.50 MB  "))
         #expect(update.terminal.hasSuffix("  in 0:00\u{1B}[K\r\nCreated bundle 'B' version 1\r\n"))
 
-        let clone = try ZincBinary.runOnTerminal(["clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
-                                                  "--dest", "out"], in: dir.path)
+        let clone = try ZincBinary.runOnTerminal(
+            [
+                "clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
+                "--dest", "out",
+            ], in: dir.path)
         #expect(clone.status == 0)
         #expect(clone.terminal.contains("\rCloning  [####################]  50/50 files  1.99 MB/1.99 MB  "))
         #expect(clone.terminal.hasSuffix("\r\nCloned 'B' version 1 (50 files) to out/com.example.app.B-1\r\n"))
@@ -40,8 +43,9 @@ import ZincTestSupport
 
     /// On a narrow terminal the line drops parts rather than wrapping.
     @Test func fitsTheTerminalsWidth() throws {
-        let update = try ZincBinary.runOnTerminal(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
-                                                  in: dir.path, columns: 40)
+        let update = try ZincBinary.runOnTerminal(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+            in: dir.path, columns: 40)
         // "\r\n" is one Character: make every line end a lone "\r" before splitting.
         let lines = update.terminal.replacingOccurrences(of: "\r\n", with: "\r").split(separator: "\r")
             .map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
@@ -60,19 +64,25 @@ import ZincTestSupport
         let sync = try ZincBinary.runOnTerminal(["sync", "--repo", "repo"], in: dir.path)
         #expect(sync.status == 0)
         // The archive's bytes; on 80 columns the bar makes way for the rest.
-        #expect(sync.terminal.contains("\rSyncing com.example.app.B-1  50/50 files  2.03 MB/2.03 MB  in 0:00\u{1B}[K\r\n"
-                                        + "com.example.app.B: none -> 1 (lmfo: 50 objects missing, 50 from the archive, "
-                                        + "0 fetched singly); 2.03 MB in 2 requests, "), "\(sync.terminal)")
+        #expect(
+            sync.terminal.contains(
+                "\rSyncing com.example.app.B-1  50/50 files  2.03 MB/2.03 MB  in 0:00\u{1B}[K\r\n"
+                    + "com.example.app.B: none -> 1 (lmfo: 50 objects missing, 50 from the archive, "
+                    + "0 fetched singly); 2.03 MB in 2 requests, "), "\(sync.terminal)")
         let quiet = try ZincBinary.runOnTerminal(["sync", "--repo", "repo", "--quiet"], in: dir.path)
         #expect(!quiet.terminal.contains("Syncing"))
     }
 
     @Test func staysSilentWithQuietOrWhenStdoutIsNotATerminal() throws {
-        let quiet = try ZincBinary.runOnTerminal(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"],
-                                                 in: dir.path)
+        let quiet = try ZincBinary.runOnTerminal(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"],
+            in: dir.path)
         #expect(quiet.terminal == "Created bundle 'B' version 1\r\n")
-        let piped = try ZincBinary.runOnTerminal(["clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
-                                                  "--dest", "out"], in: dir.path, stdoutOnTerminal: false)
+        let piped = try ZincBinary.runOnTerminal(
+            [
+                "clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
+                "--dest", "out",
+            ], in: dir.path, stdoutOnTerminal: false)
         #expect(piped.terminal == "")
         #expect(piped.stdout == "Cloned 'B' version 1 (50 files) to out/com.example.app.B-1\n")
     }

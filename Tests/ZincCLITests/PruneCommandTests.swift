@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Zinc
 import ZincTestSupport
+
+@testable import Zinc
 
 /// `zinc prune --keep-last N`: deletes what the policy leaves out, never what a
 /// distribution names, then cleans; a dry run changes nothing and says what it frees.
@@ -38,16 +39,23 @@ import ZincTestSupport
             StoredObject.path(sha: SHA1.hash(SampleContent.text(3000 + v, word: "v\(v)")), format: .gz)
         }
         let bytes = try (freed + changing).reduce(0) { $0 + (try dir.read("cat/" + $1).count) }
-        #expect(out == """
-            Would delete versions 3, 4 of 'A' (kept 1, 2, which distributions name)
-            'B': nothing to delete
-            Would free 10 files (\(Self.human(bytes))), removed by a clean 5 minutes after the deletion
+        #expect(
+            out == """
+                Would delete versions 3, 4 of 'A' (kept 1, 2, which distributions name)
+                'B': nothing to delete
+                Would free 10 files (\(Self.human(bytes))), removed by a clean 5 minutes after the deletion
 
-            """, "\(out)")
+                """, "\(out)")
         #expect(dir.files(under: "cat") == before)
 
-        let json = try JSONValue.parse(Array(try zincSucceeds(["prune", "--catalog", "cat", "--keep-last", "2", "--dry-run",
-                                                               "--json"], in: dir.path).utf8))
+        let json = try JSONValue.parse(
+            Array(
+                try zincSucceeds(
+                    [
+                        "prune", "--catalog", "cat", "--keep-last", "2", "--dry-run",
+                        "--json",
+                    ], in: dir.path
+                ).utf8))
         #expect(json.objectValue?["would_free"]?.objectValue?["bytes"]?.intValue == Int64(bytes))
         #expect(json.objectValue?["bundles"]?.arrayValue?.first?.objectValue?["deleted_versions"] == .array([.int(3), .int(4)]))
     }
@@ -62,8 +70,10 @@ import ZincTestSupport
 
         // With the default grace the files wait for clients holding the old index.
         let waiting = try zincSucceeds(["prune", "--catalog", "cat", "--keep-last", "1"], in: dir.path)
-        #expect(waiting.hasPrefix("'A': nothing to delete (kept 1, 2, which distributions name)\nDeleted version 1 of 'B'\n"
-                                  + "Removed 0 files (0 B)\nKept 4 files ("), "\(waiting)")
+        #expect(
+            waiting.hasPrefix(
+                "'A': nothing to delete (kept 1, 2, which distributions name)\nDeleted version 1 of 'B'\n"
+                    + "Removed 0 files (0 B)\nKept 4 files ("), "\(waiting)")
         #expect(dir.exists("cat/manifests/B-1.json"))
     }
 

@@ -21,7 +21,8 @@ import ZincTestSupport
 
     /// A catalog with BasicAdjectives 1 and 2, made through the aliases.
     func makeCatalog() throws {
-        #expect(try zinc("catalog:create", "com.mindsnacks.french", "-s", "stores")
+        #expect(
+            try zinc("catalog:create", "com.mindsnacks.french", "-s", "stores")
                 == "Created catalog 'com.mindsnacks.french' at \(dir.at(Self.cat))\n")
         #expect(try zinc("bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src") == "1\n")
         try dir.write("src/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
@@ -29,10 +30,12 @@ import ZincTestSupport
     }
 
     @Test func catalogCreateUsesTheCatalogsFolderByDefault() throws {
-        #expect(try zinc("catalog:create", "com.example.app")
+        #expect(
+            try zinc("catalog:create", "com.example.app")
                 == "Created catalog 'com.example.app' at \(dir.at("catalogs/com.example.app"))\n")
         #expect(dir.exists("catalogs/com.example.app/catalog.json"))
-        #expect(try zinc("catalog:create", "com.example.other", "--storage", "file://elsewhere")
+        #expect(
+            try zinc("catalog:create", "com.example.other", "--storage", "file://elsewhere")
                 == "Created catalog 'com.example.other' at \(dir.at("elsewhere/com.example.other"))\n")
         #expect(dir.exists("elsewhere/com.example.other/config.json"))
         let again = try ZincBinary.run(["catalog:create", "com.example.app"], in: dir.path)
@@ -44,7 +47,10 @@ import ZincTestSupport
         try makeCatalog()
         #expect(try zinc("bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src") == "2\n")
         #expect(try zinc("bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src", "-f") == "3\n")
-        #expect(try CatalogIndex.parse(dir.read(Self.cat + "/catalog.json"), path: "catalog.json").bundles["BasicAdjectives"]?.versions == [1, 2, 3])
+        #expect(
+            try CatalogIndex.parse(dir.read(Self.cat + "/catalog.json"), path: "catalog.json").bundles["BasicAdjectives"]?.versions == [
+                1, 2, 3,
+            ])
     }
 
     @Test func distroUpdateAndCatalogListMatchTheirCommands() throws {
@@ -65,22 +71,27 @@ import ZincTestSupport
     @Test func bundleListAndDumpsMatchTheirCommands() throws {
         try makeCatalog()
         try zinc("distro:update", "-c", Self.cat, "-b", "BasicAdjectives", "-d", "master", "-v", "1")
-        #expect(try zinc("bundle:list", "-c", Self.cat, "-b", "BasicAdjectives", "-v", ":latest")
+        #expect(
+            try zinc("bundle:list", "-c", Self.cat, "-b", "BasicAdjectives", "-v", ":latest")
                 == "Basic Adjectives.js\naudio/basic-adj-11.caf\naudio/basic-adj-12.caf\nphotos/85x85/kind.jpg\n")
-        #expect(try zinc("bundle:list", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "@master", "--sha")
+        #expect(
+            try zinc("bundle:list", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "@master", "--sha")
                 == zinc("list_bundle", "--catalog", Self.cat, "--name", "BasicAdjectives", "--version", "1", "--sha"))
         #expect(try zinc("dump:index", "-c", Self.cat) == zinc("dump_index", "--catalog", Self.cat))
-        #expect(try zinc("dump:manifest", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "@master")
+        #expect(
+            try zinc("dump:manifest", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "@master")
                 == zinc("dump_manifest", "--catalog", Self.cat, "--name", "BasicAdjectives", "--version", "1"))
     }
 
     @Test func bundleCloneWritesIntoTheCurrentFolderByDefault() throws {
         try makeCatalog()
         let folder = "com.mindsnacks.french.BasicAdjectives-1"
-        #expect(try zinc("bundle:clone", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "1")
+        #expect(
+            try zinc("bundle:clone", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "1")
                 == "Cloned 'BasicAdjectives' version 1 (3 files) to ./\(folder)\n")
         #expect(dir.files(under: folder) == ["Basic Adjectives.js", "audio/basic-adj-11.caf", "photos/85x85/kind.jpg"])
-        #expect(try zinc("bundle:clone", "-c", Self.cat, "-b", "BasicAdjectives", "-v", ":latest", "-p", "out", "--include-manifest")
+        #expect(
+            try zinc("bundle:clone", "-c", Self.cat, "-b", "BasicAdjectives", "-v", ":latest", "-p", "out", "--include-manifest")
                 == "Cloned 'BasicAdjectives' version 2 (4 files) to out/com.mindsnacks.french.BasicAdjectives-2\n"
                 + "Wrote its manifest to out/com.mindsnacks.french.BasicAdjectives-2.json\n")
     }
@@ -95,31 +106,38 @@ import ZincTestSupport
         #expect(try zinc("flavorspec:list", "-c", Self.cat) == zinc("list_flavorspecs", "--catalog", Self.cat))
 
         #expect(try zinc("bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src", "--flavors", "devices") == "3\n")
-        #expect(try zinc("bundle:list", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "3", "--flavor", "phone")
+        #expect(
+            try zinc("bundle:list", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "3", "--flavor", "phone")
                 == "Basic Adjectives.js\nphotos/85x85/kind.jpg\n")
-        #expect(dir.files(under: Self.cat + "/archives") == ["BasicAdjectives-1.tar", "BasicAdjectives-2.tar",
-                                                     "BasicAdjectives-3~phone.tar", "BasicAdjectives-3~tablet.tar"])
+        #expect(
+            dir.files(under: Self.cat + "/archives") == [
+                "BasicAdjectives-1.tar", "BasicAdjectives-2.tar",
+                "BasicAdjectives-3~phone.tar", "BasicAdjectives-3~tablet.tar",
+            ])
     }
 
     /// The options that tool takes before its command: --format, --loglevel, -C.
     @Test func globalOptionsGoBeforeTheCommand() throws {
         try makeCatalog()
         try zinc("distro:update", "-c", Self.cat, "-b", "BasicAdjectives", "-d", "master", "-v", "1")
-        #expect(try zinc("--format", "json", "catalog:list", "-c", Self.cat)
+        #expect(
+            try zinc("--format", "json", "catalog:list", "-c", Self.cat)
                 == #"{"bundle_name":"BasicAdjectives","distros":["master"],"versions":[1,2]}"# + "\n")
         #expect(try zinc("--format=pretty", "catalog:list", "-c", Self.cat) == zinc("catalog:list", "-c", Self.cat))
         let files = try zinc("--format", "json", "bundle:list", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "1")
             .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
         #expect(files.map { $0?["file"] } == ["Basic Adjectives.js", "audio/basic-adj-11.caf", "photos/85x85/kind.jpg"])
         #expect(files.allSatisfy { $0?["sha"]?.count == 40 })
-        #expect(try zinc("--format", "json", "catalog:verify", "-c", Self.cat, "--quiet")
+        #expect(
+            try zinc("--format", "json", "catalog:verify", "-c", Self.cat, "--quiet")
                 == zinc("verify", "--catalog", Self.cat, "--json", "--quiet"))
         #expect(try zinc("--loglevel", "debug", "catalog:list", "-c", Self.cat) == zinc("catalog:list", "-c", Self.cat))
 
         let config = try ZincBinary.run(["-C", "zinc.toml", "--format", "json", "catalog:list", "-c", Self.cat], in: dir.path)
         #expect(config.status == 0)
         #expect(config.stdout.hasPrefix(#"{"bundle_name":"BasicAdjectives""#))
-        #expect(config.stderr == "zinc: warning: ignoring 'zinc.toml': zinc does not read the Python tool's config file "
+        #expect(
+            config.stderr == "zinc: warning: ignoring 'zinc.toml': zinc does not read the Python tool's config file "
                 + "(bookmarks, storages, coordinators); give -c the catalog's path or URL\n")
 
         let badLevel = try ZincBinary.run(["--loglevel", "verbose", "catalog:list", "-c", Self.cat], in: dir.path)
@@ -133,12 +151,17 @@ import ZincTestSupport
     @Test func skipMasterArchiveAndTimeoutAreTaken() throws {
         try makeCatalog()
         try dir.write("devices.json", #"{"phone": ["- *.caf", "+ *"], "tablet": ["+ *"]}"#)
-        #expect(try zinc("bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src", "--flavors", "devices.json",
-                         "--skip-master-archive", "--timeout", "30") == "3\n")
+        #expect(
+            try zinc(
+                "bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src", "--flavors", "devices.json",
+                "--skip-master-archive", "--timeout", "30") == "3\n")
         #expect(!dir.exists(Self.cat + "/archives/BasicAdjectives-3.tar"))
         #expect(dir.exists(Self.cat + "/archives/BasicAdjectives-3~phone.tar"))
-        let both = try ZincBinary.run(["bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src", "--flavors",
-                                       "devices.json", "--skip-master-archive", "--include-master-archive"], in: dir.path)
+        let both = try ZincBinary.run(
+            [
+                "bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src", "--flavors",
+                "devices.json", "--skip-master-archive", "--include-master-archive",
+            ], in: dir.path)
         #expect(both.status == 64)
         #expect(both.stderr.hasPrefix("zinc: error: give --skip-master-archive or --include-master-archive, not both\n"))
 
@@ -155,39 +178,43 @@ import ZincTestSupport
         try makeCatalog()
         try dir.write("devices.json", #"{"phone": ["- *.caf", "+ *"], "tablet": ["+ *"]}"#)
         try zinc("flavorspec:update", "-c", Self.cat, "-p", "devices.json")
-        #expect(try zinc("dump:flavorspec", "-c", Self.cat, "--name", "devices") == """
-            {
-              "phone": [
-                "- *.caf",
-                "+ *"
-              ],
-              "tablet": [
-                "+ *"
-              ]
-            }
+        #expect(
+            try zinc("dump:flavorspec", "-c", Self.cat, "--name", "devices") == """
+                {
+                  "phone": [
+                    "- *.caf",
+                    "+ *"
+                  ],
+                  "tablet": [
+                    "+ *"
+                  ]
+                }
 
-            """)
-        #expect(try zinc("debug:flavors", "--flavors", "devices.json", "-p", "src") == """
-            [phone]
-            + Basic Adjectives.js
-            - audio/basic-adj-11.caf
-            - audio/basic-adj-12.caf
-            + photos/85x85/kind.jpg
+                """)
+        #expect(
+            try zinc("debug:flavors", "--flavors", "devices.json", "-p", "src") == """
+                [phone]
+                + Basic Adjectives.js
+                - audio/basic-adj-11.caf
+                - audio/basic-adj-12.caf
+                + photos/85x85/kind.jpg
 
-            [tablet]
-            + Basic Adjectives.js
-            + audio/basic-adj-11.caf
-            + audio/basic-adj-12.caf
-            + photos/85x85/kind.jpg
+                [tablet]
+                + Basic Adjectives.js
+                + audio/basic-adj-11.caf
+                + audio/basic-adj-12.caf
+                + photos/85x85/kind.jpg
 
 
-            """)
+                """)
     }
 
     @Test func everyAliasHasHelp() throws {
-        for alias in ["catalog:create", "catalog:list", "bundle:update", "bundle:list", "bundle:clone", "distro:update",
-                      "flavorspec:list", "flavorspec:update", "flavorspec:delete", "dump:index", "dump:manifest",
-                      "dump:flavorspec", "debug:flavors"] {
+        for alias in [
+            "catalog:create", "catalog:list", "bundle:update", "bundle:list", "bundle:clone", "distro:update",
+            "flavorspec:list", "flavorspec:update", "flavorspec:delete", "dump:index", "dump:manifest",
+            "dump:flavorspec", "debug:flavors",
+        ] {
             #expect(try zinc(alias, "--help").contains("USAGE: zinc \(alias)"))
         }
     }

@@ -14,7 +14,9 @@ import ZincTestSupport
     }
 
     @discardableResult
-    func zinc(_ arguments: [String], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    func zinc(_ arguments: [String], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> String
+    {
         let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: environment)
         #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr == "", "\(arguments)", sourceLocation: sourceLocation)
@@ -64,8 +66,9 @@ import ZincTestSupport
     /// place, whole, as the version in use.
     func syncRefused(_ reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let output = try zincFails(["sync", "--repo", "repo"], sourceLocation: sourceLocation)
-        #expect(output.contains("catalog 'com.example.signed': refused ") && output.contains(reason), "\(output)",
-                sourceLocation: sourceLocation)
+        #expect(
+            output.contains("catalog 'com.example.signed': refused ") && output.contains(reason), "\(output)",
+            sourceLocation: sourceLocation)
         #expect(try sameFiles("src-v1", Self.v1Folder), sourceLocation: sourceLocation)
         #expect(try zinc(["status", "--repo", "repo"]).contains("local 1"), sourceLocation: sourceLocation)
     }
@@ -102,8 +105,9 @@ import ZincTestSupport
         let server = try signedCatalogSynced()
         _ = server
         #expect(dir.files(under: "cat/signatures") == ["catalog.json.sig", "manifests/B-1.json.\(try signingKey().publicKey.id).sig"])
-        let signature = try IndexSignature.verified(dir.read("cat/signatures/catalog.json.sig"), path: "sig",
-                                                    trusted: [signingKey().publicKey])
+        let signature = try IndexSignature.verified(
+            dir.read("cat/signatures/catalog.json.sig"), path: "sig",
+            trusted: [signingKey().publicKey])
         #expect(signature.indexSHA256 == SHA256.digest(try dir.read("cat/catalog.json")))
         #expect(signature.expiresAt - signature.signedAt == 30 * 86_400)
         #expect(try zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"]).hasSuffix("no problems\n"))
@@ -131,7 +135,9 @@ import ZincTestSupport
         #expect(!report.contains("(tampered)"))
         try syncRefused("catalog.json.gz: the index signature covers another index")
 
-        #expect(try zinc(["sign", "--catalog", "cat", "--sign-key", "k"]).hasPrefix("Signed 1 manifest (1 already signed) and the index with key "))
+        #expect(
+            try zinc(["sign", "--catalog", "cat", "--sign-key", "k"]).hasPrefix(
+                "Signed 1 manifest (1 already signed) and the index with key "))
         #expect(try zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"]).hasSuffix("no problems\n"))
         #expect(try zinc(["sync", "--repo", "repo"]).hasPrefix("com.example.signed.B: 1 -> 2 ("))
         #expect(try sameFiles("src", Self.v2Folder))
@@ -214,12 +220,15 @@ import ZincTestSupport
         try dir.write(path, signature.encoded(signedBy: key))
         for strategy in ["objects", "lmfo"] {
             let output = try zincFails(["sync", "--repo", "repo", "--strategy", strategy])
-            #expect(output.contains("its content has SHA-256 \(SHA256.digest(try dir.read("src/audio/basic-adj-12.caf"))), "
-                                    + "but the manifest's signature records \(other)"), "\(strategy): \(output)")
+            #expect(
+                output.contains(
+                    "its content has SHA-256 \(SHA256.digest(try dir.read("src/audio/basic-adj-12.caf"))), "
+                        + "but the manifest's signature records \(other)"), "\(strategy): \(output)")
             #expect(try sameFiles("src-v1", Self.v1Folder))
         }
-        #expect(try zincFails(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], status: 2)
-            .contains("its content's SHA-256 is "))
+        #expect(
+            try zincFails(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], status: 2)
+                .contains("its content's SHA-256 is "))
     }
 
     @Test func aReplayedOlderSignedIndexIsRefused() throws {
@@ -231,7 +240,8 @@ import ZincTestSupport
         #expect(try zinc(["sync", "--repo", "repo"]).hasPrefix("com.example.signed.B: 1 -> 2 ("))
         for (name, bytes) in zip(names, old) { try dir.write("cat/" + name, bytes) }
         let output = try zincFails(["sync", "--repo", "repo"])
-        #expect(output.contains("refused \(server.url)/signatures/catalog.json.sig: its sequence number ")
+        #expect(
+            output.contains("refused \(server.url)/signatures/catalog.json.sig: its sequence number ")
                 && output.contains("the last one accepted (a rollback to an older index)"), "\(output)")
         #expect(try sameFiles("src", Self.v2Folder))
         #expect(try zinc(["status", "--repo", "repo"]).contains("local 2"))
@@ -249,8 +259,9 @@ import ZincTestSupport
         signature.expiresAt = signature.signedAt + 30 * 86_400
         try dir.write(path, signature.encoded(signedBy: key))
         try syncRefused("the index signature expired ")
-        #expect(try zincFails(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], status: 2)
-            .contains("signatures/catalog.json.sig: expired "))
+        #expect(
+            try zincFails(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], status: 2)
+                .contains("signatures/catalog.json.sig: expired "))
         // Signing again moves the expiry: the client takes the catalog again.
         try zinc(["sign", "--catalog", "cat", "--sign-key", "k", "--expires-in", "7"])
         #expect(try zinc(["sync", "--repo", "repo"]).hasPrefix("com.example.signed.B: 1 -> 2 ("))
@@ -266,11 +277,13 @@ import ZincTestSupport
         try zinc(["repo_init", "--repo", "repo"])
         try zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B", "--trusted-key", "k.pub"])
         let output = try zincFails(["sync", "--repo", "repo"])
-        #expect(output.contains("catalog 'com.example.signed': refused signatures/catalog.json.sig: missing: the catalog is not signed"),
-                "\(output)")
+        #expect(
+            output.contains("catalog 'com.example.signed': refused signatures/catalog.json.sig: missing: the catalog is not signed"),
+            "\(output)")
         #expect(dir.files(under: "repo/bundles").isEmpty)
         let report = try zincFails(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], status: 2)
-        #expect(report.contains("signatures/catalog.json.sig: missing: the index is unsigned")
+        #expect(
+            report.contains("signatures/catalog.json.sig: missing: the index is unsigned")
                 && report.contains("manifests/B-1.json: unsigned"))
     }
 

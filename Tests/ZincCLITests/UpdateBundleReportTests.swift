@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Zinc
 import ZincTestSupport
+
+@testable import Zinc
 
 /// `update_bundle --dry-run` and `--json`: what a pipeline learns before and after an import.
 @Suite struct UpdateBundleReportTests {
@@ -26,13 +27,14 @@ import ZincTestSupport
     @Test func dryRunListsTheChangesAndWritesNothing() throws {
         let before = dir.files(under: "cat")
         let out = try zincSucceeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--dry-run"], in: dir.path)
-        #expect(out == """
-            A  added/one.bin
-            M  edit.txt
-            D  gone.txt
-            Would create a new version of 'B' (against version 1): 3 files, 1 added, 1 changed, 1 removed; 2 new objects (5.23 kB before compression) and its archive
+        #expect(
+            out == """
+                A  added/one.bin
+                M  edit.txt
+                D  gone.txt
+                Would create a new version of 'B' (against version 1): 3 files, 1 added, 1 changed, 1 removed; 2 new objects (5.23 kB before compression) and its archive
 
-            """, "\(out)")
+                """, "\(out)")
         #expect(dir.files(under: "cat") == before)
 
         let report = try json(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--dry-run", "--json"])
@@ -54,9 +56,11 @@ import ZincTestSupport
         #expect((report["seconds"]?.doubleValue ?? -1) >= 0)
 
         let again = try json(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--json"])
-        #expect(again["version"] == .int(2) && again["unchanged"] == .bool(true) && again["new_objects"] == .int(0)
+        #expect(
+            again["version"] == .int(2) && again["unchanged"] == .bool(true) && again["new_objects"] == .int(0)
                 && again["bytes_written"] == .int(0))
-        let unchanged = try zincSucceeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--dry-run"], in: dir.path)
+        let unchanged = try zincSucceeds(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--dry-run"], in: dir.path)
         #expect(unchanged == "Bundle 'B' would stay unchanged at version 2\n")
     }
 }

@@ -15,21 +15,28 @@ import ZincTestSupport
         }
         // The talk creates with file:///abs and updates with file://relative: both name the same folder here.
         _ = try zinc("create_catalog --id com.mindsnacks.french --dest file://\(dir.at("french_catalog"))")
-        #expect(try zinc("update_bundle --catalog file://french_catalog --name BasicAdjectives --source \(source)")
+        #expect(
+            try zinc("update_bundle --catalog file://french_catalog --name BasicAdjectives --source \(source)")
                 == "Created bundle 'BasicAdjectives' version 1\n")
-        #expect(try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name master --version 1")
+        #expect(
+            try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name master --version 1")
                 == "Created distribution 'master' for 'BasicAdjectives-v1'\n")
 
         try dir.write("French/BasicAdjectives/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
-        #expect(try zinc("update_bundle --catalog file:///\(dir.at("french_catalog").dropFirst()) --id BasicAdjectives --source \(source)")
+        #expect(
+            try zinc("update_bundle --catalog file:///\(dir.at("french_catalog").dropFirst()) --id BasicAdjectives --source \(source)")
                 == "Created bundle 'BasicAdjectives' version 2\n")
-        #expect(try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name test --version 2")
+        #expect(
+            try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name test --version 2")
                 == "Created distribution 'test' for 'BasicAdjectives-v2'\n")
-        #expect(try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name master --version 2")
+        #expect(
+            try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name master --version 2")
                 == "Updated distribution 'master' for 'BasicAdjectives-v2' (was v1)\n")
 
         let index = try CatalogIndex.parse(dir.read("french_catalog/catalog.json"), path: "catalog.json")
-        #expect(index.bundles["BasicAdjectives"] == .init(versions: [1, 2], distributions: ["master": 2, "_master": 1, "test": 2], nextVersion: 2))
+        #expect(
+            index.bundles["BasicAdjectives"]
+                == .init(versions: [1, 2], distributions: ["master": 2, "_master": 1, "test": 2], nextVersion: 2))
         for name in ["index.json"] { #expect(try dir.read("french_catalog/" + name) == dir.read("french_catalog/catalog.json")) }
 
         // Every object the manifests name is stored in its recorded format and size, with the right content.
@@ -53,7 +60,8 @@ import ZincTestSupport
         try ZincBinary.run(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
         try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
         try ZincBinary.run(["update_distro", "--catalog", "cat", "--id", "B", "--name", "test", "--version", "latest"], in: dir.path)
-        let result = try ZincBinary.run(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "@test"], in: dir.path)
+        let result = try ZincBinary.run(
+            ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "@test"], in: dir.path)
         #expect(result.stdout == "Created distribution 'master' for 'B-v1'\n")
         #expect(result.status == 0)
     }
@@ -68,7 +76,8 @@ import ZincTestSupport
         #expect(updated.stdout == "Created bundle 'B' version 1\n")
         let again = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"], in: dir.path)
         #expect(again.stdout == "Bundle 'B' unchanged at version 1\n")
-        let forced = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src", "--force"], in: dir.path)
+        let forced = try ZincBinary.run(
+            ["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src", "--force"], in: dir.path)
         #expect(forced.stdout == "Created bundle 'B' version 2\n")
     }
 

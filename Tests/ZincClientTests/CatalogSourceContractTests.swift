@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import Zinc
 import ZincClient
 import ZincTestSupport
 import ZincURLSession
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `CatalogSource.fetch`'s promises, kept by each HTTP transport whatever the server
 /// does with `Range`, validators and encodings.
@@ -25,8 +26,10 @@ import ZincURLSession
     deinit { server.stop() }
 
     /// Fetches `path` into a fresh file; returns the response and the bytes written.
-    func fetch(_ transport: ClientTransport, _ path: String = "file.bin", range: Range<Int64>? = nil, etag: String? = nil,
-               limit: Int64 = 1 << 20) throws -> (response: FetchResponse, bytes: [UInt8]) {
+    func fetch(
+        _ transport: ClientTransport, _ path: String = "file.bin", range: Range<Int64>? = nil, etag: String? = nil,
+        limit: Int64 = 1 << 20
+    ) throws -> (response: FetchResponse, bytes: [UInt8]) {
         let source = try transport.sourceFactory(server.url)
         let sink = try PosixFile.open(dir.at("sink"), flags: O_WRONLY | O_CREAT | O_TRUNC)
         let response = try source.fetch(path, range: range, etag: etag, limit: limit, into: sink)

@@ -34,7 +34,8 @@ final class ClientFixture {
     /// Where every update test starts: version 1 tracked and synced into the repo (with
     /// `strategy`), then version 2 published.
     static func version1SyncedVersion2Published(strategy: FetchStrategy? = nil, transport: ClientTransport = .libcurl) throws
-        -> ClientFixture {
+        -> ClientFixture
+    {
         let fixture = try ClientFixture(transport: transport)
         try fixture.track()
         _ = try fixture.sync(strategy)

@@ -144,25 +144,28 @@ import ZincTestSupport
         let fixture = try ClientFixture.version1SyncedVersion2Published(transport: transport)
         let archive = try fixture.dir.read("cat/archives/B-2.tar")
         fixture.server.override("archives/B-2.tar") { _ in
-            HostileHTTPServer.response(status: "206 Partial Content", headers: ["Content-Range": "bytes 512-1023/\(archive.count)"],
-                                       body: Array(archive[512..<1024]))
+            HostileHTTPServer.response(
+                status: "206 Partial Content", headers: ["Content-Range": "bytes 512-1023/\(archive.count)"],
+                body: Array(archive[512..<1024]))
         }
         let error = try fixture.failingSync(.lmfo)
         #expect(error.contains("Content-Range 'bytes 512-1023"), "\(error)")
     }
 }
 
-private extension ClientFixture {
+extension ClientFixture {
     /// A new object of version 2, stored raw.
-    func newObjectOfVersion2() throws -> StoredObject {
+    fileprivate func newObjectOfVersion2() throws -> StoredObject {
         let old = try Set(manifest(1).objects().keys)
         return try manifest(2).objects().values.filter { !old.contains($0.sha) && $0.preferredFormat == .raw }.min { $0.sha < $1.sha }!
     }
 
     /// Syncs expecting failure; checks that version 1 stays in use, untouched, that
     /// no version 2 folder appeared, and that nothing was written beside the repo.
-    func failingSync(_ strategy: FetchStrategy? = nil, documentLimit: Int64 = SyncOptions.defaultDocumentLimit,
-                     sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    fileprivate func failingSync(
+        _ strategy: FetchStrategy? = nil, documentLimit: Int64 = SyncOptions.defaultDocumentLimit,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
         let before = Set(dir.files(under: "")).filter { !$0.hasPrefix("repo/") }
         let report = try sync(strategy, documentLimit: documentLimit)
         #expect(report.failed, sourceLocation: sourceLocation)
@@ -173,7 +176,7 @@ private extension ClientFixture {
         return failure(report)
     }
 
-    func serveArchive(_ members: [(name: String, data: [UInt8], type: UInt8)]) {
+    fileprivate func serveArchive(_ members: [(name: String, data: [UInt8], type: UInt8)]) {
         var archive = [UInt8]()
         for member in members {
             var header = try! TarHeader.encode(name: member.name, size: Int64(member.data.count))
@@ -181,7 +184,9 @@ private extension ClientFixture {
             header.replaceSubrange(148..<156, with: Array("        ".utf8))
             let checksum = String(header.reduce(0) { $0 + Int($1) }, radix: 8)
             header.replaceSubrange(148..<156, with: Array((String(repeating: "0", count: 6 - checksum.count) + checksum).utf8) + [0, 32])
-            archive += header + member.data + [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(Int64(member.data.count))) - member.data.count)
+            archive +=
+                header + member.data
+                + [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(Int64(member.data.count))) - member.data.count)
         }
         archive += [UInt8](repeating: 0, count: 1024)
         let served = archive

@@ -20,7 +20,8 @@ import ZincTestSupport
         #expect(again.catalogs.first?.notModified == true)
     }
 
-    @Test(arguments: ClientTransport.allCases) func anUpdateFetchesOnlyTheNewObjectsFromTheArchiveFront(_ transport: ClientTransport) throws {
+    @Test(arguments: ClientTransport.allCases) func anUpdateFetchesOnlyTheNewObjectsFromTheArchiveFront(_ transport: ClientTransport) throws
+    {
         let fixture = try ClientFixture.version1SyncedVersion2Published(transport: transport)
         let report = try fixture.sync(.lmfo)
         let bundle = try #require(report.bundles.first)
@@ -52,7 +53,9 @@ import ZincTestSupport
         let members = try #require(TarListing.members(fixture.dir.read("cat/archives/B-2.tar")))
         var reversed = [UInt8]()
         for member in members.reversed() {
-            reversed += member.header + member.data + [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(Int64(member.data.count))) - member.data.count)
+            reversed +=
+                member.header + member.data
+                + [UInt8](repeating: 0, count: Int(TarHeader.paddedLength(Int64(member.data.count))) - member.data.count)
         }
         try fixture.dir.write("cat/archives/B-2.tar", reversed + [UInt8](repeating: 0, count: 1024))
         let report = try fixture.sync(.lmfo)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Zinc
 import ZincTestSupport
+
 @testable import ZincS3
 
 /// Where and as whom to reach S3, found as the AWS CLI finds it: the environment, then
@@ -13,7 +14,9 @@ import ZincTestSupport
 
     init() throws {
         dir = try TemporaryDirectory()
-        try dir.write("credentials", """
+        try dir.write(
+            "credentials",
+            """
             # comments and blank lines are skipped
             [default]
             aws_access_key_id = FILEKEY
@@ -29,7 +32,9 @@ import ZincTestSupport
             aws_secret_access_key = wrong-form-secret
 
             """)
-        try dir.write("config", """
+        try dir.write(
+            "config",
+            """
             [default]
             region = eu-west-1
 
@@ -61,14 +66,18 @@ import ZincTestSupport
     }
 
     @Test func environmentVariablesWinOverFiles() throws {
-        let configuration = try load(["AWS_ACCESS_KEY_ID": "ENVKEY", "AWS_SECRET_ACCESS_KEY": "env-secret", "AWS_SESSION_TOKEN": "env-token",
-                                      "AWS_REGION": "ca-central-1", "AWS_ENDPOINT_URL": "http://127.0.0.1:9000"])
+        let configuration = try load([
+            "AWS_ACCESS_KEY_ID": "ENVKEY", "AWS_SECRET_ACCESS_KEY": "env-secret", "AWS_SESSION_TOKEN": "env-token",
+            "AWS_REGION": "ca-central-1", "AWS_ENDPOINT_URL": "http://127.0.0.1:9000",
+        ])
         let credentials = try #require(configuration.credentials)
-        #expect(credentials.accessKeyID == "ENVKEY" && credentials.secretAccessKey == "env-secret" && credentials.sessionToken == "env-token")
+        #expect(
+            credentials.accessKeyID == "ENVKEY" && credentials.secretAccessKey == "env-secret" && credentials.sessionToken == "env-token")
         #expect(configuration.region == "ca-central-1")
         #expect(configuration.endpoint?.absoluteString == "http://127.0.0.1:9000")
         // --endpoint-url wins over both.
-        #expect(try load(["AWS_ENDPOINT_URL": "http://127.0.0.1:9000"], endpoint: "https://s3.example.com").endpoint?.absoluteString
+        #expect(
+            try load(["AWS_ENDPOINT_URL": "http://127.0.0.1:9000"], endpoint: "https://s3.example.com").endpoint?.absoluteString
                 == "https://s3.example.com")
         // Empty variables count as unset.
         #expect(try load(["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_REGION": ""]).credentials?.accessKeyID == "FILEKEY")
@@ -112,15 +121,20 @@ import ZincTestSupport
         #expect(try load(["AWS_REGION": "us-west-2", "AWS_DEFAULT_REGION": "eu-central-1"]).region == "us-west-2")
         #expect(try load(["AWS_DEFAULT_REGION": "eu-central-1"]).region == "eu-central-1")
         #expect(try load().region == "eu-west-1")
-        #expect(try AWSConfiguration.load(environment: ["AWS_CONFIG_FILE": "/nonexistent/c", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/k",
-                                                        "HOME": dir.path]).region == "us-east-1")
+        #expect(
+            try AWSConfiguration.load(environment: [
+                "AWS_CONFIG_FILE": "/nonexistent/c", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/k",
+                "HOME": dir.path,
+            ]).region == "us-east-1")
         #expect(throws: S3ConfigurationError.invalidRegion("us east 1")) { try load(["AWS_REGION": "us east 1"]) }
         #expect(throws: S3ConfigurationError.invalidRegion("eu-west-1/../x")) { try load(["AWS_REGION": "eu-west-1/../x"]) }
     }
 
     @Test func refusesEndpointsThatAreNotServers() throws {
-        for bad in ["ftp://example.com", "not a url", "example.com:9000", "http://", "http://user:password@example.com",
-                    "http://example.com/?x=1", "file:///tmp"] {
+        for bad in [
+            "ftp://example.com", "not a url", "example.com:9000", "http://", "http://user:password@example.com",
+            "http://example.com/?x=1", "file:///tmp",
+        ] {
             #expect(throws: S3ConfigurationError.invalidEndpoint(bad), "\(bad)") {
                 try load(endpoint: bad)
             }
@@ -134,8 +148,10 @@ import ZincTestSupport
         let none = ["AWS_CONFIG_FILE": "/nonexistent/c", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/k", "HOME": dir.path]
         #expect(try AWSConfiguration.load(environment: none).credentials == nil)
         // /dev/null is the usual way to keep a tool from the user's files.
-        let devNull = try AWSConfiguration.load(environment: ["AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
-                                                              "HOME": dir.path])
+        let devNull = try AWSConfiguration.load(environment: [
+            "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
+            "HOME": dir.path,
+        ])
         #expect(devNull.credentials == nil && devNull.region == "us-east-1")
     }
 
@@ -158,11 +174,15 @@ import ZincTestSupport
     /// show the key's first characters at most, never the secret or the token.
     @Test func descriptionsNeverShowTheSecret() throws {
         let secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", token = "FQoGZXIvYXdzEXAMPLETOKEN"
-        let configuration = try load(["AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE", "AWS_SECRET_ACCESS_KEY": secret,
-                                      "AWS_SESSION_TOKEN": token])
+        let configuration = try load([
+            "AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE", "AWS_SECRET_ACCESS_KEY": secret,
+            "AWS_SESSION_TOKEN": token,
+        ])
         let credentials = try #require(configuration.credentials)
-        let printed = ["\(credentials)", String(describing: credentials), String(reflecting: credentials),
-                       "\(configuration)", String(reflecting: configuration), "\(configuration.credentials as Any)"]
+        let printed = [
+            "\(credentials)", String(describing: credentials), String(reflecting: credentials),
+            "\(configuration)", String(reflecting: configuration), "\(configuration.credentials as Any)",
+        ]
         for text in printed {
             #expect(!text.contains(secret) && !text.contains(token) && !text.contains("AKIAIOSFODNN7EXAMPLE"), "\(text)")
         }

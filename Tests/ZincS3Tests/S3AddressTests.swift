@@ -1,5 +1,6 @@
 import Testing
 import Zinc
+
 @testable import ZincS3
 
 /// `s3://BUCKET/PREFIX` as the user types it: what is accepted, how keys map to catalog
@@ -14,8 +15,9 @@ import Zinc
         #expect(try S3Address(parsing: "s3://abc/x") == S3Address(bucket: "abc", prefix: "x"))
         #expect(try S3Address(parsing: "s3://" + String(repeating: "a", count: 63)).bucket.count == 63)
         // Keys may hold what catalog paths never do: spaces, unicode, '%', dots inside names.
-        #expect(try S3Address(parsing: "s3://bucket/my catalogs/données/%2e%2e/v1.2") ==
-                S3Address(bucket: "bucket", prefix: "my catalogs/données/%2e%2e/v1.2"))
+        #expect(
+            try S3Address(parsing: "s3://bucket/my catalogs/données/%2e%2e/v1.2")
+                == S3Address(bucket: "bucket", prefix: "my catalogs/données/%2e%2e/v1.2"))
         #expect(try S3Address(parsing: "s3://bucket/a/b").description == "s3://bucket/a/b")
         #expect(try S3Address(parsing: "s3://bucket/").description == "s3://bucket")
     }
@@ -65,10 +67,13 @@ import Zinc
     /// The registry opens `s3://` locations as S3 storages, and refuses bad ones as
     /// `parse` does.
     @Test func isRegisteredForS3Locations() throws {
-        let environment = ["AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "eu-west-1",
-                           "AWS_CONFIG_FILE": "/nonexistent/config", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/credentials"]
+        let environment = [
+            "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "eu-west-1",
+            "AWS_CONFIG_FILE": "/nonexistent/config", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/credentials",
+        ]
         let registry = StorageRegistry.local.registeringS3(environment: environment)
-        let storage = try #require(try registry.catalogStorage("s3://bucket/a/cat", options: StorageOptions(endpointURL: "http://127.0.0.1:9")) as? S3Storage)
+        let storage = try #require(
+            try registry.catalogStorage("s3://bucket/a/cat", options: StorageOptions(endpointURL: "http://127.0.0.1:9")) as? S3Storage)
         #expect(storage.address == S3Address(bucket: "bucket", prefix: "a/cat"))
         #expect(storage.location == "s3://bucket/a/cat")
         #expect(storage.isRemote)

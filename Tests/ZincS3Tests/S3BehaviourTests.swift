@@ -3,6 +3,7 @@ import Testing
 import Zinc
 import ZincHTTP
 import ZincTestSupport
+
 @testable import ZincS3
 
 /// What the S3 backend does beyond the storage protocol, on moto's server and on
@@ -24,8 +25,12 @@ import ZincTestSupport
     /// FORMAT.md's types and cache lifetimes, written out here rather than taken from
     /// the code under test.
     static func expectedHeaders(_ path: String) -> (type: String, cacheControl: String) {
-        let type = path.hasSuffix(".json") ? "application/json" : path.hasSuffix(".gz") ? "application/gzip"
-            : path.hasSuffix(".tar") ? "application/x-tar" : "application/octet-stream"
+        let type =
+            path.hasSuffix(".json")
+            ? "application/json"
+            : path.hasSuffix(".gz")
+                ? "application/gzip"
+                : path.hasSuffix(".tar") ? "application/x-tar" : "application/octet-stream"
         let folder = path.split(separator: "/").first.map(String.init) ?? ""
         let contentAddressed = ["objects", "manifests", "archives"].contains(folder) && path.contains("/")
         return (type, contentAddressed ? immutable : shortLived)
@@ -57,11 +62,15 @@ import ZincTestSupport
         _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
 
         let paths = try storage.list("")
-        for required in ["catalog.json", "catalog.json.gz", "index.json", "index.json.gz", "config.json", "config/flavorspecs/devices.json",
-                         "manifests/B-1.json", "manifests/B-1.json.gz", "archives/B-1.tar", "archives/B-1~phone.tar", "archives/B-2.tar"] {
+        for required in [
+            "catalog.json", "catalog.json.gz", "index.json", "index.json.gz", "config.json", "config/flavorspecs/devices.json",
+            "manifests/B-1.json", "manifests/B-1.json.gz", "archives/B-1.tar", "archives/B-1~phone.tar", "archives/B-2.tar",
+        ] {
             #expect(paths.contains(required), "\(required) is missing from \(paths)")
         }
-        #expect(paths.contains { $0.hasPrefix("objects/") && $0.hasSuffix(".gz") } && paths.contains { $0.hasPrefix("objects/") && !$0.hasSuffix(".gz") })
+        #expect(
+            paths.contains { $0.hasPrefix("objects/") && $0.hasSuffix(".gz") }
+                && paths.contains { $0.hasPrefix("objects/") && !$0.hasSuffix(".gz") })
         for path in paths { try expectStoredHeaders(path, in: storage) }
         // Some of them went up in parts, whose headers are given when the upload begins.
         let entries = try storage.entries(in: "")
@@ -121,30 +130,43 @@ import ZincTestSupport
             "<Upload><Key>\(key)</Key><UploadId>\(id)</UploadId><Initiated>\(initiated)</Initiated></Upload>"
         }
         func page(_ uploads: String, next: (String, String)?) -> [UInt8] {
-            let truncation = next.map { "<IsTruncated>true</IsTruncated><NextKeyMarker>\($0.0)</NextKeyMarker><NextUploadIdMarker>\($0.1)</NextUploadIdMarker>" }
+            let truncation =
+                next.map {
+                    "<IsTruncated>true</IsTruncated><NextKeyMarker>\($0.0)</NextKeyMarker><NextUploadIdMarker>\($0.1)</NextUploadIdMarker>"
+                }
                 ?? "<IsTruncated>false</IsTruncated>"
-            return HostileHTTPServer.response(status: "200 OK", body: Array(
-                "<ListMultipartUploadsResult>\(uploads)\(truncation)</ListMultipartUploadsResult>".utf8))
+            return HostileHTTPServer.response(
+                status: "200 OK",
+                body: Array(
+                    "<ListMultipartUploadsResult>\(uploads)\(truncation)</ListMultipartUploadsResult>".utf8))
         }
-        let first = page(upload("cat/archives/old.tar", "old", twoHoursAgo) + upload("cat/archives/new.tar", "new", tenMinutesAgo),
-                         next: ("cat/archives/new.tar", "new"))
-        let second = page(upload("cat/objects/ab/cd/undated", "undated", "yesterday") + upload("other/archives/x.tar", "foreign", twoHoursAgo),
-                          next: nil)
+        let first = page(
+            upload("cat/archives/old.tar", "old", twoHoursAgo) + upload("cat/archives/new.tar", "new", tenMinutesAgo),
+            next: ("cat/archives/new.tar", "new"))
+        let second = page(
+            upload("cat/objects/ab/cd/undated", "undated", "yesterday") + upload("other/archives/x.tar", "foreign", twoHoursAgo),
+            next: nil)
         server.override("b?uploads=&prefix=cat%2F") { _ in first }
         server.override("b?uploads=&prefix=cat%2F&key-marker=cat%2Farchives%2Fnew.tar&upload-id-marker=new") { _ in second }
-        let storage = S3Storage(address: S3Address(bucket: "b", prefix: "cat"), configuration: try Self.configuration(endpoint: server.url),
-                                tuning: Self.impatient)
-        #expect(try storage.abandonedTemporaryFiles(olderThan: .seconds(3600))
+        let storage = S3Storage(
+            address: S3Address(bucket: "b", prefix: "cat"), configuration: try Self.configuration(endpoint: server.url),
+            tuning: Self.impatient)
+        #expect(
+            try storage.abandonedTemporaryFiles(olderThan: .seconds(3600))
                 == ["archives/old.tar?uploadId=old", "objects/ab/cd/undated?uploadId=undated"])
-        #expect(try storage.abandonedTemporaryFiles(olderThan: .zero)
+        #expect(
+            try storage.abandonedTemporaryFiles(olderThan: .zero)
                 == ["archives/old.tar?uploadId=old", "archives/new.tar?uploadId=new", "objects/ab/cd/undated?uploadId=undated"])
     }
 
     /// Credentials for a server that does not check them.
     static func configuration(endpoint: String) throws -> AWSConfiguration {
-        try AWSConfiguration.load(environment: ["AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
-                                                "AWS_CONFIG_FILE": "/nonexistent/c", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/k"],
-                                  endpointOverride: endpoint)
+        try AWSConfiguration.load(
+            environment: [
+                "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                "AWS_CONFIG_FILE": "/nonexistent/c", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/k",
+            ],
+            endpointOverride: endpoint)
     }
 
     @Test func aMissingBucketIsAnErrorNamingIt() throws {
@@ -179,14 +201,19 @@ import ZincTestSupport
     /// server, after the few attempts allowed.
     @Test func aRefusedConnectionFailsFast() throws {
         let port = try MotoServer.freePort()
-        let configuration = try AWSConfiguration.load(environment: ["AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
-                                                                   "AWS_CONFIG_FILE": "/nonexistent/c", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/k"],
-                                                     endpointOverride: "http://127.0.0.1:\(port)")
+        let configuration = try AWSConfiguration.load(
+            environment: [
+                "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                "AWS_CONFIG_FILE": "/nonexistent/c", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/k",
+            ],
+            endpointOverride: "http://127.0.0.1:\(port)")
         let storage = S3Storage(address: S3Address(bucket: "bucket", prefix: "cat"), configuration: configuration, tuning: Self.impatient)
         let clock = ContinuousClock()
-        for (name, attempt) in [("GET catalog.json", { _ = try storage.readVersioned("catalog.json") }),
-                                ("PUT catalog.json", { _ = try storage.write([1], to: "catalog.json", .ifAbsent) }),
-                                ("LIST cat/objects/", { _ = try storage.list("objects") })] as [(String, () throws -> Void)] {
+        for (name, attempt) in [
+            ("GET catalog.json", { _ = try storage.readVersioned("catalog.json") }),
+            ("PUT catalog.json", { _ = try storage.write([1], to: "catalog.json", .ifAbsent) }),
+            ("LIST cat/objects/", { _ = try storage.list("objects") }),
+        ] as [(String, () throws -> Void)] {
             let start = clock.now
             do {
                 try attempt()
@@ -209,22 +236,32 @@ import ZincTestSupport
     /// after a 500 (it may have been done) but is after a 503 (it was not).
     @Test func aFailingServerGivesAnErrorNamingTheStatusAfterTheRetries() throws {
         let server = try HostileHTTPServer()
-        let internalError = HostileHTTPServer.response(status: "500 Internal Server Error", headers: ["Content-Type": "application/xml"],
-                                                       body: Array("<Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>".utf8))
-        let slowDown = HostileHTTPServer.response(status: "503 Slow Down", headers: ["Content-Type": "application/xml"],
-                                                  body: Array("<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>".utf8))
+        let internalError = HostileHTTPServer.response(
+            status: "500 Internal Server Error", headers: ["Content-Type": "application/xml"],
+            body: Array(
+                "<Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>".utf8))
+        let slowDown = HostileHTTPServer.response(
+            status: "503 Slow Down", headers: ["Content-Type": "application/xml"],
+            body: Array("<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>".utf8))
         server.override("b/cat/catalog.json") { _ in internalError }
         server.override("b/cat/manifests/B-1.json") { _ in HostileHTTPServer.response(status: "502 Bad Gateway", body: []) }
         server.override("b/cat/busy.json") { _ in slowDown }
-        let configuration = try AWSConfiguration.load(environment: ["AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
-                                                                   "AWS_CONFIG_FILE": "/nonexistent/c", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/k"],
-                                                     endpointOverride: server.url)
-        let storage = S3Storage(address: S3Address(bucket: "b", prefix: "cat"), configuration: configuration,
-                                tuning: S3Tuning.standard.with(attempts: 3, firstDelay: .milliseconds(10)))
+        let configuration = try AWSConfiguration.load(
+            environment: [
+                "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+                "AWS_CONFIG_FILE": "/nonexistent/c", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/k",
+            ],
+            endpointOverride: server.url)
+        let storage = S3Storage(
+            address: S3Address(bucket: "b", prefix: "cat"), configuration: configuration,
+            tuning: S3Tuning.standard.with(attempts: 3, firstDelay: .milliseconds(10)))
         func requests(_ path: String) -> Int { server.requests.filter { $0.path == path }.count }
 
-        #expect(throws: ZincError.remote(location: "s3://b/cat",
-                                         reason: "GET catalog.json: InternalError (We encountered an internal error. Please try again.), HTTP 500")) {
+        #expect(
+            throws: ZincError.remote(
+                location: "s3://b/cat",
+                reason: "GET catalog.json: InternalError (We encountered an internal error. Please try again.), HTTP 500")
+        ) {
             try storage.readVersioned("catalog.json")
         }
         #expect(requests("b/cat/catalog.json") == 3)
@@ -235,12 +272,17 @@ import ZincTestSupport
         #expect(requests("b/cat/manifests/B-1.json") == 3)
 
         // Conditional writes (empty, so that the server needs no body).
-        #expect(throws: ZincError.remote(location: "s3://b/cat",
-                                         reason: "PUT catalog.json: InternalError (We encountered an internal error. Please try again.), HTTP 500")) {
+        #expect(
+            throws: ZincError.remote(
+                location: "s3://b/cat",
+                reason: "PUT catalog.json: InternalError (We encountered an internal error. Please try again.), HTTP 500")
+        ) {
             try storage.write([], to: "catalog.json", .ifAbsent)
         }
         #expect(requests("b/cat/catalog.json") == 4, "a conditional write is sent once after a 500")
-        #expect(throws: ZincError.remote(location: "s3://b/cat", reason: "PUT busy.json: SlowDown (Please reduce your request rate.), HTTP 503")) {
+        #expect(
+            throws: ZincError.remote(location: "s3://b/cat", reason: "PUT busy.json: SlowDown (Please reduce your request rate.), HTTP 503")
+        ) {
             try storage.write([], to: "busy.json", .ifAbsent)
         }
         #expect(requests("b/cat/busy.json") == 3, "a refused conditional write is retried")
@@ -250,9 +292,10 @@ import ZincTestSupport
     @Test func wrongCredentialsGiveAnErrorWithoutTheSecret() throws {
         let server = try MotoServer.sharedEnforcingAuthentication()
         let secret = "Zinc+Never/Prints+This+Secret0123456789"
-        let storage = S3Storage(address: S3Address(bucket: "zinc-auth-test", prefix: "cat"),
-                                configuration: try server.configuration(accessKeyID: "AKIAZINCTESTWRONGKEY", secretAccessKey: secret),
-                                tuning: Self.impatient)
+        let storage = S3Storage(
+            address: S3Address(bucket: "zinc-auth-test", prefix: "cat"),
+            configuration: try server.configuration(accessKeyID: "AKIAZINCTESTWRONGKEY", secretAccessKey: secret),
+            tuning: Self.impatient)
         let attempts: [(String, () throws -> Void)] = [
             ("readVersioned", { _ = try storage.readVersioned("catalog.json") }),
             ("list", { _ = try storage.list("") }),
@@ -299,7 +342,10 @@ import ZincTestSupport
     @Test func keysWithSpecialCharactersRoundTrip() throws {
         let server = try MotoServer.shared()
         let storage = try server.storage(bucket: try server.makeBucket(), prefix: "my cat/données")
-        let paths = ["objects/a b/c+d.json", "objects/ünï/çödé.json", "objects/x%41y/~tilde", "objects/q?x=1&y=2/f", "objects/semi;colon,comma'quote"]
+        let paths = [
+            "objects/a b/c+d.json", "objects/ünï/çödé.json", "objects/x%41y/~tilde", "objects/q?x=1&y=2/f",
+            "objects/semi;colon,comma'quote",
+        ]
         for (index, path) in paths.enumerated() { try storage.write([UInt8(index)], to: path) }
         #expect(try storage.list("objects") == paths.sorted())
         for (index, path) in paths.enumerated() {

@@ -31,7 +31,9 @@ import ZincTestSupport
     }
 
     @discardableResult
-    func zinc(_ arguments: [String], environment: [String: String]? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    func zinc(_ arguments: [String], environment: [String: String]? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> String
+    {
         let result = try run(arguments, environment: environment)
         #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr == "", "\(arguments)", sourceLocation: sourceLocation)
@@ -52,36 +54,47 @@ import ZincTestSupport
         /// local one is the same with the names swapped.
         func both(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
             let outputs = try targets.map { target in
-                try zinc(arguments.map { $0 == "CAT" ? target : $0 == "OUT" ? (target == "local" ? "out-local" : "out-s3") : $0 },
-                         sourceLocation: sourceLocation)
+                try zinc(
+                    arguments.map { $0 == "CAT" ? target : $0 == "OUT" ? (target == "local" ? "out-local" : "out-s3") : $0 },
+                    sourceLocation: sourceLocation)
             }
-            #expect(outputs[1] == outputs[0].replacingOccurrences(of: "out-s3", with: "out-local"), "\(arguments)", sourceLocation: sourceLocation)
+            #expect(
+                outputs[1] == outputs[0].replacingOccurrences(of: "out-s3", with: "out-local"), "\(arguments)",
+                sourceLocation: sourceLocation)
             return outputs[0]
         }
 
         // --endpoint-url instead of AWS_ENDPOINT_URL (empty counts as unset).
         var withoutEndpoint = server.environment
         withoutEndpoint["AWS_ENDPOINT_URL"] = ""
-        #expect(try zinc(["create_catalog", "--id", "com.example.s3", "--dest", catalog, "--endpoint-url", server.endpoint],
-                         environment: withoutEndpoint) == "Created catalog 'com.example.s3' at \(catalog)\n")
+        #expect(
+            try zinc(
+                ["create_catalog", "--id", "com.example.s3", "--dest", catalog, "--endpoint-url", server.endpoint],
+                environment: withoutEndpoint) == "Created catalog 'com.example.s3' at \(catalog)\n")
         try zinc("create_catalog", "--id", "com.example.s3", "--dest", "local")
         #expect(try keys() == ["catalog.json", "catalog.json.gz", "config.json", "index.json", "index.json.gz"])
         let again = try run(["create_catalog", "--id", "com.example.s3", "--dest", catalog])
         #expect(again.status == 1 && again.stderr.contains(catalog), "\(again.stderr)")
 
-        #expect(try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
+        #expect(
+            try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
                 == "Created bundle 'BasicAdjectives' version 1\n")
         try dir.write("src/photos/85x85/kind.jpg", SampleContent.noise(9000, seed: 2))
-        #expect(try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
+        #expect(
+            try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
                 == "Created bundle 'BasicAdjectives' version 2\n")
-        #expect(try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
+        #expect(
+            try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
                 == "Bundle 'BasicAdjectives' unchanged at version 2\n")
-        #expect(try both(["update_distro", "--catalog", "CAT", "--id", "BasicAdjectives", "--name", "master", "--version", "1"])
+        #expect(
+            try both(["update_distro", "--catalog", "CAT", "--id", "BasicAdjectives", "--name", "master", "--version", "1"])
                 == "Created distribution 'master' for 'BasicAdjectives-v1'\n")
-        #expect(try both(["update_distro", "--catalog", "CAT", "--id", "BasicAdjectives", "--name", "master", "--version", "latest"])
+        #expect(
+            try both(["update_distro", "--catalog", "CAT", "--id", "BasicAdjectives", "--name", "master", "--version", "latest"])
                 == "Updated distribution 'master' for 'BasicAdjectives-v2' (was v1)\n")
         try dir.write("src/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
-        #expect(try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
+        #expect(
+            try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
                 == "Created bundle 'BasicAdjectives' version 3\n")
         #expect(try both(["list", "--catalog", "CAT"]) == "BasicAdjectives [1=(_master), 2=(master), 3]\n")
 
@@ -94,21 +107,23 @@ import ZincTestSupport
         #expect(try both(["verify", "--catalog", "CAT"]) == "Verified 1 bundle, 3 versions, 5 objects, 3 archives: no problems\n")
 
         let folder = "com.example.s3.BasicAdjectives-2"
-        #expect(try both(["clone_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--version", "@master", "--dest", "OUT"])
+        #expect(
+            try both(["clone_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--version", "@master", "--dest", "OUT"])
                 == "Cloned 'BasicAdjectives' version 2 (3 files) to out-s3/\(folder)\n")
         #expect(try dir.catalogContent("out-s3/\(folder)") == dir.catalogContent("out-local/\(folder)"))
         #expect(try dir.read("out-s3/\(folder)/photos/85x85/kind.jpg") == SampleContent.noise(9000, seed: 2))
 
         let deleted = try both(["delete_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--versions", "3"])
-        #expect(deleted == """
-            manifests/BasicAdjectives-3.json
-            manifests/BasicAdjectives-3.json.gz
-            lmfo/BasicAdjectives-3.json
-            archives/BasicAdjectives-3.tar
-            Deleted version 3 of 'BasicAdjectives'
-            The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
+        #expect(
+            deleted == """
+                manifests/BasicAdjectives-3.json
+                manifests/BasicAdjectives-3.json.gz
+                lmfo/BasicAdjectives-3.json
+                archives/BasicAdjectives-3.tar
+                Deleted version 3 of 'BasicAdjectives'
+                The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
 
-            """)
+                """)
         #expect(try keys().contains("archives/BasicAdjectives-3.tar"), "delete_bundle leaves the files to clean")
         let dryRun = try both(["clean", "--catalog", "CAT", "--grace", "0"])
         #expect(dryRun.hasSuffix(" kB)\n") && dryRun.contains("Would remove 5 files ("), "\(dryRun)")
@@ -153,7 +168,8 @@ import ZincTestSupport
             let warnings = output.stderr.split(separator: "\n").filter { !$0.hasPrefix("zinc: repairing ") }
             #expect(output.status == 0 && warnings.isEmpty, "writer \(n): \(output.stderr)")
             let created = "Created bundle 'B' version "
-            let version: Int? = output.stdout.hasPrefix(created)
+            let version: Int? =
+                output.stdout.hasPrefix(created)
                 ? Int(output.stdout.dropFirst(created.count).trimmingCharacters(in: .newlines)) : nil
             let number = try #require(version, "writer \(n) printed \(output.stdout)")
             versions[n] = number
@@ -164,13 +180,17 @@ import ZincTestSupport
             let manifest = try zinc("dump_manifest", "--catalog", catalog, "--name", "B", "--version", String(version))
             let object = try #require(try JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any])
             let files = try #require(object["files"] as? [String: [String: Any]])
-            #expect(files.keys.sorted() == ["Basic Adjectives.js", "audio/basic-adj-11.caf", "own-\(n).json", "photos/\(n).jpg",
-                                            "photos/85x85/kind.jpg"], "version \(version) of writer \(n)")
+            #expect(
+                files.keys.sorted() == [
+                    "Basic Adjectives.js", "audio/basic-adj-11.caf", "own-\(n).json", "photos/\(n).jpg",
+                    "photos/85x85/kind.jpg",
+                ], "version \(version) of writer \(n)")
             #expect(files["own-\(n).json"]?["sha"] as? String == sha1Hex(SampleContent.text(2000 + n, word: "writer\(n)")))
             #expect(object["version"] as? Int == version)
         }
         #expect(try zinc("verify", "--catalog", catalog) == "Verified 1 bundle, 5 versions, 11 objects, 5 archives: no problems\n")
-        #expect(try keys().filter { $0.hasPrefix("manifests/") && $0.hasSuffix(".json") }
+        #expect(
+            try keys().filter { $0.hasPrefix("manifests/") && $0.hasSuffix(".json") }
                 == (1...5).map { "manifests/B-\($0).json" })
     }
 
@@ -190,7 +210,9 @@ import ZincTestSupport
             let results = ResultLog()
             DispatchQueue.concurrentPerform(iterations: 2) { lane in
                 Thread.sleep(forTimeInterval: lane == 0 ? delays.importing : delays.clean)
-                let arguments = lane == 0 ? ["update_bundle", "--catalog", catalog, "--name", "B", "--source", "big"]
+                let arguments =
+                    lane == 0
+                    ? ["update_bundle", "--catalog", catalog, "--name", "B", "--source", "big"]
                     : ["clean", "--catalog", catalog, "--force", "--grace", "0", "--quiet"]
                 results.add(lane, Result { try run(arguments) })
             }
@@ -224,17 +246,24 @@ import ZincTestSupport
         let anonymous = ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""]
         let url = server.url(bucket: bucket, prefix: "french")
         try zinc(["repo_init", "--repo", "repo"], environment: anonymous)
-        #expect(try zinc(["track", "--repo", "repo", "--catalog", url, "--bundle", "BasicAdjectives", "--distro", "master"],
-                         environment: anonymous) == "Tracking 'BasicAdjectives' of com.mindsnacks.french at distribution 'master'\n")
-        #expect(try zinc(["sync", "--repo", "repo"], environment: anonymous).hasPrefix("com.mindsnacks.french.BasicAdjectives: none -> 1 ("))
-        #expect(try dir.catalogContent("repo/bundles/com.mindsnacks.french.BasicAdjectives-1") == dir.catalogContent("French/BasicAdjectives"))
-        #expect(try zinc(["sync", "--repo", "repo"], environment: anonymous) == "com.mindsnacks.french.BasicAdjectives: up to date at version 1\n")
+        #expect(
+            try zinc(
+                ["track", "--repo", "repo", "--catalog", url, "--bundle", "BasicAdjectives", "--distro", "master"],
+                environment: anonymous) == "Tracking 'BasicAdjectives' of com.mindsnacks.french at distribution 'master'\n")
+        #expect(
+            try zinc(["sync", "--repo", "repo"], environment: anonymous).hasPrefix("com.mindsnacks.french.BasicAdjectives: none -> 1 ("))
+        #expect(
+            try dir.catalogContent("repo/bundles/com.mindsnacks.french.BasicAdjectives-1") == dir.catalogContent("French/BasicAdjectives"))
+        #expect(
+            try zinc(["sync", "--repo", "repo"], environment: anonymous)
+                == "com.mindsnacks.french.BasicAdjectives: up to date at version 1\n")
 
         try dir.write("French/BasicAdjectives/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
         try zinc("update_bundle", "--catalog", catalog, "--name", "BasicAdjectives", "--source", source)
         try zinc("update_distro", "--catalog", catalog, "--id", "BasicAdjectives", "--name", "master", "--version", "latest")
         #expect(try zinc(["sync", "--repo", "repo"], environment: anonymous).hasPrefix("com.mindsnacks.french.BasicAdjectives: 1 -> 2 ("))
-        #expect(try dir.catalogContent("repo/bundles/com.mindsnacks.french.BasicAdjectives-2") == dir.catalogContent("French/BasicAdjectives"))
+        #expect(
+            try dir.catalogContent("repo/bundles/com.mindsnacks.french.BasicAdjectives-2") == dir.catalogContent("French/BasicAdjectives"))
         #expect(!dir.exists("repo/bundles/com.mindsnacks.french.BasicAdjectives-1"))
     }
 
@@ -256,13 +285,18 @@ import ZincTestSupport
         #expect(badName.stderr.contains("'Bad_Bucket'") && badName.stderr.contains("is not a bucket name"), "\(badName.stderr)")
 
         let refused = try run(["list", "--catalog", catalog, "--endpoint-url", "ftp://127.0.0.1"])
-        #expect(refused.status == 1 && refused.stderr.contains("the endpoint 'ftp://127.0.0.1' is not an http:// or https:// URL"), "\(refused.stderr)")
+        #expect(
+            refused.status == 1 && refused.stderr.contains("the endpoint 'ftp://127.0.0.1' is not an http:// or https:// URL"),
+            "\(refused.stderr)")
 
         let secret = "Zinc+Never/Prints+This+Secret0123456789"
         let authenticating = try MotoServer.sharedEnforcingAuthentication()
-        let wrong = try run(["list", "--catalog", catalog],
-                            environment: authenticating.environment.merging(["AWS_ACCESS_KEY_ID": "AKIAZINCTESTWRONGKEY",
-                                                                             "AWS_SECRET_ACCESS_KEY": secret]) { $1 })
+        let wrong = try run(
+            ["list", "--catalog", catalog],
+            environment: authenticating.environment.merging([
+                "AWS_ACCESS_KEY_ID": "AKIAZINCTESTWRONGKEY",
+                "AWS_SECRET_ACCESS_KEY": secret,
+            ]) { $1 })
         #expect(wrong.status == 1)
         #expect(wrong.stderr.hasPrefix("zinc: error: \(catalog): GET "), "\(wrong.stderr)")
         #expect(wrong.stderr.contains(".json: InvalidAccessKeyId ("), "\(wrong.stderr)")

@@ -11,8 +11,9 @@ import ZincTestSupport
 @Suite struct S3ConformanceTests {
     /// Short enough for a test to wait out, as the in-memory backend's; retries spaced
     /// so that waiting imports do not flood the server with listings.
-    static let lockPolicy = LockPolicy(staleAfter: .seconds(5), refreshEvery: .milliseconds(500),
-                                       retryEvery: .milliseconds(50), waitAtMost: .seconds(60))
+    static let lockPolicy = LockPolicy(
+        staleAfter: .seconds(5), refreshEvery: .milliseconds(500),
+        retryEvery: .milliseconds(50), waitAtMost: .seconds(60))
 
     /// Files above 6 MiB go up in parts of 5 MiB (S3's smallest part).
     static let inParts = S3Tuning.standard.with(multipartThreshold: 6 << 20, partSize: 5 << 20)
@@ -45,8 +46,10 @@ import ZincTestSupport
     /// The same checks with the small multipart threshold: none of the suite's files
     /// reaches it, so this shows the tuning changes nothing for small files; the large
     /// ones are `largeFilesGoUpInParts`.
-    @Test(arguments: ["writes, reads, lists and deletes", "honours write conditions", "a discarded or abandoned writer leaves nothing",
-                      "assembles large and small pieces on 1 and 3 threads"])
+    @Test(arguments: [
+        "writes, reads, lists and deletes", "honours write conditions", "a discarded or abandoned writer leaves nothing",
+        "assembles large and small pieces on 1 and 3 threads",
+    ])
     func conformanceWithASmallMultipartThreshold(_ check: String) throws {
         try Self.run(check, Self.factory(try MotoServer.shared(), tuning: Self.inParts))
     }
@@ -86,8 +89,11 @@ import ZincTestSupport
         try storage.write(Array(large[..<(4 << 20)]), to: "objects/aa/bb/first")
         try storage.write(Array(large[(4 << 20)...]), to: "objects/aa/bb/second")
         let writer = try storage.makeWriter(for: "archives/B-2.tar")
-        try writer.append(pieces: [.storedFile(path: "objects/aa/bb/first", size: 4 << 20), .bytes([1, 2, 3]),
-                                   .storedFile(path: "objects/aa/bb/second", size: Int64(large.count - (4 << 20)))], workers: 3)
+        try writer.append(
+            pieces: [
+                .storedFile(path: "objects/aa/bb/first", size: 4 << 20), .bytes([1, 2, 3]),
+                .storedFile(path: "objects/aa/bb/second", size: Int64(large.count - (4 << 20))),
+            ], workers: 3)
         #expect(try writer.commit(.ifAbsent) == .written)
         var expected = Array(large[..<(4 << 20)])
         expected += [1, 2, 3]

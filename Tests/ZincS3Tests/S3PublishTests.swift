@@ -32,8 +32,9 @@ import ZincTestSupport
 
     @Test func aReaderPollingTheBucketNeverMissesAFile() throws {
         let storage = try server.storage(bucket: bucket)
-        let publish = try ZincBinary.start(["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--jobs", "4"],
-                                           in: dir.path, extraEnvironment: server.environment)
+        let publish = try ZincBinary.start(
+            ["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--jobs", "4"],
+            in: dir.path, extraEnvironment: server.environment)
         var polls = 0
         while publish.isRunning {
             let problems = try Self.everyReferenceResolves(storage)
@@ -49,8 +50,9 @@ import ZincTestSupport
     @Test func aPublishKilledHalfwayUploadsOnlyTheRestWhenRunAgain() throws {
         let storage = try server.storage(bucket: bucket)
         let total = dir.files(under: "cat").filter { !$0.hasPrefix("locks/") && !$0.hasPrefix("retired/") }.count - 4
-        let publish = try ZincBinary.start(["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--jobs", "1"],
-                                           in: dir.path, extraEnvironment: server.environment)
+        let publish = try ZincBinary.start(
+            ["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--jobs", "1"],
+            in: dir.path, extraEnvironment: server.environment)
         while publish.isRunning, try server.keys(bucket: bucket, prefix: "cat").count < 10 { Thread.sleep(forTimeInterval: 0.005) }
         kill(publish.processIdentifier, SIGKILL)
         publish.waitUntilExit()
@@ -58,10 +60,12 @@ import ZincTestSupport
         #expect(try !storage.exists("catalog.json"), "the index goes last")
         #expect(uploaded >= 10 && uploaded < total)
 
-        let rerun = try ZincBinary.run(["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--json"], in: dir.path,
-                                       extraEnvironment: server.environment)
+        let rerun = try ZincBinary.run(
+            ["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--json"], in: dir.path,
+            extraEnvironment: server.environment)
         #expect(rerun.status == 0, "\(rerun.stderr)")
-        #expect(rerun.stdout.contains("\"unchanged\" : \(uploaded)") || rerun.stdout.contains("\"unchanged\": \(uploaded)"), "\(rerun.stdout)")
+        #expect(
+            rerun.stdout.contains("\"unchanged\" : \(uploaded)") || rerun.stdout.contains("\"unchanged\": \(uploaded)"), "\(rerun.stdout)")
         #expect(try Self.everyReferenceResolves(storage).isEmpty)
         #expect(try Catalog.open(storage).verify().problems.isEmpty)
     }

@@ -26,16 +26,19 @@ import ZincTestSupport
         let id = try PublicKey.load(path: dir.at("k.pub")).id
         let keys = try server.keys(bucket: bucket, prefix: "cat").filter { $0.hasPrefix("cat/signatures/") }
         #expect(keys == ["cat/signatures/catalog.json.sig", "cat/signatures/manifests/B-1.json.\(id).sig"])
-        let signature = try IndexSignature.verified(try #require(try server.object(bucket: bucket, key: "cat/signatures/catalog.json.sig")),
-                                                    path: "sig", trusted: [PublicKey.load(path: dir.at("k.pub"))])
+        let signature = try IndexSignature.verified(
+            try #require(try server.object(bucket: bucket, key: "cat/signatures/catalog.json.sig")),
+            path: "sig", trusted: [PublicKey.load(path: dir.at("k.pub"))])
         let index = try #require(try server.object(bucket: bucket, key: "cat/catalog.json"))
         #expect(signature.indexSHA256 == SHA256.digest(index))
         #expect(try zinc(["sign", "--catalog", catalog, "--sign-key", "k"]).hasPrefix("Signed 0 manifests (1 already signed)"))
         #expect(try zinc(["verify", "--catalog", catalog, "--trusted-key", "k.pub"]).hasSuffix("no problems\n"))
 
         try zinc(["repo_init", "--repo", "repo"])
-        try zinc(["track", "--repo", "repo", "--catalog", server.url(bucket: bucket, prefix: "cat"), "--bundle", "B",
-                  "--trusted-key", "k.pub"])
+        try zinc([
+            "track", "--repo", "repo", "--catalog", server.url(bucket: bucket, prefix: "cat"), "--bundle", "B",
+            "--trusted-key", "k.pub",
+        ])
         #expect(try zinc(["sync", "--repo", "repo"]).hasPrefix("com.example.s3signed.B: none -> 1 ("))
         #expect(dir.files(under: "repo/bundles/com.example.s3signed.B-1") == dir.files(under: "src"))
     }

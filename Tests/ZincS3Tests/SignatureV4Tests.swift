@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import ZincS3
 
 /// Signature Version 4 against the known answers of AWS's S3 documentation ("Examples:
 /// Signature Calculations in AWS Signature Version 4", header-based authentication).
 @Suite struct SignatureV4Tests {
-    static let credentials = AWSCredentials(accessKeyID: "AKIAIOSFODNN7EXAMPLE",
-                                            secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", sessionToken: nil)
+    static let credentials = AWSCredentials(
+        accessKeyID: "AKIAIOSFODNN7EXAMPLE",
+        secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", sessionToken: nil)
     static let signer = SignatureV4(credentials: credentials, region: "us-east-1")
     /// 20130524T000000Z.
     static let date = Date(timeIntervalSince1970: 1_369_353_600)
@@ -18,9 +20,11 @@ import Testing
 
     /// GET Object: `GET /test.txt` with `Range: bytes=0-9` and no body.
     @Test func signsTheGetObjectExample() {
-        let added = Self.signer.sign(method: "GET", host: Self.host, encodedPath: "/test.txt", query: [],
-                                     headers: ["range": "bytes=0-9"], payloadHash: SignatureV4.emptyPayloadHash, date: Self.date)
-        #expect(added["authorization"] == "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, "
+        let added = Self.signer.sign(
+            method: "GET", host: Self.host, encodedPath: "/test.txt", query: [],
+            headers: ["range": "bytes=0-9"], payloadHash: SignatureV4.emptyPayloadHash, date: Self.date)
+        #expect(
+            added["authorization"] == "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, "
                 + "SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, "
                 + "Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41")
         #expect(added["x-amz-date"] == "20130524T000000Z")
@@ -36,9 +40,10 @@ import Testing
         #expect(payloadHash == "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072")
         let path = SignatureV4.encode("/test$file.text", keepSlash: true)
         #expect(path == "/test%24file.text")
-        let added = Self.signer.sign(method: "PUT", host: Self.host, encodedPath: path, query: [],
-                                     headers: ["date": "Fri, 24 May 2013 00:00:00 GMT", "x-amz-storage-class": "REDUCED_REDUNDANCY"],
-                                     payloadHash: payloadHash, date: Self.date)
+        let added = Self.signer.sign(
+            method: "PUT", host: Self.host, encodedPath: path, query: [],
+            headers: ["date": "Fri, 24 May 2013 00:00:00 GMT", "x-amz-storage-class": "REDUCED_REDUNDANCY"],
+            payloadHash: payloadHash, date: Self.date)
         #expect(added["authorization"]?.contains("SignedHeaders=date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class,") == true)
         #expect(Self.signature(added) == "98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd")
         #expect(added["x-amz-content-sha256"] == payloadHash)
@@ -46,8 +51,9 @@ import Testing
 
     /// GET Bucket Lifecycle: a query parameter without a value is `lifecycle=`.
     @Test func signsTheLifecycleExample() {
-        let added = Self.signer.sign(method: "GET", host: Self.host, encodedPath: "/", query: [("lifecycle", "")], headers: [:],
-                                     payloadHash: SignatureV4.emptyPayloadHash, date: Self.date)
+        let added = Self.signer.sign(
+            method: "GET", host: Self.host, encodedPath: "/", query: [("lifecycle", "")], headers: [:],
+            payloadHash: SignatureV4.emptyPayloadHash, date: Self.date)
         #expect(Self.signature(added) == "fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543")
         #expect(added["authorization"]?.contains("SignedHeaders=host;x-amz-content-sha256;x-amz-date,") == true)
     }
@@ -55,18 +61,22 @@ import Testing
     /// GET Bucket (List Objects): `?max-keys=2&prefix=J`, given here out of order; the
     /// canonical query sorts it.
     @Test func signsTheListObjectsExampleWithTheQuerySorted() {
-        let added = Self.signer.sign(method: "GET", host: Self.host, encodedPath: "/", query: [("prefix", "J"), ("max-keys", "2")],
-                                     headers: [:], payloadHash: SignatureV4.emptyPayloadHash, date: Self.date)
+        let added = Self.signer.sign(
+            method: "GET", host: Self.host, encodedPath: "/", query: [("prefix", "J"), ("max-keys", "2")],
+            headers: [:], payloadHash: SignatureV4.emptyPayloadHash, date: Self.date)
         #expect(Self.signature(added) == "34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7")
     }
 
     /// A temporary key's session token is sent and signed.
     @Test func signsTheSessionToken() throws {
-        let temporary = SignatureV4(credentials: AWSCredentials(accessKeyID: Self.credentials.accessKeyID,
-                                                                secretAccessKey: Self.credentials.secretAccessKey,
-                                                                sessionToken: "FQoGZXIvYXdzEXAMPLE"), region: "us-east-1")
-        let added = temporary.sign(method: "GET", host: Self.host, encodedPath: "/test.txt", query: [], headers: ["range": "bytes=0-9"],
-                                   payloadHash: SignatureV4.emptyPayloadHash, date: Self.date)
+        let temporary = SignatureV4(
+            credentials: AWSCredentials(
+                accessKeyID: Self.credentials.accessKeyID,
+                secretAccessKey: Self.credentials.secretAccessKey,
+                sessionToken: "FQoGZXIvYXdzEXAMPLE"), region: "us-east-1")
+        let added = temporary.sign(
+            method: "GET", host: Self.host, encodedPath: "/test.txt", query: [], headers: ["range": "bytes=0-9"],
+            payloadHash: SignatureV4.emptyPayloadHash, date: Self.date)
         #expect(added["x-amz-security-token"] == "FQoGZXIvYXdzEXAMPLE")
         #expect(added["authorization"]?.contains("SignedHeaders=host;range;x-amz-content-sha256;x-amz-date;x-amz-security-token,") == true)
         let signature = try #require(Self.signature(added))
@@ -76,14 +86,20 @@ import Testing
     /// A signature covers everything that names the request: a change to any of them
     /// gives another signature.
     @Test func aSignatureIsBoundToEveryPartOfTheRequest() {
-        func sign(method: String = "GET", host: String = SignatureV4Tests.host, path: String = "/test.txt",
-                  query: [(String, String)] = [], headers: [String: String] = ["range": "bytes=0-9"],
-                  payload: String = SignatureV4.emptyPayloadHash, region: String = "us-east-1",
-                  secret: String = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", date: Date = SignatureV4Tests.date) -> String? {
-            let signer = SignatureV4(credentials: AWSCredentials(accessKeyID: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: secret,
-                                                                 sessionToken: nil), region: region)
-            return Self.signature(signer.sign(method: method, host: host, encodedPath: path, query: query, headers: headers,
-                                              payloadHash: payload, date: date))
+        func sign(
+            method: String = "GET", host: String = SignatureV4Tests.host, path: String = "/test.txt",
+            query: [(String, String)] = [], headers: [String: String] = ["range": "bytes=0-9"],
+            payload: String = SignatureV4.emptyPayloadHash, region: String = "us-east-1",
+            secret: String = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", date: Date = SignatureV4Tests.date
+        ) -> String? {
+            let signer = SignatureV4(
+                credentials: AWSCredentials(
+                    accessKeyID: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: secret,
+                    sessionToken: nil), region: region)
+            return Self.signature(
+                signer.sign(
+                    method: method, host: host, encodedPath: path, query: query, headers: headers,
+                    payloadHash: payload, date: date))
         }
         let variants = [
             sign(), sign(method: "HEAD"), sign(host: "otherbucket.s3.amazonaws.com"), sign(path: "/test.txt2"),

@@ -37,7 +37,8 @@ import ZincS3
         #expect(list.value("NextContinuationToken") == "1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=")
         let contents = list.children("Contents")
         #expect(contents.map { $0.value("Key") } == ["cat/catalog.json", "cat/objects/ab/cd/a&b c.gz", "cat/empty"])
-        #expect(contents.map { $0.value("ETag") } == ["\"49f68a5c8493ec2c0bf489821c21fc3b\"", "\"0123456789abcdef0123456789abcdef-3\"", ""])
+        #expect(
+            contents.map { $0.value("ETag") } == ["\"49f68a5c8493ec2c0bf489821c21fc3b\"", "\"0123456789abcdef0123456789abcdef-3\"", ""])
         #expect(contents.map { $0.value("Size") } == ["112", "15728640", "0"])
         #expect(contents[0].child("Owner")?.value("DisplayName") == "webfile")
         #expect(list.children("CommonPrefixes").map { $0.value("Prefix") } == ["cat/manifests/", "cat/objects/"])
@@ -47,31 +48,37 @@ import ZincS3
     }
 
     @Test func readsErrorsAndMultipartAnswers() throws {
-        let error = try #require(Self.parse("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <Error><Code>NoSuchBucket</Code><Message>The specified bucket does not exist</Message>\
-            <BucketName>zinc-missing</BucketName><RequestId>4442587FB7D0A2F9</RequestId></Error>
-            """))
+        let error = try #require(
+            Self.parse(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <Error><Code>NoSuchBucket</Code><Message>The specified bucket does not exist</Message>\
+                <BucketName>zinc-missing</BucketName><RequestId>4442587FB7D0A2F9</RequestId></Error>
+                """))
         #expect(error.name == "Error" && error.value("Code") == "NoSuchBucket")
         #expect(error.value("Message") == "The specified bucket does not exist")
         #expect(error.value("BucketName") == "zinc-missing")
 
-        let initiated = try #require(Self.parse("""
-            <InitiateMultipartUploadResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>b</Bucket>\
-            <Key>cat/archives/B-1.tar</Key><UploadId>VXBsb2FkIElEIGZvciA2aWWpbmcncyBteS1tb3ZpZS5tMnRzIHVwbG9hZA</UploadId>\
-            </InitiateMultipartUploadResult>
-            """))
+        let initiated = try #require(
+            Self.parse(
+                """
+                <InitiateMultipartUploadResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>b</Bucket>\
+                <Key>cat/archives/B-1.tar</Key><UploadId>VXBsb2FkIElEIGZvciA2aWWpbmcncyBteS1tb3ZpZS5tMnRzIHVwbG9hZA</UploadId>\
+                </InitiateMultipartUploadResult>
+                """))
         #expect(initiated.value("UploadId") == "VXBsb2FkIElEIGZvciA2aWWpbmcncyBteS1tb3ZpZS5tMnRzIHVwbG9hZA")
 
         // Namespace prefixes are dropped: `s3:Key` reads as `Key`.
-        let uploads = try #require(Self.parse("""
-            <s3:ListMultipartUploadsResult xmlns:s3="http://s3.amazonaws.com/doc/2006-03-01/">
-              <s3:Upload><s3:Key>cat/archives/B-1.tar</s3:Key><s3:UploadId>id-1</s3:UploadId>\
-            <s3:Initiated>2026-11-24T09:00:00.000Z</s3:Initiated></s3:Upload>
-              <s3:Upload><s3:Key>cat/archives/B-2.tar</s3:Key><s3:UploadId>id-2</s3:UploadId></s3:Upload>
-              <s3:IsTruncated>false</s3:IsTruncated>
-            </s3:ListMultipartUploadsResult>
-            """))
+        let uploads = try #require(
+            Self.parse(
+                """
+                <s3:ListMultipartUploadsResult xmlns:s3="http://s3.amazonaws.com/doc/2006-03-01/">
+                  <s3:Upload><s3:Key>cat/archives/B-1.tar</s3:Key><s3:UploadId>id-1</s3:UploadId>\
+                <s3:Initiated>2026-11-24T09:00:00.000Z</s3:Initiated></s3:Upload>
+                  <s3:Upload><s3:Key>cat/archives/B-2.tar</s3:Key><s3:UploadId>id-2</s3:UploadId></s3:Upload>
+                  <s3:IsTruncated>false</s3:IsTruncated>
+                </s3:ListMultipartUploadsResult>
+                """))
         #expect(uploads.name == "ListMultipartUploadsResult")
         #expect(uploads.children("Upload").map { $0.value("UploadId") } == ["id-1", "id-2"])
         #expect(uploads.children("Upload").first?.value("Initiated") == "2026-11-24T09:00:00.000Z")

@@ -35,9 +35,11 @@ struct ConditionalTests {
         }
     }
 
-    @Test("If-None-Match matches weakly, in lists, and with *", arguments: [
-        "W/%@", "\"other\", %@", "\"a,b\" , W/%@", "*",
-    ])
+    @Test(
+        "If-None-Match matches weakly, in lists, and with *",
+        arguments: [
+            "W/%@", "\"other\", %@", "\"a,b\" , W/%@", "*",
+        ])
     func ifNoneMatchForms(template: String) async throws {
         try await withCatalogServer { _, server in
             let etag = try #require(try server.get("/catalog.json").header("ETag"))

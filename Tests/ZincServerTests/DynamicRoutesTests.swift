@@ -14,13 +14,18 @@ struct DynamicRoutesTests {
 
         func respond(to request: DynamicRequest) -> DynamicResponse {
             if request.segments.first == "stream", let count = Int(request.segments[1]) {
-                return DynamicResponse(status: 200, headers: [("Content-Type", "application/octet-stream"),
-                                                              ("Content-Length", String(max(count, 3) << 16))],
-                                       body: .stream(Chunks(count: count)))
+                return DynamicResponse(
+                    status: 200,
+                    headers: [
+                        ("Content-Type", "application/octet-stream"),
+                        ("Content-Length", String(max(count, 3) << 16)),
+                    ],
+                    body: .stream(Chunks(count: count)))
             }
             let query = request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-            return DynamicResponse(status: 201, headers: [("Content-Type", "text/plain")],
-                                   body: .text(request.segments.joined(separator: "|") + "?" + query))
+            return DynamicResponse(
+                status: 201, headers: [("Content-Type", "text/plain")],
+                body: .text(request.segments.joined(separator: "|") + "?" + query))
         }
     }
 

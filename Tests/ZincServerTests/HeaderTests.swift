@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import ZincHTTP
 
 @testable import ZincServer
-import ZincHTTP
 
 @Suite("Response headers and methods")
 struct HeaderTests {
-    @Test("Cache-Control: short for the index files and other files, forever for manifests, objects, archives",
+    @Test(
+        "Cache-Control: short for the index files and other files, forever for manifests, objects, archives",
         arguments: [
             ("/catalog.json", CachePolicy.shortLived),
             ("/catalog.json.gz", CachePolicy.shortLived),
@@ -35,13 +36,15 @@ struct HeaderTests {
         #expect(CachePolicy.cacheControl(path: "signatures/manifests/Level-1.json.0123456789abcdef.sig") == CachePolicy.immutable)
     }
 
-    @Test("Content-Type follows the extension and .gz is never Content-Encoding", arguments: [
-        ("/catalog.json", "application/json"),
-        ("/catalog.json.gz", "application/gzip"),
-        ("/manifests/Level-1.json.gz", "application/gzip"),
-        ("/archives/Level-1%7Ephone.tar", "application/x-tar"),
-        ("/objects/2e/75/\(CatalogFixture.objectSHA)", "application/octet-stream"),
-    ])
+    @Test(
+        "Content-Type follows the extension and .gz is never Content-Encoding",
+        arguments: [
+            ("/catalog.json", "application/json"),
+            ("/catalog.json.gz", "application/gzip"),
+            ("/manifests/Level-1.json.gz", "application/gzip"),
+            ("/archives/Level-1%7Ephone.tar", "application/x-tar"),
+            ("/objects/2e/75/\(CatalogFixture.objectSHA)", "application/octet-stream"),
+        ])
     func contentType(target: String, expected: String) async throws {
         try await withCatalogServer { _, server in
             let response = try server.get(target, [("Accept-Encoding", "gzip")])

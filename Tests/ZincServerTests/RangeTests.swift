@@ -58,9 +58,11 @@ struct RangeTests {
         }
     }
 
-    @Test("unsatisfiable ranges answer 416 with Content-Range: bytes */size", arguments: [
-        "bytes=99999-", "bytes=99999-100000", "bytes=-0", "bytes=99999999999999999999999-",
-    ])
+    @Test(
+        "unsatisfiable ranges answer 416 with Content-Range: bytes */size",
+        arguments: [
+            "bytes=99999-", "bytes=99999-100000", "bytes=-0", "bytes=99999999999999999999999-",
+        ])
     func unsatisfiable(range: String) async throws {
         try await withCatalogServer { fixture, server in
             let size = try fixture.bytes("archives/Level-1.tar").count
@@ -85,9 +87,11 @@ struct RangeTests {
         }
     }
 
-    @Test("multiple, invalid or foreign-unit ranges get the whole file with 200", arguments: [
-        "bytes=0-1,5-6", "bytes=0-1, -5", "bytes=9-3", "bytes=abc", "bytes=", "items=0-1", "bytes=1-2-3", "bytes 0-1",
-    ])
+    @Test(
+        "multiple, invalid or foreign-unit ranges get the whole file with 200",
+        arguments: [
+            "bytes=0-1,5-6", "bytes=0-1, -5", "bytes=9-3", "bytes=abc", "bytes=", "items=0-1", "bytes=1-2-3", "bytes 0-1",
+        ])
     func ignoredRanges(range: String) async throws {
         try await withCatalogServer { fixture, server in
             let whole = try fixture.bytes("archives/Level-1.tar")
@@ -129,19 +133,21 @@ struct RangeTests {
         }
     }
 
-    @Test("ByteRange parses the three single-range forms", arguments: [
-        ("bytes=0-0", 10, ByteRange.partial(0..<1)),
-        ("bytes=2-5", 10, .partial(2..<6)),
-        ("BYTES = 2-5 ", 10, .partial(2..<6)),
-        ("bytes=9-", 10, .partial(9..<10)),
-        ("bytes=10-", 10, .unsatisfiable),
-        ("bytes=-3", 10, .partial(7..<10)),
-        ("bytes=-30", 10, .partial(0..<10)),
-        ("bytes=-1", 0, .unsatisfiable),
-        ("bytes=5-4", 10, .entireFile),
-        ("bytes=-", 10, .entireFile),
-        ("bytes=+1-2", 10, .entireFile),
-    ])
+    @Test(
+        "ByteRange parses the three single-range forms",
+        arguments: [
+            ("bytes=0-0", 10, ByteRange.partial(0..<1)),
+            ("bytes=2-5", 10, .partial(2..<6)),
+            ("BYTES = 2-5 ", 10, .partial(2..<6)),
+            ("bytes=9-", 10, .partial(9..<10)),
+            ("bytes=10-", 10, .unsatisfiable),
+            ("bytes=-3", 10, .partial(7..<10)),
+            ("bytes=-30", 10, .partial(0..<10)),
+            ("bytes=-1", 0, .unsatisfiable),
+            ("bytes=5-4", 10, .entireFile),
+            ("bytes=-", 10, .entireFile),
+            ("bytes=+1-2", 10, .entireFile),
+        ])
     func parsing(header: String, size: Int, expected: ByteRange) {
         #expect(ByteRange(header: header, fileSize: size) == expected)
     }

@@ -119,9 +119,11 @@ struct SecurityTests {
         }
     }
 
-    @Test("broken percent-encoding and targets that are not a path answer 400", arguments: [
-        "/%zz", "/catalog.json%2", "/%", "catalog.json", "http://127.0.0.1/catalog.json", "*",
-    ])
+    @Test(
+        "broken percent-encoding and targets that are not a path answer 400",
+        arguments: [
+            "/%zz", "/catalog.json%2", "/%", "catalog.json", "http://127.0.0.1/catalog.json", "*",
+        ])
     func badTargets(target: String) async throws {
         try await withCatalogServer { _, server in
             let response = try server.get(target)
@@ -129,13 +131,15 @@ struct SecurityTests {
         }
     }
 
-    @Test("malformed requests get 400 and the server keeps serving", arguments: [
-        "HELLO\r\n\r\n",
-        "GET /catalog.json HTTP/9.9\r\n\r\n",
-        "GET /catalog.json HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
-        "GET /catalog.json HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
-        "\u{0}\u{1}\u{2}\r\n\r\n",
-    ])
+    @Test(
+        "malformed requests get 400 and the server keeps serving",
+        arguments: [
+            "HELLO\r\n\r\n",
+            "GET /catalog.json HTTP/9.9\r\n\r\n",
+            "GET /catalog.json HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+            "GET /catalog.json HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+            "\u{0}\u{1}\u{2}\r\n\r\n",
+        ])
     func malformedRequests(raw: String) async throws {
         try await withCatalogServer { _, server in
             let connection = try server.connect()
@@ -148,11 +152,13 @@ struct SecurityTests {
         }
     }
 
-    @Test("oversized request lines and headers get 431", arguments: [
-        "GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\n\r\n",
-        "GET /catalog.json HTTP/1.1\r\nX-Big: \(String(repeating: "b", count: 20_000))\r\n\r\n",
-        "GET /catalog.json HTTP/1.1\r\n" + (0..<200).map { "X-\($0): 1\r\n" }.joined() + "\r\n",
-    ])
+    @Test(
+        "oversized request lines and headers get 431",
+        arguments: [
+            "GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\n\r\n",
+            "GET /catalog.json HTTP/1.1\r\nX-Big: \(String(repeating: "b", count: 20_000))\r\n\r\n",
+            "GET /catalog.json HTTP/1.1\r\n" + (0..<200).map { "X-\($0): 1\r\n" }.joined() + "\r\n",
+        ])
     func oversized(raw: String) async throws {
         try await withCatalogServer { _, server in
             let connection = try server.connect()
@@ -225,11 +231,13 @@ struct CatalogRootTests {
         }
     }
 
-    @Test("listings, non-catalogs, hidden folders and escapes answer 404", arguments: [
-        "/", "/french", "/french/", "/french/objects/", "/top.txt", "/plain/readme.txt", "/.hidden/catalog.json",
-        "/linked-outside/catalog.json", "/french/cross.json", "/french/../german/catalog.json",
-        "/french/%2e%2e/german/catalog.json", "/french/.zinc.lock", "/nope/catalog.json",
-    ])
+    @Test(
+        "listings, non-catalogs, hidden folders and escapes answer 404",
+        arguments: [
+            "/", "/french", "/french/", "/french/objects/", "/top.txt", "/plain/readme.txt", "/.hidden/catalog.json",
+            "/linked-outside/catalog.json", "/french/cross.json", "/french/../german/catalog.json",
+            "/french/%2e%2e/german/catalog.json", "/french/.zinc.lock", "/nope/catalog.json",
+        ])
     func refused(target: String) async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }

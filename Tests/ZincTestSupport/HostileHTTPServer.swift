@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -128,9 +129,10 @@ public final class HostileHTTPServer: @unchecked Sendable {
             let start = Int(bounds[0]) ?? 0
             let end = min(bounds.count > 1 ? Int(bounds[1]) ?? body.count - 1 : body.count - 1, body.count - 1)
             guard start <= end else { return response(status: "416 Range Not Satisfiable", body: []) }
-            return response(status: "206 Partial Content",
-                            headers: ["Content-Range": "bytes \(start)-\(end)/\(body.count)", "ETag": etag],
-                            body: Array(body[start...end]))
+            return response(
+                status: "206 Partial Content",
+                headers: ["Content-Range": "bytes \(start)-\(end)/\(body.count)", "ETag": etag],
+                body: Array(body[start...end]))
         }
         return response(status: "200 OK", headers: ["ETag": etag], body: body)
     }

@@ -62,12 +62,13 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
     public func folders(in folder: String) throws -> Set<String> {
         let prefix = folder.isEmpty ? "" : folder + "/"
         return lock.withLock {
-            Set(files.keys.compactMap { path -> String? in
-                guard path.hasPrefix(prefix) else { return nil }
-                let rest = path.dropFirst(prefix.count)
-                guard let slash = rest.firstIndex(of: "/"), !rest.hasPrefix(".") else { return nil }
-                return String(rest[..<slash])
-            })
+            Set(
+                files.keys.compactMap { path -> String? in
+                    guard path.hasPrefix(prefix) else { return nil }
+                    let rest = path.dropFirst(prefix.count)
+                    guard let slash = rest.firstIndex(of: "/"), !rest.hasPrefix(".") else { return nil }
+                    return String(rest[..<slash])
+                })
         }
     }
 

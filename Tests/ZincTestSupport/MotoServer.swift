@@ -2,6 +2,7 @@ import Foundation
 import Zinc
 import ZincHTTP
 import ZincS3
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,15 +31,20 @@ public final class MotoServer: @unchecked Sendable {
     /// The environment of a `zinc` process using this server, and of `configuration()`:
     /// moto accepts any key pair. The user's AWS files are kept out of it.
     public var environment: [String: String] {
-        ["AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test", "AWS_SESSION_TOKEN": "", "AWS_REGION": "us-east-1",
-         "AWS_ENDPOINT_URL": endpoint, "AWS_CONFIG_FILE": "/nonexistent/zinc-tests/aws-config",
-         "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/zinc-tests/aws-credentials"]
+        [
+            "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test", "AWS_SESSION_TOKEN": "", "AWS_REGION": "us-east-1",
+            "AWS_ENDPOINT_URL": endpoint, "AWS_CONFIG_FILE": "/nonexistent/zinc-tests/aws-config",
+            "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/zinc-tests/aws-credentials",
+        ]
     }
 
     /// The configuration of `environment`, with other credentials if given.
     public func configuration(accessKeyID: String = "test", secretAccessKey: String = "test") throws -> AWSConfiguration {
-        try AWSConfiguration.load(environment: environment.merging(["AWS_ACCESS_KEY_ID": accessKeyID,
-                                                                    "AWS_SECRET_ACCESS_KEY": secretAccessKey]) { $1 })
+        try AWSConfiguration.load(
+            environment: environment.merging([
+                "AWS_ACCESS_KEY_ID": accessKeyID,
+                "AWS_SECRET_ACCESS_KEY": secretAccessKey,
+            ]) { $1 })
     }
 
     // MARK: Shared servers
@@ -85,8 +91,9 @@ public final class MotoServer: @unchecked Sendable {
     /// Starts a server of its own, stopped when the value goes away (or by `stop()`).
     public init(enforcingAuthentication: Bool = false) throws {
         guard let executable = Self.find("moto_server") else {
-            throw TestServerError("moto_server is not on PATH: the S3 tests need moto's S3 server; install it with "
-                                  + "pip install \"moto[server]\" (make test does)")
+            throw TestServerError(
+                "moto_server is not on PATH: the S3 tests need moto's S3 server; install it with "
+                    + "pip install \"moto[server]\" (make test does)")
         }
         enforcesAuthentication = enforcingAuthentication
         port = try Self.freePort()
@@ -96,8 +103,9 @@ public final class MotoServer: @unchecked Sendable {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["INITIAL_NO_AUTH_ACTION_COUNT"] = enforcingAuthentication ? "0" : nil
-        process = try TetheredProcess(executable, ["-H", "127.0.0.1", "-p", String(port)], environment: environment,
-                                      output: output, removing: log)
+        process = try TetheredProcess(
+            executable, ["-H", "127.0.0.1", "-p", String(port)], environment: environment,
+            output: output, removing: log)
         try? output.close()
 
         // Ready when it answers anything at all over HTTP (with authentication enforced,
@@ -105,7 +113,8 @@ public final class MotoServer: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(60)
         while true {
             if let answer = try? http.collect(HTTPRequest(.get, endpoint + "/"), limit: 1 << 20), answer.failure == nil,
-               answer.head.status > 0 {
+                answer.head.status > 0
+            {
                 break
             }
             guard Date() < deadline, process.shell.isRunning else {
@@ -139,18 +148,24 @@ public final class MotoServer: @unchecked Sendable {
     /// A bucket policy letting anyone GET the bucket's objects, as a bucket served to
     /// clients (or behind a CDN) has.
     public func allowPublicRead(bucket: String) throws {
-        let policy = #"{"Version":"2012-10-17","Statement":[{"Sid":"PublicRead","Effect":"Allow","Principal":"*","#
+        let policy =
+            #"{"Version":"2012-10-17","Statement":[{"Sid":"PublicRead","Effect":"Allow","Principal":"*","#
             + #""Action":"s3:GetObject","Resource":"arn:aws:s3:::\#(bucket)/*"}]}"#
         // moto reads a form-encoded body as a form: the policy needs a JSON type.
-        try expectSuccess(HTTPRequest(.put, "\(endpoint)/\(bucket)?policy", headers: ["Content-Type: application/json"],
-                                      body: .bytes(Array(policy.utf8))))
+        try expectSuccess(
+            HTTPRequest(
+                .put, "\(endpoint)/\(bucket)?policy", headers: ["Content-Type: application/json"],
+                body: .bytes(Array(policy.utf8))))
     }
 
     /// An S3 storage for `s3://BUCKET/PREFIX` on this server.
-    public func storage(bucket: String, prefix: String = "cat", tuning: S3Tuning = .standard,
-                        lockPolicy: LockPolicy = .standard) throws -> S3Storage {
-        S3Storage(address: S3Address(bucket: bucket, prefix: prefix), configuration: try configuration(),
-                  tuning: tuning, lockPolicy: lockPolicy)
+    public func storage(
+        bucket: String, prefix: String = "cat", tuning: S3Tuning = .standard,
+        lockPolicy: LockPolicy = .standard
+    ) throws -> S3Storage {
+        S3Storage(
+            address: S3Address(bucket: bucket, prefix: prefix), configuration: try configuration(),
+            tuning: tuning, lockPolicy: lockPolicy)
     }
 
     /// The keys of a bucket below `prefix` (a folder: `cat` lists `cat/…`), sorted,
@@ -174,7 +189,8 @@ public final class MotoServer: @unchecked Sendable {
         }
         guard response.failure == nil, (200...299).contains(response.head.status) else {
             let body = String(decoding: response.body.prefix(500), as: UTF8.self)
-            throw TestServerError("\(request.method.rawValue) \(request.url): \(response.failure ?? "HTTP \(response.head.status) \(body)")")
+            throw TestServerError(
+                "\(request.method.rawValue) \(request.url): \(response.failure ?? "HTTP \(response.head.status) \(body)")")
         }
     }
 

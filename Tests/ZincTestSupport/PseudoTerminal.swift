@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,8 +18,10 @@ extension ZincBinary {
 
     /// Runs `zinc` with stderr on a pseudo-terminal `columns` wide, and stdout there too
     /// or on a pipe, for what only a person at a terminal sees (progress bars).
-    public static func runOnTerminal(_ arguments: [String], in directory: String,
-                                     stdoutOnTerminal: Bool = true, columns: UInt16 = 80) throws -> TerminalResult {
+    public static func runOnTerminal(
+        _ arguments: [String], in directory: String,
+        stdoutOnTerminal: Bool = true, columns: UInt16 = 80
+    ) throws -> TerminalResult {
         let master = PTY.openMaster(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         defer { close(master) }
@@ -55,8 +58,9 @@ extension ZincBinary {
         }
         let stdout = pipe?.fileHandleForReading.readDataToEndOfFile() ?? Data()
         process.waitUntilExit()
-        return TerminalResult(status: process.terminationStatus, terminal: String(decoding: written, as: UTF8.self),
-                              stdout: String(decoding: stdout, as: UTF8.self))
+        return TerminalResult(
+            status: process.terminationStatus, terminal: String(decoding: written, as: UTF8.self),
+            stdout: String(decoding: stdout, as: UTF8.self))
     }
 }
 

@@ -6,7 +6,7 @@ import Zinc
 public enum SampleContent {
     /// Pseudo-random bytes from a fixed seed (xorshift), so tests are repeatable.
     public static func noise(_ count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed &* 0x9E3779B97F4A7C15 | 1
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
         var out = [UInt8]()
         out.reserveCapacity(count)
         while out.count < count {

@@ -52,7 +52,9 @@ public enum StorageConformanceSuite {
         try expect(try storage.size(of: "objects/ab/cd/x") == 5, "size")
         try expect(try storage.list("objects") == ["objects/ab/cd/x"], "list is recursive and catalog-relative")
         var streamed = [UInt8]()
-        guard let reader = try storage.openForReading("manifests/B-1.json") else { throw ConformanceFailure("openForReading found nothing") }
+        guard let reader = try storage.openForReading("manifests/B-1.json") else {
+            throw ConformanceFailure("openForReading found nothing")
+        }
         try reader.forEachChunk(chunkSize: 2) { streamed += $0 }
         try expect(streamed == Array("other".utf8), "streaming read")
         try storage.delete("objects/ab/cd/x")
@@ -72,10 +74,12 @@ public enum StorageConformanceSuite {
         // The same bytes written again are another version: a swap must not mistake them.
         guard let second = try storage.readVersioned("f") else { throw ConformanceFailure("the file vanished") }
         try storage.write([4], to: "f")
-        try expect(try storage.write([6], to: "f", .ifMatch(second.version)) == .conditionFailed,
-                   "ifMatch fails after a rewrite with identical bytes")
-        try expect(try storage.write([7], to: "missing", .ifMatch(second.version)) == .conditionFailed,
-                   "ifMatch on a missing file fails")
+        try expect(
+            try storage.write([6], to: "f", .ifMatch(second.version)) == .conditionFailed,
+            "ifMatch fails after a rewrite with identical bytes")
+        try expect(
+            try storage.write([7], to: "missing", .ifMatch(second.version)) == .conditionFailed,
+            "ifMatch on a missing file fails")
         try expect(try storage.read("missing") == nil, "and creates nothing")
     }
 
@@ -88,8 +92,9 @@ public enum StorageConformanceSuite {
         // A writer abandoned mid-file (its process killed, an upload never completed).
         let abandoned = try storage.makeWriter(for: "archives/B-2.tar")
         try abandoned.write([UInt8](repeating: 7, count: 100_000))
-        try expect(try storage.read("archives/B-2.tar") == nil && storage.size(of: "archives/B-2.tar") == nil,
-                   "an uncommitted file is invisible")
+        try expect(
+            try storage.read("archives/B-2.tar") == nil && storage.size(of: "archives/B-2.tar") == nil,
+            "an uncommitted file is invisible")
         try expect(try storage.list("archives") == [], "uncommitted files are not listed")
         abandoned.discard()
     }
@@ -99,8 +104,11 @@ public enum StorageConformanceSuite {
         try storage.write(Array("AAAA".utf8), to: "objects/a")
         try storage.write(Array("BB".utf8), to: "objects/b")
         let writer = try storage.makeWriter(for: "out")
-        try writer.append(pieces: [.bytes([0x2D]), .storedFile(path: "objects/a", size: 4), .bytes([0x2D]),
-                                   .storedFile(path: "objects/b", size: 2)], workers: nil)
+        try writer.append(
+            pieces: [
+                .bytes([0x2D]), .storedFile(path: "objects/a", size: 4), .bytes([0x2D]),
+                .storedFile(path: "objects/b", size: 2),
+            ], workers: nil)
         try writer.write(Array("!".utf8))
         try expect(try writer.commit(.always) == .written, "commit")
         try expect(try storage.read("out") == Array("-AAAA-BB!".utf8), "pieces in order")
@@ -134,7 +142,9 @@ public enum StorageConformanceSuite {
             try expect(writer.bytesWritten == Int64(expected.count), "bytesWritten counts every piece")
             try expect(try writer.commit(.always) == .written, "commit")
             try expect(try storage.read("out") == expected, "the assembled bytes on \(workers) threads")
-            for (path, claimed) in [("objects/small", 2999), ("objects/small", 3001), ("objects/large", 699_999), ("objects/large", 700_001)] {
+            for (path, claimed) in [
+                ("objects/small", 2999), ("objects/small", 3001), ("objects/large", 699_999), ("objects/large", 700_001),
+            ] {
                 let liar = try storage.makeWriter(for: "bad")
                 defer { liar.discard() }
                 do {
@@ -170,7 +180,8 @@ public enum StorageConformanceSuite {
                 for _ in 0..<increments {
                     while true {
                         guard let current = try storage.readVersioned("counter"),
-                              let value = Int(String(decoding: current.bytes, as: UTF8.self)) else {
+                            let value = Int(String(decoding: current.bytes, as: UTF8.self))
+                        else {
                             throw ConformanceFailure("the counter became unreadable")
                         }
                         if try storage.write(Array(String(value + 1).utf8), to: "counter", .ifMatch(current.version)) == .written { break }
@@ -259,8 +270,9 @@ public enum StorageConformanceSuite {
             _ = try? storage.withImportLock(exclusive: false) { _ in entered.signal() }
         }
         try expect(entered.wait(timeout: .now() + 10) == .success, "a stale exclusive lock kept an import out")
-        try expect(try LockObjects(storage: storage, policy: storage.lockPolicy).staleLocks() == [LockObjects.folder + "/0000stale.json"],
-                   "the stale lock is reported for clean")
+        try expect(
+            try LockObjects(storage: storage, policy: storage.lockPolicy).staleLocks() == [LockObjects.folder + "/0000stale.json"],
+            "the stale lock is reported for clean")
     }
 
     /// Four imports of one bundle at once, each of different files: every one is
@@ -291,12 +303,15 @@ public enum StorageConformanceSuite {
         }
         try expect(versions.count == writers && Set(versions).count == writers, "each import created its own version: \(results.all)")
         let index = try catalog.index()
-        try expect(index.bundles["B"]?.versions == [1] + versions.sorted(), "the index lists each version once: \(index.bundles["B"]?.versions ?? [])")
+        try expect(
+            index.bundles["B"]?.versions == [1] + versions.sorted(),
+            "the index lists each version once: \(index.bundles["B"]?.versions ?? [])")
         for entry in results.all {
             guard case .created(let version) = entry.result else { continue }
             let manifest = try catalog.manifest(bundle: "B", version: version)
-            try expect(manifest.files["own.json"]?.sha == sha1Hex(SampleContent.text(2000 + entry.writer, word: "writer\(entry.writer)")),
-                       "version \(version) holds the files of the writer that reported it")
+            try expect(
+                manifest.files["own.json"]?.sha == sha1Hex(SampleContent.text(2000 + entry.writer, word: "writer\(entry.writer)")),
+                "version \(version) holds the files of the writer that reported it")
         }
         let report = try catalog.verify()
         try expect(report.problems.isEmpty, "the catalog verifies: \(report.problems)")

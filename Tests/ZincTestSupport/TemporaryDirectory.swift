@@ -23,8 +23,9 @@ public final class TemporaryDirectory: @unchecked Sendable {
     @discardableResult
     public func write(_ relative: String, _ bytes: [UInt8]) throws -> String {
         let full = at(relative)
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: full))
         return full
     }

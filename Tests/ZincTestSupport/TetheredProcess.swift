@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,8 +18,10 @@ public final class TetheredProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - output: the program's standard output and error (nil: discarded).
     ///   - removing: a file the shell removes once the program is gone.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                currentDirectory: String? = nil, output: Any? = nil, removing file: String = "") throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        currentDirectory: String? = nil, output: Any? = nil, removing file: String = ""
+    ) throws {
         let script = """
             file=$1; shift
             "$@" </dev/null &

@@ -14,7 +14,8 @@ public enum ZincBinary {
     /// `ZINC_BINARY` overrides it.
     public static var path: String {
         if let override = ProcessInfo.processInfo.environment["ZINC_BINARY"] { return override }
-        let folder = Bundle.main.executableURL?.deletingLastPathComponent()
+        let folder =
+            Bundle.main.executableURL?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var candidate = folder
         // The XCTest bundle may sit one level deeper than the products folder.
@@ -41,8 +42,10 @@ public enum ZincBinary {
 
     /// Runs `zinc` to the end; `extraEnvironment` adds to (or overrides) `environment(in:)`.
     @discardableResult
-    public static func run(_ arguments: [String], in directory: String,
-                           extraEnvironment: [String: String] = [:]) throws -> Result {
+    public static func run(
+        _ arguments: [String], in directory: String,
+        extraEnvironment: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -57,19 +60,24 @@ public enum ZincBinary {
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
         group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         errData = err.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self),
-                      killed: process.terminationReason == .uncaughtSignal)
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self),
+            killed: process.terminationReason == .uncaughtSignal)
     }
 
     /// Starts `zinc` without waiting, for tests that run several at once.
-    public static func start(_ arguments: [String], in directory: String,
-                             extraEnvironment: [String: String] = [:]) throws -> Process {
+    public static func start(
+        _ arguments: [String], in directory: String,
+        extraEnvironment: [String: String] = [:]
+    ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments

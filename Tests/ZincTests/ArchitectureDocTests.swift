@@ -16,7 +16,8 @@ import Testing
                 var isFolder: ObjCBool = false
                 let path = top + "/" + item
                 guard FileManager.default.fileExists(atPath: Self.root + "/" + path, isDirectory: &isFolder), isFolder.boolValue,
-                      !path.hasPrefix("Fuzz/corpus/"), !path.hasSuffix("/include") else { continue }
+                    !path.hasPrefix("Fuzz/corpus/"), !path.hasSuffix("/include")
+                else { continue }
                 if !doc.contains(path + "/") { missing.append(path) }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Zinc
 
 /// The default number of workers: the CPUs a process may use, not all the machine has.
@@ -20,15 +21,29 @@ import Testing
         // A container with its own cgroup namespace sees its cgroup as the root.
         #expect(quota("0::/\n", ["/sys/fs/cgroup/cpu.max": "200000 100000\n"]) == 2)
         // A job limited by its parent's quota, not its own.
-        #expect(quota("0::/build/job-7\n", ["/sys/fs/cgroup/build/cpu.max": "300000 100000\n",
-                                              "/sys/fs/cgroup/build/job-7/cpu.max": "max 100000\n"]) == 3)
+        #expect(
+            quota(
+                "0::/build/job-7\n",
+                [
+                    "/sys/fs/cgroup/build/cpu.max": "300000 100000\n",
+                    "/sys/fs/cgroup/build/job-7/cpu.max": "max 100000\n",
+                ]) == 3)
         // cgroup v1, where the path names the host's view but the container's own
         // files are at the mount point.
-        #expect(quota("12:cpu,cpuacct:/docker/4f2a\n5:memory:/docker/4f2a\n",
-                      ["/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us": "150000\n",
-                       "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us": "100000\n"]) == 2)
-        #expect(quota("12:cpu,cpuacct:/\n", ["/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us": "-1\n",
-                                              "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us": "100000\n"]) == nil)
+        #expect(
+            quota(
+                "12:cpu,cpuacct:/docker/4f2a\n5:memory:/docker/4f2a\n",
+                [
+                    "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us": "150000\n",
+                    "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us": "100000\n",
+                ]) == 2)
+        #expect(
+            quota(
+                "12:cpu,cpuacct:/\n",
+                [
+                    "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us": "-1\n",
+                    "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us": "100000\n",
+                ]) == nil)
         #expect(quota("0::/user.slice/session-2.scope\n", [:]) == nil)
         #expect(quota("", [:]) == nil)
     }

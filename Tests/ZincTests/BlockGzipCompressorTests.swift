@@ -1,6 +1,7 @@
 import Testing
-@testable import Zinc
 import ZincTestSupport
+
+@testable import Zinc
 
 /// Gzip of large files in blocks: one valid gzip member whatever the length, the same
 /// bytes on any number of threads, and about the size of one deflate over the whole.
@@ -10,12 +11,13 @@ import ZincTestSupport
     func gzip(_ content: [UInt8], workers: Int) throws -> [UInt8] {
         var out = [UInt8]()
         var offset = 0
-        let read = try BlockGzipCompressor(workers: workers).compress(read: { buffer in
-            let n = min(buffer.count, content.count - offset)
-            buffer.copyBytes(from: content[offset..<(offset + n)])
-            offset += n
-            return n
-        }, to: { out.append(contentsOf: $0) })
+        let read = try BlockGzipCompressor(workers: workers).compress(
+            read: { buffer in
+                let n = min(buffer.count, content.count - offset)
+                buffer.copyBytes(from: content[offset..<(offset + n)])
+                offset += n
+                return n
+            }, to: { out.append(contentsOf: $0) })
         #expect(read == content.count)
         return out
     }

@@ -33,8 +33,11 @@ import ZincTestSupport
             try Catalog.create(id: "other.id", in: FileStorage(root: dir.at("cat")))
         }
         #expect(try dir.read("cat/catalog.json") == before)
-        #expect(throws: ZincError.invalidName(kind: "catalog id", value: "bad/id",
-                                              reason: "only letters, digits, '.', '_' and '-' are allowed")) {
+        #expect(
+            throws: ZincError.invalidName(
+                kind: "catalog id", value: "bad/id",
+                reason: "only letters, digits, '.', '_' and '-' are allowed")
+        ) {
             try Catalog.create(id: "bad/id", in: FileStorage(root: dir.at("other")))
         }
     }
@@ -57,12 +60,13 @@ import ZincTestSupport
         #expect(try dir.read(objectPath(emptySHA, gz: false)) == [])
 
         let manifestJSON = try dir.read("cat/manifests/BasicAdjectives-1.json")
-        #expect(String(decoding: manifestJSON, as: UTF8.self) == """
-            {"bundle":"BasicAdjectives","catalog":"com.mindsnacks.french","files":{\
-            "audio/basic-adj-11.caf":{"formats":{"gz":{"size":\(cafGz.count)}},"sha":"\(cafSHA)"},\
-            "empty.txt":{"formats":{"raw":{"size":0}},"sha":"\(emptySHA)"},\
-            "photos/85x85/kind.jpg":{"formats":{"raw":{"size":8640}},"sha":"\(jpgSHA)"}},"flavors":[],"version":1}
-            """)
+        #expect(
+            String(decoding: manifestJSON, as: UTF8.self) == """
+                {"bundle":"BasicAdjectives","catalog":"com.mindsnacks.french","files":{\
+                "audio/basic-adj-11.caf":{"formats":{"gz":{"size":\(cafGz.count)}},"sha":"\(cafSHA)"},\
+                "empty.txt":{"formats":{"raw":{"size":0}},"sha":"\(emptySHA)"},\
+                "photos/85x85/kind.jpg":{"formats":{"raw":{"size":8640}},"sha":"\(jpgSHA)"}},"flavors":[],"version":1}
+                """)
         #expect(try GzipDecompressor.decompress(dir.read("cat/manifests/BasicAdjectives-1.json.gz")) == manifestJSON)
 
         let members = try #require(TarListing.members(dir.read("cat/archives/BasicAdjectives-1.tar")))
@@ -73,7 +77,10 @@ import ZincTestSupport
         }
 
         let index = String(decoding: try dir.read("cat/catalog.json"), as: UTF8.self)
-        #expect(index == #"{"bundles":{"BasicAdjectives":{"distributions":{},"next_version":1,"versions":[1]}},"format":"1","id":"com.mindsnacks.french"}"#)
+        #expect(
+            index
+                == #"{"bundles":{"BasicAdjectives":{"distributions":{},"next_version":1,"versions":[1]}},"format":"1","id":"com.mindsnacks.french"}"#
+        )
         for mirror in ["cat/index.json"] { #expect(try dir.read(mirror) == Array(index.utf8)) }
         for mirror in ["cat/catalog.json.gz", "cat/index.json.gz"] {
             #expect(try GzipDecompressor.decompress(dir.read(mirror)) == Array(index.utf8))
@@ -122,7 +129,10 @@ import ZincTestSupport
         #expect(try TarListing.members(dir.read("cat/archives/B-1.tar"))?.map(\.name) == shas.sorted().map { $0 + ".gz" })
         let files = try catalog.manifest(bundle: "B", version: 1).files
         #expect(files.count == 66)
-        #expect(files.allSatisfy { path, entry in entry.sha == (path.hasPrefix("large") ? shas[4] : shas[Int(path.split(separator: "/")[1].dropLast(4))! % 4]) })
+        #expect(
+            files.allSatisfy { path, entry in
+                entry.sha == (path.hasPrefix("large") ? shas[4] : shas[Int(path.split(separator: "/")[1].dropLast(4))! % 4])
+            })
     }
 
     @Test func importingLeavesTheTreesAccessTimesAlone() throws {
@@ -163,7 +173,8 @@ import ZincTestSupport
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 1))
         try FileManager.default.moveItem(atPath: dir.at("src/caf\u{E9}.txt"), toPath: dir.at("src/cafe\u{301}.txt"))
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 2))
-        #expect(try catalog.manifest(bundle: "B", version: 2).paths().map { Array($0.utf8) }
+        #expect(
+            try catalog.manifest(bundle: "B", version: 2).paths().map { Array($0.utf8) }
                 == [Array("cafe\u{301}.txt".utf8), Array("other.txt".utf8)])
     }
 
@@ -244,8 +255,9 @@ import ZincTestSupport
     /// version has several archives.
     @Test func identicalInputGivesByteIdenticalCatalogsWhateverTheWorkers() throws {
         try SampleContent.mixedTree(in: dir)
-        let spec = try Flavorspec.parse(Array(#"{"text": ["+ lessons/*", "+ *.caf"], "media": ["- lessons/*", "+ *"]}"#.utf8),
-                                        source: "spec.json")
+        let spec = try Flavorspec.parse(
+            Array(#"{"text": ["+ lessons/*", "+ *.caf"], "media": ["- lessons/*", "+ *"]}"#.utf8),
+            source: "spec.json")
         let runs: [(folder: String, workers: Int?)] = [("one", 1), ("two", 2), ("five", 5), ("cores", nil)]
         for run in runs {
             let catalog = try Catalog.create(id: "com.mindsnacks.french", in: FileStorage(root: dir.at(run.folder)))
@@ -277,8 +289,10 @@ import ZincTestSupport
 
     @Test func refusesInvalidBundleNames() throws {
         try dir.write("src/a.txt", "a")
-        for (name, reason) in [("", "it is empty"), ("a/b", "it contains '/'"), ("a~b", "it contains '~'"),
-                               (".hidden", "it must not start with '.'"), ("a\u{7}b", "it contains a control character")] {
+        for (name, reason) in [
+            ("", "it is empty"), ("a/b", "it contains '/'"), ("a~b", "it contains '~'"),
+            (".hidden", "it must not start with '.'"), ("a\u{7}b", "it contains a control character"),
+        ] {
             #expect(throws: ZincError.invalidName(kind: "bundle name", value: name, reason: reason)) {
                 try catalog.updateBundle(name, from: dir.at("src"))
             }

@@ -9,13 +9,15 @@ import Zinc
     @Test func writesTheFormatExactly() {
         var index = CatalogIndex(id: "com.mindsnacks.french")
         index.bundles["BasicAdjectives"] = .init(versions: [1, 2], distributions: ["master": 2, "_master": 1, "test": 2], nextVersion: 2)
-        #expect(String(decoding: index.encoded(), as: UTF8.self) == """
-            {"bundles":{"BasicAdjectives":{"distributions":{"_master":1,"master":2,"test":2},"next_version":2,"versions":[1,2]}},"format":"1","id":"com.mindsnacks.french"}
-            """)
+        #expect(
+            String(decoding: index.encoded(), as: UTF8.self) == """
+                {"bundles":{"BasicAdjectives":{"distributions":{"_master":1,"master":2,"test":2},"next_version":2,"versions":[1,2]}},"format":"1","id":"com.mindsnacks.french"}
+                """)
     }
 
     @Test func readsAnyKeyOrderAndWhitespace() throws {
-        let index = try parse("""
+        let index = try parse(
+            """
             { "format" : "1",
               "bundles": { "B": { "next_version": 5, "versions": [ 3, 1 ], "distributions": { "master": 3 } } },
               "id": "x.y" }
@@ -25,8 +27,9 @@ import Zinc
     }
 
     @Test func nextVersionDefaultsToTheHighestVersion() throws {
-        #expect(try parse(#"{"id":"a","format":"1","bundles":{"B":{"versions":[1,4],"distributions":{}}}}"#)
-            .bundles["B"]?.nextVersion == 4)
+        #expect(
+            try parse(#"{"id":"a","format":"1","bundles":{"B":{"versions":[1,4],"distributions":{}}}}"#)
+                .bundles["B"]?.nextVersion == 4)
     }
 
     @Test func acceptsTheMisspelledKeyAndDropsItOnRewrite() throws {
@@ -38,7 +41,8 @@ import Zinc
     }
 
     @Test func readsTheTalksDraftLayout() throws {
-        let index = try parse("""
+        let index = try parse(
+            """
             {"id": "com.mindsnacks.french", "format": "1",
              "distributions": {"master": {"BasicAdjectives": 1}, "test": {"BasicAdjectives": 2}},
              "bundles": {"BasicAdjectives": [1, 2]}}

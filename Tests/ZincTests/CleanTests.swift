@@ -41,7 +41,8 @@ import ZincTestSupport
         let stray = "objects/00/11/0011223344556677889900112233445566778899.gz"
         try dir.write("cat/" + stray, "zz")
         let expected = [
-            "lmfo/B-1.json \(try size("lmfo/B-1.json"))", "manifests/B-1.json \(try size("manifests/B-1.json"))", "manifests/B-1.json.gz \(try size("manifests/B-1.json.gz"))",
+            "lmfo/B-1.json \(try size("lmfo/B-1.json"))", "manifests/B-1.json \(try size("manifests/B-1.json"))",
+            "manifests/B-1.json.gz \(try size("manifests/B-1.json.gz"))",
             "manifests/B-7.json 2", "manifests/B-7.json.gz 1", "archives/B-1.tar \(try size("archives/B-1.tar"))",
             "archives/B-7~phone.tar 1024", "objects/00/11/0011223344556677889900112233445566778899.gz 2", "\(oldPhoto.preferredPath) 8640",
         ]
@@ -54,8 +55,9 @@ import ZincTestSupport
 
         let forced = try catalog.clean(force: true, grace: .zero)
         #expect(garbage(forced) == expected && forced.removed)
-        #expect(Set(before.filter { !$0.hasPrefix("retired/") }).subtracting(dir.files(under: "cat"))
-                    == Set(expected.map { String($0.split(separator: " ")[0]) }))
+        #expect(
+            Set(before.filter { !$0.hasPrefix("retired/") }).subtracting(dir.files(under: "cat"))
+                == Set(expected.map { String($0.split(separator: " ")[0]) }))
         #expect(dir.files(under: "cat/retired").isEmpty, "the record delete_bundle wrote is spent")
         #expect(try catalog.verify().isOK)
         #expect(try catalog.clean(grace: .zero).files.isEmpty)
@@ -86,7 +88,8 @@ import ZincTestSupport
         Thread.sleep(forTimeInterval: 0.7)
         let second = try catalog.clean(force: true, grace: grace)
         #expect(second.files.map(\.path) == version1, "version 1 has been out for the grace period")
-        #expect(second.waiting.map(\.path) == ["lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "archives/B-3.tar", oldPhoto])
+        #expect(
+            second.waiting.map(\.path) == ["lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "archives/B-3.tar", oldPhoto])
         #expect(dir.exists("cat/" + oldPhoto))
 
         Thread.sleep(forTimeInterval: 1.6)
@@ -132,8 +135,11 @@ import ZincTestSupport
         try dir.write("cat/objects/00/11/0011223344556677889900112233445566778899", "zz")
         for name in ["B-1.json", "B-1.json.gz"] { try FileManager.default.removeItem(atPath: dir.at("cat/manifests/" + name)) }
         let before = dir.files(under: "cat")
-        #expect(throws: ZincError.integrity(path: dir.at("cat/manifests/B-1.json"),
-                                            reason: "bundle 'B' has no version 1 (its manifest is missing); clean removed nothing (run verify)")) {
+        #expect(
+            throws: ZincError.integrity(
+                path: dir.at("cat/manifests/B-1.json"),
+                reason: "bundle 'B' has no version 1 (its manifest is missing); clean removed nothing (run verify)")
+        ) {
             try catalog.clean(force: true, grace: .zero)
         }
         #expect(dir.files(under: "cat") == before)

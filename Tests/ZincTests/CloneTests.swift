@@ -39,8 +39,10 @@ import ZincTestSupport
         #expect(result.version == 1 && result.fileCount == 5 && result.manifestFile == nil)
         #expect(result.folder == dir.at("out/" + Self.folder))
         let files = dir.files(under: "out")
-        #expect(files == ["Basic Adjectives.js", "audio/basic-adj-11.caf", "audio/copy.caf", "empty.txt", "photos/85x85/kind.jpg"]
-            .map { Self.folder + "/" + $0 })
+        #expect(
+            files
+                == ["Basic Adjectives.js", "audio/basic-adj-11.caf", "audio/copy.caf", "empty.txt", "photos/85x85/kind.jpg"]
+                .map { Self.folder + "/" + $0 })
         for file in files {
             #expect(try dir.read("out/" + file) == dir.read("src/" + file.dropFirst(Self.folder.count + 1)))
         }
@@ -77,8 +79,10 @@ import ZincTestSupport
         let cases = [
             ("out", BundleCloneOptions(), ZincError.cloneDestinationExists(dir.at("out/" + Self.folder))),
             ("links", BundleCloneOptions(), ZincError.cloneDestinationIsSymlink(dir.at("links/" + Self.folder))),
-            ("manifests", BundleCloneOptions(includeManifest: true),
-             ZincError.cloneDestinationExists(dir.at("manifests/" + Self.folder) + ".json")),
+            (
+                "manifests", BundleCloneOptions(includeManifest: true),
+                ZincError.cloneDestinationExists(dir.at("manifests/" + Self.folder) + ".json")
+            ),
         ]
         for (destination, options, error) in cases {
             let before = dir.files(under: destination)
@@ -109,7 +113,10 @@ import ZincTestSupport
         let hostile = json.replacingOccurrences(of: #""size":8640"#, with: #""size":9223372036854775807"#)
         #expect(hostile != json)
         try dir.write("cat/manifests/BasicAdjectives-1.json", hostile)
-        #expect(throws: ZincError.corruptFile(path: path, reason: "file 'photos/85x85/kind.jpg' format 'raw' has no 'size' from 0 to 1099511627776")) {
+        #expect(
+            throws: ZincError.corruptFile(
+                path: path, reason: "file 'photos/85x85/kind.jpg' format 'raw' has no 'size' from 0 to 1099511627776")
+        ) {
             try catalog.cloneBundle("BasicAdjectives", version: .number(1), into: dir.at("out"))
         }
         let left = (try? FileManager.default.contentsOfDirectory(atPath: dir.at("out"))) ?? []
@@ -121,8 +128,12 @@ import ZincTestSupport
         let photo = try #require(manifest.files["photos/85x85/kind.jpg"]?.object)
         try dir.write("cat/" + photo.preferredPath, SampleContent.noise(8640, seed: 99))
         let actual = sha1Hex(SampleContent.noise(8640, seed: 99))
-        #expect(throws: ZincError.integrity(path: dir.at("cat/" + photo.preferredPath), reason:
-            "its content has SHA-1 \(actual), but the manifest records \(photo.sha) for 'photos/85x85/kind.jpg'")) {
+        #expect(
+            throws: ZincError.integrity(
+                path: dir.at("cat/" + photo.preferredPath),
+                reason:
+                    "its content has SHA-1 \(actual), but the manifest records \(photo.sha) for 'photos/85x85/kind.jpg'")
+        ) {
             try catalog.cloneBundle("BasicAdjectives", version: .number(1), into: dir.at("out"))
         }
         #expect(dir.files(under: "out").isEmpty)

@@ -18,9 +18,12 @@ import ZincTestSupport
     }
 
     @Test func digestsRoundTripTheirHexAndSortLikeIt() throws {
-        let shas = (0..<200).map { SHA1.hash(Array("\($0)".utf8)) }
-            + ["0000000000000000000000000000000000000000", "ffffffffffffffffffffffffffffffffffffffff",
-               "00000000000000000000000000000000000000ff", "00000000000000ff000000000000000000000000"]
+        let shas =
+            (0..<200).map { SHA1.hash(Array("\($0)".utf8)) }
+            + [
+                "0000000000000000000000000000000000000000", "ffffffffffffffffffffffffffffffffffffffff",
+                "00000000000000000000000000000000000000ff", "00000000000000ff000000000000000000000000",
+            ]
         let digests = try shas.map { try #require(SHA1.Digest(hex: $0)) }
         #expect(digests.map(\.hex) == shas)
         #expect(digests.sorted().map(\.hex) == shas.sorted())
@@ -28,8 +31,10 @@ import ZincTestSupport
         hasher.update(Array("abc".utf8))
         #expect(hasher.digest() == SHA1.Digest(hex: "a9993e364706816aba3e25717850c26c9cd0d89d"))
         // Only the form manifests use: 40 lowercase hex digits.
-        for bad in ["", "A9993E364706816ABA3E25717850C26C9CD0D89D", "a9993e364706816aba3e25717850c26c9cd0d89",
-                    "a9993e364706816aba3e25717850c26c9cd0d89d0", "g9993e364706816aba3e25717850c26c9cd0d89d"] {
+        for bad in [
+            "", "A9993E364706816ABA3E25717850C26C9CD0D89D", "a9993e364706816aba3e25717850c26c9cd0d89",
+            "a9993e364706816aba3e25717850c26c9cd0d89d0", "g9993e364706816aba3e25717850c26c9cd0d89d",
+        ] {
             #expect(SHA1.Digest(hex: bad) == nil)
         }
     }

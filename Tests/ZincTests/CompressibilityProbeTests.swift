@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Zinc
 import ZincTestSupport
+
+@testable import Zinc
 
 @Suite struct CompressibilityProbeTests {
     func probe(_ bytes: [UInt8]) throws -> Bool {

@@ -114,7 +114,8 @@ import ZincTestSupport
             try catalog.updateIndex { $0.bundles["B"]!.versions = [1, 1] }
         }
         // One written by another tool.
-        let json = Array(#"{"bundles":{"B":{"distributions":{},"next_version":1,"versions":[1,1]}},"format":"1","id":"com.example.race"}"#.utf8)
+        let json = Array(
+            #"{"bundles":{"B":{"distributions":{},"next_version":1,"versions":[1,1]}},"format":"1","id":"com.example.race"}"#.utf8)
         for name in CatalogIndex.fileNames { try storage.write(name.hasSuffix(".gz") ? GzipCompressor.compress(json) : json, to: name) }
         #expect(try catalog.verify().problems.map(\.description) == ["catalog.json: version 1 of 'B' is listed more than once"])
     }

@@ -21,7 +21,8 @@ import ZincTestSupport
 
     /// In removal order: the manifests, then the archives.
     func files(of versions: Int...) -> [String] {
-        versions.flatMap { ["manifests/B-\($0).json", "manifests/B-\($0).json.gz", "lmfo/B-\($0).json"] } + versions.map { "archives/B-\($0).tar" }
+        versions.flatMap { ["manifests/B-\($0).json", "manifests/B-\($0).json.gz", "lmfo/B-\($0).json"] }
+            + versions.map { "archives/B-\($0).tar" }
     }
 
     func point(_ distro: String, at version: Int) throws {
@@ -106,7 +107,10 @@ import ZincTestSupport
         // A bundle whose name extends F's with a version-like suffix keeps its files.
         _ = try catalog.updateBundle("F-1", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
         let deletion = try catalog.deleteVersions(of: "F", [.spec(.number(1))])
-        #expect(deletion.files == ["manifests/F-1.json", "manifests/F-1.json.gz", "lmfo/F-1.json", "archives/F-1~phone.tar", "archives/F-1~tablet.tar"])
+        #expect(
+            deletion.files == [
+                "manifests/F-1.json", "manifests/F-1.json.gz", "lmfo/F-1.json", "archives/F-1~phone.tar", "archives/F-1~tablet.tar",
+            ])
         _ = try catalog.clean(force: true, grace: .zero)
         #expect(dir.files(under: "cat/archives").filter { $0.hasPrefix("F") } == ["F-1-1~phone.tar", "F-1-1~tablet.tar"])
     }
@@ -133,8 +137,11 @@ import ZincTestSupport
         #expect(throws: ZincError.distroNotFound(bundle: "B", distro: "master")) {
             try catalog.deleteDistro(bundle: "B", distro: "master")
         }
-        #expect(throws: ZincError.invalidName(kind: "distribution name", value: "_test",
-                                              reason: "names starting with '_' are reserved for previous-distro pointers")) {
+        #expect(
+            throws: ZincError.invalidName(
+                kind: "distribution name", value: "_test",
+                reason: "names starting with '_' are reserved for previous-distro pointers")
+        ) {
             try catalog.deleteDistro(bundle: "B", distro: "_test")
         }
         #expect(throws: ZincError.bundleNotFound("X")) { try catalog.deleteDistro(bundle: "X", distro: "test") }

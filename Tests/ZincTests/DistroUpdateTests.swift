@@ -56,8 +56,11 @@ import ZincTestSupport
         #expect(throws: ZincError.distroNotFound(bundle: "B", distro: "qa")) {
             try catalog.updateDistro(bundle: "B", distro: "master", to: VersionSpec("@qa"))
         }
-        #expect(throws: ZincError.invalidName(kind: "distribution name", value: "_master",
-                                              reason: "names starting with '_' are reserved for previous-distro pointers")) {
+        #expect(
+            throws: ZincError.invalidName(
+                kind: "distribution name", value: "_master",
+                reason: "names starting with '_' are reserved for previous-distro pointers")
+        ) {
             try catalog.updateDistro(bundle: "B", distro: "_master", to: .latest)
         }
         #expect(throws: ZincError.invalidVersionSpec("two")) { try VersionSpec("two") }

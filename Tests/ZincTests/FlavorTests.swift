@@ -45,7 +45,8 @@ import ZincTestSupport
         try catalog.flavorspecs.save(devices, as: "devices")
         try catalog.flavorspecs.save(try spec(#"{"all": []}"#), as: "all")
         #expect(try catalog.flavorspecs.names() == ["all", "devices"])
-        #expect(String(decoding: try dir.read("cat/config/flavorspecs/devices.json"), as: UTF8.self)
+        #expect(
+            String(decoding: try dir.read("cat/config/flavorspecs/devices.json"), as: UTF8.self)
                 == #"{"phone":["- *@2x.png","+ *"],"tablet":["- *~phone.*","+ *"]}"#)
         #expect(try catalog.flavorspecs.load("devices") == devices)
 

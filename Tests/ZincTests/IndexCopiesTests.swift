@@ -78,14 +78,22 @@ import ZincTestSupport
     @Test func hostileNamesInTheIndexAreRefusedBeforeAnyPathIsBuilt() throws {
         try dir.write("victim-1.json", "keep me")
         let cases: [(json: String, reason: String)] = [
-            (#"{"id":"x","format":"1","bundles":{"../../victim":{"versions":[1],"next_version":1}}}"#,
-             "invalid bundle name '../../victim': it contains '/'"),
-            ("{\"id\":\"x\",\"format\":\"1\",\"bundles\":{\"B\\u0000x\":{\"versions\":[1]}}}",
-             "invalid bundle name 'B\\u{0}x': it contains a control character"),
-            (#"{"id":"../x","format":"1","bundles":{}}"#,
-             "invalid catalog id '../x': only letters, digits, '.', '_' and '-' are allowed"),
-            (#"{"id":"x","format":"1","bundles":{"B":{"versions":[1],"distributions":{"a/b":1}}}}"#,
-             "invalid distribution name 'a/b': it contains '/'"),
+            (
+                #"{"id":"x","format":"1","bundles":{"../../victim":{"versions":[1],"next_version":1}}}"#,
+                "invalid bundle name '../../victim': it contains '/'"
+            ),
+            (
+                "{\"id\":\"x\",\"format\":\"1\",\"bundles\":{\"B\\u0000x\":{\"versions\":[1]}}}",
+                "invalid bundle name 'B\\u{0}x': it contains a control character"
+            ),
+            (
+                #"{"id":"../x","format":"1","bundles":{}}"#,
+                "invalid catalog id '../x': only letters, digits, '.', '_' and '-' are allowed"
+            ),
+            (
+                #"{"id":"x","format":"1","bundles":{"B":{"versions":[1],"distributions":{"a/b":1}}}}"#,
+                "invalid distribution name 'a/b': it contains '/'"
+            ),
         ]
         for (json, reason) in cases {
             for name in CatalogIndex.fileNames {
@@ -102,10 +110,14 @@ import ZincTestSupport
     @Test func outOfRangeVersionNumbersAreRefused() throws {
         let huge = "9223372036854775807"
         for (json, reason) in [
-            (#"{"id":"x","format":"1","bundles":{"B":{"versions":[1],"next_version":\#(huge)}}}"#,
-             "bundle 'B': 'next_version' is not a number from 0 to 2147483647"),
-            (#"{"id":"x","format":"1","bundles":{"B":{"versions":[\#(huge)]}}}"#,
-             "bundle 'B': version \(huge) is not a number from 1 to 2147483647"),
+            (
+                #"{"id":"x","format":"1","bundles":{"B":{"versions":[1],"next_version":\#(huge)}}}"#,
+                "bundle 'B': 'next_version' is not a number from 0 to 2147483647"
+            ),
+            (
+                #"{"id":"x","format":"1","bundles":{"B":{"versions":[\#(huge)]}}}"#,
+                "bundle 'B': version \(huge) is not a number from 1 to 2147483647"
+            ),
         ] {
             #expect(throws: ZincError.corruptFile(path: "catalog.json", reason: reason)) {
                 try CatalogIndex.parse(Array(json.utf8), path: "catalog.json")

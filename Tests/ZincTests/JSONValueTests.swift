@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Zinc
 
 @Suite struct JSONValueTests {
@@ -9,7 +10,8 @@ import Testing
             "Z": .bool(true),
             "n": .null,
         ])
-        #expect(String(decoding: value.encoded(), as: UTF8.self)
+        #expect(
+            String(decoding: value.encoded(), as: UTF8.self)
                 == #"{"Z":true,"a/c":"x/y \"q\" é\n\u0001","b":[1,2],"n":null}"#)
     }
 
@@ -32,9 +34,11 @@ import Testing
     func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Array(text.utf8)) }
 
     @Test func readsEveryKindOfValue() throws {
-        #expect(try parse(#" { "a" : [1, -2, 3.5, 1e3, true, false, null, "x"] } "#) == .object([
-            "a": .array([.int(1), .int(-2), .double(3.5), .double(1000), .bool(true), .bool(false), .null, .string("x")]),
-        ]))
+        #expect(
+            try parse(#" { "a" : [1, -2, 3.5, 1e3, true, false, null, "x"] } "#)
+                == .object([
+                    "a": .array([.int(1), .int(-2), .double(3.5), .double(1000), .bool(true), .bool(false), .null, .string("x")])
+                ]))
     }
 
     @Test func decodesEscapesAndSurrogatePairs() throws {

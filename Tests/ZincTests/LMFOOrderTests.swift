@@ -34,7 +34,9 @@ import Zinc
     @Test func readsOnlyAsFarBackAsNeeded() {
         nonisolated(unsafe) var read = [Int]()
         let h: [Int: Set<String>] = [1: ["x"], 2: ["y"], 3: ["y"], 4: ["z"]]
-        _ = LMFOOrder.order(objects: ["z"], version: 5, earlierVersions: [1, 2, 3, 4]) { read.append($0); return h[$0]! }
+        _ = LMFOOrder.order(objects: ["z"], version: 5, earlierVersions: [1, 2, 3, 4]) {
+            read.append($0); return h[$0]!
+        }
         #expect(read == [4, 3])
     }
 }

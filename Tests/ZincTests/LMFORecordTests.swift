@@ -27,8 +27,10 @@ import ZincTestSupport
             }
             try dir.write("\(source)/always.txt", pool[0])
             let flavored = random.next() % 3 == 0
-            let result = try catalog.updateBundle("B", from: dir.at(source), options: BundleUpdateOptions(
-                force: true, flavorspec: flavored ? spec : nil, includeMasterArchive: random.next() % 2 == 0, statCacheFolder: nil))
+            let result = try catalog.updateBundle(
+                "B", from: dir.at(source),
+                options: BundleUpdateOptions(
+                    force: true, flavorspec: flavored ? spec : nil, includeMasterArchive: random.next() % 2 == 0, statCacheFolder: nil))
             guard case .created(let version) = result else { Issue.record("step \(step): \(result)"); return }
             try expectDefinitionOrder(catalog, version: version, earlier: existing, storage: storage)
             existing.append(version)
@@ -75,7 +77,8 @@ import ZincTestSupport
         for version in 1...40 {
             try dir.write("src/changing.txt", SampleContent.text(200 + version))
             let manifests = storage.reads(under: "manifests"), records = storage.reads(under: "lmfo")
-            #expect(try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(statCacheFolder: nil))
+            #expect(
+                try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(statCacheFolder: nil))
                     == .created(version: version))
             readsPerUpdate[version] = (storage.reads(under: "manifests") - manifests, storage.reads(under: "lmfo") - records)
         }

@@ -22,17 +22,23 @@ import ZincTestSupport
     }
 
     @Test func listsBundlesSortedWithTheDistrosOfEachVersion() throws {
-        #expect(try catalog.listBundles() == [
-            BundleListing(name: "BasicAdjectives", versions: [.init(number: 1, distributions: ["_master"]),
-                                                              .init(number: 2, distributions: ["master", "test"])]),
-            BundleListing(name: "Zebra", versions: [.init(number: 1, distributions: [])]),
-        ])
+        #expect(
+            try catalog.listBundles() == [
+                BundleListing(
+                    name: "BasicAdjectives",
+                    versions: [
+                        .init(number: 1, distributions: ["_master"]),
+                        .init(number: 2, distributions: ["master", "test"]),
+                    ]),
+                BundleListing(name: "Zebra", versions: [.init(number: 1, distributions: [])]),
+            ])
     }
 
     @Test func aDistroFilterKeepsOnlyItsBundlesAtTheVersionItPointsAt() throws {
-        #expect(try catalog.listBundles(distro: "test") == [
-            BundleListing(name: "BasicAdjectives", versions: [.init(number: 2, distributions: ["master", "test"])]),
-        ])
+        #expect(
+            try catalog.listBundles(distro: "test") == [
+                BundleListing(name: "BasicAdjectives", versions: [.init(number: 2, distributions: ["master", "test"])])
+            ])
         #expect(try catalog.listBundles(distro: "_master").map(\.versions) == [[.init(number: 1, distributions: ["_master"])]])
         #expect(try catalog.listBundles(distro: "nobody").isEmpty)
     }
@@ -52,7 +58,8 @@ import ZincTestSupport
 
     @Test func listsPathsSortedAndRefusesAnUnknownFlavor() throws {
         let manifest = try catalog.manifest(bundle: "BasicAdjectives", resolving: .latest)
-        #expect(try manifest.paths(ofExistingFlavor: nil)
+        #expect(
+            try manifest.paths(ofExistingFlavor: nil)
                 == ["Basic Adjectives.js", "audio/basic-adj-11.caf", "audio/basic-adj-12.caf", "photos/85x85/kind.jpg"])
         #expect(throws: ZincError.flavorNotFound(bundle: "BasicAdjectives", version: 2, flavor: "phone", flavors: [])) {
             try manifest.paths(ofExistingFlavor: "phone")

@@ -9,10 +9,12 @@ import Zinc
     }
 
     @Test func readsRawGzOrBothFormats() throws {
-        let parsed = try Manifest.parse(manifest(files: """
-            "a.jpg":{"sha":"\(sha)","formats":{"raw":{"size":8640}}},
-            "b.caf":{"sha":"\(sha)","formats":{"gz":{"size":80},"raw":{"size":100}},"flavors":["phone"]}
-            """), path: "m.json")
+        let parsed = try Manifest.parse(
+            manifest(
+                files: """
+                    "a.jpg":{"sha":"\(sha)","formats":{"raw":{"size":8640}}},
+                    "b.caf":{"sha":"\(sha)","formats":{"gz":{"size":80},"raw":{"size":100}},"flavors":["phone"]}
+                    """), path: "m.json")
         #expect(parsed.files["a.jpg"]?.object.formats == [.raw: 8640])
         #expect(parsed.files["b.caf"]?.object.preferredFormat == .gz)
         #expect(parsed.files["b.caf"]?.object.fileName == sha + ".gz")
@@ -20,20 +22,24 @@ import Zinc
     }
 
     @Test func writesKeysSortedAndOmitsFileFlavorsWithoutASpec() throws {
-        let m = Manifest(catalog: "c", bundle: "B", version: 1,
-                         files: ["x/y.txt": .init(object: StoredObject(sha: sha, formats: [.gz: 5]))])
-        #expect(String(decoding: m.encoded(), as: UTF8.self) == """
-            {"bundle":"B","catalog":"c","files":{"x/y.txt":{"formats":{"gz":{"size":5}},"sha":"\(sha)"}},"flavors":[],"version":1}
-            """)
+        let m = Manifest(
+            catalog: "c", bundle: "B", version: 1,
+            files: ["x/y.txt": .init(object: StoredObject(sha: sha, formats: [.gz: 5]))])
+        #expect(
+            String(decoding: m.encoded(), as: UTF8.self) == """
+                {"bundle":"B","catalog":"c","files":{"x/y.txt":{"formats":{"gz":{"size":5}},"sha":"\(sha)"}},"flavors":[],"version":1}
+                """)
         #expect(try Manifest.parse(m.encoded(), path: "m") == m)
     }
 
     @Test func theDirectEncoderWritesExactlyTheCanonicalJSON() {
-        let m = Manifest(catalog: "c", bundle: "Bé", version: 7, flavors: ["phone", "tablet"], files: [
-            "b/ü \"q\".png": .init(object: StoredObject(sha: sha, formats: [.gz: 5, .raw: 9]), flavors: ["tablet", "phone"]),
-            "a.txt": .init(object: StoredObject(sha: sha, formats: [.raw: 0]), flavors: []),
-            "Z/x": .init(object: StoredObject(sha: sha, formats: [.gz: 1]), flavors: ["phone"]),
-        ])
+        let m = Manifest(
+            catalog: "c", bundle: "Bé", version: 7, flavors: ["phone", "tablet"],
+            files: [
+                "b/ü \"q\".png": .init(object: StoredObject(sha: sha, formats: [.gz: 5, .raw: 9]), flavors: ["tablet", "phone"]),
+                "a.txt": .init(object: StoredObject(sha: sha, formats: [.raw: 0]), flavors: []),
+                "Z/x": .init(object: StoredObject(sha: sha, formats: [.gz: 1]), flavors: ["phone"]),
+            ])
         #expect(m.encoded() == m.json().encoded())
         let plain = Manifest(catalog: "c", bundle: "B", version: 1, files: ["x": .init(object: StoredObject(sha: sha, formats: [.raw: 3]))])
         #expect(plain.encoded() == plain.json().encoded())

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Zinc
 import ZincTestSupport
+
+@testable import Zinc
 
 /// Storing one object: the format rule, what lands in `objects/`, and lookups.
 @Suite struct ObjectStoreTests {
@@ -37,15 +38,19 @@ import ZincTestSupport
 
     @Test func aFileThatChangedSinceItWasScannedIsRefused() throws {
         // Held whole, deflated in blocks, copied raw.
-        for (name, content) in [("small", SampleContent.text(3000)), ("text", SampleContent.text(2_000_000)),
-                                ("noise", SampleContent.noise(2_000_000, seed: 3))] {
+        for (name, content) in [
+            ("small", SampleContent.text(3000)), ("text", SampleContent.text(2_000_000)),
+            ("noise", SampleContent.noise(2_000_000, seed: 3)),
+        ] {
             let path = try dir.write("src/\(name)", content)
             let now = try stamp(path)
-            let shorter = FileStamp(size: now.size - 1, mtimeNanoseconds: now.mtimeNanoseconds,
-                                    ctimeNanoseconds: now.ctimeNanoseconds, inode: now.inode, device: now.device)
+            let shorter = FileStamp(
+                size: now.size - 1, mtimeNanoseconds: now.mtimeNanoseconds,
+                ctimeNanoseconds: now.ctimeNanoseconds, inode: now.inode, device: now.device)
             // Rewritten after the scan with as many bytes: only its times tell.
-            let rewritten = FileStamp(size: now.size, mtimeNanoseconds: now.mtimeNanoseconds - 1_000_000_000,
-                                      ctimeNanoseconds: now.ctimeNanoseconds - 1_000_000_000, inode: now.inode, device: now.device)
+            let rewritten = FileStamp(
+                size: now.size, mtimeNanoseconds: now.mtimeNanoseconds - 1_000_000_000,
+                ctimeNanoseconds: now.ctimeNanoseconds - 1_000_000_000, inode: now.inode, device: now.device)
             for seen in [shorter, rewritten] {
                 #expect(throws: ZincError.sourceProblem(path: path, reason: "the file changed while it was being imported")) {
                     try store.store(localPath: path, sha: sha1Hex(content), stamp: seen)

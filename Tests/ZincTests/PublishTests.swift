@@ -111,7 +111,8 @@ import ZincTestSupport
         #expect(removed.deleted.map(\.path).contains("archives/B-1.tar"))
         #expect(try !destination.exists("archives/B-1.tar") && !destination.exists("manifests/B-1.json"))
         #expect(try Catalog.open(destination).verify().problems.isEmpty)
-        #expect(try dir.catalogContent("live").filter { !$0.key.hasPrefix("retired/") && !$0.key.hasPrefix("locks/") }
+        #expect(
+            try dir.catalogContent("live").filter { !$0.key.hasPrefix("retired/") && !$0.key.hasPrefix("locks/") }
                 == dir.catalogContent("cat").filter { !$0.key.hasPrefix("retired/") && !$0.key.hasPrefix("locks/") })
     }
 

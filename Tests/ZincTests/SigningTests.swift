@@ -13,8 +13,9 @@ import ZincTestSupport
     }
 
     func indexSignature() -> IndexSignature {
-        IndexSignature(catalog: "com.example.app", sequence: 42, signedAt: 1_700_000_000, expiresAt: 1_702_592_000,
-                       indexSHA256: SHA256.digest(Array("{}".utf8)))
+        IndexSignature(
+            catalog: "com.example.app", sequence: 42, signedAt: 1_700_000_000, expiresAt: 1_702_592_000,
+            indexSHA256: SHA256.digest(Array("{}".utf8)))
     }
 
     @Test func anIndexSignatureRoundTripsAndCoversEveryByteBeforeItsSignatureLine() throws {
@@ -24,8 +25,10 @@ import ZincTestSupport
         parsed.keyID = ""
         #expect(parsed == indexSignature())
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.hasPrefix("zinc-signature 1\nkind index\ncatalog com.example.app\nsequence 42\nsigned 1700000000\n"
-                               + "expires 1702592000\nsha \(SHA256.digest(Array("{}".utf8)).hex)\nkey \(key.publicKey.id)\nsignature "))
+        #expect(
+            text.hasPrefix(
+                "zinc-signature 1\nkind index\ncatalog com.example.app\nsequence 42\nsigned 1700000000\n"
+                    + "expires 1702592000\nsha \(SHA256.digest(Array("{}".utf8)).hex)\nkey \(key.publicKey.id)\nsignature "))
         // Any byte changed before the signature line breaks it.
         for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "4") {
             var changed = bytes
@@ -77,12 +80,14 @@ import ZincTestSupport
         #expect(ManifestSignature.manifestPath(ofSignature: "signatures/manifests/x.sig") == nil)
         let a = try #require(SHA1.Digest(hex: String(repeating: "a", count: 40)))
         let b = try #require(SHA1.Digest(hex: String(repeating: "b", count: 40)))
-        let signature = ManifestSignature(catalog: "c", bundle: "B", version: 1, manifestSHA256: SHA256.digest([1]),
-                                          objects: [b: SHA256.digest([2]), a: SHA256.digest([3])])
+        let signature = ManifestSignature(
+            catalog: "c", bundle: "B", version: 1, manifestSHA256: SHA256.digest([1]),
+            objects: [b: SHA256.digest([2]), a: SHA256.digest([3])])
         let text = String(decoding: signature.encoded(signedBy: key), as: UTF8.self)
         #expect(text.contains("objects 2\nobject \(a.hex) \(SHA256.digest([3]).hex)\nobject \(b.hex) \(SHA256.digest([2]).hex)\n"))
-        let swapped = text.replacingOccurrences(of: "object \(a.hex) \(SHA256.digest([3]).hex)\nobject \(b.hex) \(SHA256.digest([2]).hex)",
-                                                with: "object \(b.hex) \(SHA256.digest([2]).hex)\nobject \(a.hex) \(SHA256.digest([3]).hex)")
+        let swapped = text.replacingOccurrences(
+            of: "object \(a.hex) \(SHA256.digest([3]).hex)\nobject \(b.hex) \(SHA256.digest([2]).hex)",
+            with: "object \(b.hex) \(SHA256.digest([2]).hex)\nobject \(a.hex) \(SHA256.digest([3]).hex)")
         #expect { try ManifestSignature.parseUnverified(Array(swapped.utf8), path: "m") } throws: { "\($0)".contains("ascending order") }
     }
 
@@ -99,8 +104,9 @@ import ZincTestSupport
             _ = try? catalog.updateDistro(bundle: "B", distro: "d\(i)", to: .latest)
         }
         let index = try #require(try storage.read("catalog.json"))
-        let signature = try IndexSignature.verified(try #require(try storage.read(IndexSignature.path)), path: "sig",
-                                                    trusted: [key.publicKey])
+        let signature = try IndexSignature.verified(
+            try #require(try storage.read(IndexSignature.path)), path: "sig",
+            trusted: [key.publicKey])
         #expect(signature.indexSHA256 == SHA256.digest(index))
         #expect(try catalog.index().bundles["B"]?.distributions.count == 8)
         #expect(try catalog.verify(trustedKeys: [key.publicKey]).problems == [])

@@ -60,8 +60,11 @@ import ZincTestSupport
         try dir.write("src/ok.txt", "ok")
         let root = dir.at("src")
         try FileManager.default.createSymbolicLink(atPath: root + "/escape.txt", withDestinationPath: "../outside.txt")
-        #expect(throws: ZincError.sourceProblem(path: root + "/escape.txt",
-                                                reason: "symlink points outside the source folder (to '\(dir.at("outside.txt"))')")) {
+        #expect(
+            throws: ZincError.sourceProblem(
+                path: root + "/escape.txt",
+                reason: "symlink points outside the source folder (to '\(dir.at("outside.txt"))')")
+        ) {
             try scan(root)
         }
         try FileManager.default.removeItem(atPath: root + "/escape.txt")
@@ -108,10 +111,12 @@ import ZincTestSupport
         // Same name in other folders, or the other form alone, is fine.
         try dir.write("src/a/caf\u{E9}.txt", "composed")
         try dir.write("src/b/cafe\u{301}.txt", "decomposed")
-        #expect(try scan(dir.at("src")).files.map { Array($0.utf8) }
+        #expect(
+            try scan(dir.at("src")).files.map { Array($0.utf8) }
                 == [Array("a/caf\u{E9}.txt".utf8), Array("b/cafe\u{301}.txt".utf8)])
         try dir.write("src/b/caf\u{E9}.txt", "composed")
-        let twins = "another name in its folder, 'cafe\u{301}.txt', differs from it only in Unicode normalization "
+        let twins =
+            "another name in its folder, 'cafe\u{301}.txt', differs from it only in Unicode normalization "
             + "(cafe\\u{301}.txt against caf\\u{E9}.txt); macOS, iOS and Zinc's readers take the two for one name, so rename one"
         #expect(throws: ZincError.sourceProblem(path: dir.at("src/b/caf\u{E9}.txt"), reason: twins)) { try scan(dir.at("src")) }
         // A folder and a file are twins too: a client could not create both.

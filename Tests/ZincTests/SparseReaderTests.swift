@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Zinc
 import ZincTestSupport
+
+@testable import Zinc
 
 /// Reading files that may be sparse: holes come out as zeros, without being read.
 @Suite struct SparseReaderTests {

@@ -122,7 +122,7 @@ import ZincTestSupport
     @Test func anEditThatKeepsSizeAndMTimeIsStillSeen() throws {
         let before = mtime("src/a.txt")
         try dir.write("src/a.txt", "ALPHA content")  // same size
-        setMTime("src/a.txt", before)                  // same mtime; ctime moves on regardless
+        setMTime("src/a.txt", before)  // same mtime; ctime moves on regardless
         #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
         #expect(try sha(of: "a.txt", version: 2) == sha1Hex(Array("ALPHA content".utf8)))
     }
@@ -136,9 +136,11 @@ import ZincTestSupport
         #expect(try sha(of: "a.txt", version: 2) == sha1Hex(Array("alpha CONTENT".utf8)))
     }
 
-    @Test(arguments: ["", "garbage\n", "zinc-stat-cache 2\t/elsewhere\nmatched\t\n", "zinc-stat-cache 2\tX\nmatched\t\nnot\tenough\tfields\n",
-                      "zinc-stat-cache 2\tX\n", "zinc-stat-cache 1\tX\n",
-                      "zinc-stat-cache 2\tX\nmatched\t" + String(repeating: "-", count: 40)])
+    @Test(arguments: [
+        "", "garbage\n", "zinc-stat-cache 2\t/elsewhere\nmatched\t\n", "zinc-stat-cache 2\tX\nmatched\t\nnot\tenough\tfields\n",
+        "zinc-stat-cache 2\tX\n", "zinc-stat-cache 1\tX\n",
+        "zinc-stat-cache 2\tX\nmatched\t" + String(repeating: "-", count: 40),
+    ])
     func aDamagedCacheIsIgnoredAndRewritten(_ damage: String) throws {
         let damaged = damage.replacingOccurrences(of: "X", with: dir.at("src"))
         try damaged.write(toFile: cacheFile, atomically: true, encoding: .utf8)
@@ -168,7 +170,8 @@ import ZincTestSupport
         age(kept, days: StatCache.staleAfterDays - 1)
         age(".pruned", days: 2)
         try importChange("changed once")
-        #expect(dir.files(under: "cache/stat").filter { !$0.hasPrefix(".") }.sorted()
+        #expect(
+            dir.files(under: "cache/stat").filter { !$0.hasPrefix(".") }.sorted()
                 == [(ownCache as NSString).lastPathComponent, kept].sorted())
         // Pruned today already: a cache that just went stale waits for tomorrow.
         age(kept, days: StatCache.staleAfterDays + 1)

@@ -21,8 +21,9 @@ import ZincTestSupport
         }
     }
 
-    static let testLockPolicy = LockPolicy(staleAfter: .seconds(5), refreshEvery: .milliseconds(500),
-                                           retryEvery: .milliseconds(20), waitAtMost: .seconds(30))
+    static let testLockPolicy = LockPolicy(
+        staleAfter: .seconds(5), refreshEvery: .milliseconds(500),
+        retryEvery: .milliseconds(20), waitAtMost: .seconds(30))
 
     @Test(arguments: Backend.allCases, StorageConformanceSuite.checkNames)
     func conformance(_ backend: Backend, _ check: String) throws {

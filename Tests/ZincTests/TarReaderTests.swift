@@ -128,8 +128,12 @@ func tarArchive(_ members: [(name: String, data: [UInt8])], endBlocks: Int = 2) 
             let checksum = header.reduce(0) { $0 + Int($1) }
             header.replaceSubrange(148..<156, with: Array(String(checksum, radix: 8).leftPadded(6).utf8) + [0, 0x20])
             let reader = TarReader(SteppedReader(header + [1, 2, 3]), path: "archives/B-1.tar")
-            #expect(throws: ZincError.corruptFile(path: "archives/B-1.tar",
-                                                  reason: "the tar header at byte 0 gives a size of \(size) bytes, above the largest object (\(Manifest.maximumObjectSize))")) {
+            #expect(
+                throws: ZincError.corruptFile(
+                    path: "archives/B-1.tar",
+                    reason:
+                        "the tar header at byte 0 gives a size of \(size) bytes, above the largest object (\(Manifest.maximumObjectSize))")
+            ) {
                 try reader.next()
             }
         }

@@ -44,7 +44,8 @@ import ZincTestSupport
         let report = try catalog.verify()
         #expect(report == VerificationReport(problems: [], bundles: 1, versions: 2, objects: 4, archives: 2))
         #expect(report.summary == "Verified 1 bundle, 2 versions, 4 objects, 2 archives: no problems")
-        #expect(String(decoding: report.json().encoded(), as: UTF8.self)
+        #expect(
+            String(decoding: report.json().encoded(), as: UTF8.self)
                 == #"{"checked":{"archives":2,"bundles":1,"objects":4,"versions":2},"ok":true,"problems":[]}"#)
     }
 
@@ -123,8 +124,11 @@ import ZincTestSupport
             members.append((name: "stray.txt", data: [1, 2, 3]))
         }
         let first = try #require(TarListing.members(dir.read("cat/archives/B-1.tar"))?.first?.name)
-        #expect(try problems() == ["archives/B-1.tar: holds member '\(first)' more than once",
-                                   "archives/B-1.tar: holds unexpected member 'stray.txt'"])
+        #expect(
+            try problems() == [
+                "archives/B-1.tar: holds member '\(first)' more than once",
+                "archives/B-1.tar: holds unexpected member 'stray.txt'",
+            ])
     }
 
     @Test func acceptsArchivesWrittenBeforeAnEarlierVersionWasDeleted() throws {
@@ -142,7 +146,8 @@ import ZincTestSupport
 
         // Its record still describes it, so members out of place are caught exactly...
         try rewriteArchive("archives/B-3.tar") { $0.swapAt(0, 1) }
-        #expect(try problems() == ["archives/B-3.tar: members are not in the LMFO order of lmfo/B-3.json from member 1 ('\(written[1])') on"])
+        #expect(
+            try problems() == ["archives/B-3.tar: members are not in the LMFO order of lmfo/B-3.json from member 1 ('\(written[1])') on"])
         // ...and without the record, where no history could have put them.
         try FileManager.default.removeItem(atPath: dir.at("cat/lmfo/B-3.json"))
         #expect(try problems() == ["archives/B-3.tar: members are not in LMFO order from member 2 ('\(written[0])') on"])
@@ -154,14 +159,16 @@ import ZincTestSupport
         let cut = 512 + members[0].data.count / 2  // inside the first member's data
         try dir.write("cat/archives/B-2.tar", Array(try dir.read("cat/archives/B-2.tar").prefix(cut)))
         let found = try problems()
-        #expect(found == ["archives/B-1.tar: missing", "archives/B-2.tar: is truncated at byte \(cut)"]
+        #expect(
+            found == ["archives/B-1.tar: missing", "archives/B-2.tar: is truncated at byte \(cut)"]
                 + members.map { "archives/B-2.tar: lacks member '\($0.name)'" }.sorted())
 
         // Cut after a whole member, the archive lacks only its end and the later members.
         let boundary = 512 + Int(TarHeader.paddedLength(Int64(members[0].data.count)))
         try dir.write("cat/archives/B-2.tar", Array(try tarArchive(members.map { (name: $0.name, data: $0.data) }).prefix(boundary)))
         let cutAtMember = try problems()
-        #expect(cutAtMember == ["archives/B-1.tar: missing", "archives/B-2.tar: ends at byte \(boundary) without the end-of-archive blocks"]
+        #expect(
+            cutAtMember == ["archives/B-1.tar: missing", "archives/B-2.tar: ends at byte \(boundary) without the end-of-archive blocks"]
                 + members.dropFirst().map { "archives/B-2.tar: lacks member '\($0.name)'" }.sorted())
     }
 
@@ -177,32 +184,44 @@ import ZincTestSupport
         try dir.write("cat/index.json", json + Array(" ".utf8))
         try dir.write("cat/catalog.json.gz", GzipCompressor.compress(Array(#"{"bundles":{}}"#.utf8)))
         try dir.write("cat/index.json.gz", "not gzip")
-        #expect(try problems() == ["catalog.json.gz: does not gunzip to the bytes of catalog.json",
-                                   "index.json: differs from catalog.json",
-                                   "index.json.gz: not a valid gzip stream (incorrect header check)"])
+        #expect(
+            try problems() == [
+                "catalog.json.gz: does not gunzip to the bytes of catalog.json",
+                "index.json: differs from catalog.json",
+                "index.json.gz: not a valid gzip stream (incorrect header check)",
+            ])
     }
 
     @Test func findsAMissingIndexFileAndAGzipWithASecondMember() throws {
         let json = try dir.read("cat/catalog.json")
         try FileManager.default.removeItem(atPath: dir.at("cat/index.json"))
         try dir.write("cat/catalog.json.gz", GzipCompressor.compress(json) + GzipCompressor.compress([]))
-        #expect(try problems() == ["catalog.json.gz: holds data after its gzip stream (clients inflate only the first member)",
-                                   "index.json: missing"])
+        #expect(
+            try problems() == [
+                "catalog.json.gz: holds data after its gzip stream (clients inflate only the first member)",
+                "index.json: missing",
+            ])
     }
 
     @Test func findsAMissingManifest() throws {
         for name in ["B-1.json", "B-1.json.gz"] { try FileManager.default.removeItem(atPath: dir.at("cat/manifests/" + name)) }
         // Version 2's archive order depends on version 1, so it cannot be checked either.
-        #expect(try problems() == ["archives/B-2.tar: its member order cannot be checked: bundle 'B' has no version 1 (its manifest is missing)",
-                                   "manifests/B-1.json: missing (the index lists version 1 of 'B')"])
+        #expect(
+            try problems() == [
+                "archives/B-2.tar: its member order cannot be checked: bundle 'B' has no version 1 (its manifest is missing)",
+                "manifests/B-1.json: missing (the index lists version 1 of 'B')",
+            ])
     }
 
     @Test func findsAManifestWithoutItsGzipOrDifferentFromIt() throws {
         try FileManager.default.removeItem(atPath: dir.at("cat/manifests/B-1.json.gz"))
         let manifest = try dir.read("cat/manifests/B-2.json")
         try dir.write("cat/manifests/B-2.json.gz", GzipCompressor.compress(manifest + Array("\n".utf8)))
-        #expect(try problems() == ["manifests/B-1.json.gz: missing",
-                                   "manifests/B-2.json.gz: does not gunzip to the bytes of manifests/B-2.json"])
+        #expect(
+            try problems() == [
+                "manifests/B-1.json.gz: missing",
+                "manifests/B-2.json.gz: does not gunzip to the bytes of manifests/B-2.json",
+            ])
     }
 
     @Test func findsAManifestThatDescribesAnotherVersionOrIsInvalid() throws {
@@ -213,8 +232,11 @@ import ZincTestSupport
 
         try dir.write("cat/manifests/B-1.json", #"{"extra": 1}"#)
         try dir.write("cat/manifests/B-1.json.gz", GzipCompressor.compress(Array(#"{"extra": 1}"#.utf8)))
-        #expect(try problems() == ["manifests/B-1.json: not a valid Zinc file: unknown key 'extra'",
-                                   "manifests/B-2.json: describes 'B' version 1, not 'B' version 2"])
+        #expect(
+            try problems() == [
+                "manifests/B-1.json: not a valid Zinc file: unknown key 'extra'",
+                "manifests/B-2.json: describes 'B' version 1, not 'B' version 2",
+            ])
     }
 
     @Test func checksSharedObjectsOnce() throws {
@@ -229,7 +251,8 @@ import ZincTestSupport
     @Test func checksOnlyTheScopeAskedFor() throws {
         try dir.write("cat/index.json", "{}")
         #expect(try catalog.verify(.bundle("B")) == VerificationReport(problems: [], bundles: 1, versions: 2, objects: 4, archives: 2))
-        #expect(try catalog.verify(.version(bundle: "B", .number(1)))
+        #expect(
+            try catalog.verify(.version(bundle: "B", .number(1)))
                 == VerificationReport(problems: [], bundles: 1, versions: 1, objects: 3, archives: 1))
         #expect(try catalog.verify(.version(bundle: "B", .distro("master"))).objects == 4)
         #expect(throws: ZincError.bundleNotFound("X")) { try catalog.verify(.bundle("X")) }

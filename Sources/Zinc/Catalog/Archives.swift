@@ -105,8 +105,9 @@ extension Catalog {
                 do {
                     try writer.append(pieces: pieces, workers: workers)
                 } catch let mismatch as WritePieceMismatch {
-                    throw ZincError.integrity(path: storage.location + "/" + mismatch.path,
-                                              reason: "its size is \(mismatch.actual) bytes, the catalog recorded \(mismatch.expected)")
+                    throw ZincError.integrity(
+                        path: storage.location + "/" + mismatch.path,
+                        reason: "its size is \(mismatch.actual) bytes, the catalog recorded \(mismatch.expected)")
                 }
             }
         }

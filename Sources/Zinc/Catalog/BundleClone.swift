@@ -20,8 +20,10 @@ public struct BundleCloneOptions: Sendable {
     /// How many threads may write files at once; nil means one per available core.
     public var workers: Int?
 
-    public init(flavor: String? = nil, includeManifest: Bool = false, progress: (@Sendable (CloneProgress) -> Void)? = nil,
-                workers: Int? = nil) {
+    public init(
+        flavor: String? = nil, includeManifest: Bool = false, progress: (@Sendable (CloneProgress) -> Void)? = nil,
+        workers: Int? = nil
+    ) {
         self.flavor = flavor
         self.includeManifest = includeManifest
         self.progress = progress
@@ -67,8 +69,10 @@ extension Catalog {
     /// already at the folder's (or the manifest file's) place, even a symlink, is refused
     /// and never written into or through. An interrupted clone leaves at most a hidden
     /// `.<folder>.tmp-*` staging folder, never a partial bundle folder.
-    public func cloneBundle(_ name: String, version spec: VersionSpec, into destination: String,
-                            options: BundleCloneOptions = BundleCloneOptions()) throws -> BundleCloneResult {
+    public func cloneBundle(
+        _ name: String, version spec: VersionSpec, into destination: String,
+        options: BundleCloneOptions = BundleCloneOptions()
+    ) throws -> BundleCloneResult {
         if let flavor = options.flavor { try Names.validateFlavorName(flavor) }
         let manifest = try self.manifest(bundle: name, resolving: spec)
         let paths = try manifest.paths(ofExistingFlavor: options.flavor)
@@ -90,8 +94,9 @@ extension Catalog {
         let tree = staging.path + "/tree"
         guard mkdir(tree, 0o755) == 0 else { throw ZincError.io(path: tree, operation: "create folder", errno: errno) }
         let objects = paths.map { manifest.files[$0]!.object }
-        let counter = ProgressCounter<CloneProgress>((), totalItems: paths.count,
-                                                     totalBytes: objects.reduce(0) { $0 + $1.preferredSize }, report: options.progress)
+        let counter = ProgressCounter<CloneProgress>(
+            (), totalItems: paths.count,
+            totalBytes: objects.reduce(0) { $0 + $1.preferredSize }, report: options.progress)
         _ = try parallelMap(count: paths.count, workers: options.workers) { i in
             let bytes = try extract(objects[i], path: paths[i], into: tree, via: staging.path + "/\(i).part")
             counter.finishedItem(bytes: bytes)
@@ -136,12 +141,14 @@ extension Catalog {
             }
             sha = try decoder.finish()
         } catch let failure as GzipDecompressor.Failure {
-            throw ZincError.integrity(path: storage.location + "/" + storedPath,
-                                      reason: "not one valid gzip stream (\(failure))")
+            throw ZincError.integrity(
+                path: storage.location + "/" + storedPath,
+                reason: "not one valid gzip stream (\(failure))")
         }
         guard sha == object.sha else {
-            throw ZincError.integrity(path: storage.location + "/" + storedPath,
-                                      reason: "its content has SHA-1 \(sha), but the manifest records \(object.sha) for '\(path)'")
+            throw ZincError.integrity(
+                path: storage.location + "/" + storedPath,
+                reason: "its content has SHA-1 \(sha), but the manifest records \(object.sha) for '\(path)'")
         }
         try Self.linkNew(part, to: tree + "/" + path, ifTaken: Self.collision(path))
         unlink(part)
@@ -169,7 +176,11 @@ extension Catalog {
     }
 
     private static func collision(_ path: String) -> ZincError {
-        .invalidPath(path, reason: "another file of the clone already takes its place (on a case-insensitive file system, names differing only in case collide)")
+        .invalidPath(
+            path,
+            reason:
+                "another file of the clone already takes its place (on a case-insensitive file system, names differing only in case collide)"
+        )
     }
 
     private static func refuseExisting(_ path: String) throws {

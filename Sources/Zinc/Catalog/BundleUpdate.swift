@@ -25,9 +25,11 @@ public struct BundleUpdateOptions: Sendable {
     /// Leave out `IgnorePatterns.defaults` (version-control folders, desktop clutter).
     public var defaultIgnores: Bool
 
-    public init(force: Bool = false, flavorspec: Flavorspec? = nil, includeMasterArchive: Bool = false,
-                progress: (@Sendable (ImportProgress) -> Void)? = nil, statCacheFolder: String? = nil,
-                workers: Int? = nil, excludes: [String] = [], defaultIgnores: Bool = true) {
+    public init(
+        force: Bool = false, flavorspec: Flavorspec? = nil, includeMasterArchive: Bool = false,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil, statCacheFolder: String? = nil,
+        workers: Int? = nil, excludes: [String] = [], defaultIgnores: Bool = true
+    ) {
         self.excludes = excludes
         self.defaultIgnores = defaultIgnores
         self.force = force
@@ -76,14 +78,18 @@ extension Catalog {
     /// archives and manifest are written and flushed, and only then is the version
     /// added to the index. When the stat cache vouches for every file and was last found
     /// equal to the newest version, even the comparison with that manifest is skipped.
-    public func updateBundle(_ name: String, from source: String,
-                             options: BundleUpdateOptions = BundleUpdateOptions()) throws -> BundleUpdateResult {
+    public func updateBundle(
+        _ name: String, from source: String,
+        options: BundleUpdateOptions = BundleUpdateOptions()
+    ) throws -> BundleUpdateResult {
         try importBundle(name, from: source, options: options).result
     }
 
     /// `updateBundle`, saying what was written.
-    public func importBundle(_ name: String, from source: String,
-                             options: BundleUpdateOptions = BundleUpdateOptions()) throws -> ImportSummary {
+    public func importBundle(
+        _ name: String, from source: String,
+        options: BundleUpdateOptions = BundleUpdateOptions()
+    ) throws -> ImportSummary {
         try Names.validateBundleName(name)
         if let concern = Names.clientConcern(bundleName: name) { logger.warning("\(concern)") }
         let tally = WriteTally()
@@ -94,8 +100,9 @@ extension Catalog {
             case .unchanged(let version, let files):
                 // Nothing to write, but a re-run after a kill must leave the index's copies equal.
                 try repairIndexCopies()
-                return ImportSummary(result: .unchanged(version: version), files: files, newObjects: tally.files,
-                                     objectBytes: tally.bytes, archiveBytes: 0, bytesWritten: tally.bytes)
+                return ImportSummary(
+                    result: .unchanged(version: version), files: files, newObjects: tally.files,
+                    objectBytes: tally.bytes, archiveBytes: 0, bytesWritten: tally.bytes)
             case .stored(let draft, let savedCache, let comparedWith):
                 let (result, manifestSHA) = try commitVersion(name, draft, comparedWith: comparedWith, options: options, lock: lock)
                 if let manifestSHA, let savedCache {
@@ -114,15 +121,18 @@ extension Catalog {
                         versionBytes += try storage.size(of: path) ?? 0
                     }
                 }
-                return ImportSummary(result: result, files: draft.paths.count, newObjects: tally.files, objectBytes: tally.bytes,
-                                     archiveBytes: archiveBytes, bytesWritten: tally.bytes + archiveBytes + versionBytes)
+                return ImportSummary(
+                    result: result, files: draft.paths.count, newObjects: tally.files, objectBytes: tally.bytes,
+                    archiveBytes: archiveBytes, bytesWritten: tally.bytes + archiveBytes + versionBytes)
             }
         }
     }
 
     /// What `importBundle` would do, without writing anything (the stat cache included).
-    public func previewImport(_ name: String, from source: String,
-                              options: BundleUpdateOptions = BundleUpdateOptions()) throws -> ImportPreview {
+    public func previewImport(
+        _ name: String, from source: String,
+        options: BundleUpdateOptions = BundleUpdateOptions()
+    ) throws -> ImportPreview {
         try Names.validateBundleName(name)
         let (files, _, cached) = try scan(source, options: options)
         let hashed = try hash(files, cached: cached, options: options, tally: nil)
@@ -152,8 +162,9 @@ extension Catalog {
         } else {
             added = files.map(\.relativePath)
         }
-        return ImportPreview(previousVersion: previous, added: added, removed: removed, changed: changed, files: files.count,
-                             newObjects: newBytes.count, newObjectBytes: newBytes.values.reduce(0, +))
+        return ImportPreview(
+            previousVersion: previous, added: added, removed: removed, changed: changed, files: files.count,
+            newObjects: newBytes.count, newObjectBytes: newBytes.values.reduce(0, +))
     }
 
     private enum ImportedFiles {
@@ -165,8 +176,10 @@ extension Catalog {
 
     /// Scans, hashes and stores the tree, or finds it equal to the newest version. The
     /// per-file tables of the scan end here, before the commit builds its own.
-    private func importFiles(_ name: String, from source: String, options: BundleUpdateOptions,
-                             tally: WriteTally) throws -> ImportedFiles {
+    private func importFiles(
+        _ name: String, from source: String, options: BundleUpdateOptions,
+        tally: WriteTally
+    ) throws -> ImportedFiles {
         let scanStart = StatCache.now()
         let (files, cache, cached) = try scan(source, options: options)
         let hashed = try hash(files, cached: cached, options: options, tally: tally)
@@ -198,15 +211,17 @@ extension Catalog {
         let savedCache = cached?.coversAll == true ? nil : save(matchedManifest: nil)
         let stored = try storeObjects(files, hashed, options: options, tally: tally)
         try storage.flush()
-        let draft = VersionDraft(paths: files.map(\.relativePath), fileFlavors: flavors,
-                                 objects: stored.objects, objectOfFile: stored.objectOfFile)
+        let draft = VersionDraft(
+            paths: files.map(\.relativePath), fileFlavors: flavors,
+            objects: stored.objects, objectOfFile: stored.objectOfFile)
         return .stored(draft, savedCache: savedCache, comparedWith: comparedWith)
     }
 
     /// The files of the tree (what the ignore patterns leave in), and what the stat
     /// cache knows of them.
     private func scan(_ source: String, options: BundleUpdateOptions) throws
-        -> (files: [SourceFile], cache: StatCache?, cached: StatCache.Lookup?) {
+        -> (files: [SourceFile], cache: StatCache?, cached: StatCache.Lookup?)
+    {
         let ignoring = try IgnorePatterns.forSource(source, defaults: options.defaultIgnores, excludes: options.excludes)
         let files = try SourceTree.scan(source, ignoring: ignoring) { logger.warning("\($0)") }
         let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
@@ -237,14 +252,17 @@ extension Catalog {
     /// small files is not read twice. An unchanged tree costs a lookup per such file and
     /// writes nothing. Without a `tally` to count what is written (a dry run), nothing is
     /// stored.
-    private func hash(_ files: [SourceFile], cached: StatCache.Lookup?, options: BundleUpdateOptions,
-                      tally: WriteTally?) throws -> HashedFiles {
+    private func hash(
+        _ files: [SourceFile], cached: StatCache.Lookup?, options: BundleUpdateOptions,
+        tally: WriteTally?
+    ) throws -> HashedFiles {
         if let cached, cached.coversAll { return HashedFiles(digests: cached.digests.map { $0! }, storedSizes: nil) }
         let cached = cached?.digests
         // Bytes count what is read: a file the cache vouches for is done without reading it.
-        let counter = ProgressCounter<ImportProgress>(.hashing, totalItems: files.count,
-                                                      totalBytes: files.indices.reduce(0) { cached?[$1] == nil ? $0 + files[$1].size : $0 },
-                                                      report: options.progress)
+        let counter = ProgressCounter<ImportProgress>(
+            .hashing, totalItems: files.count,
+            totalBytes: files.indices.reduce(0) { cached?[$1] == nil ? $0 + files[$1].size : $0 },
+            report: options.progress)
         var store = try objects.withShardSnapshot()
         store.tally = tally
         // Without a tally (a dry run) nothing is stored.
@@ -274,8 +292,10 @@ extension Catalog {
     /// Returns the stored objects (in SHA-1 order) and, per file, the index of its object
     /// among them. Contents are told apart by sorting file numbers by digest: a table keyed
     /// by digest would take 8 MB for 100,000 files, when memory is tightest.
-    private func storeObjects(_ files: [SourceFile], _ hashed: HashedFiles, options: BundleUpdateOptions,
-                              tally: WriteTally) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
+    private func storeObjects(
+        _ files: [SourceFile], _ hashed: HashedFiles, options: BundleUpdateOptions,
+        tally: WriteTally
+    ) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
         let digests = hashed.digests
         var objectOfFile = [Int](repeating: 0, count: files.count)
         var firstFiles = [Int]()
@@ -291,8 +311,9 @@ extension Catalog {
             if let sizes = hashed.storedSizes?[i], sizes != .none { storingFiles[firstFiles.count - 1] = i }
         }
         let pending = storingFiles.indices.filter { storingFiles[$0] < 0 }
-        let counter = ProgressCounter<ImportProgress>(.storing, totalItems: pending.count,
-                                                      totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: options.progress)
+        let counter = ProgressCounter<ImportProgress>(
+            .storing, totalItems: pending.count,
+            totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: options.progress)
         var store = try objects.withShardSnapshot()
         store.tally = tally
         var storedNow = try storage.withBackgroundFlushes {
@@ -307,8 +328,9 @@ extension Catalog {
             for p in stored.indices where stored[p] == nil {
                 let first = firstFiles[pending[p]]
                 let file = files[first]
-                stored[p] = try store.store(localPath: file.absolutePath, sha: digests[first].hex, stamp: file.stamp,
-                                            workers: options.workers)
+                stored[p] = try store.store(
+                    localPath: file.absolutePath, sha: digests[first].hex, stamp: file.stamp,
+                    workers: options.workers)
                 counter.finishedItem(bytes: file.size)
             }
             return stored.map { $0! }
@@ -345,7 +367,8 @@ struct NewestManifest {
         var same = true
         let manifest = try Manifest.parse(bytes, path: path) { filePath, entry in
             guard same, let i = Self.position(of: filePath, in: paths), !seen[i], entry.object.digest == digest(i),
-                  (entry.flavors ?? []) == (fileFlavors[i] ?? []) else {
+                (entry.flavors ?? []) == (fileFlavors[i] ?? [])
+            else {
                 same = false
                 return
             }

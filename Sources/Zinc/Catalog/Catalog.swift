@@ -20,8 +20,10 @@ public final class Catalog: @unchecked Sendable {
 
     /// Opens an existing catalog, checking that its index is one this tool understands.
     /// With `signer`, every change it makes to the index is signed.
-    public static func open(_ storage: CatalogStorage, logger: Logger = Logger(label: "zinc"),
-                            signer: CatalogSigner? = nil) throws -> Catalog {
+    public static func open(
+        _ storage: CatalogStorage, logger: Logger = Logger(label: "zinc"),
+        signer: CatalogSigner? = nil
+    ) throws -> Catalog {
         let config = try storage.read(CatalogConfig.path).map { try CatalogConfig.parse($0, path: CatalogConfig.path) } ?? .standard
         let catalog = Catalog(storage: storage, config: config, logger: logger, signer: signer)
         _ = try catalog.index()
@@ -35,8 +37,10 @@ public final class Catalog: @unchecked Sendable {
 
     /// Creates an empty catalog: `config.json`, then the four index files. Refuses when
     /// any catalog file is already there, changing nothing.
-    public static func create(id: String, in storage: CatalogStorage, logger: Logger = Logger(label: "zinc"),
-                              signer: CatalogSigner? = nil) throws -> Catalog {
+    public static func create(
+        id: String, in storage: CatalogStorage, logger: Logger = Logger(label: "zinc"),
+        signer: CatalogSigner? = nil
+    ) throws -> Catalog {
         try Names.validateCatalogID(id)
         for name in CatalogIndex.fileNames + [CatalogConfig.path] where try storage.exists(name) {
             throw ZincError.catalogExists(storage.location)

@@ -93,8 +93,10 @@ public struct CatalogIndex: Equatable, Sendable {
     }
 
     /// One bundle's entry, from its JSON: an object, or (2012 draft) a list of versions.
-    private static func bundleEntry(_ name: String, _ value: JSONValue, path: String,
-                                    _ corrupt: (String) -> ZincError) throws -> BundleEntry {
+    private static func bundleEntry(
+        _ name: String, _ value: JSONValue, path: String,
+        _ corrupt: (String) -> ZincError
+    ) throws -> BundleEntry {
         if let list = value.arrayValue {  // 2012 draft: "bundles": {"B": [1, 2]}
             let versions = try versions(list, bundle: name, corrupt)
             return BundleEntry(versions: versions, nextVersion: versions.last ?? 0)
@@ -126,7 +128,9 @@ public struct CatalogIndex: Equatable, Sendable {
         var versions = [Int]()
         for item in list {
             guard let v = item.intValue, (1...Int64(maximumVersion)).contains(v) else {
-                throw corrupt("bundle '\(bundle)': version \(String(decoding: item.encoded(), as: UTF8.self)) is not a number from 1 to \(maximumVersion)")
+                throw corrupt(
+                    "bundle '\(bundle)': version \(String(decoding: item.encoded(), as: UTF8.self)) is not a number from 1 to \(maximumVersion)"
+                )
             }
             versions.append(Int(v))
         }

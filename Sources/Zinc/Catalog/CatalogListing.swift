@@ -35,9 +35,11 @@ extension Catalog {
                 guard let pointed = bundle.distributions[distro], versions.contains(pointed) else { return nil }
                 versions = [pointed]
             }
-            return BundleListing(name: name, versions: versions.map {
-                BundleListing.Version(number: $0, distributions: bundle.distributions(pointingAt: $0))
-            })
+            return BundleListing(
+                name: name,
+                versions: versions.map {
+                    BundleListing.Version(number: $0, distributions: bundle.distributions(pointingAt: $0))
+                })
         }
     }
 

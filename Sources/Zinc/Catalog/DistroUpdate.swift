@@ -10,8 +10,10 @@ extension Catalog {
     /// Points distro `distro` of `bundle` at the version `spec` names. The replaced
     /// version is kept under `_<distro>` (unless `savePrevious` is false) so a bad
     /// promotion can be rolled back with `@_<distro>`.
-    public func updateDistro(bundle: String, distro: String, to spec: VersionSpec,
-                             savePrevious: Bool = true) throws -> DistroChange {
+    public func updateDistro(
+        bundle: String, distro: String, to spec: VersionSpec,
+        savePrevious: Bool = true
+    ) throws -> DistroChange {
         try Names.validateBundleName(bundle)
         try Names.validateDistroName(distro)
         return try updateIndex { index in

@@ -48,14 +48,16 @@ public struct FetchPlan: Equatable, Sendable {
     ///   - archivePath: the catalog-relative path of that archive.
     ///   - model: how requests weigh against bytes.
     ///   - forced: a strategy to use whatever the estimates say (benchmarks, debugging).
-    public static func make(missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
-                            archivePath: String, model: CostModel, forced: FetchStrategy? = nil) -> FetchPlan {
+    public static func make(
+        missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
+        archivePath: String, model: CostModel, forced: FetchStrategy? = nil
+    ) -> FetchPlan {
         let sorted = missing.sorted { $0.sha < $1.sha }
         let prefix = sorted.reduce(Int64(0)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
         let whole = archiveObjects.reduce(Int64(2 * TarHeader.blockSize)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
         let hasArchive = fileCount > 1
         var transfers: [FetchStrategy: Transfer] = [
-            .objects: Transfer(requests: sorted.count, bytes: sorted.reduce(0) { $0 + $1.preferredSize }),
+            .objects: Transfer(requests: sorted.count, bytes: sorted.reduce(0) { $0 + $1.preferredSize })
         ]
         if hasArchive {
             transfers[.archive] = Transfer(requests: 1, bytes: whole)
@@ -67,11 +69,13 @@ public struct FetchPlan: Equatable, Sendable {
             chosen = forced
         } else {
             // Ties go to the simpler request: objects, then the whole archive, then a range.
-            chosen = [FetchStrategy.objects, .archive, .lmfo]
+            chosen =
+                [FetchStrategy.objects, .archive, .lmfo]
                 .compactMap { strategy in estimates[strategy].map { (strategy, $0) } }
                 .min { $0.1 < $1.1 }!.0
         }
-        return FetchPlan(strategy: chosen, missing: sorted, archivePath: hasArchive ? archivePath : nil,
-                         archiveLength: whole, prefixLength: prefix, transfers: transfers, estimates: estimates)
+        return FetchPlan(
+            strategy: chosen, missing: sorted, archivePath: hasArchive ? archivePath : nil,
+            archiveLength: whole, prefixLength: prefix, transfers: transfers, estimates: estimates)
     }
 }

@@ -78,7 +78,8 @@ extension Catalog {
             try updated.checkWritable()
             let bytes = updated.encoded()
             if try signBeforeCommit(updated, bytes: bytes, replacing: current.index),
-               try storage.write(bytes, to: Self.commitPoint, current.version.map { .ifMatch($0) } ?? .ifAbsent) == .written {
+                try storage.write(bytes, to: Self.commitPoint, current.version.map { .ifMatch($0) } ?? .ifAbsent) == .written
+            {
                 try publishCopies(of: bytes, stale: Self.indexCopies)
                 try signatureFollowsCommit()
                 return result
@@ -134,7 +135,8 @@ extension Catalog {
         var offset = 0
         let decompressor = GzipDecompressor { piece in
             guard matches, offset + piece.count <= bytes.count,
-                  bytes[offset..<offset + piece.count].elementsEqual(piece) else {
+                bytes[offset..<offset + piece.count].elementsEqual(piece)
+            else {
                 matches = false
                 throw GzipDecompressor.Failure.corrupt("differs")
             }

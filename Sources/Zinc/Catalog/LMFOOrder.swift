@@ -11,8 +11,10 @@ public enum LMFOOrder {
     ///   - earlierVersions: the existing versions before it, any order.
     ///   - objectsOf: the shas the same archive scope (whole bundle or one flavor) held
     ///     in an earlier version. Called newest first, and only as far back as needed.
-    public static func order(objects: Set<String>, version: Int, earlierVersions: [Int],
-                             objectsOf: (Int) throws -> Set<String>) rethrows -> [String] {
+    public static func order(
+        objects: Set<String>, version: Int, earlierVersions: [Int],
+        objectsOf: (Int) throws -> Set<String>
+    ) rethrows -> [String] {
         let shas = objects.sorted()
         return try positions(sorted: shas, version: version, earlierVersions: earlierVersions, objectsOf: objectsOf)
             .map { shas[$0] }
@@ -21,15 +23,19 @@ public enum LMFOOrder {
     /// `order`, for objects already sorted ascending and distinct (shas, or digests, which
     /// sort the same): their positions in member order. Works on arrays, not tables:
     /// archives of 100,000 members.
-    static func positions<ID: Hashable>(sorted shas: [ID], version: Int, earlierVersions: [Int],
-                                        objectsOf: (Int) throws -> Set<ID>) rethrows -> [Int] {
+    static func positions<ID: Hashable>(
+        sorted shas: [ID], version: Int, earlierVersions: [Int],
+        objectsOf: (Int) throws -> Set<ID>
+    ) rethrows -> [Int] {
         positions(intros: try intros(sorted: shas, version: version, earlierVersions: earlierVersions, objectsOf: objectsOf))
     }
 
     /// Each object's `intro`, by walking back through the earlier versions (newest
     /// first, only as far as some object's run still reaches).
-    static func intros<ID: Hashable>(sorted shas: [ID], version: Int, earlierVersions: [Int],
-                                     objectsOf: (Int) throws -> Set<ID>) rethrows -> [Int] {
+    static func intros<ID: Hashable>(
+        sorted shas: [ID], version: Int, earlierVersions: [Int],
+        objectsOf: (Int) throws -> Set<ID>
+    ) rethrows -> [Int] {
         var intro = [Int](repeating: version, count: shas.count)
         var stillContinuous = Array(shas.indices)
         for earlier in earlierVersions.filter({ $0 < version }).sorted(by: >) {

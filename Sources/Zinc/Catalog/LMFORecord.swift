@@ -38,9 +38,11 @@ struct LMFORecord: Equatable {
         for (scope, intros) in scopes {
             var byIntro = [Int: [SHA1.Digest]]()
             for (digest, intro) in intros { byIntro[intro, default: []].append(digest) }
-            scopesJSON[scope] = .object(Dictionary(uniqueKeysWithValues: byIntro.map { intro, digests in
-                (String(intro), .array(digests.sorted().map { .string($0.hex) }))
-            }))
+            scopesJSON[scope] = .object(
+                Dictionary(
+                    uniqueKeysWithValues: byIntro.map { intro, digests in
+                        (String(intro), .array(digests.sorted().map { .string($0.hex) }))
+                    }))
         }
         return JSONValue.object([
             "version": .int(Int64(version)),
@@ -54,10 +56,13 @@ struct LMFORecord: Equatable {
     static func parse(_ bytes: [UInt8], path: String, version expected: Int) throws -> LMFORecord {
         func damaged(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         guard let root = (try? JSONValue.parse(bytes))?.objectValue else { throw damaged("not a JSON object") }
-        guard let version = root["version"]?.intValue, version == Int64(expected) else { throw damaged("not the record of version \(expected)") }
+        guard let version = root["version"]?.intValue, version == Int64(expected) else {
+            throw damaged("not the record of version \(expected)")
+        }
         guard let earlier = root["earlier_versions"]?.arrayValue?.compactMap(\.intValue).map({ Int($0) }),
-              earlier.count == root["earlier_versions"]?.arrayValue?.count,
-              zip(earlier, earlier.dropFirst()).allSatisfy({ $0 < $1 }), earlier.allSatisfy({ $0 >= 1 && $0 < expected }) else {
+            earlier.count == root["earlier_versions"]?.arrayValue?.count,
+            zip(earlier, earlier.dropFirst()).allSatisfy({ $0 < $1 }), earlier.allSatisfy({ $0 >= 1 && $0 < expected })
+        else {
             throw damaged("'earlier_versions' is not an ascending list of versions below \(expected)")
         }
         guard let scopesJSON = root["scopes"]?.objectValue else { throw damaged("'scopes' is not an object") }
@@ -71,7 +76,8 @@ struct LMFORecord: Equatable {
                     throw damaged("'\(introText)' in scope '\(scope)' is not a version up to \(expected) with a list of objects")
                 }
                 for value in digests {
-                    guard let digest = value.stringValue.flatMap(SHA1.Digest.init(hex:)), intros.updateValue(intro, forKey: digest) == nil else {
+                    guard let digest = value.stringValue.flatMap(SHA1.Digest.init(hex:)), intros.updateValue(intro, forKey: digest) == nil
+                    else {
                         throw damaged("scope '\(scope)' lists a value that is not a SHA-1, or an object twice")
                     }
                 }

@@ -113,8 +113,10 @@ public struct Manifest: Equatable, Sendable {
 
     /// One entry of `files`, validated: its path is safe, its keys known, its sha and
     /// sizes well-formed.
-    private static func entry(_ filePath: String, _ value: JSONValue, path: String,
-                              _ corrupt: (String) -> ZincError) throws -> Entry {
+    private static func entry(
+        _ filePath: String, _ value: JSONValue, path: String,
+        _ corrupt: (String) -> ZincError
+    ) throws -> Entry {
         do { try Names.validateRelativePath(filePath) } catch let error as ZincError { throw corrupt("\(error)") }
         guard let entry = value.objectValue else { throw corrupt("file '\(filePath)' is not an object") }
         if let unknown = entry.keys.first(where: { !fileKeys.contains($0) }) {
@@ -157,9 +159,11 @@ public struct Manifest: Equatable, Sendable {
         let filesJSON = files.mapValues { entry -> JSONValue in
             var object: [String: JSONValue] = [
                 "sha": .string(entry.sha),
-                "formats": .object(Dictionary(uniqueKeysWithValues: entry.object.formats.map {
-                    ($0.key.rawValue, JSONValue.object(["size": .int($0.value)]))
-                })),
+                "formats": .object(
+                    Dictionary(
+                        uniqueKeysWithValues: entry.object.formats.map {
+                            ($0.key.rawValue, JSONValue.object(["size": .int($0.value)]))
+                        })),
             ]
             if let flavors = entry.flavors { object["flavors"] = .array(flavors.map { .string($0) }) }
             return .object(object)
@@ -186,14 +190,17 @@ public struct Manifest: Equatable, Sendable {
     /// 100,000 files (11 MB of JSON) is never held whole.
     public func encode(_ sink: ([UInt8]) throws -> Void) rethrows {
         let paths = files.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
-        try Self.encode(catalog: catalog, bundle: bundle, version: version, flavors: flavors,
-                        files: paths.lazy.map { ($0, files[$0]!) }, sink)
+        try Self.encode(
+            catalog: catalog, bundle: bundle, version: version, flavors: flavors,
+            files: paths.lazy.map { ($0, files[$0]!) }, sink)
     }
 
     /// `encode` for files given in manifest order: paths ascending by Unicode scalars,
     /// which for UTF-8 is byte order.
-    static func encode(catalog: String, bundle: String, version: Int, flavors: [String],
-                       files: some Sequence<(String, Entry)>, _ sink: ([UInt8]) throws -> Void) rethrows {
+    static func encode(
+        catalog: String, bundle: String, version: Int, flavors: [String],
+        files: some Sequence<(String, Entry)>, _ sink: ([UInt8]) throws -> Void
+    ) rethrows {
         var out = [UInt8]()
         out.reserveCapacity(Self.encodingPiece + 1024)
         func put(_ text: String) { out.append(contentsOf: text.utf8) }

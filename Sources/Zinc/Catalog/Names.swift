@@ -8,8 +8,9 @@ public enum Names {
             ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "." || $0 == "_" || $0 == "-"
         }
         guard allowed else {
-            throw ZincError.invalidName(kind: "catalog id", value: id,
-                                        reason: "only letters, digits, '.', '_' and '-' are allowed")
+            throw ZincError.invalidName(
+                kind: "catalog id", value: id,
+                reason: "only letters, digits, '.', '_' and '-' are allowed")
         }
     }
 
@@ -36,8 +37,9 @@ public enum Names {
     public static func validateDistroName(_ name: String) throws {
         try validateCommon(kind: "distribution name", name)
         if name.hasPrefix("_") {
-            throw ZincError.invalidName(kind: "distribution name", value: name,
-                                        reason: "names starting with '_' are reserved for previous-distro pointers")
+            throw ZincError.invalidName(
+                kind: "distribution name", value: name,
+                reason: "names starting with '_' are reserved for previous-distro pointers")
         }
     }
 

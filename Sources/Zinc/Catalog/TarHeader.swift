@@ -18,17 +18,17 @@ public enum TarHeader {
             header.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
         }
         put(nameBytes, at: 0)
-        put(octal(0o644, width: 8), at: 100)   // mode
-        put(octal(0, width: 8), at: 108)       // uid
-        put(octal(0, width: 8), at: 116)       // gid
+        put(octal(0o644, width: 8), at: 100)  // mode
+        put(octal(0, width: 8), at: 108)  // uid
+        put(octal(0, width: 8), at: 116)  // gid
         put(sizeField(size), at: 124)
-        put(octal(0, width: 12), at: 136)      // mtime
-        put(Array("        ".utf8), at: 148)   // checksum is computed over spaces
-        header[156] = UInt8(ascii: "0")        // regular file
+        put(octal(0, width: 12), at: 136)  // mtime
+        put(Array("        ".utf8), at: 148)  // checksum is computed over spaces
+        header[156] = UInt8(ascii: "0")  // regular file
         put(Array("ustar\0".utf8), at: 257)
         put(Array("00".utf8), at: 263)
-        put(octal(0, width: 8), at: 329)       // devmajor
-        put(octal(0, width: 8), at: 337)       // devminor
+        put(octal(0, width: 8), at: 329)  // devmajor
+        put(octal(0, width: 8), at: 337)  // devminor
         let checksum = header.reduce(0) { $0 + Int($1) }
         put(octal(checksum, width: 7) + [UInt8(ascii: " ")], at: 148)
         return header

@@ -89,8 +89,10 @@ public final class TarReader {
             throw ZincError.corruptFile(path: path, reason: "the tar header at byte \(offset) has an unreadable size")
         }
         guard size <= Manifest.maximumObjectSize else {
-            throw ZincError.corruptFile(path: path, reason: "the tar header at byte \(offset) gives a size of \(size) bytes, "
-                                        + "above the largest object (\(Manifest.maximumObjectSize))")
+            throw ZincError.corruptFile(
+                path: path,
+                reason: "the tar header at byte \(offset) gives a size of \(size) bytes, "
+                    + "above the largest object (\(Manifest.maximumObjectSize))")
         }
         remainingData = size
         remainingPadding = TarHeader.paddedLength(size) - size

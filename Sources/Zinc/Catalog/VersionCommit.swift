@@ -20,8 +20,10 @@ extension Catalog {
     /// How many times a commit may find the index moved on before giving up.
     private static let commitAttempts = 16
 
-    func commitVersion(_ name: String, _ draft: VersionDraft, comparedWith: Int?, options: BundleUpdateOptions,
-                       lock: HeldLock) throws -> (BundleUpdateResult, manifestSHA: String?) {
+    func commitVersion(
+        _ name: String, _ draft: VersionDraft, comparedWith: Int?, options: BundleUpdateOptions,
+        lock: HeldLock
+    ) throws -> (BundleUpdateResult, manifestSHA: String?) {
         try storage.withWriterLock {
             var reservation: Reservation
             switch try reserveVersion(name, draft, comparedWith: comparedWith, force: options.force) {
@@ -83,8 +85,10 @@ extension Catalog {
             }
             let version = try entry.reserveVersion(bundle: name)
             index.bundles[name] = entry
-            return .reserved(Reservation(catalogID: index.id, version: version, earlierVersions: entry.versions,
-                                         latestSeen: entry.latestVersion))
+            return .reserved(
+                Reservation(
+                    catalogID: index.id, version: version, earlierVersions: entry.versions,
+                    latestSeen: entry.latestVersion))
         }
     }
 
@@ -101,8 +105,10 @@ extension Catalog {
             if let latest = entry.latestVersion, latest > reservation.version {
                 let version = try entry.reserveVersion(bundle: name)
                 index.bundles[name] = entry
-                return .renumbered(Reservation(catalogID: reservation.catalogID, version: version,
-                                               earlierVersions: listed, latestSeen: latest))
+                return .renumbered(
+                    Reservation(
+                        catalogID: reservation.catalogID, version: version,
+                        earlierVersions: listed, latestSeen: latest))
             }
             guard listed == reservation.earlierVersions else { return .reordered(earlierVersions: listed, latest: entry.latestVersion) }
             entry.versions.append(reservation.version)
@@ -119,8 +125,10 @@ extension Catalog {
 
     /// Writes the archives, then the manifest, of a reserved version; returns the SHA-1
     /// of the manifest's JSON.
-    private func writeVersion(_ name: String, _ draft: VersionDraft, _ reservation: Reservation,
-                              options: BundleUpdateOptions) throws -> String {
+    private func writeVersion(
+        _ name: String, _ draft: VersionDraft, _ reservation: Reservation,
+        options: BundleUpdateOptions
+    ) throws -> String {
         try writeArchives(name, draft, reservation, options: options, condition: .ifAbsent)
         let manifestSHA = try writeManifest(Manifest.path(bundle: name, version: reservation.version)) { sink in
             try draft.encode(catalog: reservation.catalogID, bundle: name, version: reservation.version, sink)
@@ -132,18 +140,22 @@ extension Catalog {
     /// The archives and LMFO record of a reserved version, ordered over the versions
     /// listed before it: created, or (`.always`) rebuilt when those versions changed
     /// before the commit.
-    private func writeArchives(_ name: String, _ draft: VersionDraft, _ reservation: Reservation,
-                               options: BundleUpdateOptions, condition: WriteCondition) throws {
+    private func writeArchives(
+        _ name: String, _ draft: VersionDraft, _ reservation: Reservation,
+        options: BundleUpdateOptions, condition: WriteCondition
+    ) throws {
         var scopes = [String?: [SHA1.Digest]]()
         for scope in [nil] + draft.flavors {
             scopes[scope] = Catalog.distinctSorted(draft.objects(in: scope)).map(\.digest)
         }
-        let record = try lmfoRecord(bundle: name, version: reservation.version, earlierVersions: reservation.earlierVersions,
-                                    scopes: scopes)
+        let record = try lmfoRecord(
+            bundle: name, version: reservation.version, earlierVersions: reservation.earlierVersions,
+            scopes: scopes)
         for scope in archiveScopes(of: draft, options: options) {
-            try writeArchive(Catalog.archivePath(bundle: name, version: reservation.version, flavor: scope),
-                             members: Catalog.archiveMembers(of: draft.objects(in: scope), flavor: scope, record: record),
-                             workers: options.workers, condition: condition)
+            try writeArchive(
+                Catalog.archivePath(bundle: name, version: reservation.version, flavor: scope),
+                members: Catalog.archiveMembers(of: draft.objects(in: scope), flavor: scope, record: record),
+                workers: options.workers, condition: condition)
         }
         let recordPath = LMFORecord.path(bundle: name, version: reservation.version)
         guard try storage.write(record.encoded(), to: recordPath, condition) == .written else {
@@ -156,16 +168,19 @@ extension Catalog {
     /// index lists it and no other writer can take its number, so nobody refers to them.
     private func removeVersion(_ name: String, _ draft: VersionDraft, _ version: Int, options: BundleUpdateOptions) throws {
         let manifest = Manifest.path(bundle: name, version: version)
-        for path in [manifest, manifest + ".gz", LMFORecord.path(bundle: name, version: version)] + archiveScopes(of: draft, options: options).map({
-            Catalog.archivePath(bundle: name, version: version, flavor: $0)
-        }) {
+        for path in [manifest, manifest + ".gz", LMFORecord.path(bundle: name, version: version)]
+            + archiveScopes(of: draft, options: options).map({
+                Catalog.archivePath(bundle: name, version: version, flavor: $0)
+            })
+        {
             try storage.delete(path)
         }
     }
 
     private func archiveScopes(of draft: VersionDraft, options: BundleUpdateOptions) -> [String?] {
-        Catalog.archiveScopes(flavors: draft.flavors, includeMasterArchive: options.includeMasterArchive,
-                              fileCount: draft.fileCount(in:))
+        Catalog.archiveScopes(
+            flavors: draft.flavors, includeMasterArchive: options.includeMasterArchive,
+            fileCount: draft.fileCount(in:))
     }
 }
 

@@ -43,7 +43,9 @@ public struct VersionDiff: Equatable, Sendable {
         for path in newPaths {
             let object = new.files[path]!.object
             if let previous = old.files[path], previous.isIn(flavor: flavor) {
-                if previous.object.digest == object.digest { unchanged += 1 } else {
+                if previous.object.digest == object.digest {
+                    unchanged += 1
+                } else {
                     changed.append(Change(path: path, old: previous.object, new: object))
                 }
             } else {
@@ -63,10 +65,11 @@ public struct VersionDiff: Equatable, Sendable {
         self.removed = removed
         self.changed = changed
         self.unchanged = unchanged
-        self.plan = FetchPlan.make(missing: wanted.filter { held[$0.key] == nil }.map(\.value),
-                                   archiveObjects: Array(wanted.values), fileCount: newPaths.count,
-                                   archivePath: Catalog.archivePath(bundle: new.bundle, version: new.version, flavor: flavor),
-                                   model: model)
+        self.plan = FetchPlan.make(
+            missing: wanted.filter { held[$0.key] == nil }.map(\.value),
+            archiveObjects: Array(wanted.values), fileCount: newPaths.count,
+            archivePath: Catalog.archivePath(bundle: new.bundle, version: new.version, flavor: flavor),
+            model: model)
     }
 }
 
@@ -94,8 +97,10 @@ public struct UpdateCosts: Equatable, Sendable {
 
 extension Catalog {
     /// `zinc diff --from --to`: the two versions `from` and `to` name.
-    public func diff(bundle: String, from: VersionSpec, to: VersionSpec, flavor: String? = nil,
-                     model: CostModel = CostModel()) throws -> VersionDiff {
+    public func diff(
+        bundle: String, from: VersionSpec, to: VersionSpec, flavor: String? = nil,
+        model: CostModel = CostModel()
+    ) throws -> VersionDiff {
         try Names.validateBundleName(bundle)
         let entry = try index().bundle(bundle)
         let old = try manifest(bundle: bundle, version: from.resolve(in: entry, name: bundle))
@@ -106,8 +111,10 @@ extension Catalog {
     /// `zinc diff --summary`: the cost of updating to `to` (the newest by default) from
     /// each older version a distribution or previous pointer holds. A version without
     /// `flavor` is left out: no client of that flavor can be on it.
-    public func updateCosts(bundle: String, to: VersionSpec = .latest, flavor: String? = nil,
-                            model: CostModel = CostModel()) throws -> UpdateCosts {
+    public func updateCosts(
+        bundle: String, to: VersionSpec = .latest, flavor: String? = nil,
+        model: CostModel = CostModel()
+    ) throws -> UpdateCosts {
         try Names.validateBundleName(bundle)
         let entry = try index().bundle(bundle)
         let target = try to.resolve(in: entry, name: bundle)
@@ -118,8 +125,10 @@ extension Catalog {
         for version in inUse.sorted(by: >) {
             let old = try manifest(bundle: bundle, version: version)
             if let flavor, !old.flavors.contains(flavor) { continue }
-            rows.append(UpdateCosts.Row(distributions: entry.distributions(pointingAt: version),
-                                        diff: try VersionDiff(from: old, to: new, flavor: flavor, model: model)))
+            rows.append(
+                UpdateCosts.Row(
+                    distributions: entry.distributions(pointingAt: version),
+                    diff: try VersionDiff(from: old, to: new, flavor: flavor, model: model)))
         }
         return UpdateCosts(bundle: bundle, flavor: flavor, to: target, rows: rows)
     }
@@ -132,23 +141,32 @@ extension VersionDiff {
 
     func jsonMembers() -> [String: JSONValue] {
         func file(_ object: StoredObject) -> [String: JSONValue] {
-            ["sha": .string(object.sha), "format": .string(object.preferredFormat.rawValue),
-             "stored_size": .int(object.preferredSize), "size": object.contentSize.map { .int($0) } ?? .null]
+            [
+                "sha": .string(object.sha), "format": .string(object.preferredFormat.rawValue),
+                "stored_size": .int(object.preferredSize), "size": object.contentSize.map { .int($0) } ?? .null,
+            ]
         }
         func listed(_ files: [File]) -> JSONValue {
             .array(files.map { .object(file($0.object).merging(["path": .string($0.path)]) { $1 }) })
         }
         func transfer(_ strategy: FetchStrategy) -> JSONValue {
             guard let transfer = plan.transfers[strategy] else { return .null }
-            return .object(["requests": .int(Int64(transfer.requests)), "bytes": .int(transfer.bytes),
-                            "cost": .int(plan.estimates[strategy]!)])
+            return .object([
+                "requests": .int(Int64(transfer.requests)), "bytes": .int(transfer.bytes),
+                "cost": .int(plan.estimates[strategy]!),
+            ])
         }
         return [
             "bundle": .string(bundle), "flavor": flavor.map { .string($0) } ?? .null,
             "from": .int(Int64(from)), "to": .int(Int64(to)),
             "added": listed(added), "removed": listed(removed), "unchanged": .int(Int64(unchanged)),
-            "changed": .array(changed.map { .object(["path": .string($0.path), "old": .object(file($0.old)),
-                                                      "new": .object(file($0.new))]) }),
+            "changed": .array(
+                changed.map {
+                    .object([
+                        "path": .string($0.path), "old": .object(file($0.old)),
+                        "new": .object(file($0.new)),
+                    ])
+                }),
             "download": .object([
                 "missing_objects": .int(Int64(plan.missing.count)), "strategy": .string(plan.strategy.rawValue),
                 "lmfo": transfer(.lmfo), "objects": transfer(.objects), "archive": transfer(.archive),
@@ -163,9 +181,10 @@ extension UpdateCosts {
     public func json() -> JSONValue {
         .object([
             "bundle": .string(bundle), "flavor": flavor.map { .string($0) } ?? .null, "to": .int(Int64(to)),
-            "versions": .array(rows.map { row in
-                .object(row.diff.jsonMembers().merging(["distributions": .array(row.distributions.map { .string($0) })]) { $1 })
-            }),
+            "versions": .array(
+                rows.map { row in
+                    .object(row.diff.jsonMembers().merging(["distributions": .array(row.distributions.map { .string($0) })]) { $1 })
+                }),
         ])
     }
 }

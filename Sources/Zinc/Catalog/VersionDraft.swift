@@ -13,8 +13,9 @@ struct VersionDraft {
     let flavors: [String]
 
     init(paths: [String], fileFlavors: [[String]?], objects: [StoredObject], objectOfFile: [Int]) {
-        assert(zip(paths, paths.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) },
-               "a draft's paths are in manifest order")
+        assert(
+            zip(paths, paths.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) },
+            "a draft's paths are in manifest order")
         self.paths = paths
         self.fileFlavors = fileFlavors
         self.objects = objects
@@ -47,8 +48,9 @@ struct VersionDraft {
 
     /// The manifest JSON of this draft as version `version`, in pieces (see `Manifest.encode`).
     func encode(catalog: String, bundle: String, version: Int, _ sink: ([UInt8]) throws -> Void) rethrows {
-        try Manifest.encode(catalog: catalog, bundle: bundle, version: version, flavors: flavors,
-                            files: paths.indices.lazy.map { (paths[$0], entry($0)) }, sink)
+        try Manifest.encode(
+            catalog: catalog, bundle: bundle, version: version, flavors: flavors,
+            files: paths.indices.lazy.map { (paths[$0], entry($0)) }, sink)
     }
 
     private func entry(_ file: Int) -> Manifest.Entry {

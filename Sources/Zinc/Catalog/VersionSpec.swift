@@ -24,7 +24,8 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
     /// cannot name a distro (numbers, `:all`, names with a '/').
     static func distroSpelling(of text: String) -> String? {
         guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
-              (try? Names.validateDistroKey(text)) != nil else { return nil }
+            (try? Names.validateDistroKey(text)) != nil
+        else { return nil }
         return "@" + text
     }
 

@@ -41,8 +41,10 @@ final class BlockGzipCompressor {
 
     /// Gzips everything `read` yields (it fills the buffer it is given unless the input
     /// ends), handing the stream to `sink` in order. Returns how many bytes it read.
-    func compress(read: (UnsafeMutableRawBufferPointer) throws -> Int,
-                  to sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64 {
+    func compress(
+        read: (UnsafeMutableRawBufferPointer) throws -> Int,
+        to sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Int64 {
         try Self.header.withUnsafeBytes { try sink($0) }
         let batch = UnsafeMutableRawBufferPointer(rebasing: input[Self.historySize...])
         var total: Int64 = 0
@@ -52,8 +54,9 @@ final class BlockGzipCompressor {
             let history = Int(min(total, Int64(Self.historySize)))
             let blocks = (count + Self.blockSize - 1) / Self.blockSize
             let deflated = try parallelMap(count: blocks, workers: workers) { b in
-                deflateBlock(b, length: min(Self.blockSize, count - b * Self.blockSize),
-                             history: b == 0 ? history : Self.historySize)
+                deflateBlock(
+                    b, length: min(Self.blockSize, count - b * Self.blockSize),
+                    history: b == 0 ? history : Self.historySize)
             }
             for (b, block) in deflated.enumerated() {
                 let start = b * Self.outputCapacity
@@ -85,10 +88,12 @@ final class BlockGzipCompressor {
         stream.pointee.next_out = (outputs.baseAddress! + b * Self.outputCapacity).assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_out = uInt(Self.outputCapacity)
         let status = deflate(stream, Z_SYNC_FLUSH)
-        precondition(status == Z_OK && stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0,
-                     "zlib deflate of a block failed: \(status)")
-        return DeflatedBlock(size: Self.outputCapacity - Int(stream.pointee.avail_out),
-                             crc: crc32(0, start, uInt(length)), length: length)
+        precondition(
+            status == Z_OK && stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0,
+            "zlib deflate of a block failed: \(status)")
+        return DeflatedBlock(
+            size: Self.outputCapacity - Int(stream.pointee.avail_out),
+            crc: crc32(0, start, uInt(length)), length: length)
     }
 
     /// What zlib writes for `GzipCompressor`: no name, mtime 0, no extra flags, OS Unix.
@@ -118,8 +123,9 @@ private final class DeflaterPool {
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // Negative window bits: raw deflate, the gzip wrapper is written by hand.
-        let status = deflateInit2_(stream, GzipCompressor.defaultLevel, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
-                                   zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            stream, GzipCompressor.defaultLevel, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+            zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "zlib deflateInit2 failed: \(status)")
         return stream
     }

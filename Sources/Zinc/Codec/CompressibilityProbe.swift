@@ -1,4 +1,5 @@
 import CZlib
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

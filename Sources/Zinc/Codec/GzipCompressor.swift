@@ -18,8 +18,9 @@ public final class GzipCompressor {
         self.sink = sink
         output = .allocate(capacity: outputSize)
         // windowBits 15 + 16 selects the gzip wrapper.
-        let status = deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                                   zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+            zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "zlib deflateInit2 failed: \(status)")
     }
 

@@ -21,8 +21,10 @@ struct JSONParser {
     /// under `key` are handed to `member` one at a time instead of being collected: a
     /// manifest's `files` can hold 100,000 entries, and memory stays at one entry's tree.
     /// Returns the other top-level members, and whether `key` was there at all.
-    static func parseObject(_ bytes: [UInt8], streaming key: String,
-                            _ member: (String, JSONValue) throws -> Void) throws -> (members: [String: JSONValue], found: Bool) {
+    static func parseObject(
+        _ bytes: [UInt8], streaming key: String,
+        _ member: (String, JSONValue) throws -> Void
+    ) throws -> (members: [String: JSONValue], found: Bool) {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         guard parser.peek(UInt8(ascii: "{")) else { throw parser.error("expected an object") }
@@ -78,7 +80,8 @@ struct JSONParser {
     private mutating func expectLiteral(_ literal: StaticString) throws {
         let count = literal.utf8CodeUnitCount
         guard position + count <= bytes.count,
-              literal.withUTF8Buffer({ $0.elementsEqual(bytes[position..<(position + count)]) }) else {
+            literal.withUTF8Buffer({ $0.elementsEqual(bytes[position..<(position + count)]) })
+        else {
             throw error("invalid literal")
         }
         position += count
@@ -208,7 +211,8 @@ struct JSONParser {
 
     private mutating func parseHex4() throws -> UInt32 {
         guard position + 4 <= bytes.count,
-              let value = UInt32(String(decoding: bytes[position..<(position + 4)], as: UTF8.self), radix: 16) else {
+            let value = UInt32(String(decoding: bytes[position..<(position + 4)], as: UTF8.self), radix: 16)
+        else {
             throw error("invalid \\u escape")
         }
         position += 4

@@ -22,8 +22,9 @@ extension SHA1 {
         /// `init(hex:)` for the digits' UTF-8, as read from a file.
         init?(hexUTF8: some Collection<UInt8>) {
             guard Names.isSHA1(utf8: hexUTF8) else { return nil }
-            self.init(digits: hexUTF8.lazy.map { $0 <= UInt8(ascii: "9") ? $0 - UInt8(ascii: "0") : $0 - UInt8(ascii: "a") + 10 },
-                      bits: 4)
+            self.init(
+                digits: hexUTF8.lazy.map { $0 <= UInt8(ascii: "9") ? $0 - UInt8(ascii: "0") : $0 - UInt8(ascii: "a") + 10 },
+                bits: 4)
         }
 
         /// Packs 160 bits given as digits of `bits` bits each, most significant first.

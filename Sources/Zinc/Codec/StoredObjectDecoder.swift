@@ -12,10 +12,12 @@ public final class StoredObjectDecoder {
     public init(format: ObjectFormat, content: ((UnsafeRawBufferPointer) throws -> Void)? = nil) {
         self.content = content
         let hasher = hasher
-        gunzip = format == .gz ? GzipDecompressor { chunk in
-            hasher.update(chunk)
-            try content?(chunk)
-        } : nil
+        gunzip =
+            format == .gz
+            ? GzipDecompressor { chunk in
+                hasher.update(chunk)
+                try content?(chunk)
+            } : nil
     }
 
     /// Takes the next stored bytes; a damaged gzip stream throws `GzipDecompressor.Failure`.

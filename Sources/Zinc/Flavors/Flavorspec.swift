@@ -47,9 +47,11 @@ public struct Flavorspec: Equatable, Sendable {
 
     /// The flavorspec as the JSON document it was read from.
     public func encoded() -> [UInt8] {
-        JSONValue.object(flavors.mapValues { rules in
-            .array(rules.map { .string(($0.include ? "+ " : "- ") + $0.pattern) })
-        }).encoded()
+        JSONValue.object(
+            flavors.mapValues { rules in
+                .array(rules.map { .string(($0.include ? "+ " : "- ") + $0.pattern) })
+            }
+        ).encoded()
     }
 
     /// The flavors that include `path`, in `names` order.

@@ -39,12 +39,15 @@ extension Catalog {
     /// version uses them). Refuses, deleting nothing, when a distribution (or `_prev`
     /// pointer) refers to one of them. `next_version` stays, even when no version is
     /// left, so numbers are never reused.
-    public func deleteVersions(of bundle: String, _ selections: [VersionSelection],
-                               dryRun: Bool = false) throws -> BundleDeletion {
+    public func deleteVersions(
+        of bundle: String, _ selections: [VersionSelection],
+        dryRun: Bool = false
+    ) throws -> BundleDeletion {
         if dryRun {
             let plan = try Self.planDeletion(selections, of: bundle, in: index())
-            return BundleDeletion(bundle: bundle, versions: plan.versions, removesLastVersion: plan.removesLastVersion,
-                                  files: try files(ofVersions: plan.versions, of: bundle))
+            return BundleDeletion(
+                bundle: bundle, versions: plan.versions, removesLastVersion: plan.removesLastVersion,
+                files: try files(ofVersions: plan.versions, of: bundle))
         }
         let plan = try updateIndex { index in
             let plan = try Self.planDeletion(selections, of: bundle, in: index)
@@ -63,8 +66,10 @@ extension Catalog {
         let index: CatalogIndex
     }
 
-    private static func planDeletion(_ selections: [VersionSelection], of bundle: String,
-                                     in index: CatalogIndex) throws -> DeletionPlan {
+    private static func planDeletion(
+        _ selections: [VersionSelection], of bundle: String,
+        in index: CatalogIndex
+    ) throws -> DeletionPlan {
         var entry = try index.bundle(bundle)
         var chosen = Set<Int>()
         for selection in selections {
@@ -73,7 +78,8 @@ extension Catalog {
             case .all: chosen.formUnion(entry.versions)
             case .unreferenced: chosen.formUnion(entry.versions.filter { entry.distributions(pointingAt: $0).isEmpty })
             case .beyondNewest(let count):
-                chosen.formUnion(entry.versions.sorted(by: >).dropFirst(max(0, count)).filter { entry.distributions(pointingAt: $0).isEmpty })
+                chosen.formUnion(
+                    entry.versions.sorted(by: >).dropFirst(max(0, count)).filter { entry.distributions(pointingAt: $0).isEmpty })
             }
         }
         let versions = chosen.sorted()

@@ -55,8 +55,10 @@ extension Catalog {
     /// remove what only the lagging copy listed.
     ///
     /// Files in `keeping` are never removed (`publish --delete` keeps what its source has).
-    public func clean(force: Bool = false, grace: Duration = Catalog.indexCacheLifetime, keeping: Set<String> = [],
-                      progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> CleanReport {
+    public func clean(
+        force: Bool = false, grace: Duration = Catalog.indexCacheLifetime, keeping: Set<String> = [],
+        progress: (@Sendable (MaintenanceProgress) -> Void)? = nil
+    ) throws -> CleanReport {
         try storage.withImportLock(exclusive: true) { lock in
             let referenced = try referencedFiles()
             if force { try repairIndexCopies() }
@@ -102,12 +104,14 @@ extension Catalog {
             garbage += try LockObjects(storage: storage, policy: storage.lockPolicy).staleLocks()
             // A file that vanished since the listing (another clean) is no longer garbage to report.
             let files = try garbage.compactMap { path in try storage.size(of: path).map { CleanReport.Garbage(path: path, size: $0) } }
-            let waitingFiles = try waiting.compactMap { path in try storage.size(of: path).map { CleanReport.Garbage(path: path, size: $0) } }
+            let waitingFiles = try waiting.compactMap { path in try storage.size(of: path).map { CleanReport.Garbage(path: path, size: $0) }
+            }
             let waitingUntil = waiting.map { (leftAt[$0] ?? now) + graceMilliseconds }.max()
             if force {
                 try retirements.record(waiting.filter { recordedAt[$0] == nil }, at: now)
-                let counter = ProgressCounter<MaintenanceProgress>(.removing, totalItems: files.count,
-                                                         totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
+                let counter = ProgressCounter<MaintenanceProgress>(
+                    .removing, totalItems: files.count,
+                    totalBytes: files.reduce(0) { $0 + $1.size }, report: progress)
                 for (n, file) in files.enumerated() {
                     // A lock object must still be ours: an import may start once it looks stale.
                     if n % Self.filesPerLockCheck == 0 { try lock.confirm() }
@@ -117,8 +121,9 @@ extension Catalog {
                 // Bookkeeping, not catalog content: removed without being reported.
                 for record in spent + damagedRecords { try storage.delete(record) }
             }
-            return CleanReport(files: files, waiting: waitingFiles,
-                               waitingUntil: waitingUntil.map { Date(timeIntervalSince1970: Double($0) / 1000) }, removed: force)
+            return CleanReport(
+                files: files, waiting: waitingFiles,
+                waitingUntil: waitingUntil.map { Date(timeIntervalSince1970: Double($0) / 1000) }, removed: force)
         }
     }
 
@@ -162,8 +167,9 @@ extension Catalog {
                 let stillListed = try indexCopies().contains { $0.bundles[item.bundle]?.versions.contains(item.version) == true }
                 if !stillListed { continue }
                 // Without it, the objects this version uses are unknown: removing nothing is the only safe answer.
-                throw ZincError.integrity(path: storage.location + "/" + Manifest.path(bundle: item.bundle, version: item.version),
-                                          reason: "\(error); clean removed nothing (run verify)")
+                throw ZincError.integrity(
+                    path: storage.location + "/" + Manifest.path(bundle: item.bundle, version: item.version),
+                    reason: "\(error); clean removed nothing (run verify)")
             }
             referenced.formUnion(Self.files(of: manifest))
         }
@@ -173,7 +179,9 @@ extension Catalog {
     /// The files a version's manifest makes part of the catalog: the manifest itself,
     /// its LMFO record, its archives (any that may exist) and its objects.
     static func files(of manifest: Manifest) -> Set<String> {
-        var files: Set<String> = [manifest.path, manifest.path + ".gz", LMFORecord.path(bundle: manifest.bundle, version: manifest.version)]
+        var files: Set<String> = [
+            manifest.path, manifest.path + ".gz", LMFORecord.path(bundle: manifest.bundle, version: manifest.version),
+        ]
         for scope in [nil] + manifest.flavors {
             files.insert(Catalog.archivePath(bundle: manifest.bundle, version: manifest.version, flavor: scope))
         }

@@ -16,8 +16,10 @@ extension Catalog {
     /// are checked on `workers` threads (nil: one per available core). With
     /// `trustedKeys`, signatures are checked too (`checkSignatures`), and each object's
     /// content against the SHA-256 its manifest's signature records.
-    public func verify(_ scope: VerificationScope = .catalog, trustedKeys: [PublicKey] = [], workers: Int? = nil,
-                       progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> VerificationReport {
+    public func verify(
+        _ scope: VerificationScope = .catalog, trustedKeys: [PublicKey] = [], workers: Int? = nil,
+        progress: (@Sendable (MaintenanceProgress) -> Void)? = nil
+    ) throws -> VerificationReport {
         try CatalogVerifier(catalog: self, trustedKeys: trustedKeys, workers: workers, progress: progress).run(scope)
     }
 }
@@ -90,9 +92,10 @@ final class CatalogVerifier {
         let (objectCount, storedDigests) = try checkObjects(of: manifests)
         let allVersions = Dictionary(uniqueKeysWithValues: selected.map { ($0.name, $0.entry.versions) })
         let archiveCount = try checkArchives(of: manifests, allVersions: allVersions, storedDigests: storedDigests)
-        return VerificationReport(problems: problems, bundles: selected.count,
-                                  versions: selected.reduce(0) { $0 + $1.versions.count },
-                                  objects: objectCount, archives: archiveCount)
+        return VerificationReport(
+            problems: problems, bundles: selected.count,
+            versions: selected.reduce(0) { $0 + $1.versions.count },
+            objects: objectCount, archives: archiveCount)
     }
 
     func report(_ path: String, _ problem: String) {
@@ -124,15 +127,19 @@ final class CatalogVerifier {
         }
         for name in CatalogIndex.fileNames where name != referenceName {
             guard let bytes = contents[name], bytes != contents[referenceName] else { continue }
-            report(name, name.hasSuffix(".gz") ? "does not gunzip to the bytes of \(referenceName)"
-                                               : "differs from \(referenceName)")
+            report(
+                name,
+                name.hasSuffix(".gz")
+                    ? "does not gunzip to the bytes of \(referenceName)"
+                    : "differs from \(referenceName)")
         }
     }
 
     private func checkDistributions(of bundle: SelectedBundle) {
         for (distro, version) in bundle.entry.distributions.sorted(by: { $0.key < $1.key })
         where !bundle.entry.versions.contains(version) {
-            report("catalog.json", "distribution '\(distro)' of '\(bundle.name)' points at version \(version), which the index does not list")
+            report(
+                "catalog.json", "distribution '\(distro)' of '\(bundle.name)' points at version \(version), which the index does not list")
         }
     }
 
@@ -233,9 +240,10 @@ final class CatalogVerifier {
             }
         }
         let ordered = references.keys.sorted().map { references[$0]! }
-        let counter = ProgressCounter<MaintenanceProgress>(.checkingObjects, totalItems: ordered.count,
-                                                 totalBytes: ordered.reduce(0) { $0 + $1.expectedSize },
-                                                 report: progress)
+        let counter = ProgressCounter<MaintenanceProgress>(
+            .checkingObjects, totalItems: ordered.count,
+            totalBytes: ordered.reduce(0) { $0 + $1.expectedSize },
+            report: progress)
         let results = try parallelMap(count: ordered.count, workers: workers) { i in
             let result = checkObject(ordered[i])
             counter.finishedItem(bytes: ordered[i].expectedSize)
@@ -299,8 +307,10 @@ final class CatalogVerifier {
 
     /// Every archive a version must have, plus the all-files archive of a flavored
     /// version when present (whether it was asked for is not recorded).
-    private func checkArchives(of manifests: [Manifest], allVersions: [String: [Int]],
-                               storedDigests: [ObjectKey: SHA1.Digest]) throws -> Int {
+    private func checkArchives(
+        of manifests: [Manifest], allVersions: [String: [Int]],
+        storedDigests: [ObjectKey: SHA1.Digest]
+    ) throws -> Int {
         let records = try checkedRecords(of: manifests, allVersions: allVersions)
         var checks = [ArchiveCheck]()
         for (manifest, record) in zip(manifests, records) {
@@ -310,15 +320,18 @@ final class CatalogVerifier {
                 do {
                     let size = try storage.size(of: path)
                     if size == nil && !required.contains(scope) { continue }
-                    checks.append(ArchiveCheck(path: path, manifest: manifest, scope: scope,
-                                               versions: allVersions[manifest.bundle] ?? [], size: size, record: record))
+                    checks.append(
+                        ArchiveCheck(
+                            path: path, manifest: manifest, scope: scope,
+                            versions: allVersions[manifest.bundle] ?? [], size: size, record: record))
                 } catch {
                     report(path, "cannot be checked: \(Self.describe(error))")
                 }
             }
         }
-        let counter = ProgressCounter<MaintenanceProgress>(.checkingArchives, totalItems: checks.count,
-                                                 totalBytes: checks.reduce(0) { $0 + ($1.size ?? 0) }, report: progress)
+        let counter = ProgressCounter<MaintenanceProgress>(
+            .checkingArchives, totalItems: checks.count,
+            totalBytes: checks.reduce(0) { $0 + ($1.size ?? 0) }, report: progress)
         let results = try parallelMap(count: checks.count, workers: workers) { i in
             let result = checkArchive(checks[i], storedDigests: storedDigests)
             counter.finishedItem(bytes: checks[i].size ?? 0)
@@ -383,13 +396,17 @@ final class CatalogVerifier {
                     // Exactly the order the record gives: one file read, whatever the history.
                     let wanted = Catalog.archiveMembers(of: objects, flavor: archive.scope, record: record).map(\.digest)
                     if let i = order.indices.first(where: { order[$0] != wanted[$0] }) {
-                        note("members are not in the LMFO order of \(LMFORecord.path(bundle: archive.manifest.bundle, version: archive.manifest.version)) "
-                             + "from member \(i + 1) ('\(members[i].member.name)') on")
+                        note(
+                            "members are not in the LMFO order of \(LMFORecord.path(bundle: archive.manifest.bundle, version: archive.manifest.version)) "
+                                + "from member \(i + 1) ('\(members[i].member.name)') on")
                     }
-                } else if let i = try LMFOConformance.firstMisplaced(order, version: archive.manifest.version,
-                                                              earlierVersions: archive.versions, objectsOf: { earlier in
-                    try catalog.objectDigests(bundle: archive.manifest.bundle, version: earlier, flavor: archive.scope)
-                }) {
+                } else if let i = try LMFOConformance.firstMisplaced(
+                    order, version: archive.manifest.version,
+                    earlierVersions: archive.versions,
+                    objectsOf: { earlier in
+                        try catalog.objectDigests(bundle: archive.manifest.bundle, version: earlier, flavor: archive.scope)
+                    })
+                {
                     note("members are not in LMFO order from member \(i + 1) ('\(members[i].member.name)') on")
                 }
             } catch {

@@ -12,8 +12,10 @@ enum LMFOConformance {
     ///   - earlierVersions: the versions listed now, any order.
     ///   - objectsOf: the shas the same archive scope held in a listed earlier version.
     /// - Returns: the index of the first member no history could have put there, or nil.
-    static func firstMisplaced<ID: Hashable & Comparable>(_ order: [ID], version: Int, earlierVersions: [Int],
-                                                          objectsOf: (Int) throws -> Set<ID>) rethrows -> Int? {
+    static func firstMisplaced<ID: Hashable & Comparable>(
+        _ order: [ID], version: Int, earlierVersions: [Int],
+        objectsOf: (Int) throws -> Set<ID>
+    ) rethrows -> Int? {
         let listed = Set(earlierVersions.filter { $0 < version })
         // For each object, the newest listed version without it: its run cannot reach back past that.
         var runBreak = [ID: Int]()

@@ -49,8 +49,10 @@ extension CatalogVerifier {
 
     /// The record when it holds, else nil and what is wrong with it (nothing, when the
     /// history changed since it was written).
-    private func check(_ record: LMFORecord, of manifest: Manifest, listed: Set<Int>,
-                       loaded: [VersionKey: Manifest], records: [VersionKey: LMFORecord]) -> (LMFORecord?, [String]) {
+    private func check(
+        _ record: LMFORecord, of manifest: Manifest, listed: Set<Int>,
+        loaded: [VersionKey: Manifest], records: [VersionKey: LMFORecord]
+    ) -> (LMFORecord?, [String]) {
         let scopes = [nil] + manifest.flavors
         var problems = [String]()
         for scope in scopes {

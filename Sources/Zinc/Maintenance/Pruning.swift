@@ -20,14 +20,21 @@ extension Catalog {
     /// like restic's `forget --keep-last` followed by `prune`. Each bundle's versions are
     /// chosen inside the index update, so a distribution moved meanwhile is respected.
     /// A dry run changes nothing and says which files the deletions would free.
-    public func prune(bundles: [String]? = nil, keepLast: Int, dryRun: Bool = false,
-                      grace: Duration = Catalog.indexCacheLifetime,
-                      progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> PruneReport {
+    public func prune(
+        bundles: [String]? = nil, keepLast: Int, dryRun: Bool = false,
+        grace: Duration = Catalog.indexCacheLifetime,
+        progress: (@Sendable (MaintenanceProgress) -> Void)? = nil
+    ) throws -> PruneReport {
         guard keepLast >= 1 else {
             throw ZincError.pruneKeepsNoVersion(keepLast: keepLast)
         }
         let index = try self.index()
-        let names = try bundles.map { names in try names.map { name in _ = try index.bundle(name); return name } }
+        let names =
+            try bundles.map { names in
+                try names.map { name in
+                    _ = try index.bundle(name); return name
+                }
+            }
             ?? index.bundles.keys.sorted()
         var deletions = [BundleDeletion]()
         var keptReferenced = [String: [Int]]()
@@ -39,8 +46,9 @@ extension Catalog {
             if !outside.isEmpty { keptReferenced[name] = outside.sorted() }
         }
         if dryRun {
-            return PruneReport(deletions: deletions, keptReferenced: keptReferenced, clean: nil,
-                               wouldFree: try filesFreed(by: deletions))
+            return PruneReport(
+                deletions: deletions, keptReferenced: keptReferenced, clean: nil,
+                wouldFree: try filesFreed(by: deletions))
         }
         let clean = try self.clean(force: true, grace: grace, progress: progress)
         return PruneReport(deletions: deletions, keptReferenced: keptReferenced, clean: clean, wouldFree: [])

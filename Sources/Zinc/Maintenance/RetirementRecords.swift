@@ -35,9 +35,10 @@ struct RetirementRecords {
         var damaged = [String]()
         for path in try storage.list(Self.folder) {
             guard let bytes = try storage.read(path),
-                  let object = (try? JSONValue.parse(bytes))?.objectValue,
-                  let time = object["time"]?.intValue,
-                  let files = object["files"]?.arrayValue?.compactMap(\.stringValue) else {
+                let object = (try? JSONValue.parse(bytes))?.objectValue,
+                let time = object["time"]?.intValue,
+                let files = object["files"]?.arrayValue?.compactMap(\.stringValue)
+            else {
                 damaged.append(path)
                 continue
             }

@@ -39,8 +39,10 @@ public struct VerificationReport: Equatable, Sendable {
 
     /// `Verified 3 bundles, 7 versions, 120 objects, 9 archives: 2 problems`
     public var summary: String {
-        let checked = [count(bundles, "bundle"), count(versions, "version"), count(objects, "object"),
-                       count(archives, "archive")].joined(separator: ", ")
+        let checked = [
+            count(bundles, "bundle"), count(versions, "version"), count(objects, "object"),
+            count(archives, "archive"),
+        ].joined(separator: ", ")
         return "Verified \(checked): " + (isOK ? "no problems" : count(problems.count, "problem"))
     }
 

@@ -51,8 +51,10 @@ public struct PublishOptions: Sendable {
     public var workers: Int?
     public var progress: (@Sendable (MaintenanceProgress) -> Void)?
 
-    public init(dryRun: Bool = false, delete: Bool = false, grace: Duration = Catalog.indexCacheLifetime, workers: Int? = nil,
-                progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) {
+    public init(
+        dryRun: Bool = false, delete: Bool = false, grace: Duration = Catalog.indexCacheLifetime, workers: Int? = nil,
+        progress: (@Sendable (MaintenanceProgress) -> Void)? = nil
+    ) {
         self.dryRun = dryRun
         self.delete = delete
         self.grace = grace
@@ -86,8 +88,9 @@ extension Catalog {
         }
         if indexChanged, let current = try destination.read(Self.commitPoint) ?? destination.read("index.json") {
             // Before uploading anything into a destination this publish could not finish.
-            try checkReplaceable(CatalogIndex.parse(current, path: destination.location + "/" + Self.commitPoint),
-                                 at: destination, by: source.index)
+            try checkReplaceable(
+                CatalogIndex.parse(current, path: destination.location + "/" + Self.commitPoint),
+                at: destination, by: source.index)
         }
         var uploads = [StorageEntry]()
         var unchanged = 0
@@ -101,15 +104,17 @@ extension Catalog {
         let sourcePaths = Set(sourceEntries.map(\.path))
         let removable = present.values.filter { !sourcePaths.contains($0.path) && Self.isPublished($0.path) }
         guard !options.dryRun else {
-            return PublishReport(uploaded: uploads, unchanged: unchanged, indexChanged: indexChanged,
-                                 deleted: options.delete ? removable.sorted { $0.path < $1.path } : [],
-                                 waiting: 0, waitingUntil: nil, performed: false)
+            return PublishReport(
+                uploaded: uploads, unchanged: unchanged, indexChanged: indexChanged,
+                deleted: options.delete ? removable.sorted { $0.path < $1.path } : [],
+                waiting: 0, waitingUntil: nil, performed: false)
         }
         try upload(uploads, to: destination, options: options)
         if indexChanged { try replaceIndex(of: destination, with: source.index) }
         guard options.delete else {
-            return PublishReport(uploaded: uploads, unchanged: unchanged, indexChanged: indexChanged, deleted: [],
-                                 waiting: 0, waitingUntil: nil, performed: true)
+            return PublishReport(
+                uploaded: uploads, unchanged: unchanged, indexChanged: indexChanged, deleted: [],
+                waiting: 0, waitingUntil: nil, performed: true)
         }
         // Only now that the new index is in place. Catalog files go through the
         // destination's own clean, which keeps what an index published within its cache
@@ -123,8 +128,9 @@ extension Catalog {
             try destination.delete(entry.path)
             deleted.append(entry)
         }
-        return PublishReport(uploaded: uploads, unchanged: unchanged, indexChanged: indexChanged, deleted: deleted,
-                             waiting: cleaned.waiting.count, waitingUntil: cleaned.waitingUntil, performed: true)
+        return PublishReport(
+            uploaded: uploads, unchanged: unchanged, indexChanged: indexChanged, deleted: deleted,
+            waiting: cleaned.waiting.count, waitingUntil: cleaned.waitingUntil, performed: true)
     }
 
     /// The folders whose files are named for their content or version and never change,
@@ -141,9 +147,11 @@ extension Catalog {
     /// Uploads in the order FORMAT.md asks for: objects, archives, manifests, then the
     /// rest, each batch flushed before the next one refers to it.
     private func upload(_ entries: [StorageEntry], to destination: CatalogStorage, options: PublishOptions) throws {
-        let counter = ProgressCounter<MaintenanceProgress>(.uploading, totalItems: entries.count,
-                                                            totalBytes: entries.reduce(0) { $0 + $1.size }, report: options.progress)
-        let batches = Self.catalogFolders.map { folder in entries.filter { $0.path.hasPrefix(folder + "/") } }
+        let counter = ProgressCounter<MaintenanceProgress>(
+            .uploading, totalItems: entries.count,
+            totalBytes: entries.reduce(0) { $0 + $1.size }, report: options.progress)
+        let batches =
+            Self.catalogFolders.map { folder in entries.filter { $0.path.hasPrefix(folder + "/") } }
             + [entries.filter { entry in !Self.catalogFolders.contains { entry.path.hasPrefix($0 + "/") } }]
         for batch in batches where !batch.isEmpty {
             _ = try parallelMap(count: batch.count, workers: options.workers ?? destination.parallelRequests) { index in
@@ -180,9 +188,10 @@ extension Catalog {
     private func sameContent(_ entry: StorageEntry, _ existing: StorageEntry, at destination: CatalogStorage) throws -> Bool {
         guard entry.size == existing.size else {
             if Self.catalogFolders.contains(where: { entry.path.hasPrefix($0 + "/") }) {
-                throw ZincError.publishDestinationDiffers(destination: "\(destination.location)/\(entry.path)",
-                                                          source: "\(storage.location)/\(entry.path)",
-                                                          size: existing.size, expected: entry.size)
+                throw ZincError.publishDestinationDiffers(
+                    destination: "\(destination.location)/\(entry.path)",
+                    source: "\(storage.location)/\(entry.path)",
+                    size: existing.size, expected: entry.size)
             }
             return false
         }
@@ -231,8 +240,9 @@ extension Catalog {
             if !versions.isEmpty { foreign[name] = versions }
         }
         guard foreign.isEmpty else {
-            throw ZincError.publishDestinationHasForeignVersions(destination: destination.location, source: storage.location,
-                                                                 versions: foreign)
+            throw ZincError.publishDestinationHasForeignVersions(
+                destination: destination.location, source: storage.location,
+                versions: foreign)
         }
     }
 }

@@ -36,8 +36,9 @@ extension Catalog {
     public func signAll(with signer: CatalogSigner, progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> SigningReport {
         let index = try self.index()
         let listed = index.bundles.sorted { $0.key < $1.key }
-        let counter = ProgressCounter<MaintenanceProgress>(.signing, totalItems: listed.reduce(0) { $0 + $1.value.versions.count },
-                                                           totalBytes: 0, report: progress)
+        let counter = ProgressCounter<MaintenanceProgress>(
+            .signing, totalItems: listed.reduce(0) { $0 + $1.value.versions.count },
+            totalBytes: 0, report: progress)
         var (signed, already) = (0, 0)
         for (name, bundle) in listed {
             var known = [SHA1.Digest: SHA256.Digest]()
@@ -57,15 +58,18 @@ extension Catalog {
     /// there (a damaged one is replaced). `known` holds content digests already computed
     /// (or read from signatures of earlier versions) and receives this version's.
     /// Returns whether it wrote one.
-    private func signManifest(bundle: String, version: Int, signer: CatalogSigner,
-                              known: inout [SHA1.Digest: SHA256.Digest]) throws -> Bool {
+    private func signManifest(
+        bundle: String, version: Int, signer: CatalogSigner,
+        known: inout [SHA1.Digest: SHA256.Digest]
+    ) throws -> Bool {
         let key = signer.key.publicKey
         let path = ManifestSignature.path(bundle: bundle, version: version, keyID: key.id)
         let (bytes, manifestPath) = try manifestBytes(bundle: bundle, version: version)
         let manifest = try Manifest.parse(bytes, path: manifestPath)
         if let existing = try storage.read(path),
-           let signature = try? ManifestSignature.verified(existing, path: path, trusted: [key]),
-           (try? signature.check(covers: manifest, bytes: bytes, path: path)) != nil {
+            let signature = try? ManifestSignature.verified(existing, path: path, trusted: [key]),
+            (try? signature.check(covers: manifest, bytes: bytes, path: path)) != nil
+        {
             known.merge(signature.objects) { first, _ in first }
             return false
         }
@@ -73,17 +77,20 @@ extension Catalog {
         let missing = objects.filter { known[$0.digest] == nil }
         let digests = try parallelMap(count: missing.count, workers: storage.parallelRequests) { try contentSHA256(of: missing[$0]) }
         for (object, digest) in zip(missing, digests) { known[object.digest] = digest }
-        let signature = ManifestSignature(catalog: manifest.catalog, bundle: bundle, version: version,
-                                          manifestSHA256: SHA256.digest(bytes),
-                                          objects: Dictionary(uniqueKeysWithValues: Set(objects.map(\.digest)).map { ($0, known[$0]!) }))
+        let signature = ManifestSignature(
+            catalog: manifest.catalog, bundle: bundle, version: version,
+            manifestSHA256: SHA256.digest(bytes),
+            objects: Dictionary(uniqueKeysWithValues: Set(objects.map(\.digest)).map { ($0, known[$0]!) }))
         try storage.write(signature.encoded(signedBy: signer.key), to: path)
         return true
     }
 
     /// The content digests the key's signature of the newest version below `version`
     /// holds: a new version shares most objects with it, and those need not be read again.
-    private func earlierContentDigests(bundle: String, below version: Int, versions: [Int],
-                                       signer: CatalogSigner) throws -> [SHA1.Digest: SHA256.Digest] {
+    private func earlierContentDigests(
+        bundle: String, below version: Int, versions: [Int],
+        signer: CatalogSigner
+    ) throws -> [SHA1.Digest: SHA256.Digest] {
         let key = signer.key.publicKey
         guard let earlier = versions.filter({ $0 < version }).max() else { return [:] }
         let path = ManifestSignature.path(bundle: bundle, version: earlier, keyID: key.id)
@@ -122,19 +129,23 @@ extension Catalog {
     /// signature's own version; false when another writer replaced it first. The
     /// sequence number is one more than the replaced signature's, and at least the time
     /// in milliseconds, so it keeps growing even past a lost or damaged signature.
-    private func writeIndexSignature(covering bytes: [UInt8], catalog id: String,
-                                              signer: CatalogSigner) throws -> IndexSignature? {
+    private func writeIndexSignature(
+        covering bytes: [UInt8], catalog id: String,
+        signer: CatalogSigner
+    ) throws -> IndexSignature? {
         let current = try storage.readVersioned(IndexSignature.path)
         let previous = current.flatMap { try? IndexSignature.parse($0.bytes, path: IndexSignature.path).0 }
         let now = WallClock.nowMilliseconds()
         let sequence = max((previous?.sequence ?? 0) + 1, now)
         guard IndexSignature.sequenceRange.contains(sequence) else {
-            throw ZincError.signature(path: storage.location + "/" + IndexSignature.path,
-                                      reason: "its sequence number \(sequence) is past the largest allowed")
+            throw ZincError.signature(
+                path: storage.location + "/" + IndexSignature.path,
+                reason: "its sequence number \(sequence) is past the largest allowed")
         }
         let signedAt = now / 1000
-        var signature = IndexSignature(catalog: id, sequence: sequence, signedAt: signedAt,
-                                       expiresAt: signedAt + signer.validity.components.seconds, indexSHA256: SHA256.digest(bytes))
+        var signature = IndexSignature(
+            catalog: id, sequence: sequence, signedAt: signedAt,
+            expiresAt: signedAt + signer.validity.components.seconds, indexSHA256: SHA256.digest(bytes))
         let condition: WriteCondition = current.map { .ifMatch($0.version) } ?? .ifAbsent
         guard try storage.write(signature.encoded(signedBy: signer.key), to: IndexSignature.path, condition) == .written else {
             return nil
@@ -157,12 +168,14 @@ extension Catalog {
                 continue
             }
             if !(refresh && attempt == 0), let bytes = try storage.read(IndexSignature.path),
-               let signature = try? IndexSignature.verified(bytes, path: IndexSignature.path, trusted: [key]),
-               signature.indexSHA256 == SHA256.digest(current.bytes) {
+                let signature = try? IndexSignature.verified(bytes, path: IndexSignature.path, trusted: [key]),
+                signature.indexSHA256 == SHA256.digest(current.bytes)
+            {
                 return signature
             }
             if let signature = try writeIndexSignature(covering: current.bytes, catalog: current.index.id, signer: signer),
-               try storage.read(Self.commitPoint) == current.bytes {
+                try storage.read(Self.commitPoint) == current.bytes
+            {
                 return signature
             }
         }

@@ -33,10 +33,12 @@ public struct IndexSignature: Equatable, Sendable {
 
     /// The signature file's bytes, signed with `key`.
     public func encoded(signedBy key: SigningKey) -> [UInt8] {
-        SignatureFile.encode(kind: Self.kind, fields: [
-            ("catalog", catalog), ("sequence", "\(sequence)"), ("signed", "\(signedAt)"), ("expires", "\(expiresAt)"),
-            ("sha", indexSHA256.hex),
-        ], key: key)
+        SignatureFile.encode(
+            kind: Self.kind,
+            fields: [
+                ("catalog", catalog), ("sequence", "\(sequence)"), ("signed", "\(signedAt)"), ("expires", "\(expiresAt)"),
+                ("sha", indexSHA256.hex),
+            ], key: key)
     }
 
     /// The signature's content, without checking who signed it (`verified` does both):
@@ -50,10 +52,11 @@ public struct IndexSignature: Equatable, Sendable {
         var fields = SignatureFields(file, path: path)
         let catalog = try fields.text("catalog")
         try Names.checked(in: path) { try Names.validateCatalogID(catalog) }
-        var signature = IndexSignature(catalog: catalog, sequence: try fields.number("sequence", in: sequenceRange),
-                                       signedAt: try fields.number("signed", in: timeRange),
-                                       expiresAt: try fields.number("expires", in: timeRange),
-                                       indexSHA256: try fields.sha256("sha"))
+        var signature = IndexSignature(
+            catalog: catalog, sequence: try fields.number("sequence", in: sequenceRange),
+            signedAt: try fields.number("signed", in: timeRange),
+            expiresAt: try fields.number("expires", in: timeRange),
+            indexSHA256: try fields.sha256("sha"))
         try fields.end()
         guard signature.expiresAt >= signature.signedAt else { throw fields.bad("expires before it was signed") }
         signature.keyID = file.keyID

@@ -49,8 +49,10 @@ public struct ManifestSignature: Equatable, Sendable {
 
     /// The signature file's bytes, signed with `key`.
     public func encoded(signedBy key: SigningKey) -> [UInt8] {
-        var fields = [("catalog", catalog), ("bundle", bundle), ("version", "\(version)"), ("sha", manifestSHA256.hex),
-                      ("objects", "\(objects.count)")]
+        var fields = [
+            ("catalog", catalog), ("bundle", bundle), ("version", "\(version)"), ("sha", manifestSHA256.hex),
+            ("objects", "\(objects.count)"),
+        ]
         for (sha1, sha256) in objects.sorted(by: { $0.key < $1.key }) { fields.append(("object", "\(sha1.hex) \(sha256.hex)")) }
         return SignatureFile.encode(kind: Self.kind, fields: fields, key: key)
     }
@@ -87,8 +89,9 @@ public struct ManifestSignature: Equatable, Sendable {
             objects[sha1] = sha256
         }
         try fields.end()
-        var signature = ManifestSignature(catalog: catalog, bundle: bundle, version: version, manifestSHA256: manifestSHA256,
-                                          objects: objects)
+        var signature = ManifestSignature(
+            catalog: catalog, bundle: bundle, version: version, manifestSHA256: manifestSHA256,
+            objects: objects)
         signature.keyID = file.keyID
         return (signature, file)
     }
@@ -103,7 +106,8 @@ public struct ManifestSignature: Equatable, Sendable {
     public func check(covers manifest: Manifest, bytes: [UInt8], path: String) throws {
         func bad(_ reason: String) -> ZincError { .signature(path: path, reason: reason) }
         guard catalog == manifest.catalog, bundle == manifest.bundle, version == manifest.version else {
-            throw bad("the signature is for \(catalog) \(bundle)-\(version), not \(manifest.catalog) \(manifest.bundle)-\(manifest.version)")
+            throw bad(
+                "the signature is for \(catalog) \(bundle)-\(version), not \(manifest.catalog) \(manifest.bundle)-\(manifest.version)")
         }
         let digest = SHA256.digest(bytes)
         guard digest == manifestSHA256 else {

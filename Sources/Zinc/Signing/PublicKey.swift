@@ -27,7 +27,9 @@ public struct PublicKey: Hashable, Sendable {
         if text.hasSuffix("\n") { text.removeLast() }
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard bytes.count <= 256, parts.count == 2, parts[0] == Self.algorithm, let raw = Hex.decode(parts[1], count: 32) else {
-            throw ZincError.keyFile(path: path, reason: "not a public key: expected one line 'ed25519 <64 lowercase hex digits>' (the .pub file 'zinc keygen' writes)")
+            throw ZincError.keyFile(
+                path: path,
+                reason: "not a public key: expected one line 'ed25519 <64 lowercase hex digits>' (the .pub file 'zinc keygen' writes)")
         }
         return try PublicKey(raw: raw)
     }

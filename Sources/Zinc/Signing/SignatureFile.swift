@@ -38,7 +38,8 @@ struct SignatureFile {
         guard bytes.count <= limit else { throw bad("larger than the \(limit) bytes a \(kind) signature may have") }
         guard bytes.last == UInt8(ascii: "\n") else { throw bad("does not end with a newline") }
         guard !bytes.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\n")) || $0 == 0x7F }),
-              String(validating: bytes, as: UTF8.self) != nil else {
+            String(validating: bytes, as: UTF8.self) != nil
+        else {
             throw bad("holds control characters or invalid UTF-8")
         }
         // Every line with where it starts, so the signed prefix is cut at a line boundary.
@@ -52,7 +53,8 @@ struct SignatureFile {
         guard lines.count >= 4, lines[0].text == magic else { throw bad("does not start with '\(magic)'") }
         func field(_ line: Substring, _ number: Int) throws -> (String, String) {
             guard let space = line.firstIndex(of: " "), space != line.startIndex,
-                  line[..<space].allSatisfy({ $0 >= "a" && $0 <= "z" }), line.index(after: space) != line.endIndex else {
+                line[..<space].allSatisfy({ $0 >= "a" && $0 <= "z" }), line.index(after: space) != line.endIndex
+            else {
                 throw bad("line \(number) is not 'NAME VALUE'")
             }
             return (String(line[..<space]), String(line[line.index(after: space)...]))
@@ -67,13 +69,16 @@ struct SignatureFile {
         guard signatureLine.0 == "signature", let signature = Hex.decode(signatureLine.1, count: 64) else {
             throw bad("the last line must be 'signature' and 128 hex digits")
         }
-        return SignatureFile(kind: kind, fields: Array(parsed[1..<(parsed.count - 2)]).map { (name: $0.0, value: $0.1) },
-                             keyID: keyLine.1, signature: signature, signed: Array(bytes[..<lines[lines.count - 1].start]))
+        return SignatureFile(
+            kind: kind, fields: Array(parsed[1..<(parsed.count - 2)]).map { (name: $0.0, value: $0.1) },
+            keyID: keyLine.1, signature: signature, signed: Array(bytes[..<lines[lines.count - 1].start]))
     }
 
     /// What `parse` reads from `bytes`, once one of `trusted` is found to have signed it.
-    static func document<T>(_ bytes: [UInt8], path: String, signedByOneOf trusted: [PublicKey],
-                            parse: ([UInt8], String) throws -> (T, SignatureFile)) throws -> T {
+    static func document<T>(
+        _ bytes: [UInt8], path: String, signedByOneOf trusted: [PublicKey],
+        parse: ([UInt8], String) throws -> (T, SignatureFile)
+    ) throws -> T {
         let (document, file) = try parse(bytes, path)
         _ = try file.verified(by: trusted, path: path)
         return document
@@ -82,8 +87,10 @@ struct SignatureFile {
     /// The trusted key that made this signature; throws when none of them did.
     func verified(by trusted: [PublicKey], path: String) throws -> PublicKey {
         guard let key = trusted.first(where: { $0.id == keyID }) else {
-            throw ZincError.signature(path: path, reason: "signed by key \(keyID), which is not trusted (trusted: "
-                                      + trusted.map(\.id).joined(separator: ", ") + ")")
+            throw ZincError.signature(
+                path: path,
+                reason: "signed by key \(keyID), which is not trusted (trusted: "
+                    + trusted.map(\.id).joined(separator: ", ") + ")")
         }
         guard key.verifies(signature, of: signed) else {
             throw ZincError.signature(path: path, reason: "the signature by key \(keyID) does not match the file's content (tampered)")
@@ -113,7 +120,8 @@ struct SignatureFields {
     mutating func number(_ name: String, in range: ClosedRange<Int64>) throws -> Int64 {
         let value = try text(name)
         guard value.count <= 19, value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber),
-              value == "0" || !value.hasPrefix("0"), let number = Int64(value), range.contains(number) else {
+            value == "0" || !value.hasPrefix("0"), let number = Int64(value), range.contains(number)
+        else {
             throw bad("'\(name)' must be a number from \(range.lowerBound) to \(range.upperBound), not '\(value.prefix(40))'")
         }
         return number

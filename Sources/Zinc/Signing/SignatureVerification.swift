@@ -15,8 +15,9 @@ extension CatalogVerifier {
                     continue
                 }
                 let signature = try ManifestSignature.verified(bytes, path: path, trusted: trustedKeys)
-                try signature.check(covers: manifest, bytes: try catalog.manifestBytes(bundle: manifest.bundle, version: manifest.version).bytes,
-                                    path: manifest.path)
+                try signature.check(
+                    covers: manifest, bytes: try catalog.manifestBytes(bundle: manifest.bundle, version: manifest.version).bytes,
+                    path: manifest.path)
                 for (sha1, sha256) in signature.objects {
                     if let other = signedContent[sha1], other != sha256 {
                         report(path, "records SHA-256 \(sha256) for object \(sha1), another signature records \(other)")
@@ -41,8 +42,10 @@ extension CatalogVerifier {
                 report(path, "is for catalog '\(signature.catalog)', not '\(current.index.id)'")
             }
             if signature.indexSHA256 != SHA256.digest(current.bytes) {
-                report(path, "covers another index than catalog.json holds: the index is unsigned (changed by a tool "
-                       + "that does not sign, or tampered) until 'zinc sign'")
+                report(
+                    path,
+                    "covers another index than catalog.json holds: the index is unsigned (changed by a tool "
+                        + "that does not sign, or tampered) until 'zinc sign'")
             }
             let now = WallClock.nowMilliseconds() / 1000
             if signature.isExpired(at: now) {

@@ -1,4 +1,5 @@
 import CLibCrypto
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -92,7 +93,8 @@ public final class SigningKey: @unchecked Sendable {
         var length = signature.count
         // Ed25519 hashes the message itself: no digest is named, and it is signed in one call.
         guard EVP_DigestSignInit(context, nil, nil, nil, key) == 1,
-              EVP_DigestSign(context, &signature, &length, message, message.count) == 1, length == 64 else {
+            EVP_DigestSign(context, &signature, &length, message, message.count) == 1, length == 64
+        else {
             fatalError("libcrypto failed to sign with an Ed25519 key it loaded")
         }
         return signature

@@ -17,8 +17,10 @@ import Darwin
 /// character. An excluded folder is not walked, so nothing under it can be taken back.
 public struct IgnorePatterns: Sendable, Equatable {
     /// Left out unless the user turns the list off: never content, often present.
-    public static let defaults = [".git/", ".svn/", ".hg/", ".DS_Store", "Thumbs.db", "desktop.ini", "*~", ".*.swp",
-                                  fileName]
+    public static let defaults = [
+        ".git/", ".svn/", ".hg/", ".DS_Store", "Thumbs.db", "desktop.ini", "*~", ".*.swp",
+        fileName,
+    ]
     /// The ignore file at the root of a source folder.
     public static let fileName = ".zincignore"
 

@@ -39,9 +39,10 @@ extension FileStamp {
     }
 
     init(_ st: stat) {
-        self.init(size: Int64(st.st_size),
-                  mtimeNanoseconds: st.modificationTime.nanoseconds,
-                  ctimeNanoseconds: st.statusChangeTime.nanoseconds,
-                  inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
+        self.init(
+            size: Int64(st.st_size),
+            mtimeNanoseconds: st.modificationTime.nanoseconds,
+            ctimeNanoseconds: st.statusChangeTime.nanoseconds,
+            inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
     }
 }

@@ -13,8 +13,10 @@ public enum SourceTree {
     /// are Zinc catalogs and client repos found inside (a catalog kept in its own source
     /// folder would otherwise import itself, growing with every version). `warn`
     /// receives what was skipped.
-    public static func scan(_ root: String, ignoring: IgnorePatterns = IgnorePatterns(),
-                            warn: (String) -> Void) throws -> [SourceFile] {
+    public static func scan(
+        _ root: String, ignoring: IgnorePatterns = IgnorePatterns(),
+        warn: (String) -> Void
+    ) throws -> [SourceFile] {
         guard let resolvedRoot = realPath(root) else {
             throw ZincError.sourceProblem(path: root, reason: errno == ENOENT ? "no such folder" : String(cString: strerror(errno)))
         }
@@ -23,14 +25,17 @@ public enum SourceTree {
             throw ZincError.sourceProblem(path: root, reason: "not a folder")
         }
         var files = [SourceFile]()
-        try walk(directory: resolvedRoot, relative: "", root: resolvedRoot, display: root, ignoring: ignoring,
-                 into: &files, warn: warn)
+        try walk(
+            directory: resolvedRoot, relative: "", root: resolvedRoot, display: root, ignoring: ignoring,
+            into: &files, warn: warn)
         guard !files.isEmpty else { throw ZincError.emptySource(root) }
         return files
     }
 
-    private static func walk(directory: String, relative: String, root: String, display: String, ignoring: IgnorePatterns,
-                             into files: inout [SourceFile], warn: (String) -> Void) throws {
+    private static func walk(
+        directory: String, relative: String, root: String, display: String, ignoring: IgnorePatterns,
+        into files: inout [SourceFile], warn: (String) -> Void
+    ) throws {
         guard let dir = opendir(directory) else {
             throw ZincError.io(path: directory, operation: "read folder", errno: errno)
         }
@@ -72,8 +77,9 @@ public enum SourceTree {
             // The folder's own listing already says what is a folder, sparing a stat for
             // each one (trees of assets nest deeply: corpus A has 1,600 folders).
             if listed.isFolder {
-                try walk(directory: childPath, relative: childRelative, root: root, display: display, ignoring: ignoring,
-                         into: &files, warn: warn)
+                try walk(
+                    directory: childPath, relative: childRelative, root: root, display: display, ignoring: ignoring,
+                    into: &files, warn: warn)
                 continue
             }
             var st = stat()
@@ -83,8 +89,9 @@ public enum SourceTree {
             }
             switch st.st_mode & S_IFMT {
             case S_IFDIR:
-                try walk(directory: childPath, relative: childRelative, root: root, display: display, ignoring: ignoring,
-                         into: &files, warn: warn)
+                try walk(
+                    directory: childPath, relative: childRelative, root: root, display: display, ignoring: ignoring,
+                    into: &files, warn: warn)
             case S_IFREG:
                 files.append(SourceFile(relativePath: childRelative, root: root, linkTarget: nil, stamp: FileStamp(st)))
             case S_IFLNK:
@@ -142,8 +149,10 @@ public enum SourceTree {
         name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
     }
 
-    private static func followLink(_ path: String, relative: String, root: String, shownPath: String,
-                                   warn: (String) -> Void) throws -> SourceFile? {
+    private static func followLink(
+        _ path: String, relative: String, root: String, shownPath: String,
+        warn: (String) -> Void
+    ) throws -> SourceFile? {
         guard let target = realPath(path) else {
             switch errno {
             case ELOOP: throw ZincError.sourceProblem(path: shownPath, reason: "symlink loop")

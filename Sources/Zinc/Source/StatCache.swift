@@ -111,8 +111,10 @@ public struct StatCache: Sendable {
     /// naming the manifest these files were found equal to; when it is not known yet,
     /// the returned `SavedStatCache` records it later.
     @discardableResult
-    public func save(_ files: [SourceFile], digests: [SHA1.Digest], scanStart: Int64,
-                     matchedManifest: String? = nil) throws -> SavedStatCache {
+    public func save(
+        _ files: [SourceFile], digests: [SHA1.Digest], scanStart: Int64,
+        matchedManifest: String? = nil
+    ) throws -> SavedStatCache {
         let trustedBefore = scanStart - Self.racyMarginNanoseconds
         let folder = String(file[..<file.lastIndex(of: "/")!])
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -125,7 +127,8 @@ public struct StatCache: Sendable {
             for (file, digest) in zip(files, digests)
             where file.stamp.mtimeNanoseconds < trustedBefore && file.stamp.ctimeNanoseconds < trustedBefore {
                 let s = file.stamp
-                text += "\(digest)\t\(s.size)\t\(s.mtimeNanoseconds)\t\(s.ctimeNanoseconds)\t\(s.inode)\t\(s.device)\t\(file.relativePath)\n"
+                text +=
+                    "\(digest)\t\(s.size)\t\(s.mtimeNanoseconds)\t\(s.ctimeNanoseconds)\t\(s.inode)\t\(s.device)\t\(file.relativePath)\n"
                 if text.utf8.count > 1 << 16 {
                     try output.write(Array(text.utf8))
                     text = ""
@@ -159,7 +162,8 @@ public struct StatCache: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(".") {
             let path = folder + "/" + name
             if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
-               max(st.accessTime.tv_sec, st.modificationTime.tv_sec) < staleBefore {
+                max(st.accessTime.tv_sec, st.modificationTime.tv_sec) < staleBefore
+            {
                 unlink(path)
             }
         }
@@ -175,12 +179,15 @@ public struct StatCache: Sendable {
     private static func entry(_ line: ArraySlice<UInt8>) -> Entry? {
         let fields = line.split(separator: 0x09, maxSplits: 6, omittingEmptySubsequences: false)
         guard fields.count == 7, !fields[6].isEmpty,
-              let digest = SHA1.Digest(hexUTF8: fields[0]),
-              let size = number(fields[1]), let mtime = number(fields[2]), let ctime = number(fields[3]),
-              let inode = number(fields[4]), let device = number(fields[5]) else { return nil }
-        return Entry(path: fields[6], digest: digest, stamp: FileStamp(
-            size: size, mtimeNanoseconds: mtime, ctimeNanoseconds: ctime,
-            inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device)))
+            let digest = SHA1.Digest(hexUTF8: fields[0]),
+            let size = number(fields[1]), let mtime = number(fields[2]), let ctime = number(fields[3]),
+            let inode = number(fields[4]), let device = number(fields[5])
+        else { return nil }
+        return Entry(
+            path: fields[6], digest: digest,
+            stamp: FileStamp(
+                size: size, mtimeNanoseconds: mtime, ctimeNanoseconds: ctime,
+                inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device)))
     }
 
     private static func precedes(_ a: String.UTF8View, _ b: ArraySlice<UInt8>) -> Bool {

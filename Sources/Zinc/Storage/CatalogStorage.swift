@@ -231,7 +231,9 @@ extension StorageWriter {
             case .storedFile(let path, let size):
                 let before = bytesWritten
                 try append(storedFile: path)
-                guard bytesWritten - before == size else { throw WritePieceMismatch(path: path, expected: size, actual: bytesWritten - before) }
+                guard bytesWritten - before == size else {
+                    throw WritePieceMismatch(path: path, expected: size, actual: bytesWritten - before)
+                }
             }
         }
     }

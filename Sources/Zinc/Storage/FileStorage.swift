@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,7 +44,8 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     /// the size and times guard against an inode number freed and taken again.
     static func version(of status: stat) -> StorageVersion {
         let (mtime, ctime) = (status.modificationTime, status.statusChangeTime)
-        return StorageVersion("\(status.st_dev):\(status.st_ino):\(status.st_size):\(mtime.tv_sec).\(mtime.tv_nsec):\(ctime.tv_sec).\(ctime.tv_nsec)")
+        return StorageVersion(
+            "\(status.st_dev):\(status.st_ino):\(status.st_size):\(mtime.tv_sec).\(mtime.tv_nsec):\(ctime.tv_sec).\(ctime.tv_nsec)")
     }
 
     /// The version of the file at `path` now, or nil when there is none.

@@ -1,9 +1,11 @@
+import Logging
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,7 +13,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
 
 /// Locks for stores that have none (object stores), after restic's `locks/`: each
 /// holder writes `locks/<random id>.json`, then lists `locks/`. Because every writer
@@ -62,11 +63,14 @@ public struct LockObjects: Sendable {
             if !announced {
                 // A wait can last as long as another writer's import: say what it waits for.
                 announced = true
-                Logger(label: "zinc").notice("waiting for \(Self.describe(conflicts)) on '\(storage.location)' (up to \(policy.waitAtMost); a lock not refreshed for \(policy.staleAfter) is ignored)")
+                Logger(label: "zinc").notice(
+                    "waiting for \(Self.describe(conflicts)) on '\(storage.location)' (up to \(policy.waitAtMost); a lock not refreshed for \(policy.staleAfter) is ignored)"
+                )
             }
             guard ContinuousClock.now < deadline else {
-                throw ZincError.catalogLocked(location: storage.location, holders: conflicts.map(\.holder),
-                                              waited: policy.waitAtMost)
+                throw ZincError.catalogLocked(
+                    location: storage.location, holders: conflicts.map(\.holder),
+                    waited: policy.waitAtMost)
             }
             sleepThread(for: policy.retryEvery * Double.random(in: 0.5...1.5))
         }
@@ -131,7 +135,7 @@ package struct LockRecord: Equatable, Sendable {
 
     package static func parse(_ bytes: [UInt8]) throws -> LockRecord {
         guard let object = try JSONValue.parse(bytes).objectValue, case .bool(let exclusive)? = object["exclusive"],
-              let host = object["host"]?.stringValue, let pid = object["pid"]?.intValue, let time = object["time"]?.intValue
+            let host = object["host"]?.stringValue, let pid = object["pid"]?.intValue, let time = object["time"]?.intValue
         else { throw ZincError.corruptFile(path: "lock object", reason: "not a lock record") }
         return LockRecord(exclusive: exclusive, host: host, pid: Int(pid), time: time)
     }
@@ -151,8 +155,9 @@ private final class LockObjectHolder: HeldLock, @unchecked Sendable {
         self.path = path
         self.policy = policy
         refresher = PeriodicThread(every: policy.refreshEvery.inSeconds) { [self] in
-            let refreshed = LockRecord(exclusive: record.exclusive, host: record.host, pid: record.pid,
-                                       time: WallClock.nowMilliseconds())
+            let refreshed = LockRecord(
+                exclusive: record.exclusive, host: record.host, pid: record.pid,
+                time: WallClock.nowMilliseconds())
             let started = ContinuousClock.now
             // A failed refresh is retried at the next tick; `confirm` notices when too many fail.
             if (try? storage.write(refreshed.encoded(), to: path)) == .written { lastRefresh.withLock { $0 = started } }

@@ -35,6 +35,7 @@ public struct LockPolicy: Sendable, Equatable {
 
     /// restic's figures: stale after 30 minutes without a refresh, refreshed every 5.
     /// Clocks of the machines writing one catalog must agree to well within that.
-    public static let standard = LockPolicy(staleAfter: .seconds(30 * 60), refreshEvery: .seconds(5 * 60),
-                                            retryEvery: .seconds(2), waitAtMost: .seconds(60 * 60))
+    public static let standard = LockPolicy(
+        staleAfter: .seconds(30 * 60), refreshEvery: .seconds(5 * 60),
+        retryEvery: .seconds(2), waitAtMost: .seconds(60 * 60))
 }

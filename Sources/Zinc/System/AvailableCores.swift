@@ -16,7 +16,8 @@ enum AvailableCores {
         #if os(Linux)
         if let allowed = KernelCalls.allowedCPUCount() { cores = min(cores, allowed) }
         if let cgroups = readSmallFile("/proc/self/cgroup"),
-           let quota = quotaCores(cgroups: cgroups, read: readSmallFile) {
+            let quota = quotaCores(cgroups: cgroups, read: readSmallFile)
+        {
             cores = min(cores, quota)
         }
         #endif
@@ -44,7 +45,8 @@ enum AvailableCores {
                 if isVersion2 {
                     if let limit = read(base + "/cpu.max").flatMap({ cores(cpuMax: $0) }) { limits.append(limit) }
                 } else if let quota = read(base + "/cpu.cfs_quota_us"), let period = read(base + "/cpu.cfs_period_us"),
-                          let limit = cores(quota: quota, period: period) {
+                    let limit = cores(quota: quota, period: period)
+                {
                     limits.append(limit)
                 }
                 guard let slash = folder.lastIndex(of: "/") else { break }

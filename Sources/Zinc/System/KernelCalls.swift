@@ -5,8 +5,11 @@ import Glibc
 /// does not import. They are looked up once by symbol instead of through a C shim.
 enum KernelCalls {
     private typealias SyncfsFunction = @convention(c) (Int32) -> Int32
-    private typealias CopyFileRangeFunction = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32,
-                                                              UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
+    private typealias CopyFileRangeFunction =
+        @convention(c) (
+            Int32, UnsafeMutablePointer<Int64>?, Int32,
+            UnsafeMutablePointer<Int64>?, Int, UInt32
+        ) -> Int
 
     private typealias Renameat2Function = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
     private typealias SchedGetaffinityFunction = @convention(c) (Int32, Int, UnsafeMutableRawPointer) -> Int32
@@ -50,9 +53,11 @@ enum KernelCalls {
 
     /// Copies at the given offsets (advancing them), or at the files' current offsets
     /// when nil; -1 with ENOSYS when the call is unavailable.
-    static func copyFileRange(from source: Int32, at sourceOffset: UnsafeMutablePointer<Int64>? = nil,
-                              to destination: Int32, at destinationOffset: UnsafeMutablePointer<Int64>? = nil,
-                              length: Int) -> Int {
+    static func copyFileRange(
+        from source: Int32, at sourceOffset: UnsafeMutablePointer<Int64>? = nil,
+        to destination: Int32, at destinationOffset: UnsafeMutablePointer<Int64>? = nil,
+        length: Int
+    ) -> Int {
         guard let copy = copyFileRangeFunction else {
             errno = ENOSYS
             return -1

@@ -35,8 +35,9 @@ final class SparseReader {
                 n = Int(min(Int64(rest.count), dataStart - position))
                 rest.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: n)
             } else {
-                n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: rest.prefix(Int(min(Int64(rest.count), dataEnd - position)))),
-                                  at: position)
+                n = try file.read(
+                    into: UnsafeMutableRawBufferPointer(rebasing: rest.prefix(Int(min(Int64(rest.count), dataEnd - position)))),
+                    at: position)
                 if n == 0 {
                     atEnd = true
                     break

@@ -50,8 +50,10 @@ enum StandardizedPath {
         guard path.hasPrefix("~") else { return path }
         let endOfName = path.firstIndex(of: "/") ?? path.endIndex
         let name = path[path.index(after: path.startIndex)..<endOfName]
-        let home: URL? = name.isEmpty ? FileManager.default.homeDirectoryForCurrentUser
-                                : FileManager.default.homeDirectory(forUser: String(name))
+        let home: URL? =
+            name.isEmpty
+            ? FileManager.default.homeDirectoryForCurrentUser
+            : FileManager.default.homeDirectory(forUser: String(name))
         guard let home else { return path }
         return home.path + path[endOfName...]
     }

@@ -55,8 +55,10 @@ struct Clean: ParsableCommand {
     static func printSummary(_ report: CleanReport, grace: Duration) {
         print("\(report.removed ? "Removed" : "Would remove") \(files(report.files.count)) (\(HumanFormat.bytes(report.totalBytes)))")
         if let until = report.waitingUntil {
-            print("Kept \(files(report.waiting.count)) (\(HumanFormat.bytes(report.waitingBytes))) that left the index less than "
-                  + "\(GraceOption.describe(grace)) ago, for clients that may still hold it; removable from \(GraceOption.describe(until))")
+            print(
+                "Kept \(files(report.waiting.count)) (\(HumanFormat.bytes(report.waitingBytes))) that left the index less than "
+                    + "\(GraceOption.describe(grace)) ago, for clients that may still hold it; removable from \(GraceOption.describe(until))"
+            )
         }
     }
 

@@ -27,15 +27,20 @@ struct CloneBundle: ParsableCommand {
     }
 
     /// The whole command, shared with its Python-tool spelling `bundle:clone`.
-    static func clone(catalog location: CatalogReference, bundle: String, version: String, into dest: String,
-                      options: CloneOptions) throws {
+    static func clone(
+        catalog location: CatalogReference, bundle: String, version: String, into dest: String,
+        options: CloneOptions
+    ) throws {
         let catalog = try location.open()
         let bar = ProgressBar(quiet: options.quiet)
         defer { bar.finish() }  // on failure too, so the error starts on a line of its own
-        let cloneOptions = BundleCloneOptions(flavor: options.flavor, includeManifest: options.includeManifest, progress: { progress in
-            bar.update("Cloning", files: progress.completedFiles, of: progress.totalFiles,
-                       bytes: progress.completedBytes, of: progress.totalBytes)
-        }, workers: options.parallelism.jobs)
+        let cloneOptions = BundleCloneOptions(
+            flavor: options.flavor, includeManifest: options.includeManifest,
+            progress: { progress in
+                bar.update(
+                    "Cloning", files: progress.completedFiles, of: progress.totalFiles,
+                    bytes: progress.completedBytes, of: progress.totalBytes)
+            }, workers: options.parallelism.jobs)
         let result = try catalog.cloneBundle(bundle, version: VersionSpec(version), into: dest, options: cloneOptions)
         bar.finish()
         print("Cloned '\(bundle)' version \(result.version) (\(result.fileCount) files) to \(result.folder)")

@@ -20,7 +20,8 @@ struct CreateCatalog: ParsableCommand {
     @OptionGroup var signing: SigningOption
 
     func run() throws {
-        let storage = try dest.map { try storageRegistry.destinationStorage($0, options: remote.storageOptions) }
+        let storage =
+            try dest.map { try storageRegistry.destinationStorage($0, options: remote.storageOptions) }
             ?? FileStorage(root: CatalogLocation.embedded(id: id).rootPath)
         _ = try Catalog.create(id: id, in: storage, signer: signing.signer())
         print("Created catalog '\(id)' at \(storage.location)")

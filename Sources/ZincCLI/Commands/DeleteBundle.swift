@@ -22,12 +22,14 @@ struct DeleteBundle: ParsableCommand {
 
     @OptionGroup var signing: SigningOption
 
-    @Option(name: [.customLong("name"), .customLong("id"), .customLong("bundle")],
-            help: "The bundle name (--id and --bundle are synonyms).")
+    @Option(
+        name: [.customLong("name"), .customLong("id"), .customLong("bundle")],
+        help: "The bundle name (--id and --bundle are synonyms).")
     var name: String
 
-    @Option(name: [.customLong("versions"), .customLong("version")], parsing: .upToNextOption,
-            help: "The versions to delete (--version is a synonym).")
+    @Option(
+        name: [.customLong("versions"), .customLong("version")], parsing: .upToNextOption,
+        help: "The versions to delete (--version is a synonym).")
     var versions: [String]
 
     @Flag(help: "Only print what would be deleted.")
@@ -41,16 +43,19 @@ struct DeleteBundle: ParsableCommand {
     }
 
     /// The whole command, shared with its Python-tool spelling `bundle:delete`.
-    static func delete(catalog location: CatalogReference, bundle: String, versions: [String], dryRun: Bool,
-                       json: Bool = false) throws {
+    static func delete(
+        catalog location: CatalogReference, bundle: String, versions: [String], dryRun: Bool,
+        json: Bool = false
+    ) throws {
         let catalog = try location.open()
         let deletion = try catalog.deleteVersions(of: bundle, versions.map(VersionSelection.init), dryRun: dryRun)
         if json {
-            printJSON(.object([
-                "bundle": .string(bundle), "dry_run": .bool(dryRun),
-                "deleted_versions": .array(deletion.versions.map { .int(Int64($0)) }),
-                "no_version_left": .bool(deletion.removesLastVersion), "files": .array(deletion.files.map { .string($0) }),
-            ]))
+            printJSON(
+                .object([
+                    "bundle": .string(bundle), "dry_run": .bool(dryRun),
+                    "deleted_versions": .array(deletion.versions.map { .int(Int64($0)) }),
+                    "no_version_left": .bool(deletion.removesLastVersion), "files": .array(deletion.files.map { .string($0) }),
+                ]))
             return
         }
         guard !deletion.versions.isEmpty else {
@@ -60,11 +65,13 @@ struct DeleteBundle: ParsableCommand {
         for path in deletion.files { print(path) }
         let numbers = deletion.versions.map(String.init).joined(separator: ", ")
         let plural = deletion.versions.count == 1 ? "" : "s"
-        print("\(dryRun ? "Would delete" : "Deleted") version\(plural) \(numbers) of '\(bundle)'"
-              + (deletion.removesLastVersion ? "; no version is left (its numbers stay used)" : ""))
+        print(
+            "\(dryRun ? "Would delete" : "Deleted") version\(plural) \(numbers) of '\(bundle)'"
+                + (deletion.removesLastVersion ? "; no version is left (its numbers stay used)" : ""))
         if !dryRun && !deletion.files.isEmpty {
-            print("The files stay \(GraceOption.describe(Catalog.indexCacheLifetime)) for clients holding the old index; "
-                  + "'zinc clean --force' removes them after that")
+            print(
+                "The files stay \(GraceOption.describe(Catalog.indexCacheLifetime)) for clients holding the old index; "
+                    + "'zinc clean --force' removes them after that")
         }
     }
 }

@@ -47,8 +47,9 @@ struct Diff: ParsableCommand {
         let catalog = try self.catalog.reference.open()
         let model = CostModel(requestOverhead: requestCost)
         if let from {
-            let diff = try catalog.diff(bundle: bundle, from: VersionSpec(from), to: VersionSpec(to),
-                                        flavor: flavor, model: model)
+            let diff = try catalog.diff(
+                bundle: bundle, from: VersionSpec(from), to: VersionSpec(to),
+                flavor: flavor, model: model)
             if json { return printJSON(diff.json()) }
             printFiles(of: diff)
             printDownload(of: diff)
@@ -67,8 +68,9 @@ struct Diff: ParsableCommand {
         for change in diff.changed {
             print("  ~ \(Names.printable(change.path))  \(size(change.old)) -> \(size(change.new))")
         }
-        print("\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, "
-              + "\(diff.unchanged) unchanged")
+        print(
+            "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, "
+                + "\(diff.unchanged) unchanged")
     }
 
     private func printDownload(of diff: VersionDiff) {
@@ -92,9 +94,10 @@ struct Diff: ParsableCommand {
         for row in costs.rows {
             let plan = row.diff.plan
             let transfer = plan.transfers[plan.strategy]!
-            print("  from \(row.diff.from) (\(row.distributions.joined(separator: ", "))): "
-                  + "\(Self.count(plan.missing.count, "object")), \(HumanFormat.bytes(transfer.bytes)) in "
-                  + "\(Self.count(transfer.requests, "request")) by \(Self.strategyNames[plan.strategy]!)")
+            print(
+                "  from \(row.diff.from) (\(row.distributions.joined(separator: ", "))): "
+                    + "\(Self.count(plan.missing.count, "object")), \(HumanFormat.bytes(transfer.bytes)) in "
+                    + "\(Self.count(transfer.requests, "request")) by \(Self.strategyNames[plan.strategy]!)")
         }
     }
 

@@ -24,8 +24,11 @@ struct Keygen: ParsableCommand {
         try key.write(to: out)
         let publicKey = String(key.publicKey.text.dropLast())
         if json {
-            printJSON(.object(["private_key": .string(out), "public_key_file": .string(out + ".pub"),
-                               "public_key": .string(publicKey), "key_id": .string(key.publicKey.id)]))
+            printJSON(
+                .object([
+                    "private_key": .string(out), "public_key_file": .string(out + ".pub"),
+                    "public_key": .string(publicKey), "key_id": .string(key.publicKey.id),
+                ]))
             return
         }
         print("Wrote the private key to \(out) and the public key to \(out).pub")

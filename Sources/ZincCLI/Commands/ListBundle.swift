@@ -21,26 +21,31 @@ struct ListBundle: ParsableCommand {
     var json = false
 
     func run() throws {
-        try Self.show(catalog: try target.catalog.reference, bundle: target.name, version: target.version, flavor: flavor,
-                      withSHA: sha, json: json)
+        try Self.show(
+            catalog: try target.catalog.reference, bundle: target.name, version: target.version, flavor: flavor,
+            withSHA: sha, json: json)
     }
 
     /// The whole command, shared with its Python-tool spelling `bundle:list`.
-    static func show(catalog location: CatalogReference, bundle: String, version: String, flavor: String?,
-                     withSHA: Bool, json: Bool) throws {
+    static func show(
+        catalog location: CatalogReference, bundle: String, version: String, flavor: String?,
+        withSHA: Bool, json: Bool
+    ) throws {
         let catalog = try location.open()
         let manifest = try catalog.manifest(bundle: bundle, resolving: VersionSpec(version))
         let paths = try manifest.paths(ofExistingFlavor: flavor)
         if json {
-            printJSON(.object([
-                "catalog": .string(manifest.catalog),
-                "bundle": .string(manifest.bundle),
-                "version": .int(Int64(manifest.version)),
-                "flavor": flavor.map { .string($0) } ?? .null,
-                "files": .array(paths.map { path in
-                    .object(["path": .string(path), "sha": .string(manifest.files[path]!.sha)])
-                }),
-            ]))
+            printJSON(
+                .object([
+                    "catalog": .string(manifest.catalog),
+                    "bundle": .string(manifest.bundle),
+                    "version": .int(Int64(manifest.version)),
+                    "flavor": flavor.map { .string($0) } ?? .null,
+                    "files": .array(
+                        paths.map { path in
+                            .object(["path": .string(path), "sha": .string(manifest.files[path]!.sha)])
+                        }),
+                ]))
             return
         }
         for path in paths {

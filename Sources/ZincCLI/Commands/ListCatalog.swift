@@ -33,15 +33,23 @@ struct ListCatalog: ParsableCommand {
         let catalog = try location.open()
         let bundles = try catalog.listBundles(distro: distro)
         if json {
-            printJSON(.object([
-                "catalog": .string(try catalog.index().id),
-                "bundles": .array(bundles.map { bundle in
-                    .object(["name": .string(bundle.name), "versions": .array(bundle.versions.map { version in
-                        .object(["version": .int(Int64(version.number)),
-                                 "distributions": .array(version.distributions.map { .string($0) })])
-                    })])
-                }),
-            ]))
+            printJSON(
+                .object([
+                    "catalog": .string(try catalog.index().id),
+                    "bundles": .array(
+                        bundles.map { bundle in
+                            .object([
+                                "name": .string(bundle.name),
+                                "versions": .array(
+                                    bundle.versions.map { version in
+                                        .object([
+                                            "version": .int(Int64(version.number)),
+                                            "distributions": .array(version.distributions.map { .string($0) }),
+                                        ])
+                                    }),
+                            ])
+                        }),
+                ]))
             return
         }
         for bundle in bundles {

@@ -47,30 +47,36 @@ struct Prune: ParsableCommand {
             let catalog = try catalog.reference.signed(by: signing).open()
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
-            report = try catalog.prune(bundles: bundle.isEmpty ? nil : bundle, keepLast: keepLast, dryRun: dryRun,
-                                     grace: grace.duration) { bar.show($0) }
+            report = try catalog.prune(
+                bundles: bundle.isEmpty ? nil : bundle, keepLast: keepLast, dryRun: dryRun,
+                grace: grace.duration
+            ) { bar.show($0) }
         }
         if json {
             printJSON(Self.json(report, dryRun: dryRun))
             return
         }
         for deletion in report.deletions {
-            let kept = report.keptReferenced[deletion.bundle].map { versions in
-                " (kept \(Self.list(versions)), which distributions name)"
-            } ?? ""
+            let kept =
+                report.keptReferenced[deletion.bundle].map { versions in
+                    " (kept \(Self.list(versions)), which distributions name)"
+                } ?? ""
             if deletion.versions.isEmpty {
                 print("'\(deletion.bundle)': nothing to delete\(kept)")
             } else {
                 let plural = deletion.versions.count == 1 ? "" : "s"
-                print("\(dryRun ? "Would delete" : "Deleted") version\(plural) \(Self.list(deletion.versions)) of '\(deletion.bundle)'\(kept)")
+                print(
+                    "\(dryRun ? "Would delete" : "Deleted") version\(plural) \(Self.list(deletion.versions)) of '\(deletion.bundle)'\(kept)"
+                )
             }
         }
         if let clean = report.clean {
             Clean.printSummary(clean, grace: grace.duration)
         } else {
             let bytes = report.wouldFree.reduce(0) { $0 + $1.size }
-            print("Would free \(Clean.files(report.wouldFree.count)) (\(HumanFormat.bytes(bytes))), "
-                  + "removed by a clean \(GraceOption.describe(grace.duration)) after the deletion")
+            print(
+                "Would free \(Clean.files(report.wouldFree.count)) (\(HumanFormat.bytes(bytes))), "
+                    + "removed by a clean \(GraceOption.describe(grace.duration)) after the deletion")
         }
     }
 
@@ -81,13 +87,14 @@ struct Prune: ParsableCommand {
     static func json(_ report: PruneReport, dryRun: Bool) -> JSONValue {
         .object([
             "dry_run": .bool(dryRun),
-            "bundles": .array(report.deletions.map { deletion in
-                .object([
-                    "bundle": .string(deletion.bundle),
-                    "deleted_versions": .array(deletion.versions.map { .int(Int64($0)) }),
-                    "kept_referenced": .array((report.keptReferenced[deletion.bundle] ?? []).map { .int(Int64($0)) }),
-                ])
-            }),
+            "bundles": .array(
+                report.deletions.map { deletion in
+                    .object([
+                        "bundle": .string(deletion.bundle),
+                        "deleted_versions": .array(deletion.versions.map { .int(Int64($0)) }),
+                        "kept_referenced": .array((report.keptReferenced[deletion.bundle] ?? []).map { .int(Int64($0)) }),
+                    ])
+                }),
             "clean": report.clean.map(Clean.json) ?? .null,
             "would_free": report.clean == nil
                 ? .object(["files": .int(Int64(report.wouldFree.count)), "bytes": .int(report.wouldFree.reduce(0) { $0 + $1.size })])

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
 
 struct Publish: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,15 +66,19 @@ struct Publish: ParsableCommand {
             return
         }
         let verb = report.performed ? "Uploaded" : "Would upload"
-        print("\(verb) \(files(report.uploaded.count)) (\(HumanFormat.bytes(report.uploadedBytes))) to \(published); "
-              + "\(files(report.unchanged)) already there")
+        print(
+            "\(verb) \(files(report.uploaded.count)) (\(HumanFormat.bytes(report.uploadedBytes))) to \(published); "
+                + "\(files(report.unchanged)) already there")
         print(report.indexChanged ? "\(report.performed ? "Replaced" : "Would replace") the index" : "The index is up to date")
         if delete {
-            print("\(report.performed ? "Deleted" : "Would delete") \(files(report.deleted.count)) (\(HumanFormat.bytes(report.deletedBytes)))")
+            print(
+                "\(report.performed ? "Deleted" : "Would delete") \(files(report.deleted.count)) (\(HumanFormat.bytes(report.deletedBytes)))"
+            )
         }
         if let until = report.waitingUntil, report.waiting > 0 {
-            print("Kept \(files(report.waiting)) that left the index less than \(GraceOption.describe(grace.duration)) ago, "
-                  + "for clients that may still hold it; removable from \(GraceOption.describe(until))")
+            print(
+                "Kept \(files(report.waiting)) that left the index less than \(GraceOption.describe(grace.duration)) ago, "
+                    + "for clients that may still hold it; removable from \(GraceOption.describe(until))")
         }
     }
 

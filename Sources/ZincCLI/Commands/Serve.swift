@@ -1,12 +1,13 @@
 import ArgumentParser
+import Zinc
+import ZincBrowser
+import ZincServer
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
-import ZincBrowser
-import ZincServer
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,10 +23,11 @@ struct Serve: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp(
-        "The catalog to serve at /: a path, file:// URL or the id of a catalog under catalogs/.",
-        valueName: "CAT"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "The catalog to serve at /: a path, file:// URL or the id of a catalog under catalogs/.",
+            valueName: "CAT"
+        ))
     var catalog: String?
 
     @Option(help: ArgumentHelp("Serve every catalog folder below DIR at /<folder>/.", valueName: "DIR"))
@@ -95,8 +97,9 @@ struct Serve: AsyncParsableCommand {
         // Scripts and benchmarks read the address from this first line: keep its form.
         StandardError.write("Serving \(directory.path) on \(base)\n")
         if let catalogID {
-            StandardError.write("Catalog '\(catalogID)' is also at \(base)\(catalogID)/: give clients that add the "
-                                + "catalog id to their URL (JavaZinc, the Python tool) the base URL \(base)\n")
+            StandardError.write(
+                "Catalog '\(catalogID)' is also at \(base)\(catalogID)/: give clients that add the "
+                    + "catalog id to their URL (JavaZinc, the Python tool) the base URL \(base)\n")
         }
         if browser != nil {
             StandardError.write("Browse the catalogs at \(base)~zinc/\n")

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
 
 struct Sign: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +24,10 @@ struct Sign: ParsableCommand {
 
     @OptionGroup var signing: SigningOption
 
-    @Flag(help: "Print one JSON document instead: {\"manifests_signed\", \"manifests_already_signed\", \"key\", \"sequence\", \"signed\", \"expires\"}.")
+    @Flag(
+        help:
+            "Print one JSON document instead: {\"manifests_signed\", \"manifests_already_signed\", \"key\", \"sequence\", \"signed\", \"expires\"}."
+    )
     var json = false
 
     @Flag(help: "Do not show a progress bar.")
@@ -41,8 +45,10 @@ struct Sign: ParsableCommand {
             report = try catalog.signAll(with: signer) { bar.show($0) }
         }
         if json { return printJSON(report.json()) }
-        print("Signed \(report.manifestsSigned) manifest\(report.manifestsSigned == 1 ? "" : "s") "
-              + "(\(report.manifestsAlreadySigned) already signed) and the index with key \(report.index.keyID): "
-              + "sequence \(report.index.sequence), expires \(GraceOption.describe(Date(timeIntervalSince1970: Double(report.index.expiresAt))))")
+        print(
+            "Signed \(report.manifestsSigned) manifest\(report.manifestsSigned == 1 ? "" : "s") "
+                + "(\(report.manifestsAlreadySigned) already signed) and the index with key \(report.index.keyID): "
+                + "sequence \(report.index.sequence), expires \(GraceOption.describe(Date(timeIntervalSince1970: Double(report.index.expiresAt))))"
+        )
     }
 }

@@ -6,12 +6,16 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show the tracked bundles of a client repo: local version, remote version, bytes on disk.",
-        discussion: "The remote version is the distro's version in the index the last sync or track fetched; status does not use the network."
+        discussion:
+            "The remote version is the distro's version in the index the last sync or track fetched; status does not use the network."
     )
 
     @OptionGroup var repo: RepoOption
 
-    @Flag(help: "Print one JSON document: {\"bundles\": [{\"catalog\", \"bundle\", \"distro\", \"local_version\", \"remote_version\", \"files\", \"bytes_on_disk\"}]}.")
+    @Flag(
+        help:
+            "Print one JSON document: {\"bundles\": [{\"catalog\", \"bundle\", \"distro\", \"local_version\", \"remote_version\", \"files\", \"bytes_on_disk\"}]}."
+    )
     var json = false
 
     func run() throws {
@@ -24,10 +28,13 @@ struct Status: ParsableCommand {
             let local = bundle.localVersion.map(String.init) ?? "-"
             let remote = bundle.remoteVersion.map(String.init) ?? "-"
             let flavor = bundle.flavor.map { "~" + $0 } ?? ""
-            let state = bundle.localVersion == nil ? "not synced"
+            let state =
+                bundle.localVersion == nil
+                ? "not synced"
                 : bundle.localVersion == bundle.remoteVersion ? "up to date" : "update available"
-            print("\(bundle.catalog).\(bundle.bundle)\(flavor) @\(bundle.distro): local \(local), remote \(remote), "
-                  + "\(HumanFormat.count(bundle.files)) files, \(HumanFormat.bytes(bundle.bytesOnDisk)) (\(state))")
+            print(
+                "\(bundle.catalog).\(bundle.bundle)\(flavor) @\(bundle.distro): local \(local), remote \(remote), "
+                    + "\(HumanFormat.count(bundle.files)) files, \(HumanFormat.bytes(bundle.bytesOnDisk)) (\(state))")
         }
     }
 }

@@ -41,11 +41,13 @@ struct Sync: ParsableCommand {
 
     func run() throws {
         let bar = ProgressBar(quiet: quiet || json)
-        var options = SyncOptions(strategy: FetchStrategy(rawValue: strategy.rawValue),
-                                  costModel: CostModel(requestOverhead: requestCost))
+        var options = SyncOptions(
+            strategy: FetchStrategy(rawValue: strategy.rawValue),
+            costModel: CostModel(requestOverhead: requestCost))
         options.progress = { progress in
-            bar.update("Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,
-                       bytes: progress.completedBytes, of: progress.totalBytes)
+            bar.update(
+                "Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,
+                bytes: progress.completedBytes, of: progress.totalBytes)
         }
         let report: SyncReport
         do {

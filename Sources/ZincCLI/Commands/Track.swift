@@ -28,15 +28,18 @@ struct Track: ParsableCommand {
     @Option(help: "Keep only the files of this flavor.")
     var flavor: String?
 
-    @Option(name: .customLong("trusted-key"), help: ArgumentHelp(
-        "Sync only an index and manifests signed by this public key (repeatable: any of them, for key rotation).",
-        discussion: "Replaces the catalog's trusted keys; without it, the catalog keeps those it has.", valueName: "file"))
+    @Option(
+        name: .customLong("trusted-key"),
+        help: ArgumentHelp(
+            "Sync only an index and manifests signed by this public key (repeatable: any of them, for key rotation).",
+            discussion: "Replaces the catalog's trusted keys; without it, the catalog keeps those it has.", valueName: "file"))
     var trustedKey: [String] = []
 
     func run() throws {
         let keys = try trustedKey.map(PublicKey.load)
         let tracked = try repo.open().track(url: catalog, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: keys)
-        print("Tracking '\(tracked.bundle)' of \(tracked.catalog) at distribution '\(tracked.distro)'"
-              + (tracked.flavor.map { ", flavor '\($0)'" } ?? ""))
+        print(
+            "Tracking '\(tracked.bundle)' of \(tracked.catalog) at distribution '\(tracked.distro)'"
+                + (tracked.flavor.map { ", flavor '\($0)'" } ?? ""))
     }
 }

@@ -26,8 +26,9 @@ struct UpdateBundle: ParsableCommand {
 
     @OptionGroup var signing: SigningOption
 
-    @Option(name: [.customLong("name"), .customLong("id"), .customLong("bundle")],
-            help: "The bundle name (--id and --bundle are synonyms).")
+    @Option(
+        name: [.customLong("name"), .customLong("id"), .customLong("bundle")],
+        help: "The bundle name (--id and --bundle are synonyms).")
     var name: String
 
     @Option(help: "The folder to import.")
@@ -47,20 +48,22 @@ struct UpdateBundle: ParsableCommand {
     func run() throws {
         if dryRun { return try preview() }
         let start = ContinuousClock.now
-        let summary = try Self.importVersion(catalog: try catalog.reference.signed(by: signing), bundle: name, source: source,
-                                             force: force, options: options, quiet: options.quiet || json)
+        let summary = try Self.importVersion(
+            catalog: try catalog.reference.signed(by: signing), bundle: name, source: source,
+            force: force, options: options, quiet: options.quiet || json)
         if json {
             let version: Int, unchanged: Bool
             switch summary.result {
             case .created(let v): (version, unchanged) = (v, false)
             case .unchanged(let v): (version, unchanged) = (v, true)
             }
-            printJSON(.object([
-                "bundle": .string(name), "version": .int(Int64(version)), "unchanged": .bool(unchanged),
-                "files": .int(Int64(summary.files)), "new_objects": .int(Int64(summary.newObjects)),
-                "object_bytes": .int(summary.objectBytes), "archive_bytes": .int(summary.archiveBytes),
-                "bytes_written": .int(summary.bytesWritten), "seconds": .double((ContinuousClock.now - start).inSeconds),
-            ]))
+            printJSON(
+                .object([
+                    "bundle": .string(name), "version": .int(Int64(version)), "unchanged": .bool(unchanged),
+                    "files": .int(Int64(summary.files)), "new_objects": .int(Int64(summary.newObjects)),
+                    "object_bytes": .int(summary.objectBytes), "archive_bytes": .int(summary.archiveBytes),
+                    "bytes_written": .int(summary.bytesWritten), "seconds": .double((ContinuousClock.now - start).inSeconds),
+                ]))
             return
         }
         switch summary.result {
@@ -77,18 +80,22 @@ struct UpdateBundle: ParsableCommand {
         let preview: ImportPreview
         do {
             let catalog = try catalog.reference.open()
-            preview = try catalog.previewImport(name, from: source, options: try Self.updateOptions(for: catalog, force: force,
-                                                                                                  options: options, bar: nil))
+            preview = try catalog.previewImport(
+                name, from: source,
+                options: try Self.updateOptions(
+                    for: catalog, force: force,
+                    options: options, bar: nil))
         }
         if json {
-            printJSON(.object([
-                "bundle": .string(name), "dry_run": .bool(true),
-                "previous_version": preview.previousVersion.map { .int(Int64($0)) } ?? .null,
-                "unchanged": .bool(preview.isUnchanged && !force), "files": .int(Int64(preview.files)),
-                "added": .array(preview.added.map { .string($0) }), "removed": .array(preview.removed.map { .string($0) }),
-                "changed": .array(preview.changed.map { .string($0) }),
-                "new_objects": .int(Int64(preview.newObjects)), "new_object_bytes": .int(preview.newObjectBytes),
-            ]))
+            printJSON(
+                .object([
+                    "bundle": .string(name), "dry_run": .bool(true),
+                    "previous_version": preview.previousVersion.map { .int(Int64($0)) } ?? .null,
+                    "unchanged": .bool(preview.isUnchanged && !force), "files": .int(Int64(preview.files)),
+                    "added": .array(preview.added.map { .string($0) }), "removed": .array(preview.removed.map { .string($0) }),
+                    "changed": .array(preview.changed.map { .string($0) }),
+                    "new_objects": .int(Int64(preview.newObjects)), "new_object_bytes": .int(preview.newObjectBytes),
+                ]))
             return
         }
         let lines = preview.added.map { ("A", $0) } + preview.changed.map { ("M", $0) } + preview.removed.map { ("D", $0) }
@@ -98,30 +105,40 @@ struct UpdateBundle: ParsableCommand {
             return
         }
         let against = preview.previousVersion.map { " (against version \($0))" } ?? ""
-        print("Would create a new version of '\(name)'\(against): \(HumanFormat.count(preview.files)) files, "
-              + "\(HumanFormat.count(preview.added.count)) added, \(HumanFormat.count(preview.changed.count)) changed, "
-              + "\(HumanFormat.count(preview.removed.count)) removed; \(HumanFormat.count(preview.newObjects)) new "
-              + "object\(preview.newObjects == 1 ? "" : "s") (\(HumanFormat.bytes(preview.newObjectBytes)) before compression) and its archive")
+        print(
+            "Would create a new version of '\(name)'\(against): \(HumanFormat.count(preview.files)) files, "
+                + "\(HumanFormat.count(preview.added.count)) added, \(HumanFormat.count(preview.changed.count)) changed, "
+                + "\(HumanFormat.count(preview.removed.count)) removed; \(HumanFormat.count(preview.newObjects)) new "
+                + "object\(preview.newObjects == 1 ? "" : "s") (\(HumanFormat.bytes(preview.newObjectBytes)) before compression) and its archive"
+        )
     }
 
     /// The import itself, shared with the Python-tool spelling `bundle:update`, which
     /// reports the result differently.
-    static func importVersion(catalog location: CatalogReference, bundle: String, source: String, force: Bool,
-                              options: ImportOptions, quiet: Bool) throws -> ImportSummary {
+    static func importVersion(
+        catalog location: CatalogReference, bundle: String, source: String, force: Bool,
+        options: ImportOptions, quiet: Bool
+    ) throws -> ImportSummary {
         let catalog = try location.open()
         let bar = ProgressBar(quiet: quiet)
         defer { bar.finish() }
-        return try catalog.importBundle(bundle, from: source, options: try updateOptions(for: catalog, force: force,
-                                                                                         options: options, bar: bar))
+        return try catalog.importBundle(
+            bundle, from: source,
+            options: try updateOptions(
+                for: catalog, force: force,
+                options: options, bar: bar))
     }
 
-    private static func updateOptions(for catalog: Catalog, force: Bool, options: ImportOptions,
-                                      bar: ProgressBar?) throws -> BundleUpdateOptions {
+    private static func updateOptions(
+        for catalog: Catalog, force: Bool, options: ImportOptions,
+        bar: ProgressBar?
+    ) throws -> BundleUpdateOptions {
         var progress: (@Sendable (ImportProgress) -> Void)?
         if let bar {
             progress = { progress in
-                bar.update(progress.phase.rawValue.capitalized, files: progress.completedFiles, of: progress.totalFiles,
-                           bytes: progress.completedBytes, of: progress.totalBytes)
+                bar.update(
+                    progress.phase.rawValue.capitalized, files: progress.completedFiles, of: progress.totalFiles,
+                    bytes: progress.completedBytes, of: progress.totalBytes)
             }
         }
         return BundleUpdateOptions(
@@ -140,8 +157,10 @@ struct ImportOptions: ParsableArguments {
     @Flag(help: "With --flavors, also write the archive of all files.")
     var includeMasterArchive = false
 
-    @Option(name: .customLong("exclude"), help: ArgumentHelp(
-        "Leave out the paths this gitignore pattern matches (repeatable).", valueName: "pattern"))
+    @Option(
+        name: .customLong("exclude"),
+        help: ArgumentHelp(
+            "Leave out the paths this gitignore pattern matches (repeatable).", valueName: "pattern"))
     var excludes: [String] = []
 
     @Flag(help: "Import what the default ignore list leaves out (.git/, .DS_Store, editor backups...).")
@@ -150,8 +169,10 @@ struct ImportOptions: ParsableArguments {
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
 
-    @Flag(help: ArgumentHelp("Hash every file even when the stat cache says it is unchanged.",
-                             discussion: "The cache lives in $ZINC_CACHE_DIR, else $XDG_CACHE_HOME/zinc, else ~/.cache/zinc."))
+    @Flag(
+        help: ArgumentHelp(
+            "Hash every file even when the stat cache says it is unchanged.",
+            discussion: "The cache lives in $ZINC_CACHE_DIR, else $XDG_CACHE_HOME/zinc, else ~/.cache/zinc."))
     var noStatCache = false
 
     @OptionGroup var parallelism: JobsOption

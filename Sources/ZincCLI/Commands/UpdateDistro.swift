@@ -20,8 +20,9 @@ struct UpdateDistro: ParsableCommand {
     @Option(name: [.customLong("id"), .customLong("bundle")], help: "The bundle name.")
     var id: String
 
-    @Option(name: [.customLong("name"), .customLong("distro")],
-            help: "The distribution name (master, test, ...); --distro is a synonym.")
+    @Option(
+        name: [.customLong("name"), .customLong("distro")],
+        help: "The distribution name (master, test, ...); --distro is a synonym.")
     var name: String
 
     @Option(help: "A version number, 'latest' or @DISTRO.")
@@ -44,8 +45,11 @@ struct UpdateDistro: ParsableCommand {
             case .updated(let v, let was): (version, previous, changed) = (v, was, true)
             case .unchanged(let v): (version, previous, changed) = (v, v, false)
             }
-            printJSON(.object(["bundle": .string(id), "distro": .string(name), "version": .int(Int64(version)),
-                               "previous": previous.map { .int(Int64($0)) } ?? .null, "changed": .bool(changed)]))
+            printJSON(
+                .object([
+                    "bundle": .string(id), "distro": .string(name), "version": .int(Int64(version)),
+                    "previous": previous.map { .int(Int64($0)) } ?? .null, "changed": .bool(changed),
+                ]))
             return
         }
         switch update {

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
 
 struct UpdateFlavorspec: ParsableCommand {
     static let configuration = CommandConfiguration(

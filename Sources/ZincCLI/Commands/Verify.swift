@@ -28,11 +28,16 @@ struct Verify: ParsableCommand {
     @Option(help: "With --bundle, check only this version: a number, 'latest' or @DISTRO.")
     var version: String?
 
-    @Option(name: .customLong("trusted-key"), help: ArgumentHelp(
-        "Check signatures against this public key file (repeatable; from 'zinc keygen').", valueName: "file"))
+    @Option(
+        name: .customLong("trusted-key"),
+        help: ArgumentHelp(
+            "Check signatures against this public key file (repeatable; from 'zinc keygen').", valueName: "file"))
     var trustedKey: [String] = []
 
-    @Flag(help: "Print one JSON document: {\"ok\", \"problems\": [{\"path\", \"problem\"}], \"checked\": {\"bundles\", \"versions\", \"objects\", \"archives\"}}.")
+    @Flag(
+        help:
+            "Print one JSON document: {\"ok\", \"problems\": [{\"path\", \"problem\"}], \"checked\": {\"bundles\", \"versions\", \"objects\", \"archives\"}}."
+    )
     var json = false
 
     @Flag(help: "Do not show a progress bar.")
@@ -45,20 +50,24 @@ struct Verify: ParsableCommand {
     }
 
     func run() throws {
-        try Self.verify(catalog: try catalog.reference, bundle: bundle, version: version, json: json, quiet: quiet,
-                        jobs: parallelism.jobs, trustedKeys: trustedKey)
+        try Self.verify(
+            catalog: try catalog.reference, bundle: bundle, version: version, json: json, quiet: quiet,
+            jobs: parallelism.jobs, trustedKeys: trustedKey)
     }
 
     /// The whole command, shared with its Python-tool spellings `catalog:verify` and `bundle:verify`.
-    static func verify(catalog location: CatalogReference, bundle: String?, version: String?, json: Bool, quiet: Bool,
-                       jobs: Int? = nil, trustedKeys: [String] = []) throws {
+    static func verify(
+        catalog location: CatalogReference, bundle: String?, version: String?, json: Bool, quiet: Bool,
+        jobs: Int? = nil, trustedKeys: [String] = []
+    ) throws {
         let report: VerificationReport
         do {
             let keys = try trustedKeys.map(PublicKey.load)
             let catalog = try location.open()
-            let scope: VerificationScope = try bundle.map { name in
-                try version.map { .version(bundle: name, try VersionSpec($0)) } ?? .bundle(name)
-            } ?? .catalog
+            let scope: VerificationScope =
+                try bundle.map { name in
+                    try version.map { .version(bundle: name, try VersionSpec($0)) } ?? .bundle(name)
+                } ?? .catalog
             let bar = ProgressBar(quiet: quiet)
             defer { bar.finish() }
             report = try catalog.verify(scope, trustedKeys: keys, workers: jobs) { bar.show($0) }

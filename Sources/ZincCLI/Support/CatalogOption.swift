@@ -1,11 +1,12 @@
 import ArgumentParser
+import Zinc
+import ZincS3
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
-import ZincS3
 
 /// Every storage backend the `zinc` command can open.
 let storageRegistry = StorageRegistry.local.registeringS3()
@@ -25,9 +26,10 @@ struct CatalogReference {
 /// `--catalog` (and `--endpoint-url` for remote ones), defined once for every command
 /// that reads or changes a catalog.
 struct CatalogOption: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The catalog: a path, file:// URL, s3://BUCKET/PREFIX, or the id of a catalog under catalogs/.",
-        discussion: "Defaults to $ZINC_CATALOG."))
+    @Option(
+        help: ArgumentHelp(
+            "The catalog: a path, file:// URL, s3://BUCKET/PREFIX, or the id of a catalog under catalogs/.",
+            discussion: "Defaults to $ZINC_CATALOG."))
     var catalog: String?
 
     @OptionGroup var remote: RemoteOptions
@@ -46,9 +48,11 @@ struct CatalogOption: ParsableArguments {
 
 /// How to reach remote stores.
 struct RemoteOptions: ParsableArguments {
-    @Option(name: .customLong("endpoint-url"), help: ArgumentHelp(
-        "The S3-compatible endpoint for s3:// locations (MinIO, R2, a local server).",
-        discussion: "Defaults to $AWS_ENDPOINT_URL, else AWS itself.", valueName: "url"))
+    @Option(
+        name: .customLong("endpoint-url"),
+        help: ArgumentHelp(
+            "The S3-compatible endpoint for s3:// locations (MinIO, R2, a local server).",
+            discussion: "Defaults to $AWS_ENDPOINT_URL, else AWS itself.", valueName: "url"))
     var endpointURL: String?
 
     var storageOptions: StorageOptions { StorageOptions(endpointURL: endpointURL) }

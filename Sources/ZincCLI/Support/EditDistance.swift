@@ -23,6 +23,7 @@ func editDistance(_ a: String, _ b: String) -> Int {
 func nearest(to word: String, among candidates: [String]) -> String? {
     let scored = candidates.map { (name: $0, distance: editDistance(word, $0)) }
     guard let best = scored.min(by: { $0.distance < $1.distance }),
-          best.distance <= max(1, word.count / 3) else { return nil }
+        best.distance <= max(1, word.count / 3)
+    else { return nil }
     return best.name
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -11,13 +13,15 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Zinc
 
 /// `--grace SECONDS`: how long `clean` keeps files after they left the index.
 struct GraceOption: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Keep unreferenced files until they have been out of the index this many seconds.",
-        discussion: "The default is the index's cache lifetime: a client or CDN may hold an index that lists them that long. 0 removes them at once (no cache in front of the catalog)."))
+    @Option(
+        help: ArgumentHelp(
+            "Keep unreferenced files until they have been out of the index this many seconds.",
+            discussion:
+                "The default is the index's cache lifetime: a client or CDN may hold an index that lists them that long. 0 removes them at once (no cache in front of the catalog)."
+        ))
     var grace: Int = Int(Catalog.indexCacheLifetime.components.seconds)
 
     func validate() throws {

@@ -4,8 +4,9 @@ import ArgumentParser
 /// per core the process may use): a build machine shared with other jobs can hold
 /// them to N.
 struct JobsOption: ParsableArguments {
-    @Option(name: [.customShort("j"), .long],
-            help: ArgumentHelp("Use at most this many threads (default: one per available core).", valueName: "n"))
+    @Option(
+        name: [.customShort("j"), .long],
+        help: ArgumentHelp("Use at most this many threads (default: one per available core).", valueName: "n"))
     var jobs: Int?
 
     func validate() throws {

@@ -1,5 +1,6 @@
 import Synchronization
 import Zinc
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,8 +52,9 @@ final class ProgressBar: Sendable {
             guard files >= state.lastFiles else { return }
             let done = files >= totalFiles
             if !done, let lastDraw = state.lastDraw, now - lastDraw < Self.minimumInterval { return }
-            let line = Self.line(label, files: files, of: totalFiles, bytes: bytes, of: totalBytes,
-                                 elapsed: now - state.phaseStart, width: Self.terminalWidth())
+            let line = Self.line(
+                label, files: files, of: totalFiles, bytes: bytes, of: totalBytes,
+                elapsed: now - state.phaseStart, width: Self.terminalWidth())
             guard line != state.lastLine else { return }
             state.lastDraw = now
             state.lastFiles = files
@@ -74,10 +76,14 @@ final class ProgressBar: Sendable {
 
     /// The line for one redraw, at most `width - 1` characters (the last column would
     /// make some terminals wrap).
-    static func line(_ label: String, files: Int, of totalFiles: Int, bytes: Int64, of totalBytes: Int64,
-                     elapsed: Duration, width: Int) -> String {
+    static func line(
+        _ label: String, files: Int, of totalFiles: Int, bytes: Int64, of totalBytes: Int64,
+        elapsed: Duration, width: Int
+    ) -> String {
         let seconds = elapsed.inSeconds
-        let fraction = totalBytes > 0 ? Double(bytes) / Double(totalBytes)
+        let fraction =
+            totalBytes > 0
+            ? Double(bytes) / Double(totalBytes)
             : totalFiles > 0 ? Double(files) / Double(totalFiles) : 1
         let filled = min(barWidth, max(0, Int(fraction * Double(barWidth))))
         let bar = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "]"

@@ -27,7 +27,8 @@ struct PythonGlobalOptions: Sendable {
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("-") {
             let word = arguments[index]
-            let (name, inline) = word.firstIndex(of: "=").map { (String(word[..<$0]), String(word[word.index(after: $0)...])) }
+            let (name, inline) =
+                word.firstIndex(of: "=").map { (String(word[..<$0]), String(word[word.index(after: $0)...])) }
                 ?? (word, nil)
             guard ["--format", "--loglevel", "-C", "--config"].contains(name) else { return nil }
             let value: String

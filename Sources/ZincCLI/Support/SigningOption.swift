@@ -1,22 +1,27 @@
 import ArgumentParser
+import Zinc
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Zinc
 
 /// `--sign-key FILE` (or $ZINC_SIGNING_KEY) and `--expires-in DAYS`, defined once for
 /// every command that changes a catalog's index or adds a manifest: with a key, the
 /// library signs what the command commits (see README, "Signed catalogs").
 struct SigningOption: ParsableArguments {
-    @Option(name: .customLong("sign-key"), help: ArgumentHelp(
-        "Sign the manifests and the index this command writes with this Ed25519 private key (from 'zinc keygen').",
-        discussion: "Defaults to $ZINC_SIGNING_KEY; without either, nothing is signed.", valueName: "file"))
+    @Option(
+        name: .customLong("sign-key"),
+        help: ArgumentHelp(
+            "Sign the manifests and the index this command writes with this Ed25519 private key (from 'zinc keygen').",
+            discussion: "Defaults to $ZINC_SIGNING_KEY; without either, nothing is signed.", valueName: "file"))
     var signKey: String?
 
-    @Option(name: .customLong("expires-in"), help: ArgumentHelp(
-        "Days the index signature stays valid; clients refuse it afterwards.", valueName: "days"))
+    @Option(
+        name: .customLong("expires-in"),
+        help: ArgumentHelp(
+            "Days the index signature stays valid; clients refuse it afterwards.", valueName: "days"))
     var expiresIn: Int = 30
 
     func validate() throws {

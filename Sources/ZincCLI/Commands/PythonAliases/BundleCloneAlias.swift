@@ -15,6 +15,7 @@ struct BundleCloneAlias: ParsableCommand {
     @OptionGroup var options: CloneOptions
 
     func run() throws {
-        try CloneBundle.clone(catalog: target.catalog.reference, bundle: target.bundle, version: target.version, into: path, options: options)
+        try CloneBundle.clone(
+            catalog: target.catalog.reference, bundle: target.bundle, version: target.version, into: path, options: options)
     }
 }

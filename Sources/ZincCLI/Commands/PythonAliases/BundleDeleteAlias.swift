@@ -12,8 +12,9 @@ struct BundleDeleteAlias: ParsableCommand {
     @Option(name: [.customShort("b"), .customLong("bundle")], help: "The bundle name.")
     var bundle: String
 
-    @Option(name: [.customShort("v"), .customLong("version")], parsing: .upToNextOption,
-            help: "The versions to delete: numbers, :latest, @DISTRO, :all or :unreferenced.")
+    @Option(
+        name: [.customShort("v"), .customLong("version")], parsing: .upToNextOption,
+        help: "The versions to delete: numbers, :latest, @DISTRO, :all or :unreferenced.")
     var versions: [String]
 
     @OptionGroup var timeout: PythonTimeoutOption

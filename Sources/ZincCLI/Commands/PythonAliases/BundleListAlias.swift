@@ -18,8 +18,9 @@ struct BundleListAlias: ParsableCommand {
 
     func run() throws {
         guard PythonGlobalOptions.current.format == .json else {
-            return try ListBundle.show(catalog: target.catalog.reference, bundle: target.bundle,
-                                       version: target.version, flavor: flavor, withSHA: sha, json: false)
+            return try ListBundle.show(
+                catalog: target.catalog.reference, bundle: target.bundle,
+                version: target.version, flavor: flavor, withSHA: sha, json: false)
         }
         // As that tool printed it: one object per file and line.
         let manifest = try target.catalog.reference.open()

@@ -35,8 +35,10 @@ struct BundleUpdateAlias: ParsableCommand {
     }
 
     func run() throws {
-        switch try UpdateBundle.importVersion(catalog: catalog.reference.signed(by: signing), bundle: bundle, source: path, force: force,
-                                             options: options, quiet: options.quiet).result {
+        switch try UpdateBundle.importVersion(
+            catalog: catalog.reference.signed(by: signing), bundle: bundle, source: path, force: force,
+            options: options, quiet: options.quiet
+        ).result {
         case .created(let version), .unchanged(let version):
             print(version)
         }

@@ -19,6 +19,7 @@ struct BundleVerifyAlias: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        try Verify.verify(catalog: catalog.reference, bundle: bundle, version: version, json: PythonGlobalOptions.current.format == .json, quiet: quiet)
+        try Verify.verify(
+            catalog: catalog.reference, bundle: bundle, version: version, json: PythonGlobalOptions.current.format == .json, quiet: quiet)
     }
 }

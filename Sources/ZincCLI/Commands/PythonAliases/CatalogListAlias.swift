@@ -23,9 +23,12 @@ struct CatalogListAlias: ParsableCommand {
         // As that tool printed it: one object per bundle and line.
         for bundle in try catalog.reference.open().listBundles(distro: distro) {
             let distros = Set(bundle.versions.flatMap(\.distributions)).sorted()
-            printJSONLine(.object(["bundle_name": .string(bundle.name),
-                                   "versions": .array(bundle.versions.map { .int(Int64($0.number)) }),
-                                   "distros": .array(distros.map { .string($0) })]))
+            printJSONLine(
+                .object([
+                    "bundle_name": .string(bundle.name),
+                    "versions": .array(bundle.versions.map { .int(Int64($0.number)) }),
+                    "distros": .array(distros.map { .string($0) }),
+                ]))
         }
     }
 }

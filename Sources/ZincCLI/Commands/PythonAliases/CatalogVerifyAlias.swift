@@ -13,6 +13,7 @@ struct CatalogVerifyAlias: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        try Verify.verify(catalog: catalog.reference, bundle: nil, version: nil, json: PythonGlobalOptions.current.format == .json, quiet: quiet)
+        try Verify.verify(
+            catalog: catalog.reference, bundle: nil, version: nil, json: PythonGlobalOptions.current.format == .json, quiet: quiet)
     }
 }

@@ -5,7 +5,8 @@ import Zinc
 struct DebugFlavorsAlias: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "debug:flavors",
-        abstract: "The Python tool's debug:flavors: for each flavor of a flavorspec file, which files of a folder it takes (+) or leaves out (-).",
+        abstract:
+            "The Python tool's debug:flavors: for each flavor of a flavorspec file, which files of a folder it takes (+) or leaves out (-).",
         shouldDisplay: false
     )
 

@@ -4,8 +4,10 @@ import ArgumentParser
 /// for ever), taken so its scripts run; zinc keeps its own waits: a local catalog's
 /// lock (flock) is waited for until it is free, a bucket's lock objects up to an hour.
 struct PythonTimeoutOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Accepted for the Python tool's scripts; zinc waits for locks as usual.",
-                               valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Accepted for the Python tool's scripts; zinc waits for locks as usual.",
+            valueName: "seconds"))
     var timeout: Double?
 
     func validate() throws {
