@@ -231,8 +231,22 @@ final class FileStorageWriter: StorageWriter {
         let final = storage.absolute(path)
         #if os(Linux)
         if let anonymous = try Self.creatingFolders(storage, path, { try Self.openAnonymous(beside: final) }) {
-            file = anonymous
-            return
+            if Self.linkingWorks.load(ordering: .relaxed) {
+                file = anonymous
+                return
+            }
+            // The process's first anonymous file proves that it can be linked, under the
+            // temporary name a replacing commit gives it anyway. Where that is refused
+            // (a sandbox or filesystem refusing links through /proc), every later file
+            // has a temporary name instead of failing at its commit.
+            let temporary = Self.temporaryName(beside: final)
+            if Self.linkAnonymous(anonymous, as: temporary) == 0 {
+                Self.linkingWorks.store(true, ordering: .relaxed)
+                file = anonymous
+                temporaryPath = temporary
+                return
+            }
+            Self.anonymousFilesWork.store(false, ordering: .relaxed)
         }
         #endif
         let temporary = Self.temporaryName(beside: final)
@@ -279,9 +293,11 @@ final class FileStorageWriter: StorageWriter {
 
     /// Linking needs the file's name under /proc (linkat's AT_EMPTY_PATH needs a privilege).
     private static let anonymousFilesWork = Atomic<Bool>(access("/proc/self/fd", F_OK) == 0)
+    /// Whether an anonymous file of this process has been linked into a folder.
+    private static let linkingWorks = Atomic<Bool>(false)
 
-    /// Gives the anonymous file the name `destination`; EEXIST when taken.
-    private func linkAnonymous(as destination: String) -> Int32 {
+    /// Gives the anonymous `file` the name `destination`; EEXIST when taken.
+    private static func linkAnonymous(_ file: PosixFile, as destination: String) -> Int32 {
         linkat(AT_FDCWD, "/proc/self/fd/\(file.fd)", AT_FDCWD, destination, AT_SYMLINK_FOLLOW)
     }
     #endif
@@ -383,7 +399,7 @@ final class FileStorageWriter: StorageWriter {
         if temporaryPath == nil {
             if condition == .ifAbsent {
                 // linkat never replaces an existing file: the object written first stays.
-                guard linkAnonymous(as: final) == 0 else {
+                guard Self.linkAnonymous(file, as: final) == 0 else {
                     if errno == EEXIST { return .conditionFailed }
                     throw ZincError.io(path: final, operation: "create", errno: errno)
                 }
@@ -393,7 +409,9 @@ final class FileStorageWriter: StorageWriter {
             }
             // Replacing needs a name to rename from.
             let temporary = Self.temporaryName(beside: final)
-            guard linkAnonymous(as: temporary) == 0 else { throw ZincError.io(path: temporary, operation: "create", errno: errno) }
+            guard Self.linkAnonymous(file, as: temporary) == 0 else {
+                throw ZincError.io(path: temporary, operation: "create", errno: errno)
+            }
             temporaryPath = temporary
         }
         #endif
