@@ -90,7 +90,7 @@ package final class FetchTransfer {
             return true
         case 206:
             let contentRange = head["content-range"] ?? ""
-            guard let rangeHeader, head.contentRangeStart == range?.lowerBound else {
+            guard rangeHeader != nil, head.contentRangeStart == range?.lowerBound else {
                 failure = ClientError.badResponse(
                     url: url,
                     reason: "answered 206 with Content-Range '\(contentRange)' to "

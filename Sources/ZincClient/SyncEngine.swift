@@ -164,7 +164,7 @@ public struct SyncEngine {
             do {
                 // A range even for the whole archive: its length is known, and a foreign
                 // writer's extra end padding is not worth fetching.
-                try meter.watching(part, base: 0) { try chain.download(archivePath, to: part, length: length, ranged: true) }
+                _ = try meter.watching(part, base: 0) { try chain.download(archivePath, to: part, length: length, ranged: true) }
                 let reader = ArchivePrefixReader(
                     repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)",
                     signedContent: signedContent)

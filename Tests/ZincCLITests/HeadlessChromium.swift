@@ -33,8 +33,9 @@ final class HeadlessChromium {
         // A short name: Chromium's sockets live below it, and a socket's path may not
         // exceed 107 bytes.
         var template = Array((NSTemporaryDirectory() + "zc-XXXXXX").utf8CString)
-        guard mkdtemp(&template) != nil else { throw Failure(description: "mkdtemp failed") }
-        scratch = String(cString: template)
+        let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!).map { String(cString: $0) } }
+        guard let made else { throw Failure(description: "mkdtemp failed") }
+        scratch = made
         try FileManager.default.createDirectory(atPath: scratch + "/tmp", withIntermediateDirectories: true)
         var toBrowser: [Int32] = [0, 0], fromBrowser: [Int32] = [0, 0]
         guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else { throw Failure(description: "pipe failed") }
