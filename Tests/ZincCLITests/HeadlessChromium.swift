@@ -58,8 +58,15 @@ final class HeadlessChromium {
         environment["TMPDIR"] = scratch + "/tmp"
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for variable in envp { free(variable) } }
+        // A process group of its own: the browser's helper processes (network service,
+        // GPU) are stopped with it, not left writing into the profile.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var child: pid_t = 0
-        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         close(devNull)
         close(toBrowser[0])
         close(fromBrowser[1])
@@ -78,9 +85,11 @@ final class HeadlessChromium {
     deinit {
         close(commands)
         close(answers)
-        kill(pid, SIGKILL)
+        kill(-pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
+        // The helpers are reaped by init, not here: wait (at most 5 s) until the group is gone.
+        for _ in 0..<250 where kill(-pid, 0) == 0 { usleep(20_000) }
         try? FileManager.default.removeItem(atPath: scratch)
     }
 
