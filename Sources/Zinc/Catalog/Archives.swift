@@ -88,8 +88,9 @@ extension Catalog {
     }
 
     /// Writes one archive: a ustar member per object, named like the object's file,
-    /// holding the object's stored bytes (copied in the kernel, members in parallel).
-    /// Members go out in batches so memory stays flat however many objects there are.
+    /// holding the object's stored bytes (filled in parallel, see the storage's
+    /// `append(pieces:)`). Members go out in batches so memory stays flat however many
+    /// objects there are.
     func writeArchive(_ path: String, members: [StoredObject], workers: Int?, condition: WriteCondition) throws {
         let writer = try storage.makeWriter(for: path)
         defer { writer.discard() }

@@ -14,6 +14,15 @@ enum KernelCalls {
     private typealias Renameat2Function = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
     private typealias SchedGetaffinityFunction = @convention(c) (Int32, Int, UnsafeMutableRawPointer) -> Int32
 
+    /// O_DIRECT, whose value depends on the architecture.
+    #if arch(arm64) || arch(arm)
+    static let directIO: Int32 = 0o200000
+    #elseif arch(powerpc64le) || arch(powerpc64)
+    static let directIO: Int32 = 0o400000
+    #else
+    static let directIO: Int32 = 0o40000
+    #endif
+
     /// O_NOATIME (the same value on every Linux architecture Swift runs on).
     static let openWithoutAccessTime: Int32 = 0o1000000
 
@@ -53,16 +62,12 @@ enum KernelCalls {
 
     /// Copies at the given offsets (advancing them), or at the files' current offsets
     /// when nil; -1 with ENOSYS when the call is unavailable.
-    static func copyFileRange(
-        from source: Int32, at sourceOffset: UnsafeMutablePointer<Int64>? = nil,
-        to destination: Int32, at destinationOffset: UnsafeMutablePointer<Int64>? = nil,
-        length: Int
-    ) -> Int {
+    static func copyFileRange(from source: Int32, to destination: Int32, length: Int) -> Int {
         guard let copy = copyFileRangeFunction else {
             errno = ENOSYS
             return -1
         }
-        return copy(source, sourceOffset, destination, destinationOffset, length, 0)
+        return copy(source, nil, destination, nil, length, 0)
     }
 
     /// How many CPUs the calling thread may run on (its affinity mask, which threads

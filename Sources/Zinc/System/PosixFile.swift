@@ -136,12 +136,12 @@ public final class PosixFile {
         return bytes
     }
 
-    /// Writes at `offset` without moving the file position, so several threads can fill
-    /// disjoint parts of one file.
-    public func write(_ bytes: [UInt8], at offset: Int64) throws {
+    /// Writes all of `bytes` at `offset` without moving the file position, so several
+    /// threads can fill disjoint parts of one file.
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw ZincError.io(path: path, operation: "write", errno: errno)
@@ -150,30 +150,9 @@ public final class PosixFile {
         }
     }
 
-    /// Copies the whole of `source` to `offset` in this file (in the kernel where
-    /// possible) and returns how many bytes it held.
-    public func copyContents(of source: PosixFile, at offset: Int64) throws -> Int64 {
-        var copied: Int64 = 0
-        #if os(Linux)
-        var sourceOffset: Int64 = 0
-        var destinationOffset = offset
-        while true {
-            let n = KernelCalls.copyFileRange(from: source.fd, at: &sourceOffset, to: fd, at: &destinationOffset, length: 1 << 30)
-            if n > 0 { copied += Int64(n); continue }
-            if n == 0 { return copied }
-            if errno == EINTR { continue }
-            if errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL { break }
-            throw ZincError.io(path: source.path, operation: "copy", errno: errno)
-        }
-        #endif
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let n = try source.read(into: buffer, at: copied)
-            if n == 0 { return copied }
-            try write(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n])), at: offset + copied)
-            copied += Int64(n)
-        }
+    /// Writes all of `bytes` at `offset` without moving the file position.
+    public func write(_ bytes: [UInt8], at offset: Int64) throws {
+        try bytes.withUnsafeBytes { try write($0, at: offset) }
     }
 
     /// Appends the whole of `source` to this file, in the kernel where possible
