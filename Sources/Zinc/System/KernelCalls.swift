@@ -23,6 +23,9 @@ enum KernelCalls {
     static let directIO: Int32 = 0o40000
     #endif
 
+    /// AT_EMPTY_PATH: the call acts on the descriptor itself.
+    static let emptyPath: Int32 = 0x1000
+
     /// O_NOATIME (the same value on every Linux architecture Swift runs on).
     static let openWithoutAccessTime: Int32 = 0o1000000
 
