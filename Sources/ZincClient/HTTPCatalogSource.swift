@@ -10,9 +10,9 @@ import Foundation
 
 /// A catalog on any static HTTP host or CDN, fetched with libcurl: the default transport
 /// on Linux and macOS (an iOS build has no libcurl, hence no such type: see
-/// ``makeCatalogSource(_:)``). Bodies are streamed chunk by chunk into the caller's file as they arrive,
-/// never collected in memory, and `FetchTransfer` checks every promise the server makes
-/// (status, Content-Range, Content-Length) against what it sends.
+/// ``makeCatalogSource(_:)``). Bodies are streamed chunk by chunk into the caller's file
+/// as they arrive, never collected in memory, and `FetchTransfer` checks every promise
+/// the server makes (status, Content-Range, Content-Length) against what it sends.
 public final class HTTPCatalogSource: CatalogSource, @unchecked Sendable {
     public let url: String
     private let base: URL
