@@ -1,6 +1,7 @@
 # The set-up commands of the README. Each installs what is missing first.
 #   make demo      build release and replay the talk's walkthrough on catalogs/
 #   make test      run the whole test suite
+#   make portable-check   build the iOS configuration on Linux and run the suites that differ there
 #   make install   install zinc, its shell completions and its manual page under PREFIX
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
