@@ -1,11 +1,12 @@
 # The set-up commands of the README. Each installs what is missing first.
 #   make demo      build release and replay the talk's walkthrough on catalogs/
 #   make test      run the whole test suite
+#   make portable-check   build the iOS configuration on Linux and run the suites that differ there
 #   make install   install zinc, its shell completions and its manual page under PREFIX
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps s3-server chromium build demo test fuzz manual install uninstall
+.PHONY: deps s3-server chromium build demo test portable-check fuzz manual install uninstall
 
 # zlib, OpenSSL libcrypto and libcurl headers, through the system package manager.
 # libcurl itself is not linked: `zinc` loads it when a client first fetches over HTTP.
@@ -75,6 +76,18 @@ chromium:
 # The whole suite, in a temporary folder of its own that must be empty afterwards.
 test: deps s3-server chromium
 	.ci/test-leaves-nothing
+
+# The configuration of an iOS app, built and tested on Linux (see Package.swift): Zinc
+# on swift-crypto (CryptoKit's API) instead of OpenSSL, and ZincClient without libcurl.
+# Its own build folder, so neither configuration rebuilds the other. It runs the suites
+# that differ there: crypto known answers, signing, and the client through URLSession.
+PORTABLE_SUITES := ZincTests\.CryptoKnownAnswerTests|ZincTests\.SigningTests|ZincClientTests\.
+
+portable-check: deps
+	ZINC_PORTABLE=1 SCRATCH_PATH=.build-portable .ci/test-leaves-nothing --filter '$(PORTABLE_SUITES)'
+	@# What an iOS app could not link is not linked: OpenSSL's libcrypto is no dependency.
+	@! readelf -d .build-portable/debug/ZincPackageTests.xctest | grep 'NEEDED.*libcrypto' \
+		|| { echo "the portable build links OpenSSL's libcrypto"; exit 1; }
 
 # Every parser of outside bytes under libFuzzer (its runtime ships with the toolchain),
 # FUZZ_SECONDS each, starting from the committed seeds in Fuzz/corpus/<target>. New

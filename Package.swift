@@ -1,6 +1,27 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// `ZINC_PORTABLE=1` (`make portable-check`) builds the configuration of an iOS app on
+// this Linux machine: `Zinc` on CryptoKit's API through swift-crypto instead of OpenSSL,
+// and `ZincClient` without libcurl. Normal builds never fetch or compile swift-crypto.
+let portable = Context.environment["ZINC_PORTABLE"] == "1"
+
+// `Zinc`'s hashing and signing: OpenSSL's libcrypto on Linux (its SHA-1 hashes assets
+// fastest), CryptoKit on Apple systems, and swift-crypto (the same API) when portable.
+// `ZINC_OPENSSL` picks the code, set exactly where libcrypto is a dependency: whether a
+// module can be imported is no test, since SwiftPM lets a target see every module built.
+let cryptoDependencies: [Target.Dependency] =
+    portable
+    ? [.product(name: "Crypto", package: "swift-crypto")]
+    : [.target(name: "CLibCrypto", condition: .when(platforms: [.linux]))]
+let cryptoSettings: [SwiftSetting] = portable ? [] : [.define("ZINC_OPENSSL", .when(platforms: [.linux]))]
+
+// libcurl, the client's default HTTP transport where the system has it (Linux, macOS);
+// iOS has none, so there apps fetch through ZincURLSession. `ZINC_LIBCURL` likewise.
+let clientCurlDependencies: [Target.Dependency] =
+    portable ? [] : [.target(name: "ZincCurl", condition: .when(platforms: [.linux, .macOS]))]
+let clientCurlSettings: [SwiftSetting] = portable ? [] : [.define("ZINC_LIBCURL", .when(platforms: [.linux, .macOS]))]
+
 let package = Package(
     name: "Zinc",
     // macOS 15 / iOS 18: the standard library's Synchronization (Mutex, Atomic), which
@@ -19,9 +40,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `swift package generate-documentation`: a command plugin, built only when run.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ],
+    ] + (portable ? [.package(url: "https://github.com/apple/swift-crypto", from: "4.5.2")] : []),
     targets: [
-        // System libraries: the distro's zlib and OpenSSL libcrypto, nothing vendored.
+        // System libraries: the distro's zlib and OpenSSL libcrypto (Linux only, see
+        // `cryptoDependencies`), nothing vendored.
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -30,7 +52,7 @@ let package = Package(
         .systemLibrary(
             name: "CLibCrypto",
             pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+            providers: [.apt(["libssl-dev"])]
         ),
         // glibc's mallopt, for the `zinc` command's allocator settings (Linux only).
         .systemLibrary(name: "CGlibcMalloc"),
@@ -40,11 +62,8 @@ let package = Package(
         // All behaviour lives in the library so other Swift programs can embed Zinc.
         .target(
             name: "Zinc",
-            dependencies: [
-                "CZlib",
-                "CLibCrypto",
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["CZlib", .product(name: "Logging", package: "swift-log")] + cryptoDependencies,
+            swiftSettings: cryptoSettings
         ),
         // `zinc serve`: a static HTTP server with CDN semantics. It knows nothing of
         // catalogs beyond file names, so it depends on SwiftNIO and the shared cache policy only.
@@ -62,12 +81,14 @@ let package = Package(
         // dynamic routes: HTML from an escaping builder of its own (no template library:
         // those at hand import all of Foundation).
         .target(name: "ZincBrowser", dependencies: ["Zinc", "ZincServer"]),
-        // HTTP over libcurl, shared by the client's fetches and the S3 backend.
-        .target(name: "ZincHTTP", dependencies: ["CLibCurl"]),
+        // What every HTTP side shares, in Swift alone: response heads, cache policy.
+        .target(name: "ZincHTTP"),
+        // HTTP over libcurl, shared by the client's default transport and the S3 backend.
+        .target(name: "ZincCurl", dependencies: ["CLibCurl", "ZincHTTP"]),
         // Catalogs in S3-compatible object stores (`s3://BUCKET/PREFIX`).
-        .target(name: "ZincS3", dependencies: ["Zinc", "ZincHTTP", "CLibCrypto"]),
+        .target(name: "ZincS3", dependencies: ["Zinc", "ZincHTTP", "ZincCurl"]),
         // The client side: keeps a local repo of bundles in sync with remote catalogs.
-        .target(name: "ZincClient", dependencies: ["Zinc", "ZincHTTP"]),
+        .target(name: "ZincClient", dependencies: ["Zinc", "ZincHTTP"] + clientCurlDependencies, swiftSettings: clientCurlSettings),
         // The client's HTTP through URLSession, for apps (FoundationNetworking on Linux).
         // Never linked into `zinc`: it imports all of Foundation.
         .target(name: "ZincURLSession", dependencies: ["Zinc", "ZincClient"]),
@@ -93,13 +114,16 @@ let package = Package(
         .executableTarget(
             name: "ZincFuzz", dependencies: ["Zinc", "ZincClient", "ZincServer", "ZincS3", "ZincHTTP", "CFuzzer"], path: "Fuzz/ZincFuzz"),
         // Helpers shared by the test targets: temporary trees, running the built binary.
-        .target(name: "ZincTestSupport", dependencies: ["Zinc", "ZincS3", "ZincHTTP"], path: "Tests/ZincTestSupport"),
+        .target(name: "ZincTestSupport", dependencies: ["Zinc", "ZincS3", "ZincCurl"], path: "Tests/ZincTestSupport"),
         .testTarget(name: "ZincTests", dependencies: ["Zinc", "ZincTestSupport"]),
         .testTarget(name: "ZincCLITests", dependencies: ["Zinc", "ZincCLI", "ZincTestSupport"]),
         .testTarget(name: "ZincServerTests", dependencies: ["ZincServer", "ZincHTTP"]),
         .testTarget(name: "ZincBrowserTests", dependencies: ["ZincBrowser", "Zinc", "ZincServer", "ZincCLI", "ZincTestSupport"]),
         .testTarget(name: "ZincS3Tests", dependencies: ["ZincS3", "Zinc", "ZincTestSupport"]),
-        .testTarget(name: "ZincClientTests", dependencies: ["ZincClient", "ZincURLSession", "ZincServer", "Zinc", "ZincTestSupport"]),
+        // Runs each HTTP test once per transport the client has (`ZINC_LIBCURL`).
+        .testTarget(
+            name: "ZincClientTests", dependencies: ["ZincClient", "ZincURLSession", "ZincServer", "Zinc", "ZincTestSupport"],
+            swiftSettings: clientCurlSettings),
     ],
     swiftLanguageModes: [.v6]
 )

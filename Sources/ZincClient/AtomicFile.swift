@@ -15,7 +15,7 @@ enum AtomicFile {
         do {
             let file = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
             try file.write(bytes)
-            guard fsync(file.fd) == 0 else { throw ZincError.io(path: temporary, operation: "flush", errno: errno) }
+            try file.synchronize()
             guard rename(temporary, path) == 0 else { throw ZincError.io(path: path, operation: "replace", errno: errno) }
         } catch {
             unlink(temporary)

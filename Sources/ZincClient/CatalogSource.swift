@@ -64,8 +64,17 @@ public func catalogURL(forLocation location: String) -> String {
 
 /// The source for a tracked URL: `http(s)://` through libcurl (`HTTPCatalogSource`), or
 /// `file://`. The default `SyncOptions.sourceFactory`.
+///
+/// An iOS build has no libcurl: there an `http(s)://` URL throws
+/// ``ClientError/noDefaultHTTPTransport(url:)``, and an app syncs with the
+/// ZincURLSession library's `URLSessionTransport().sourceFactory` instead (`file://`
+/// still works).
 public func makeCatalogSource(_ url: String) throws -> CatalogSource {
+    #if ZINC_LIBCURL
     try makeCatalogSource(url, http: HTTPCatalogSource.init)
+    #else
+    try makeCatalogSource(url) { url, _ in throw ClientError.noDefaultHTTPTransport(url: url) }
+    #endif
 }
 
 /// The source for a tracked URL, with `http(s)://` URLs fetched through the transport

@@ -5,6 +5,10 @@ public enum ClientError: Error, Equatable, Sendable {
     case repoNotFound(String)
     case repoExists(String)
     case unsupportedURL(String)
+    /// An `http(s)://` URL given to the default ``makeCatalogSource(_:)`` in a build
+    /// without libcurl (iOS): the app must pass a transport of its own, such as the
+    /// ZincURLSession library's `URLSessionTransport().sourceFactory`.
+    case noDefaultHTTPTransport(url: String)
     /// The connection failed or was cut; `received` bytes of the body had arrived.
     case transport(url: String, reason: String, received: Int64)
     case notFound(url: String)
@@ -33,6 +37,8 @@ extension ClientError: CustomStringConvertible {
             return "a Zinc repo already exists at '\(path)'"
         case .unsupportedURL(let url):
             return "unsupported catalog URL '\(url)': use http://, https://, file:// or a local path"
+        case .noDefaultHTTPTransport(let url):
+            return "cannot fetch '\(url)': this build has no libcurl; sync through ZincURLSession's URLSessionTransport().sourceFactory"
         case .transport(let url, let reason, let received):
             return "download of \(url) failed after \(received) bytes: \(reason)"
         case .notFound(let url):

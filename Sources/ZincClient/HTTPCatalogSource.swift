@@ -1,5 +1,6 @@
+#if ZINC_LIBCURL
 import Zinc
-import ZincHTTP
+import ZincCurl
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -8,9 +9,10 @@ import Foundation
 #endif
 
 /// A catalog on any static HTTP host or CDN, fetched with libcurl: the default transport
-/// on Linux. Bodies are streamed chunk by chunk into the caller's file as they arrive,
-/// never collected in memory, and `FetchTransfer` checks every promise the server makes
-/// (status, Content-Range, Content-Length) against what it sends.
+/// on Linux and macOS (an iOS build has no libcurl, hence no such type: see
+/// ``makeCatalogSource(_:)``). Bodies are streamed chunk by chunk into the caller's file
+/// as they arrive, never collected in memory, and `FetchTransfer` checks every promise
+/// the server makes (status, Content-Range, Content-Length) against what it sends.
 public final class HTTPCatalogSource: CatalogSource, @unchecked Sendable {
     public let url: String
     private let base: URL
@@ -38,3 +40,4 @@ public final class HTTPCatalogSource: CatalogSource, @unchecked Sendable {
         return try transfer.outcome()
     }
 }
+#endif

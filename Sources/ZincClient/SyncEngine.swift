@@ -19,8 +19,9 @@ public struct SyncOptions: Sendable {
     /// The most an index or manifest may weigh, gzipped or not: a server cannot make
     /// the client read an endless document into memory.
     public var documentLimit: Int64
-    /// Makes the transport for a tracked URL: libcurl by default, `URLSessionTransport`'s
-    /// `sourceFactory` (the ZincURLSession library) for an app's own networking.
+    /// Makes the transport for a tracked URL: libcurl by default (on Linux and macOS),
+    /// `URLSessionTransport`'s `sourceFactory` (the ZincURLSession library) for an app's
+    /// own networking, and on iOS, which has no libcurl.
     public var sourceFactory: @Sendable (String) throws -> CatalogSource
     /// Told how each bundle's download advances, for progress displays.
     public var progress: (@Sendable (SyncProgress) -> Void)?

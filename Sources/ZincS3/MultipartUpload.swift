@@ -1,5 +1,5 @@
 import Zinc
-import ZincHTTP
+import ZincCurl
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import Zinc
+import ZincCurl
 import ZincHTTP
 
 #if canImport(FoundationEssentials)

@@ -139,7 +139,7 @@ public final class S3Storage: CatalogStorage {
     }
 
     public func fingerprint(of bytes: [UInt8]) -> String? {
-        Hashing.hex(Hashing.md5(bytes))
+        Hex.encode(MD5.digest(bytes))
     }
 
     /// The key prefix of everything below a catalog folder ("" for the whole catalog).

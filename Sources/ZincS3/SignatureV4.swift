@@ -23,7 +23,7 @@ struct SignatureV4: Sendable {
     /// sending it would cost a pass over each byte uploaded (a CPU-bound step on a
     /// catalog of gigabytes) or reading spooled files twice. TLS protects it in transit.
     static let unsignedPayload = "UNSIGNED-PAYLOAD"
-    static let emptyPayloadHash = Hashing.hex(Hashing.sha256([]))
+    static let emptyPayloadHash = SHA256.digest([]).hex
 
     /// The headers to add to a request: `x-amz-date`, `x-amz-content-sha256`, the
     /// session token if any, and `Authorization`. Every header in `headers` (lowercase
@@ -49,11 +49,11 @@ struct SignatureV4: Sendable {
         let signedNames = names.joined(separator: ";")
         let canonicalRequest = [method, encodedPath, canonicalQuery, canonicalHeaders, signedNames, payloadHash].joined(separator: "\n")
         let scope = "\(day)/\(region)/s3/aws4_request"
-        let stringToSign = ["AWS4-HMAC-SHA256", stamp, scope, Hashing.hex(Hashing.sha256(Array(canonicalRequest.utf8)))]
+        let stringToSign = ["AWS4-HMAC-SHA256", stamp, scope, SHA256.digest(Array(canonicalRequest.utf8)).hex]
             .joined(separator: "\n")
         var key = Array("AWS4\(credentials.secretAccessKey)".utf8)
-        for part in [day, region, "s3", "aws4_request"] { key = Hashing.hmacSHA256(key: key, Array(part.utf8)) }
-        let signature = Hashing.hex(Hashing.hmacSHA256(key: key, Array(stringToSign.utf8)))
+        for part in [day, region, "s3", "aws4_request"] { key = HMACSHA256.authenticate(Array(part.utf8), key: key) }
+        let signature = Hex.encode(HMACSHA256.authenticate(Array(stringToSign.utf8), key: key))
         signed.removeValue(forKey: "host")  // libcurl sends it from the URL
         for name in headers.keys { signed.removeValue(forKey: name) }
         signed["authorization"] =

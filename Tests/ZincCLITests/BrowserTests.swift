@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZincHTTP
+import ZincCurl
 import ZincTestSupport
 
 /// The catalog browser of `zinc serve` in a real headless Chromium: pages load, links

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Zinc
-import ZincHTTP
+import ZincCurl
 import ZincTestSupport
 
 #if canImport(Glibc)

@@ -36,6 +36,19 @@ import FoundationNetworking
         return (response, try dir.read("sink"))
     }
 
+    /// The default factory fetches over libcurl where it is built; without it (iOS) an
+    /// `http://` URL is refused with the way out named, and `file://` still works.
+    @Test func theDefaultFactoryUsesLibcurlWhereItIsBuilt() throws {
+        #if ZINC_LIBCURL
+        #expect(try makeCatalogSource(server.url) is HTTPCatalogSource)
+        #else
+        let error = try #require(throws: ClientError.self) { try makeCatalogSource(server.url) }
+        #expect(error == .noDefaultHTTPTransport(url: server.url))
+        #expect("\(error)".contains("URLSessionTransport().sourceFactory"))
+        #endif
+        #expect(try makeCatalogSource("file://" + dir.at("cat")) is FileCatalogSource)
+    }
+
     @Test(arguments: ClientTransport.allCases) func aWholeFileArrivesThenIsNotModified(_ transport: ClientTransport) throws {
         let first = try fetch(transport)
         #expect(first.bytes == content)
@@ -107,8 +120,10 @@ import FoundationNetworking
             HostileHTTPServer.response(status: "200 OK", headers: ["Content-Encoding": "gzip"], body: gzipped)
         }
         switch transport {
+        #if ZINC_LIBCURL
         case .libcurl:
             #expect(try fetch(transport, "file.json.gz").bytes == gzipped)
+        #endif
         case .urlSession:
             let error = try #require(throws: ClientError.self) { try fetch(transport, "file.json.gz") }
             #expect("\(error)".contains("file.json.gz") && "\(error)".contains("Content-Encoding 'gzip'"), "\(error)")

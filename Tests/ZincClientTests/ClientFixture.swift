@@ -15,7 +15,7 @@ final class ClientFixture {
     /// How the repo fetches from the server.
     let transport: ClientTransport
 
-    init(transport: ClientTransport = .libcurl) throws {
+    init(transport: ClientTransport = .standard) throws {
         self.transport = transport
         dir = try TemporaryDirectory()
         catalog = try Catalog.create(id: Self.catalogID, in: FileStorage(root: dir.at("cat")))
@@ -33,7 +33,7 @@ final class ClientFixture {
 
     /// Where every update test starts: version 1 tracked and synced into the repo (with
     /// `strategy`), then version 2 published.
-    static func version1SyncedVersion2Published(strategy: FetchStrategy? = nil, transport: ClientTransport = .libcurl) throws
+    static func version1SyncedVersion2Published(strategy: FetchStrategy? = nil, transport: ClientTransport = .standard) throws
         -> ClientFixture
     {
         let fixture = try ClientFixture(transport: transport)

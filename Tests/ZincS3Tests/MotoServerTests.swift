@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ZincHTTP
+import ZincCurl
 import ZincTestSupport
 
 /// The test server itself: a private instance answers, and is gone once stopped, so no

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Zinc
 
 @testable import ZincS3
 
@@ -36,7 +37,7 @@ import Testing
     /// PUT Object: a key with `$`, a `Date` and an `x-amz-storage-class` header, and a
     /// signed payload ("Welcome to Amazon S3.").
     @Test func signsThePutObjectExample() {
-        let payloadHash = Hashing.hex(Hashing.sha256(Array("Welcome to Amazon S3.".utf8)))
+        let payloadHash = SHA256.digest(Array("Welcome to Amazon S3.".utf8)).hex
         #expect(payloadHash == "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072")
         let path = SignatureV4.encode("/test$file.text", keepSlash: true)
         #expect(path == "/test%24file.text")

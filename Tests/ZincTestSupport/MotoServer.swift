@@ -1,6 +1,6 @@
 import Foundation
 import Zinc
-import ZincHTTP
+import ZincCurl
 import ZincS3
 
 #if canImport(Glibc)

@@ -1,9 +1,8 @@
-import CLibCrypto
-
-/// Incremental SHA-1 through OpenSSL's EVP digest API. Objects are named by the plain
-/// SHA-1 of their uncompressed bytes (not git's blob hash).
+/// Incremental SHA-1: OpenSSL's on Linux, CryptoKit's on Apple systems (see
+/// `DigestAlgorithm`). Objects are named by the plain SHA-1 of their uncompressed bytes
+/// (not git's blob hash).
 public final class SHA1 {
-    private let running = EVPDigest(EVP_sha1())
+    private let running = RunningDigest(.sha1)
 
     public init() {}
 

@@ -1,10 +1,8 @@
-import CLibCrypto
-
-/// Incremental SHA-256 through OpenSSL's EVP digest API: what catalog signatures cover
-/// (the index, manifests and every object's content), since SHA-1, which names objects,
-/// no longer resists chosen-prefix collisions.
+/// Incremental SHA-256 (OpenSSL's on Linux, CryptoKit's on Apple systems): what catalog
+/// signatures cover (the index, manifests and every object's content), since SHA-1,
+/// which names objects, no longer resists chosen-prefix collisions.
 public final class SHA256 {
-    private let running = EVPDigest(EVP_sha256())
+    private let running = RunningDigest(.sha256)
 
     public init() {}
 

@@ -1,5 +1,3 @@
-import CLibCrypto
-
 /// An Ed25519 public key a client or `verify` trusts. Its file is one line,
 /// `ed25519 <64 hex digits of the raw key>`; its id, which signature files name, is the
 /// hex of the first 8 bytes of the SHA-256 of the raw key.
@@ -45,11 +43,6 @@ public struct PublicKey: Hashable, Sendable {
 
     /// Whether `signature` is this key's Ed25519 signature of `message`.
     public func verifies(_ signature: [UInt8], of message: [UInt8]) -> Bool {
-        guard signature.count == 64, let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, raw, raw.count) else { return false }
-        defer { EVP_PKEY_free(key) }
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        return EVP_DigestVerifyInit(context, nil, nil, nil, key) == 1
-            && EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+        Ed25519Key.isValid(signature, of: message, publicKey: raw)
     }
 }

@@ -1,42 +1,29 @@
-import CLibCrypto
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A publisher's Ed25519 private key, through libcrypto. On disk it is the PEM form of
+/// A publisher's Ed25519 private key, through libcrypto on Linux and CryptoKit on Apple
+/// systems (the same key files either way). On disk it is the PEM form of
 /// PKCS#8 that `openssl genpkey -algorithm ed25519` writes (`-----BEGIN PRIVATE KEY-----`,
 /// the 48-byte DER in base64); its public half goes beside it as `FILE.pub` (`PublicKey`).
-public final class SigningKey: @unchecked Sendable {
-    // Sendable: an EVP_PKEY is never changed after it is made, and each signature gets
-    // a digest context of its own.
-    private let key: OpaquePointer
+public final class SigningKey: Sendable {
+    private let key: Ed25519Key
     public let publicKey: PublicKey
 
-    private init(key: OpaquePointer) throws {
+    private init(key: Ed25519Key) throws {
         self.key = key
-        var raw = [UInt8](repeating: 0, count: 32)
-        var length = raw.count
-        guard EVP_PKEY_get_raw_public_key(key, &raw, &length) == 1, length == 32 else {
-            EVP_PKEY_free(key)
-            throw ZincError.keyFile(path: "(memory)", reason: "libcrypto gave no Ed25519 public key")
+        guard let raw = key.publicKey else {
+            throw ZincError.keyFile(path: "(memory)", reason: "\(Ed25519Key.library) gave no Ed25519 public key")
         }
         publicKey = try PublicKey(raw: raw)
     }
 
-    deinit { EVP_PKEY_free(key) }
-
     /// A new key from the system's random source.
     public static func generate() throws -> SigningKey {
-        guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil) else {
-            throw ZincError.keyFile(path: "(new key)", reason: "libcrypto cannot make Ed25519 keys")
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        var key: OpaquePointer?
-        guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_keygen(context, &key) == 1, let key else {
-            throw ZincError.keyFile(path: "(new key)", reason: "libcrypto could not generate an Ed25519 key")
+        guard let key = Ed25519Key.generate() else {
+            throw ZincError.keyFile(path: "(new key)", reason: "\(Ed25519Key.library) could not generate an Ed25519 key")
         }
         return try SigningKey(key: key)
     }
@@ -68,36 +55,22 @@ public final class SigningKey: @unchecked Sendable {
         guard let der = Base64.decode(lines[1]), der.count == 48, der.starts(with: pkcs8Prefix) else {
             throw bad("not an Ed25519 private key in PKCS#8 form (make one with 'zinc keygen')")
         }
-        let seed = Array(der[16...])
-        guard let key = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, seed, seed.count) else {
-            throw bad("libcrypto refused the key")
-        }
+        guard let key = Ed25519Key(seed: Array(der[16...])) else { throw bad("\(Ed25519Key.library) refused the key") }
         return try SigningKey(key: key)
     }
 
     /// The PEM text of the private key.
     public func pem() throws -> [UInt8] {
-        var seed = [UInt8](repeating: 0, count: 32)
-        var length = seed.count
-        guard EVP_PKEY_get_raw_private_key(key, &seed, &length) == 1, length == 32 else {
-            throw ZincError.keyFile(path: "(memory)", reason: "libcrypto gave no Ed25519 private key")
+        guard let seed = key.seed else {
+            throw ZincError.keyFile(path: "(memory)", reason: "\(Ed25519Key.library) gave no Ed25519 private key")
         }
         return Array("\(Self.pemHeader)\n\(Base64.encode(Self.pkcs8Prefix + seed))\n\(Self.pemFooter)\n".utf8)
     }
 
-    /// The Ed25519 signature (64 bytes) of `message`.
+    /// The Ed25519 signature (64 bytes) of `message`. With libcrypto it is RFC 8032's
+    /// deterministic one; Apple's CryptoKit randomizes it. Either verifies the same.
     public func sign(_ message: [UInt8]) -> [UInt8] {
-        guard let context = EVP_MD_CTX_new() else { fatalError("OpenSSL could not allocate a digest context") }
-        defer { EVP_MD_CTX_free(context) }
-        var signature = [UInt8](repeating: 0, count: 64)
-        var length = signature.count
-        // Ed25519 hashes the message itself: no digest is named, and it is signed in one call.
-        guard EVP_DigestSignInit(context, nil, nil, nil, key) == 1,
-            EVP_DigestSign(context, &signature, &length, message, message.count) == 1, length == 64
-        else {
-            fatalError("libcrypto failed to sign with an Ed25519 key it loaded")
-        }
-        return signature
+        key.sign(message)
     }
 
     /// Writes the private key to `path` (mode 0600) and the public key to `path.pub`,
@@ -118,27 +91,6 @@ public final class SigningKey: @unchecked Sendable {
         // The umask must not widen or narrow what was asked for.
         guard fchmod(file.fd, mode) == 0 else { throw ZincError.io(path: path, operation: "chmod", errno: errno) }
         try file.write(bytes)
-        guard fsync(file.fd) == 0 else { throw ZincError.io(path: path, operation: "sync", errno: errno) }
-    }
-}
-
-/// Base64 through libcrypto, for PEM bodies: strict, unwrapped, padded.
-enum Base64 {
-    static func encode(_ bytes: [UInt8]) -> String {
-        var output = [UInt8](repeating: 0, count: (bytes.count + 2) / 3 * 4 + 1)
-        let n = EVP_EncodeBlock(&output, bytes, Int32(bytes.count))
-        return String(decoding: output.prefix(Int(n)), as: UTF8.self)
-    }
-
-    /// nil for anything but canonical base64 (length a multiple of 4, at most two `=`).
-    static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        let input = Array(text.utf8)
-        guard !input.isEmpty, input.count % 4 == 0, input.count <= 1 << 16 else { return nil }
-        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        let padding = input.reversed().prefix { $0 == UInt8(ascii: "=") }.count
-        guard padding <= 2, input.dropLast(padding).allSatisfy(alphabet.contains) else { return nil }
-        var output = [UInt8](repeating: 0, count: input.count / 4 * 3)
-        guard EVP_DecodeBlock(&output, input, Int32(input.count)) == Int32(output.count) else { return nil }
-        return Array(output.dropLast(padding))
+        try file.synchronize()
     }
 }

@@ -43,6 +43,8 @@ extension FileStamp {
             size: Int64(st.st_size),
             mtimeNanoseconds: st.modificationTime.nanoseconds,
             ctimeNanoseconds: st.statusChangeTime.nanoseconds,
-            inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
+            // Darwin's dev_t is a signed Int32 (negative for a major number above 127),
+            // Linux's a UInt64: the bits are the identity, so no conversion may trap.
+            inode: UInt64(st.st_ino), device: UInt64(truncatingIfNeeded: st.st_dev))
     }
 }

@@ -14,7 +14,8 @@ import Darwin
 /// A catalog in a local folder. Every file is written as an anonymous file in its final
 /// folder and linked into place (or under a temporary name and renamed, see
 /// `FileStorageWriter`), so readers (and a CDN syncing the folder) never see half a
-/// file; `flush` is one `syncfs` for the whole batch instead of one fsync per object.
+/// file; `flush` is one `syncfs` for the whole batch instead of one fsync per object (on
+/// Linux; elsewhere each file is synced at its commit and `flush` empties the drive's cache).
 /// Locks are `flock`s on hidden files of the root, released by the kernel when a
 /// process dies.
 public final class FileStorage: CatalogStorage, @unchecked Sendable {
@@ -162,13 +163,13 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     }
 
     public func flush() throws {
-        let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw ZincError.io(path: root, operation: "open", errno: errno) }
-        defer { close(fd) }
+        let folder = try PosixFile.open(root, flags: O_RDONLY | O_DIRECTORY)
         #if os(Linux)
-        guard KernelCalls.syncfs(fd) == 0 else { throw ZincError.io(path: root, operation: "sync", errno: errno) }
+        guard KernelCalls.syncfs(folder.fd) == 0 else { throw ZincError.io(path: root, operation: "sync", errno: errno) }
         #else
-        guard fsync(fd) == 0 else { throw ZincError.io(path: root, operation: "sync", errno: errno) }
+        // No syncfs: each file was handed to the disk at its commit (`FileStorageWriter`);
+        // this has the drive write out its cache, the folder's entries with it.
+        try folder.synchronize()
         #endif
     }
 

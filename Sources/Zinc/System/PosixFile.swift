@@ -86,6 +86,16 @@ public final class PosixFile {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
+    /// Makes the file's content durable: `fsync(2)`, which on Apple systems leaves it in
+    /// the drive's cache (a power cut may lose it, or keep a rename that names it and not
+    /// the data), so there `F_FULLFSYNC` first, fsync where a file system refuses it.
+    public func synchronize() throws {
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return }
+        #endif
+        guard fsync(fd) == 0 else { throw ZincError.io(path: path, operation: "sync", errno: errno) }
+    }
+
     /// The file's `fstat(2)`.
     public func status() throws -> stat {
         var st = stat()

@@ -1,4 +1,5 @@
 import Synchronization
+import ZincHTTP
 
 /// Performs HTTP requests through libcurl from any number of threads at once. Each
 /// request borrows an idle handle (or a new one), so concurrent requests each get their
