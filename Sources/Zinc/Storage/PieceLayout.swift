@@ -47,12 +47,8 @@ struct PieceLayout {
                 let file = try open(path)
                 let actual = Int64(try file.status().st_size)
                 guard actual == size else { throw WritePieceMismatch(path: path, expected: size, actual: actual) }
-                var done = 0
-                while done < target.count {
-                    let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: target[done...]), at: Int64(inPiece + done))
-                    guard n > 0 else { throw WritePieceMismatch(path: path, expected: size, actual: Int64(inPiece + done)) }
-                    done += n
-                }
+                let read = try file.readFully(into: target, at: Int64(inPiece))
+                guard read == target.count else { throw WritePieceMismatch(path: path, expected: size, actual: Int64(inPiece + read)) }
             }
             index += 1
         }

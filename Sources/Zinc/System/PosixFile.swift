@@ -126,11 +126,13 @@ public final class PosixFile {
         return !stopped && pending.isEmpty
     }
 
-    /// Reads until `buffer` is full or the file ends; returns how many bytes it read.
-    public func readFully(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    /// Reads until `buffer` is full or the file ends; returns how many bytes it read. From
+    /// the current position, or from `offset` without moving it.
+    public func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64? = nil) throws -> Int {
         var count = 0
         while count < buffer.count {
-            let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+            let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[count...])
+            let n = try offset.map { try read(into: rest, at: $0 + Int64(count)) } ?? read(into: rest)
             if n == 0 { break }
             count += n
         }
