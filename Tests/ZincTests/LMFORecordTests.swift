@@ -48,6 +48,27 @@ import ZincTestSupport
         }
     }
 
+    /// A record is written straight to bytes, not through `JSONValue`: they must still be
+    /// canonical JSON (compact, keys sorted as `JSONValue` sorts them), with several scopes
+    /// and intros of one and two digits ("10" sorts before "9").
+    @Test func aRecordIsCanonicalJSON() throws {
+        let dir = try TemporaryDirectory()
+        let storage = MemoryStorage()
+        let catalog = try Catalog.create(id: "com.example.lmfo", in: storage)
+        let spec = try Flavorspec.parse(Array(#"{"small": ["+ *.txt", "- *"], "big": ["- *.txt", "+ *"]}"#.utf8), source: "spec")
+        for version in 1...11 {
+            try dir.write(
+                "src/file\(version)" + (version % 2 == 0 ? ".txt" : ".bin"), SampleContent.text(60 + version, word: "v\(version)"))
+            _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec, statCacheFolder: nil))
+        }
+        let bytes = try #require(try storage.read("lmfo/B-11.json"))
+        #expect(try JSONValue.parse(bytes).encoded() == bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"earlier_versions":[1,2,3,4,5,6,7,8,9,10],"scopes":{"":{"1":["#))
+        #expect(text.hasSuffix(#"]}},"version":11}"#))
+        #expect(text.contains(#""big":{"#) && text.contains(#""small":{"#))
+    }
+
     /// The order every archive of `version` must have by FORMAT.md's definition, from
     /// the manifests of the versions that existed before it.
     private func expectDefinitionOrder(_ catalog: Catalog, version: Int, earlier: [Int], storage: MemoryStorage) throws {

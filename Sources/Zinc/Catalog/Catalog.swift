@@ -85,29 +85,4 @@ public final class Catalog: @unchecked Sendable {
         }
         return digests
     }
-
-    /// Writes a manifest and its gzipped copy to `path` (and `path`.gz), both streamed
-    /// as `encode` hands over the JSON; returns the SHA-1 of the JSON.
-    func writeManifest(_ path: String, encode: (([UInt8]) throws -> Void) throws -> Void) throws -> String {
-        let json = try storage.makeWriter(for: path)
-        defer { json.discard() }
-        let gz = try storage.makeWriter(for: path + ".gz")
-        defer { gz.discard() }
-        let compressor = GzipCompressor { try gz.write($0) }
-        let hasher = SHA1()
-        try encode { piece in
-            try json.write(piece)
-            try piece.withUnsafeBytes { try compressor.update($0) }
-            hasher.update(piece)
-        }
-        try compressor.finish()
-        // Create-only: a manifest's name is cached as immutable, and its version number
-        // was reserved for this writer alone.
-        for writer in [json, gz] {
-            guard try writer.commit(.ifAbsent) == .written else {
-                throw ZincError.versionFileExists("\(storage.location)/\(writer.path)")
-            }
-        }
-        return hasher.finalize()
-    }
 }

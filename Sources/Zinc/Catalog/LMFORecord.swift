@@ -33,22 +33,48 @@ struct LMFORecord: Equatable {
 
     static func key(_ flavor: String?) -> String { flavor ?? wholeVersion }
 
+    /// The record's JSON, keys sorted as `JSONValue` sorts them, written straight to
+    /// bytes: a tree of JSON values would hold each of 100,000 shas as a string of its
+    /// own, at the end of an import, when it is largest in memory.
     func encoded() -> [UInt8] {
-        var scopesJSON = [String: JSONValue]()
-        for (scope, intros) in scopes {
-            var byIntro = [Int: [SHA1.Digest]]()
-            for (digest, intro) in intros { byIntro[intro, default: []].append(digest) }
-            scopesJSON[scope] = .object(
-                Dictionary(
-                    uniqueKeysWithValues: byIntro.map { intro, digests in
-                        (String(intro), .array(digests.sorted().map { .string($0.hex) }))
-                    }))
+        var out = [UInt8]()
+        out.reserveCapacity(scopes.values.reduce(256) { $0 + $1.count * 43 })
+        func append(_ text: StaticString) {
+            text.withUTF8Buffer { out.append(contentsOf: $0) }
         }
-        return JSONValue.object([
-            "version": .int(Int64(version)),
-            "earlier_versions": .array(earlierVersions.map { .int(Int64($0)) }),
-            "scopes": .object(scopesJSON),
-        ]).encoded()
+        func separate(_ first: Bool) {
+            if !first { out.append(UInt8(ascii: ",")) }
+        }
+        append(#"{"earlier_versions":["#)
+        for (i, earlier) in earlierVersions.enumerated() {
+            separate(i == 0)
+            out.append(contentsOf: String(earlier).utf8)
+        }
+        append(#"],"scopes":{"#)
+        for (s, scope) in scopes.keys.sorted(by: JSONValue.keyPrecedes).enumerated() {
+            separate(s == 0)
+            JSONValue.writeString(scope, to: &out)
+            append(":{")
+            var byIntro = [String: [SHA1.Digest]]()
+            for (digest, intro) in scopes[scope]! { byIntro[String(intro), default: []].append(digest) }
+            for (k, intro) in byIntro.keys.sorted(by: JSONValue.keyPrecedes).enumerated() {
+                separate(k == 0)
+                JSONValue.writeString(intro, to: &out)
+                append(":[")
+                for (d, digest) in byIntro[intro]!.sorted().enumerated() {
+                    separate(d == 0)
+                    out.append(UInt8(ascii: "\""))
+                    digest.appendHex(to: &out)
+                    out.append(UInt8(ascii: "\""))
+                }
+                append("]")
+            }
+            append("}")
+        }
+        append(#"},"version":"#)
+        out.append(contentsOf: String(version).utf8)
+        append("}")
+        return out
     }
 
     /// Parses a record, checking every value a record of `version` can hold; a record

@@ -124,17 +124,25 @@ extension Catalog {
     }
 
     /// Writes the archives, then the manifest, of a reserved version; returns the SHA-1
-    /// of the manifest's JSON.
+    /// of the manifest's JSON. The manifest is encoded while the archives are written
+    /// (see `EncodedManifest`), and put in place once they are flushed.
     private func writeVersion(
         _ name: String, _ draft: VersionDraft, _ reservation: Reservation,
         options: BundleUpdateOptions
     ) throws -> String {
-        try writeArchives(name, draft, reservation, options: options, condition: .ifAbsent)
-        let manifestSHA = try writeManifest(Manifest.path(bundle: name, version: reservation.version)) { sink in
-            try draft.encode(catalog: reservation.catalogID, bundle: name, version: reservation.version, sink)
-        }
+        let path = Manifest.path(bundle: name, version: reservation.version)
+        let manifest = try parallelMap(count: 2, workers: options.workers) { task -> EncodedManifest? in
+            guard task == 1 else {
+                try writeArchives(name, draft, reservation, options: options, condition: .ifAbsent)
+                return nil
+            }
+            return try EncodedManifest.encode(path, in: storage) { sink in
+                try draft.encode(catalog: reservation.catalogID, bundle: name, version: reservation.version, sink)
+            }
+        }[1]!
+        try manifest.commit()
         try storage.flush()
-        return manifestSHA
+        return manifest.sha
     }
 
     /// The archives and LMFO record of a reserved version, ordered over the versions
