@@ -30,7 +30,11 @@ extension Catalog {
     /// it: a version of 100,000 files is at its largest in memory while its archives are
     /// planned.
     static func archiveMembers(of objects: [StoredObject], flavor: String?, record: LMFORecord) -> [StoredObject] {
-        let distinct = distinctSorted(objects)
+        archiveMembers(ofDistinct: distinctSorted(objects), flavor: flavor, record: record)
+    }
+
+    /// `archiveMembers(of:)` for objects already distinct and sorted by digest.
+    static func archiveMembers(ofDistinct distinct: [StoredObject], flavor: String?, record: LMFORecord) -> [StoredObject] {
         let intros = record.scopes[LMFORecord.key(flavor)] ?? [:]
         return LMFOOrder.positions(intros: distinct.map { intros[$0.digest] ?? record.version }).map { distinct[$0] }
     }

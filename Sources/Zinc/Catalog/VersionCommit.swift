@@ -154,20 +154,21 @@ extension Catalog {
     ) throws {
         var scopes = [String?: [SHA1.Digest]]()
         for scope in [nil] + draft.flavors {
-            scopes[scope] = Catalog.distinctSorted(draft.objects(in: scope)).map(\.digest)
+            scopes[scope] = draft.distinctObjects(in: scope).map(\.digest)
         }
         let record = try lmfoRecord(
             bundle: name, version: reservation.version, earlierVersions: reservation.earlierVersions,
             scopes: scopes)
-        for scope in archiveScopes(of: draft, options: options) {
-            try writeArchive(
-                Catalog.archivePath(bundle: name, version: reservation.version, flavor: scope),
-                members: Catalog.archiveMembers(of: draft.objects(in: scope), flavor: scope, record: record),
-                workers: options.workers, condition: condition)
-        }
+        // The record first: its JSON is gone before the archives' member lists are made.
         let recordPath = LMFORecord.path(bundle: name, version: reservation.version)
         guard try storage.write(record.encoded(), to: recordPath, condition) == .written else {
             throw ZincError.versionFileExists("\(storage.location)/\(recordPath)")
+        }
+        for scope in archiveScopes(of: draft, options: options) {
+            try writeArchive(
+                Catalog.archivePath(bundle: name, version: reservation.version, flavor: scope),
+                members: Catalog.archiveMembers(ofDistinct: draft.distinctObjects(in: scope), flavor: scope, record: record),
+                workers: options.workers, condition: condition)
         }
         try storage.flush()
     }

@@ -6,7 +6,8 @@ struct VersionDraft {
     let paths: [String]
     /// Per file, its flavors; nil when the bundle has no flavorspec.
     let fileFlavors: [[String]?]
-    /// The distinct objects, and per file the index of its object among them.
+    /// The distinct objects, by digest, each the object of some file; and per file the
+    /// index of its object among them.
     let objects: [StoredObject]
     let objectOfFile: [Int]
     /// Every flavor used by some file, in first-seen order (the manifest's `flavors`).
@@ -16,6 +17,7 @@ struct VersionDraft {
         assert(
             zip(paths, paths.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) },
             "a draft's paths are in manifest order")
+        assert(zip(objects, objects.dropFirst()).allSatisfy { $0.digest < $1.digest }, "a draft's objects are distinct, by digest")
         self.paths = paths
         self.fileFlavors = fileFlavors
         self.objects = objects
@@ -39,11 +41,14 @@ struct VersionDraft {
         paths.indices.count { entry($0).isIn(flavor: flavor) }
     }
 
-    /// The objects of the whole version (nil) or of one flavor, once per file.
-    func objects(in flavor: String?) -> [StoredObject] {
-        paths.indices.compactMap { i in
-            entry(i).isIn(flavor: flavor) ? objects[objectOfFile[i]] : nil
-        }
+    /// The objects of the whole version (nil) or of one flavor, once each, by digest.
+    /// The whole version's are the draft's own, shared rather than copied and sorted
+    /// again: an archive of 100,000 objects is planned when an import is largest in memory.
+    func distinctObjects(in flavor: String?) -> [StoredObject] {
+        guard let flavor else { return objects }
+        var used = [Bool](repeating: false, count: objects.count)
+        for i in paths.indices where entry(i).isIn(flavor: flavor) { used[objectOfFile[i]] = true }
+        return objects.indices.compactMap { used[$0] ? objects[$0] : nil }
     }
 
     /// The manifest JSON of this draft as version `version`, in pieces (see `Manifest.encode`).
