@@ -60,10 +60,10 @@ struct ZincCommand: AsyncParsableCommand {
         mallopt(M_MMAP_THRESHOLD, 2 << 20)
         mallopt(M_TRIM_THRESHOLD, 4 << 20)
         // One arena for every thread: each arena keeps the blocks freed in it, so the
-        // hashing workers', archive fillers' and manifest encoder's arenas added up to
-        // 1 to 9 MB to corpus S's peak (63 MB with one, 64 to 72 with several). The
-        // workers' small blocks come from their thread caches without taking its lock:
-        // no slower import was measured.
+        // hashing workers', archive fillers' and manifest encoder's arenas added 1 to
+        // 9 MB to corpus S's peak, varying from run to run. The workers' small blocks
+        // come from their thread caches without taking its lock: no slower import was
+        // measured.
         mallopt(M_ARENA_MAX, 1)
         #endif
         var arguments = Array(CommandLine.arguments.dropFirst())

@@ -123,9 +123,9 @@ extension Catalog {
         return try newest.holdsExactly(paths: draft.paths, digest: draft.digest, fileFlavors: draft.fileFlavors)
     }
 
-    /// Writes the archives, then the manifest, of a reserved version; returns the SHA-1
-    /// of the manifest's JSON. The manifest is encoded while the archives are written
-    /// (see `EncodedManifest`), and put in place once they are flushed.
+    /// Writes the LMFO record and archives, then the manifest, of a reserved version;
+    /// returns the SHA-1 of the manifest's JSON. The manifest is encoded while the
+    /// archives are written (see `EncodedManifest`), and put in place once they are flushed.
     private func writeVersion(
         _ name: String, _ draft: VersionDraft, _ reservation: Reservation,
         options: BundleUpdateOptions
