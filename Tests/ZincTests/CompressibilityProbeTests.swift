@@ -53,8 +53,30 @@ import ZincTestSupport
     @Test func wholeSmallFilesOfNoiseAreSkipped() {
         #expect(probeWhole(SampleContent.noise(3000, seed: 1)))
         #expect(probeWhole(SampleContent.noise(600_000, seed: 2)))
-        // Too short for statistics to mean anything: deflating it is cheap anyway.
-        #expect(!probeWhole(SampleContent.noise(1000, seed: 3)))
+        #expect(probeWhole(SampleContent.noise(1000, seed: 3)))
+        // Too short to be worth the statistics: deflating it is cheap anyway.
+        #expect(!probeWhole(SampleContent.noise(200, seed: 4)))
+    }
+
+    /// A yes must be right whatever the size: what the probe skips never gzips to the
+    /// threshold. Noise, noise behind a compressible header (a JPEG's tables, a PNG's
+    /// chunks) and noise of a few byte values, from the smallest size probed up.
+    @Test func aYesIsNeverWrong() {
+        var yes = 0
+        for size in stride(from: CompressibilityProbe.smallestContentProbed, through: 4096, by: 97) {
+            let seed = UInt64(size)
+            let header = Array(SampleContent.text(size / 8))
+            let fewValues = SampleContent.noise(size, seed: seed).map { $0 & 0x7F }
+            for content in [
+                SampleContent.noise(size, seed: seed), header + SampleContent.noise(size - header.count, seed: seed), fewValues,
+            ] {
+                guard probeWhole(content) else { continue }
+                yes += 1
+                #expect(Double(GzipCompressor.compress(content).count) / Double(content.count) > 0.85, "size \(size)")
+            }
+        }
+        // Noise passes at nearly every size: the test checks real yeses.
+        #expect(yes >= 35)
     }
 
     @Test func wholeSmallFilesThatGzipWellAreNotSkipped() {

@@ -46,9 +46,13 @@ enum CompressibilityProbe {
         return meanRatio >= minimumMeanDeflateRatio
     }
 
-    /// Below this, statistics say little (the entropy of a few hundred random bytes is
-    /// well under 8 bits) and deflating costs next to nothing.
-    static let smallestContentProbed = 2048
+    /// Below this, deflating costs next to nothing. Above it the statistics are exact for
+    /// the bytes at hand, however few: no Huffman code of these bytes is shorter than
+    /// their entropy, so a yes is as sure for 300 bytes as for 300 KB. Short content only
+    /// says yes less often (300 random bytes show an entropy of about 7.4 bits). Deflating
+    /// the 1-2 KB JPEGs and PNGs of a sprite sheet or thumbnail folder for nothing was a
+    /// tenth of the CPU time of corpus S.
+    static let smallestContentProbed = 256
 
     /// Stage 1 over the whole of a small file's content.
     static func isSurelyIncompressible(_ content: UnsafeRawBufferPointer) -> Bool {
