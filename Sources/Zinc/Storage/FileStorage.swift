@@ -30,11 +30,44 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     static let commitLockFileName = ".zinc.commit.lock"
     static let temporaryMarker = ".tmp-"
 
+    /// The root folder, open when the storage was made (-1 if it did not exist then), for
+    /// the calls of the import's hot paths: they walk down from it (`objects/xx/yy/…`),
+    /// not down the root's whole path, four times per object.
+    private let rootDescriptor: Int32
+
     public init(root: String) {
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        rootDescriptor = open(self.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    }
+
+    deinit {
+        if rootDescriptor >= 0 { close(rootDescriptor) }
     }
 
     func absolute(_ path: String) -> String { root + "/" + path }
+
+    /// Where `path` is for the `*at` calls: below the open root, or by its absolute path.
+    func place(_ path: String) -> Place {
+        rootDescriptor >= 0 ? Place(folder: rootDescriptor, path: path) : Place(folder: AT_FDCWD, path: absolute(path))
+    }
+
+    /// A path for the `*at` calls: relative to the open `folder`, or absolute with `AT_FDCWD`.
+    struct Place {
+        let folder: Int32
+        let path: String
+
+        /// The folder holding it, or nil for a name alone and for `/`.
+        var parent: Place? {
+            guard let slash = path.lastIndex(of: "/"), path != "/" else { return nil }
+            return Place(folder: folder, path: slash == path.startIndex ? "/" : String(path[..<slash]))
+        }
+    }
+
+    /// Opens the stored file at `path` for reading.
+    func openStored(_ path: String) throws -> PosixFile {
+        let place = place(path)
+        return try PosixFile.openForReading(place.path, in: place.folder, shownAs: absolute(path))
+    }
 
     public func readVersioned(_ path: String) throws -> VersionedContent? {
         guard let reader = try openFile(path) else { return nil }
@@ -65,7 +98,7 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
 
     private func openFile(_ path: String) throws -> PosixFile? {
         do {
-            return try PosixFile.openForReading(absolute(path))
+            return try openStored(path)
         } catch ZincError.io(_, _, let code) where code == ENOENT || code == ENOTDIR {
             return nil
         }
@@ -184,7 +217,7 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     /// `flock` on a hidden file of the root: released by the kernel when the process
     /// dies, so a killed writer never leaves the catalog locked.
     func withLock<T>(_ fileName: String, _ operation: Int32, _ body: () throws -> T) throws -> T {
-        try createFolders(root)
+        try createFolders(Place(folder: AT_FDCWD, path: root))
         let lock = try PosixFile.open(absolute(fileName), flags: O_RDWR | O_CREAT)
         while flock(lock.fd, operation) != 0 {
             if errno != EINTR { throw ZincError.io(path: lock.path, operation: "lock", errno: errno) }
@@ -194,20 +227,24 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
     }
 
     func createParentFolders(of path: String) throws {
-        let final = absolute(path)
-        try createFolders(String(final[..<final.lastIndex(of: "/")!]))
+        if let folder = place(path).parent { try createFolders(folder) }
     }
 
     /// `mkdir -p`, deepest folder first: a new `objects/xx/yy` costs one or two calls,
     /// not one per component of the catalog's absolute path.
-    private func createFolders(_ path: String) throws {
-        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
-        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else {
-            throw ZincError.io(path: path, operation: "create folder", errno: errno)
+    private func createFolders(_ folder: Place) throws {
+        if mkdirat(folder.folder, folder.path, 0o755) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT, let parent = folder.parent else {
+            throw ZincError.io(path: shown(folder), operation: "create folder", errno: errno)
         }
-        try createFolders(String(path[..<slash]))
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw ZincError.io(path: path, operation: "create folder", errno: errno)
+        try createFolders(parent)
+        if mkdirat(folder.folder, folder.path, 0o755) != 0 && errno != EEXIST {
+            throw ZincError.io(path: shown(folder), operation: "create folder", errno: errno)
         }
+    }
+
+    /// The absolute path of `place`, for messages.
+    func shown(_ place: Place) -> String {
+        place.folder == AT_FDCWD ? place.path : absolute(place.path)
     }
 }

@@ -25,7 +25,8 @@ final class FileStorageWriter: StorageWriter {
         self.path = path
         let final = storage.absolute(path)
         #if os(Linux)
-        if let anonymous = try Self.creatingFolders(storage, path, { try Self.openAnonymous(beside: final) }) {
+        let place = storage.place(path)
+        if let anonymous = try Self.creatingFolders(storage, path, { try Self.openAnonymous(beside: place, shownAs: final) }) {
             if Self.linkingWorks.load(ordering: .relaxed) {
                 file = anonymous
                 return
@@ -35,7 +36,7 @@ final class FileStorageWriter: StorageWriter {
             // (a sandbox or filesystem refusing links through /proc), every later file
             // has a temporary name instead of failing at its commit.
             let temporary = Self.temporaryName(beside: final)
-            if Self.linkAnonymous(anonymous, as: temporary) == 0 {
+            if Self.linkAnonymous(anonymous, as: .init(folder: AT_FDCWD, path: temporary)) == 0 {
                 Self.linkingWorks.store(true, ordering: .relaxed)
                 file = anonymous
                 temporaryPath = temporary
@@ -71,16 +72,15 @@ final class FileStorageWriter: StorageWriter {
 
     #if os(Linux)
     /// An anonymous file in the folder of `final`, or nil where anonymous files cannot be
-    /// made or linked (the first refusal stops the attempts). Named after `final` in
-    /// messages.
-    private static func openAnonymous(beside final: String) throws -> PosixFile? {
+    /// made or linked (the first refusal stops the attempts). Named `shown` in messages.
+    private static func openAnonymous(beside final: FileStorage.Place, shownAs shown: String) throws -> PosixFile? {
         guard anonymousFilesWork.load(ordering: .relaxed) else { return nil }
-        let folder = String(final[..<final.lastIndex(of: "/")!])
-        let fd = folder.withCString { Glibc.open($0, O_WRONLY | KernelCalls.anonymousFile | O_CLOEXEC, mode_t(0o644)) }
-        if fd >= 0 { return PosixFile(fd: fd, path: final) }
+        let folder = final.parent ?? .init(folder: final.folder, path: ".")
+        let fd = openat(folder.folder, folder.path, O_WRONLY | KernelCalls.anonymousFile | O_CLOEXEC, mode_t(0o644))
+        if fd >= 0 { return PosixFile(fd: fd, path: shown) }
         // Kernels before 3.11 see a folder opened for writing (EISDIR); some filesystems refuse.
         guard errno == EISDIR || errno == EOPNOTSUPP || errno == EINVAL else {
-            throw ZincError.io(path: folder, operation: "create a file in", errno: errno)
+            throw ZincError.io(path: String(shown[..<shown.lastIndex(of: "/")!]), operation: "create a file in", errno: errno)
         }
         anonymousFilesWork.store(false, ordering: .relaxed)
         return nil
@@ -96,13 +96,13 @@ final class FileStorageWriter: StorageWriter {
     /// it, and which spares a walk through /proc (20,000 objects created and linked here:
     /// 0.53 s against 0.57 s); older kernels want a privilege for that and answer
     /// ENOENT, and from then on the file's name under /proc is used.
-    private static func linkAnonymous(_ file: PosixFile, as destination: String) -> Int32 {
+    private static func linkAnonymous(_ file: PosixFile, as destination: FileStorage.Place) -> Int32 {
         if linksByDescriptor.load(ordering: .relaxed) {
-            if linkat(file.fd, "", AT_FDCWD, destination, KernelCalls.emptyPath) == 0 { return 0 }
+            if linkat(file.fd, "", destination.folder, destination.path, KernelCalls.emptyPath) == 0 { return 0 }
             guard errno == ENOENT else { return -1 }
             linksByDescriptor.store(false, ordering: .relaxed)
         }
-        return linkat(AT_FDCWD, "/proc/self/fd/\(file.fd)", AT_FDCWD, destination, AT_SYMLINK_FOLLOW)
+        return linkat(AT_FDCWD, "/proc/self/fd/\(file.fd)", destination.folder, destination.path, AT_SYMLINK_FOLLOW)
     }
 
     private static let linksByDescriptor = Atomic<Bool>(true)
@@ -122,7 +122,7 @@ final class FileStorageWriter: StorageWriter {
     }
 
     func append(storedFile path: String) throws {
-        try append(localFile: PosixFile.openForReading(storage.absolute(path)))
+        try append(localFile: storage.openStored(path))
     }
 
     func append(localFile: PosixFile) throws {
@@ -150,7 +150,7 @@ final class FileStorageWriter: StorageWriter {
         }
         let buffers = AlignedBuffers(size: Int(Self.blockSize), alignment: Self.pageSize)
         let directWorks = Atomic<Bool>(true)
-        let open = { [storage] (path: String) in try PosixFile.openForReading(storage.absolute(path)) }
+        let open = { [storage] (path: String) in try storage.openStored(path) }
         _ = try parallelMap(count: cuts.count - 1, workers: workers) { i in
             let range = cuts[i]..<cuts[i + 1]
             try buffers.withBuffer { buffer in
@@ -226,7 +226,7 @@ final class FileStorageWriter: StorageWriter {
         if temporaryPath == nil {
             if condition == .ifAbsent {
                 // linkat never replaces an existing file: the object written first stays.
-                guard Self.linkAnonymous(file, as: final) == 0 else {
+                guard Self.linkAnonymous(file, as: storage.place(path)) == 0 else {
                     if errno == EEXIST { return .conditionFailed }
                     throw ZincError.io(path: final, operation: "create", errno: errno)
                 }
@@ -236,7 +236,7 @@ final class FileStorageWriter: StorageWriter {
             }
             // Replacing needs a name to rename from.
             let temporary = Self.temporaryName(beside: final)
-            guard Self.linkAnonymous(file, as: temporary) == 0 else {
+            guard Self.linkAnonymous(file, as: .init(folder: AT_FDCWD, path: temporary)) == 0 else {
                 throw ZincError.io(path: temporary, operation: "create", errno: errno)
             }
             temporaryPath = temporary

@@ -30,15 +30,24 @@ public final class PosixFile {
     /// the first refusal the flag is not tried again, so a tree owned by someone else
     /// costs one extra call, not one per file.
     public static func openForReading(_ path: String) throws -> PosixFile {
+        try openForReading(path, in: AT_FDCWD, shownAs: path)
+    }
+
+    /// Like `openForReading(_:)`, for `path` relative to the open folder `folder`
+    /// (`AT_FDCWD`: the current one); `shown` names the file in messages.
+    static func openForReading(_ path: String, in folder: Int32, shownAs shown: String) throws -> PosixFile {
+        let flags = O_RDONLY | O_CLOEXEC
         #if os(Linux)
         if !accessTimeFlagRefused.load(ordering: .relaxed) {
-            let fd = path.withCString { posixOpen($0, O_RDONLY | KernelCalls.openWithoutAccessTime | O_CLOEXEC, 0) }
-            if fd >= 0 { return PosixFile(fd: fd, path: path) }
-            guard errno == EPERM else { throw ZincError.io(path: path, operation: "open", errno: errno) }
+            let fd = openat(folder, path, flags | KernelCalls.openWithoutAccessTime)
+            if fd >= 0 { return PosixFile(fd: fd, path: shown) }
+            guard errno == EPERM else { throw ZincError.io(path: shown, operation: "open", errno: errno) }
             accessTimeFlagRefused.store(true, ordering: .relaxed)
         }
         #endif
-        return try open(path)
+        let fd = openat(folder, path, flags)
+        guard fd >= 0 else { throw ZincError.io(path: shown, operation: "open", errno: errno) }
+        return PosixFile(fd: fd, path: shown)
     }
 
     #if os(Linux)
