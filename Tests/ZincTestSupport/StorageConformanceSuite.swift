@@ -58,6 +58,12 @@ public enum StorageConformanceSuite {
         }
         try reader.forEachChunk(chunkSize: 2) { streamed += $0 }
         try expect(streamed == Array("other".utf8), "streaming read")
+        // Flushing named files (the index's, in the root; an object, in its folder)
+        // leaves them as they were.
+        try storage.write(Array("index".utf8), to: "catalog.json")
+        try storage.flush(files: ["catalog.json", "objects/ab/cd/x"])
+        try expect(try storage.read("catalog.json") == Array("index".utf8), "a flushed file reads as written")
+        try storage.delete("catalog.json")
         try storage.delete("objects/ab/cd/x")
         try storage.delete("objects/ab/cd/x")  // deleting what is gone is fine
         try expect(try storage.list("objects") == [], "deleted files are not listed")

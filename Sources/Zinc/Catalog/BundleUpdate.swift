@@ -74,10 +74,11 @@ extension Catalog {
     ///
     /// Heavy work happens before the writer lock: hashing every file (skipped for files
     /// the stat cache vouches for), then storing the objects the catalog lacks, on all
-    /// cores and flushed as one batch. Under the lock the version number is chosen,
-    /// archives and manifest are written and flushed, and only then is the version
-    /// added to the index. When the stat cache vouches for every file and was last found
-    /// equal to the newest version, even the comparison with that manifest is skipped.
+    /// cores, flushed as one batch while the version is written. Under the lock the
+    /// version number is chosen, archives and manifest are written and flushed, and only
+    /// then is the version added to the index. When the stat cache vouches for every file
+    /// and was last found equal to the newest version, even the comparison with that
+    /// manifest is skipped.
     public func updateBundle(
         _ name: String, from source: String,
         options: BundleUpdateOptions = BundleUpdateOptions()
@@ -103,8 +104,15 @@ extension Catalog {
                 return ImportSummary(
                     result: .unchanged(version: version), files: files, newObjects: tally.files,
                     objectBytes: tally.bytes, archiveBytes: 0, bytesWritten: tally.bytes)
-            case .stored(let draft, let savedCache, let comparedWith):
-                let (result, manifestSHA) = try commitVersion(name, draft, comparedWith: comparedWith, options: options, lock: lock)
+            case .stored(let draft, let savedCache, let comparedWith, let objectsFlush):
+                let committed = Result {
+                    try commitVersion(name, draft, objectsFlush, comparedWith: comparedWith, options: options, lock: lock)
+                }
+                // Waited for even when no manifest of this import names the objects (another
+                // writer's may), since a failed write-back is reported to this flush alone.
+                let flushed = Result { try objectsFlush.wait() }
+                let (result, manifestSHA) = try committed.get()
+                try flushed.get()
                 if let manifestSHA, let savedCache {
                     do { try savedCache.recordMatch(Self.matchDigest(manifestSHA: manifestSHA, flavorspec: options.flavorspec)) } catch {
                         logger.warning("could not update the stat cache: \(error)")
@@ -169,9 +177,10 @@ extension Catalog {
 
     private enum ImportedFiles {
         case unchanged(version: Int, files: Int)
-        /// Every object stored and flushed; the stat cache saved, if one is kept. The
-        /// version the files were found to differ from, if the bundle had one.
-        case stored(VersionDraft, savedCache: SavedStatCache?, comparedWith: Int?)
+        /// Every object stored, and flushing (`objectsFlush`) while the version is
+        /// written; the stat cache saved, if one is kept. The version the files were
+        /// found to differ from, if the bundle had one.
+        case stored(VersionDraft, savedCache: SavedStatCache?, comparedWith: Int?, objectsFlush: PendingFlush)
     }
 
     /// Scans, hashes and stores the tree, or finds it equal to the newest version. The
@@ -210,11 +219,10 @@ extension Catalog {
         // Saved before storing, so an interrupted import still spares the next one the hashing.
         let savedCache = cached?.coversAll == true ? nil : save(matchedManifest: nil)
         let stored = try storeObjects(files, hashed, options: options, tally: tally)
-        try storage.flush()
         let draft = VersionDraft(
             paths: files.map(\.relativePath), fileFlavors: flavors,
             objects: stored.objects, objectOfFile: stored.objectOfFile)
-        return .stored(draft, savedCache: savedCache, comparedWith: comparedWith)
+        return .stored(draft, savedCache: savedCache, comparedWith: comparedWith, objectsFlush: storage.startFlush())
     }
 
     /// The files of the tree (what the ignore patterns leave in), and what the stat
@@ -267,23 +275,23 @@ extension Catalog {
         store.tally = tally
         // Without a tally (a dry run) nothing is stored.
         let claims = tally == nil ? nil : DigestClaims(fileCount: files.count)
-        let digests = try storage.withBackgroundFlushes {
-            try parallelMap(count: files.count, workers: options.workers) { i in
-                let file = files[i]
-                if let digest = cached?[i] {
-                    counter.finishedItem(bytes: 0)
-                    return digest
-                }
-                defer { counter.finishedItem(bytes: file.size) }
-                let source = try PosixFile.openForReading(file.absolutePath)
-                guard file.size <= ObjectStore.inMemoryLimit else { return try SHA1.digest(file: source) }
-                let content = try ObjectStore.readWhole(source, size: file.size)
-                let digest = SHA1.digest(content)
-                if let claims, claims.claim(digest) {
-                    claims.record(try store.store(content: content, sha: digest.hex), forFile: i)
-                }
+        // Not flushed while hashing: write-back of 100,000 small objects costs a core for
+        // a second or more, which the hashing needs; it overlaps the archives instead.
+        let digests = try parallelMap(count: files.count, workers: options.workers) { i in
+            let file = files[i]
+            if let digest = cached?[i] {
+                counter.finishedItem(bytes: 0)
                 return digest
             }
+            defer { counter.finishedItem(bytes: file.size) }
+            let source = try PosixFile.openForReading(file.absolutePath)
+            guard file.size <= ObjectStore.inMemoryLimit else { return try SHA1.digest(file: source) }
+            let content = try ObjectStore.readWhole(source, size: file.size)
+            let digest = SHA1.digest(content)
+            if let claims, claims.claim(digest) {
+                claims.record(try store.store(content: content, sha: digest.hex), forFile: i)
+            }
+            return digest
         }
         return HashedFiles(digests: digests, storedSizes: claims?.storedSizes)
     }
@@ -316,25 +324,23 @@ extension Catalog {
             totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: options.progress)
         var store = try objects.withShardSnapshot()
         store.tally = tally
-        var storedNow = try storage.withBackgroundFlushes {
-            var stored = try parallelMap(count: pending.count, workers: options.workers) { p -> StoredObject? in
-                let first = firstFiles[pending[p]]
-                let file = files[first]
-                let object = try store.storeOrDefer(localPath: file.absolutePath, sha: digests[first].hex, stamp: file.stamp)
-                if object != nil { counter.finishedItem(bytes: file.size) }
-                return object
-            }
-            // Huge files to deflate, one after another, each on every core.
-            for p in stored.indices where stored[p] == nil {
-                let first = firstFiles[pending[p]]
-                let file = files[first]
-                stored[p] = try store.store(
-                    localPath: file.absolutePath, sha: digests[first].hex, stamp: file.stamp,
-                    workers: options.workers)
-                counter.finishedItem(bytes: file.size)
-            }
-            return stored.map { $0! }
-        }.makeIterator()
+        var stored = try parallelMap(count: pending.count, workers: options.workers) { p -> StoredObject? in
+            let first = firstFiles[pending[p]]
+            let file = files[first]
+            let object = try store.storeOrDefer(localPath: file.absolutePath, sha: digests[first].hex, stamp: file.stamp)
+            if object != nil { counter.finishedItem(bytes: file.size) }
+            return object
+        }
+        // Huge files to deflate, one after another, each on every core.
+        for p in stored.indices where stored[p] == nil {
+            let first = firstFiles[pending[p]]
+            let file = files[first]
+            stored[p] = try store.store(
+                localPath: file.absolutePath, sha: digests[first].hex, stamp: file.stamp,
+                workers: options.workers)
+            counter.finishedItem(bytes: file.size)
+        }
+        var storedNow = stored.map { $0! }.makeIterator()
         let distinct = storingFiles.map { i in
             i < 0 ? storedNow.next()! : StoredObject(digest: digests[i], sizes: hashed.storedSizes![i])
         }

@@ -118,7 +118,10 @@ extension Catalog {
         for _ in 0..<Self.indexAttempts {
             let gz = GzipCompressor.compress(bytes)
             for name in stale { try storage.write(name.hasSuffix(".gz") ? gz : bytes, to: name) }
-            try storage.flush()
+            // The index files alone: whatever they refer to was flushed before they were
+            // written, and a reservation need not wait for the objects its import is
+            // still writing back.
+            try storage.flush(files: [Self.commitPoint] + stale)
             guard let now = try storage.read(Self.commitPoint), now != bytes else { return }
             bytes = now
             stale = Self.indexCopies

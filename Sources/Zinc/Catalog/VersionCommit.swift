@@ -20,9 +20,11 @@ extension Catalog {
     /// How many times a commit may find the index moved on before giving up.
     private static let commitAttempts = 16
 
+    /// `objectsFlush` is flushing the draft's objects: the version's files are written
+    /// meanwhile, and its manifest waits for it.
     func commitVersion(
-        _ name: String, _ draft: VersionDraft, comparedWith: Int?, options: BundleUpdateOptions,
-        lock: HeldLock
+        _ name: String, _ draft: VersionDraft, _ objectsFlush: PendingFlush, comparedWith: Int?,
+        options: BundleUpdateOptions, lock: HeldLock
     ) throws -> (BundleUpdateResult, manifestSHA: String?) {
         try storage.withWriterLock {
             var reservation: Reservation
@@ -30,7 +32,7 @@ extension Catalog {
             case .unchanged(let version): return (.unchanged(version: version), nil)
             case .reserved(let reserved): reservation = reserved
             }
-            var manifestSHA = try writeVersion(name, draft, reservation, options: options)
+            var manifestSHA = try writeVersion(name, draft, reservation, objectsFlush, options: options)
             for _ in 0..<Self.commitAttempts {
                 // Refuse to commit if `clean` may have taken this import's lock for stale.
                 try lock.confirm()
@@ -43,7 +45,7 @@ extension Catalog {
                 case .renumbered(let renumbered):
                     try removeVersion(name, draft, reservation.version, options: options)
                     reservation = renumbered
-                    manifestSHA = try writeVersion(name, draft, reservation, options: options)
+                    manifestSHA = try writeVersion(name, draft, reservation, objectsFlush, options: options)
                 case .reordered(let earlierVersions, let latest):
                     reservation.earlierVersions = earlierVersions
                     reservation.latestSeen = latest
@@ -125,9 +127,10 @@ extension Catalog {
 
     /// Writes the LMFO record and archives, then the manifest, of a reserved version;
     /// returns the SHA-1 of the manifest's JSON. The manifest is encoded while the
-    /// archives are written (see `EncodedManifest`), and put in place once they are flushed.
+    /// archives are written (see `EncodedManifest`), and put in place once they and the
+    /// objects are flushed.
     private func writeVersion(
-        _ name: String, _ draft: VersionDraft, _ reservation: Reservation,
+        _ name: String, _ draft: VersionDraft, _ reservation: Reservation, _ objectsFlush: PendingFlush,
         options: BundleUpdateOptions
     ) throws -> String {
         let path = Manifest.path(bundle: name, version: reservation.version)
@@ -140,6 +143,7 @@ extension Catalog {
                 try draft.encode(catalog: reservation.catalogID, bundle: name, version: reservation.version, sink)
             }
         }[1]!
+        try objectsFlush.wait()
         try manifest.commit()
         try storage.flush()
         return manifest.sha

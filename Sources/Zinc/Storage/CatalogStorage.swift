@@ -15,7 +15,8 @@
 ///   machine) reads the new content and lists the file.
 /// - **Durability.** `flush` makes everything committed so far durable. Writers commit
 ///   a batch, flush once, and only then commit whatever refers to that batch
-///   (objects → archives → manifests → index).
+///   (objects → archives → manifests → index). `flush(files:)` makes a few named files
+///   durable without waiting for every other write still on its way to the disk.
 ///
 /// Locks are optional speed-ups, never needed for correctness of the index:
 /// `withWriterLock` serializes index writers where the backend can (`flock` on a local
@@ -65,6 +66,12 @@ public protocol CatalogStorage: AnyObject, Sendable {
     /// Makes every committed write durable.
     func flush() throws
 
+    /// Makes the committed files at `paths` durable, under their names. Where `flush`
+    /// would wait for the whole batch of other writes still on its way to the disk (a
+    /// local folder's objects), this syncs the named files alone: the index can be
+    /// committed while an import's objects are still being written back.
+    func flush(files paths: [String]) throws
+
     /// Runs `body` while no other writer of this catalog runs its own `withWriterLock`
     /// body, where the backend can promise that; otherwise just runs it. Only a fast
     /// path: callers stay correct through conditional commits without it.
@@ -97,6 +104,9 @@ public protocol CatalogStorage: AnyObject, Sendable {
 }
 
 extension CatalogStorage {
+    /// Backends whose `flush` costs the same whatever was written flush everything.
+    public func flush(files paths: [String]) throws { try flush() }
+
     public func withWriterLock<T>(_ body: () throws -> T) throws -> T { try body() }
 
     public func withImportLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {

@@ -206,6 +206,28 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
         #endif
     }
 
+    /// On Linux, an fsync of each file and then of each folder holding one (where its
+    /// name was linked): `syncfs` would also wait for every object an import is still
+    /// writing back. Elsewhere files are synced at their commit, and `flush` is cheap.
+    public func flush(files paths: [String]) throws {
+        #if os(Linux)
+        var folders = [String: Place]()
+        for path in paths {
+            try openStored(path).synchronize()
+            let file = place(path)
+            let folder = file.parent ?? Place(folder: file.folder, path: ".")
+            folders[folder.path] = folder
+        }
+        for folder in folders.values {
+            let fd = openat(folder.folder, folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw ZincError.io(path: shown(folder), operation: "open", errno: errno) }
+            try PosixFile(fd: fd, path: shown(folder)).synchronize()
+        }
+        #else
+        try flush()
+        #endif
+    }
+
     public func withWriterLock<T>(_ body: () throws -> T) throws -> T {
         try withLock(Self.lockFileName, LOCK_EX, body)
     }
