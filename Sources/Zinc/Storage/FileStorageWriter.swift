@@ -148,7 +148,7 @@ final class FileStorageWriter: StorageWriter {
         while cuts[cuts.count - 1] < kept {
             cuts.append(min(kept, (cuts[cuts.count - 1] / Self.blockSize + 1) * Self.blockSize))
         }
-        let buffers = AlignedBuffers(size: Int(Self.blockSize), alignment: Self.pageSize)
+        let buffers = self.buffers  // read once, like `direct`
         let directWorks = Atomic<Bool>(true)
         let open = { [storage] (path: String) in try storage.openStored(path) }
         _ = try parallelMap(count: cuts.count - 1, workers: workers) { i in
@@ -176,6 +176,12 @@ final class FileStorageWriter: StorageWriter {
 
     private static let blockSize: Int64 = 1 << 20
     private static let pageSize = 4096
+
+    /// The blocks `append(pieces:)` fills, kept from one batch to the next: an archive is
+    /// appended a thousand members at a time, and fresh blocks for each batch were faulted
+    /// in again and, freed, left 1 MiB holes in the one heap that the manifest encoded
+    /// beside the archive allocates from.
+    private lazy var buffers = AlignedBuffers(size: Int(Self.blockSize), alignment: Self.pageSize)
 
     /// What the last `append(pieces:)` left unwritten: the bytes after its last whole
     /// page, which belong at `tailOffset`.
