@@ -94,4 +94,23 @@ import ZincTestSupport
         #expect(Double(GzipCompressor.compress(mixed).count) / Double(mixed.count) <= 0.85)
         #expect(!probeWhole(mixed))
     }
+
+    /// The four-table count gives, to the last bit, the order-0 entropy as defined:
+    /// the sum of -p log2 p over the byte values in order. Lengths not a multiple of four
+    /// exercise the bytes counted after the last group of four.
+    @Test func entropyIsTheDefinitionExactly() {
+        func definition(_ bytes: [UInt8]) -> Double {
+            var counts = [Int](repeating: 0, count: 256)
+            for byte in bytes { counts[Int(byte)] += 1 }
+            return counts.reduce(0.0) { sum, count in
+                count == 0 ? sum : sum - Double(count) / Double(bytes.count) * log2(Double(count) / Double(bytes.count))
+            }
+        }
+        for size in [0, 1, 2, 3, 4, 5, 7, 255, 256, 1023, 4097] {
+            for content in [SampleContent.noise(size, seed: UInt64(size)), SampleContent.text(size), [UInt8](repeating: 7, count: size)] {
+                let entropy = content.withUnsafeBytes { CompressibilityProbe.entropy($0) }
+                #expect(entropy.bitPattern == definition(content).bitPattern, "size \(size)")
+            }
+        }
+    }
 }
