@@ -125,6 +125,42 @@ import ZincTestSupport
         #expect(throws: ZincError.sourceProblem(path: dir.at("src/b/caf\u{E9}.txt"), reason: twins)) { try scan(dir.at("src")) }
     }
 
+    /// The root's entries are shared out between threads, a folder or a run of files at a
+    /// time: the files, the warnings and the error must be those of a walk on one thread,
+    /// whichever piece is done first.
+    @Test func oneThreadAndManyListTheSameFilesWarningsAndError() throws {
+        let dir = try TemporaryDirectory()
+        for i in 0..<700 { try dir.write("src/f\(i).txt", "\(i)") }
+        for folder in 0..<40 {
+            for i in 0..<(folder % 7) { try dir.write("src/d\(folder)/sub\(i % 2)/g\(i)", "\(folder)-\(i)") }
+        }
+        for pipe in ["src/f3.pipe", "src/d5/sub1/pipe", "src/z.pipe"] { #expect(mkfifo(dir.at(pipe), 0o644) == 0) }
+        func scanned(_ workers: Int) throws -> (files: [SourceFile], warnings: [String]) {
+            var warnings = [String]()
+            let files = try SourceTree.scan(dir.at("src"), workers: workers) { warnings.append($0) }
+            return (files, warnings)
+        }
+        let one = try scanned(1)
+        #expect(one.files.count == 700 + (0..<40).reduce(0) { $0 + $1 % 7 })
+        #expect(one.warnings.count == 3)
+        for workers in [2, 3, 8] {
+            let many = try scanned(workers)
+            #expect(many.files == one.files, "\(workers) threads")
+            #expect(many.warnings == one.warnings, "\(workers) threads")
+        }
+        // Two bad names in different pieces: the first in path order is the one refused,
+        // after the warnings of what comes before it.
+        try dir.write("src/d9/\u{1}late", "x")
+        try dir.write("src/f4\u{2}.txt", "x")
+        for workers in [1, 2, 8] {
+            var warnings = [String]()
+            #expect(throws: ZincError.sourceProblem(path: dir.at("src/d9/\u{1}late"), reason: "the name contains a control character")) {
+                try SourceTree.scan(dir.at("src"), workers: workers) { warnings.append($0) }
+            }
+            #expect(warnings == ["skipping '\(dir.at("src"))/d5/sub1/pipe': not a regular file (FIFO, socket or device)"])
+        }
+    }
+
     @Test func refusesEmptyAndMissingSources() throws {
         let dir = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir.at("empty/sub"), withIntermediateDirectories: true)

@@ -231,7 +231,7 @@ extension Catalog {
         -> (files: [SourceFile], cache: StatCache?, cached: StatCache.Lookup?)
     {
         let ignoring = try IgnorePatterns.forSource(source, defaults: options.defaultIgnores, excludes: options.excludes)
-        let files = try SourceTree.scan(source, ignoring: ignoring) { logger.warning("\($0)") }
+        let files = try SourceTree.scan(source, ignoring: ignoring, workers: options.workers) { logger.warning("\($0)") }
         let cache = options.statCacheFolder.map { StatCache(folder: $0, sourceRoot: source) }
         return (files, cache, cache?.lookup(files))
     }

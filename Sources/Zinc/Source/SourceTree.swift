@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,9 +14,11 @@ public enum SourceTree {
     /// descended; FIFOs, sockets and devices are skipped without being opened, and so
     /// are Zinc catalogs and client repos found inside (a catalog kept in its own source
     /// folder would otherwise import itself, growing with every version). `warn`
-    /// receives what was skipped.
+    /// receives what was skipped, in path order, once the walk is done. The root's
+    /// entries are walked on `workers` threads (nil: one per available core); the result
+    /// is the same whatever the number.
     public static func scan(
-        _ root: String, ignoring: IgnorePatterns = IgnorePatterns(),
+        _ root: String, ignoring: IgnorePatterns = IgnorePatterns(), workers: Int? = nil,
         warn: (String) -> Void
     ) throws -> [SourceFile] {
         guard let resolvedRoot = realPath(root) else {
@@ -24,93 +28,244 @@ public enum SourceTree {
         guard stat(resolvedRoot, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
             throw ZincError.sourceProblem(path: root, reason: "not a folder")
         }
-        var files = [SourceFile]()
-        try walk(
-            directory: resolvedRoot, opening: open(resolvedRoot, folderFlags), relative: "", root: resolvedRoot,
-            display: root, ignoring: ignoring, into: &files, warn: warn)
-        guard !files.isEmpty else { throw ZincError.emptySource(root) }
-        return files
+        let walk = Walk(root: resolvedRoot, display: root, ignoring: ignoring)
+        var warnings = [String]()
+        let top = try walk.list(directory: resolvedRoot, opening: open(resolvedRoot, folderFlags), relative: "", warnings: &warnings)!
+        do {
+            let (files, rest) = try walk.visitInParallel(top, lanes: workers ?? AvailableCores.count)
+            (warnings + rest).forEach(warn)
+            guard !files.isEmpty else { throw ZincError.emptySource(root) }
+            return files
+        } catch let failure as WalkFailure {
+            (warnings + failure.warnings).forEach(warn)
+            throw failure.error
+        }
     }
 
     /// How a folder is opened for listing. Never through a symlink: the listing said it
     /// is a folder, and a link put in its place meanwhile must not lead the walk outside.
     private static let folderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
 
-    /// Lists `directory`, open as `descriptor` (or -1 with errno set when it could not be
-    /// opened). Subfolders are opened relative to it: no walk down the whole path for
-    /// each of the 46,000 folders of corpus S.
-    private static func walk(
-        directory: String, opening descriptor: Int32, relative: String, root: String, display: String,
-        ignoring: IgnorePatterns, into files: inout [SourceFile], warn: (String) -> Void
-    ) throws {
-        guard descriptor >= 0, let dir = fdopendir(descriptor) else {
-            let error = errno
-            if descriptor >= 0 { close(descriptor) }
-            throw ZincError.io(path: directory, operation: "read folder", errno: error)
-        }
-        defer { closedir(dir) }
-        // Sorted with a '/' after folder names, which is where a folder's paths differ
-        // from its siblings': the files then come out sorted by whole path, without a
-        // second table of 100,000 files to sort them at the end.
+    /// A folder's sorted entries, with the folder kept open: its files are looked at and
+    /// its subfolders opened relative to it, with no walk down the whole path for each
+    /// of the 46,000 folders and 100,000 files of corpus S.
+    private final class ListedFolder: @unchecked Sendable {
+        /// Used from any thread, but only by `*at` calls once listed.
+        let dir: OpaquePointer
+        let directory: String
+        let relative: String
+        /// Filled and sorted by `Walk.list` before the folder is shared.
         var names = [ListedName]()
-        while let entry = readdir(dir) {
-            var name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            var isFolder = Int32(entry.pointee.d_type) == DT_DIR
-            if Int32(entry.pointee.d_type) == DT_UNKNOWN {  // file systems that do not say
-                var st = stat()
-                isFolder = fstatat(dirfd(dir), &entry.pointee.d_name.0, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-            }
-            if isFolder { name.append(0x2F) }
-            names.append(ListedName(key: name, isFolder: isFolder))
+
+        init(dir: OpaquePointer, directory: String, relative: String) {
+            self.dir = dir
+            self.directory = directory
+            self.relative = relative
         }
-        if !relative.isEmpty, let kind = zincFolderKind(names) {
-            warn("skipping '\(display)/\(relative)': it is a Zinc \(kind), not content")
-            return
-        }
-        names.sort { $0.key.lexicographicallyPrecedes($1.key) }
-        try refuseNormalizationTwins(names.lazy.map(\.bytes), shownFolder: display + (relative.isEmpty ? "" : "/" + relative))
-        for listed in names {
-            let bytes = listed.bytes
-            // Built only for messages: the walk visits every file of trees of 100,000.
-            var shownPath: String { display + "/" + (relative.isEmpty ? "" : relative + "/") + String(decoding: bytes, as: UTF8.self) }
-            guard let name = String(validating: bytes, as: UTF8.self) else {
-                throw ZincError.sourceProblem(path: shownPath, reason: "the name is not valid UTF-8")
+
+        deinit { closedir(dir) }
+    }
+
+    /// What every folder of one scan shares.
+    private struct Walk: Sendable {
+        let root: String
+        let display: String
+        let ignoring: IgnorePatterns
+
+        /// Lists `directory`, open as `descriptor` (or -1 with errno set when it could not
+        /// be opened); nil for a Zinc catalog or client repo, which is skipped with a
+        /// warning.
+        func list(directory: String, opening descriptor: Int32, relative: String, warnings: inout [String]) throws -> ListedFolder? {
+            guard descriptor >= 0, let dir = fdopendir(descriptor) else {
+                let error = errno
+                if descriptor >= 0 { close(descriptor) }
+                throw ZincError.io(path: directory, operation: "read folder", errno: error)
             }
-            if name.unicodeScalars.contains(where: Names.isControl) {
-                throw ZincError.sourceProblem(path: shownPath, reason: "the name contains a control character")
-            }
-            var childPath: String { directory + "/" + name }
-            let childRelative = relative.isEmpty ? name : relative + "/" + name
-            if ignoring.excludes(childRelative, isFolder: listed.isFolder) { continue }
-            // The folder's own listing already says what is a folder, sparing a stat for
-            // each one (trees of assets nest deeply: corpus A has 1,600 folders).
-            if listed.isFolder {
-                try walk(
-                    directory: childPath, opening: openat(dirfd(dir), name, folderFlags), relative: childRelative,
-                    root: root, display: display, ignoring: ignoring, into: &files, warn: warn)
-                continue
-            }
-            var st = stat()
-            // Relative to the open folder: no walk down the whole path for each file.
-            guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
-                throw ZincError.io(path: shownPath, operation: "stat", errno: errno)
-            }
-            switch st.st_mode & S_IFMT {
-            case S_IFDIR:
-                try walk(
-                    directory: childPath, opening: openat(dirfd(dir), name, folderFlags), relative: childRelative,
-                    root: root, display: display, ignoring: ignoring, into: &files, warn: warn)
-            case S_IFREG:
-                files.append(SourceFile(relativePath: childRelative, root: root, linkTarget: nil, stamp: FileStamp(st)))
-            case S_IFLNK:
-                if let file = try followLink(childPath, relative: childRelative, root: root, shownPath: shownPath, warn: warn) {
-                    files.append(file)
+            let folder = ListedFolder(dir: dir, directory: directory, relative: relative)
+            while let entry = readdir(dir) {
+                var name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+                if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+                var isFolder = Int32(entry.pointee.d_type) == DT_DIR
+                if Int32(entry.pointee.d_type) == DT_UNKNOWN {  // file systems that do not say
+                    var st = stat()
+                    isFolder =
+                        fstatat(dirfd(dir), &entry.pointee.d_name.0, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
                 }
-            default:
-                warn("skipping '\(shownPath)': not a regular file (FIFO, socket or device)")
+                if isFolder { name.append(0x2F) }
+                folder.names.append(ListedName(key: name, isFolder: isFolder))
+            }
+            if !relative.isEmpty, let kind = zincFolderKind(folder.names) {
+                warnings.append("skipping '\(display)/\(relative)': it is a Zinc \(kind), not content")
+                return nil
+            }
+            // Sorted with a '/' after folder names, which is where a folder's paths differ
+            // from its siblings': the files then come out sorted by whole path, without a
+            // second table of 100,000 files to sort them at the end.
+            folder.names.sort { $0.key.lexicographicallyPrecedes($1.key) }
+            try refuseNormalizationTwins(
+                folder.names.lazy.map(\.bytes), shownFolder: display + (relative.isEmpty ? "" : "/" + relative))
+            return folder
+        }
+
+        /// Adds the files of the entries `range` of `folder`, and of the folders among
+        /// them, to `files`, in path order.
+        func visit(_ folder: ListedFolder, _ range: Range<Int>, into files: inout [SourceFile], warnings: inout [String]) throws {
+            let dir = folder.dir
+            let relative = folder.relative
+            for listed in folder.names[range] {
+                let bytes = listed.bytes
+                // Built only for messages: the walk visits every file of trees of 100,000.
+                var shownPath: String { display + "/" + (relative.isEmpty ? "" : relative + "/") + String(decoding: bytes, as: UTF8.self) }
+                guard let name = String(validating: bytes, as: UTF8.self) else {
+                    throw ZincError.sourceProblem(path: shownPath, reason: "the name is not valid UTF-8")
+                }
+                if name.unicodeScalars.contains(where: Names.isControl) {
+                    throw ZincError.sourceProblem(path: shownPath, reason: "the name contains a control character")
+                }
+                var childPath: String { folder.directory + "/" + name }
+                let childRelative = relative.isEmpty ? name : relative + "/" + name
+                if ignoring.excludes(childRelative, isFolder: listed.isFolder) { continue }
+                // The folder's own listing already says what is a folder, sparing a stat for
+                // each one (trees of assets nest deeply: corpus A has 1,600 folders).
+                if listed.isFolder {
+                    try descend(
+                        into: childPath, opening: openat(dirfd(dir), name, folderFlags), relative: childRelative, files: &files,
+                        warnings: &warnings)
+                    continue
+                }
+                var st = stat()
+                // Relative to the open folder: no walk down the whole path for each file.
+                guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
+                    throw ZincError.io(path: shownPath, operation: "stat", errno: errno)
+                }
+                switch st.st_mode & S_IFMT {
+                case S_IFDIR:
+                    try descend(
+                        into: childPath, opening: openat(dirfd(dir), name, folderFlags), relative: childRelative, files: &files,
+                        warnings: &warnings)
+                case S_IFREG:
+                    files.append(SourceFile(relativePath: childRelative, root: root, linkTarget: nil, stamp: FileStamp(st)))
+                case S_IFLNK:
+                    if let file = try followLink(childPath, relative: childRelative, root: root, shownPath: shownPath, warnings: &warnings)
+                    {
+                        files.append(file)
+                    }
+                default:
+                    warnings.append("skipping '\(shownPath)': not a regular file (FIFO, socket or device)")
+                }
             }
         }
+
+        private func descend(
+            into directory: String, opening descriptor: Int32, relative: String, files: inout [SourceFile], warnings: inout [String]
+        ) throws {
+            guard let folder = try list(directory: directory, opening: descriptor, relative: relative, warnings: &warnings) else { return }
+            try visit(folder, folder.names.indices, into: &files, warnings: &warnings)
+        }
+
+        /// `visit` of every entry of `top`, a subfolder or a run of files at a time on each
+        /// of `lanes` threads. Each piece's files join the result in path order as soon as
+        /// the pieces before it have: only pieces finished ahead of a slower one are held
+        /// beside the result, not a second copy of the whole list. The error thrown is the
+        /// one a walk on one thread meets first; the warnings returned are those it would
+        /// have given. A tree under one top folder is walked on one thread.
+        func visitInParallel(_ top: ListedFolder, lanes: Int) throws -> (files: [SourceFile], warnings: [String]) {
+            var pieces = [Range<Int>]()
+            var start = 0
+            for (i, listed) in top.names.enumerated() where listed.isFolder || i - start == Self.filesPerPiece {
+                if start < i { pieces.append(start..<i) }
+                start = listed.isFolder ? i + 1 : i
+                if listed.isFolder { pieces.append(i..<i + 1) }
+            }
+            if start < top.names.count { pieces.append(start..<top.names.count) }
+            let join = PieceJoin(count: pieces.count)
+            _ = try parallelMap(count: max(1, min(lanes, pieces.count)), workers: lanes) { _ in
+                while let i = join.take() {
+                    var files = [SourceFile]()
+                    var warnings = [String]()
+                    do {
+                        try visit(top, pieces[i], into: &files, warnings: &warnings)
+                        join.finish(i, .listed(files, warnings))
+                    } catch {
+                        join.finish(i, .failed(error, warnings))
+                    }
+                }
+            }
+            return try join.result()
+        }
+
+        /// Runs of files of the top folder visited as one piece: enough to outweigh the
+        /// hand-over, few enough to share a folder of files alone between the lanes.
+        static let filesPerPiece = 256
+    }
+
+    /// The pieces of a parallel walk: handed out in order, joined in order.
+    private final class PieceJoin: Sendable {
+        enum Outcome {
+            case listed([SourceFile], [String])
+            case failed(Error, [String])
+        }
+
+        private struct State {
+            var next = 0
+            var joined = 0
+            /// Pieces done before some piece ahead of them.
+            var waiting = [Int: Outcome]()
+            var files = [SourceFile]()
+            var warnings = [String]()
+            /// The first piece that failed, once one has.
+            var failed: (piece: Int, error: Error)?
+        }
+
+        private let count: Int
+        private let state = Mutex(State())
+
+        init(count: Int) { self.count = count }
+
+        /// The next piece to visit; nil when none is left, or none before a failed one.
+        func take() -> Int? {
+            state.withLock { state in
+                guard state.next < count, state.next < state.failed?.piece ?? Int.max else { return nil }
+                defer { state.next += 1 }
+                return state.next
+            }
+        }
+
+        func finish(_ piece: Int, _ outcome: Outcome) {
+            state.withLock { state in
+                state.waiting[piece] = outcome
+                while let ready = state.waiting[state.joined] {
+                    switch ready {
+                    case .listed(let files, let warnings):
+                        state.files.append(contentsOf: files)
+                        state.warnings += warnings
+                    case .failed(let error, let warnings):
+                        state.warnings += warnings
+                        state.failed = (state.joined, error)
+                        return
+                    }
+                    state.waiting[state.joined] = nil
+                    state.joined += 1
+                }
+                if case .failed(let error, _) = outcome, piece < state.failed?.piece ?? Int.max {
+                    state.failed = (piece, error)
+                }
+            }
+        }
+
+        /// Every piece's files in order, and the warnings; or the first failure's error.
+        func result() throws -> (files: [SourceFile], warnings: [String]) {
+            try state.withLock { state in
+                if let failed = state.failed { throw WalkFailure(error: failed.error, warnings: state.warnings) }
+                return (state.files, state.warnings)
+            }
+        }
+    }
+
+    /// A failed walk's error, with the warnings given before it.
+    private struct WalkFailure: Error {
+        let error: Error
+        let warnings: [String]
     }
 
     /// "catalog" for a folder holding an index and `manifests/`, "client repo" for one
@@ -160,7 +315,7 @@ public enum SourceTree {
 
     private static func followLink(
         _ path: String, relative: String, root: String, shownPath: String,
-        warn: (String) -> Void
+        warnings: inout [String]
     ) throws -> SourceFile? {
         guard let target = realPath(path) else {
             switch errno {
@@ -178,10 +333,10 @@ public enum SourceTree {
         case S_IFREG:
             return SourceFile(relativePath: relative, root: root, linkTarget: target, stamp: FileStamp(st))
         case S_IFDIR:
-            warn("not descending into '\(shownPath)': symlinked folders are not followed")
+            warnings.append("not descending into '\(shownPath)': symlinked folders are not followed")
             return nil
         default:
-            warn("skipping '\(shownPath)': it links to something that is not a regular file")
+            warnings.append("skipping '\(shownPath)': it links to something that is not a regular file")
             return nil
         }
     }
