@@ -30,6 +30,14 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
         set { hooks.withLock { commitHook = newValue } }
     }
 
+    private var failingFlushes: Error?
+
+    /// When set, every `flush` throws it, as a disk whose write-back failed would.
+    public var flushError: Error? {
+        get { hooks.withLock { failingFlushes } }
+        set { hooks.withLock { failingFlushes = newValue } }
+    }
+
     private var readsByFolder = [String: Int]()
 
     /// How many reads (whole or streamed) of files below `folder` were made so far.
@@ -76,7 +84,9 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
 
     public func makeWriter(for path: String) throws -> StorageWriter { MemoryWriter(storage: self, path: path) }
 
-    public func flush() throws {}
+    public func flush() throws {
+        if let flushError { throw flushError }
+    }
 
     public func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String] { [] }
 
