@@ -16,7 +16,8 @@ public struct BundleUpdateOptions: Sendable {
     /// Where to keep the stat cache (see `StatCache`); nil hashes every file every time.
     public var statCacheFolder: String?
     /// How many threads may hash, compress and copy at once; nil means one per core the
-    /// process may use (its affinity mask and cgroup CPU quota count).
+    /// process may use (its affinity mask and cgroup CPU quota count), and two per core
+    /// to fill archives, whose lanes mostly wait on the disk.
     /// The catalog written is the same, byte for byte, whatever the number.
     public var workers: Int?
     /// gitignore patterns of paths to leave out, after the source's `.zincignore` (see
