@@ -240,6 +240,9 @@ public enum SourceTree {
                         state.files.append(contentsOf: files)
                         state.warnings += warnings
                     case .failed(let error, let warnings):
+                        // Taken out, so that pieces finishing later stop before it and
+                        // do not add its warnings again.
+                        state.waiting[state.joined] = nil
                         state.warnings += warnings
                         state.failed = (state.joined, error)
                         return
