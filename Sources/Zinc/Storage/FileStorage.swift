@@ -219,9 +219,7 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
             folders[folder.path] = folder
         }
         for folder in folders.values {
-            let fd = openat(folder.folder, folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else { throw ZincError.io(path: shown(folder), operation: "open", errno: errno) }
-            try PosixFile(fd: fd, path: shown(folder)).synchronize()
+            try PosixFile.openForReading(folder.path, in: folder.folder, shownAs: shown(folder)).synchronize()
         }
         #else
         try flush()
