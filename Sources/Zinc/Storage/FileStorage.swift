@@ -56,9 +56,11 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
         let folder: Int32
         let path: String
 
-        /// The folder holding it, or nil for a name alone and for `/`.
+        /// The folder holding it, or nil for a name alone and for `/`. Searched as UTF-8:
+        /// `String.lastIndex(of:)` walks Characters, which cost a tenth of a second of
+        /// CPU over the 100,000 objects of a cold import.
         var parent: Place? {
-            guard let slash = path.lastIndex(of: "/"), path != "/" else { return nil }
+            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path != "/" else { return nil }
             return Place(folder: folder, path: slash == path.startIndex ? "/" : String(path[..<slash]))
         }
     }

@@ -149,12 +149,11 @@ public final class PosixFile {
     }
 
     /// Reads from the current position until end of file or `limit` bytes, whichever
-    /// comes first.
+    /// comes first. The array is not zeroed first: only the bytes read are kept.
     public func readAll(upTo limit: Int) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: limit)
-        let count = try bytes.withUnsafeMutableBytes { try readFully(into: $0) }
-        bytes.removeLast(limit - count)
-        return bytes
+        try [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
+            count = try readFully(into: UnsafeMutableRawBufferPointer(buffer))
+        }
     }
 
     /// Writes all of `bytes` at `offset` without moving the file position, so several
