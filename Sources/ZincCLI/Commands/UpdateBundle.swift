@@ -134,7 +134,7 @@ struct UpdateBundle: ParsableCommand {
         bar: ProgressBar?
     ) throws -> BundleUpdateOptions {
         var progress: (@Sendable (ImportProgress) -> Void)?
-        if let bar {
+        if let bar, bar.isShown {
             progress = { progress in
                 bar.update(
                     progress.phase.rawValue.capitalized, files: progress.completedFiles, of: progress.totalFiles,

@@ -37,6 +37,10 @@ final class ProgressBar: Sendable {
         enabled = !quiet && isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1
     }
 
+    /// Whether it draws at all: a caller reporting per file can skip building reports
+    /// nobody sees (100,000 of them for a tree of small files).
+    var isShown: Bool { enabled }
+
     /// Reports where the work is. `bytes` are the bytes really read or written so far,
     /// which the rate and the time left are computed from. A new `label` (the next
     /// phase) keeps the previous phase's last line on screen and starts a new one.
