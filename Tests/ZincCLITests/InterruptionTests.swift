@@ -36,7 +36,7 @@ import ZincTestSupport
             if process.terminationReason == .uncaughtSignal { killedBeforeCommit += 1 }
 
             let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
-            #expect(verify.status == 0, "after a kill at \(delay) s: \(verify.stdout)")
+            #expect(verify.status == 0, "after a kill at \(delay) s: \(verify.stdout)\(verify.stderr)")
             let clone = try ZincBinary.run(
                 [
                     "clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
