@@ -65,8 +65,10 @@ final class FileStorageWriter: StorageWriter {
 
     /// `.<name>.tmp-<pid>-<serial>` in the final folder (see `abandonedTemporaryFiles`).
     private static func temporaryName(beside final: String) -> String {
-        let slash = final.lastIndex(of: "/")!
-        let name = final[final.index(after: slash)...]
+        // Searched as UTF-8, like `FileStorage.Place.parent`: this runs for every object
+        // where files are not anonymous (Darwin), and Characters are slow to walk.
+        let slash = final.utf8.lastIndex(of: UInt8(ascii: "/"))!
+        let name = final[final.utf8.index(after: slash)...]
         return "\(final[..<slash])/.\(name)\(FileStorage.temporaryMarker)\(processID)-\(serial.next())"
     }
 
