@@ -18,6 +18,24 @@ import ZincTestSupport
         "objects/\(sha.prefix(2))/\(sha.dropFirst(2).prefix(2))/\(sha)"
     }
 
+    @Test func namesBuiltFromADigestAreTheSpelledOutOnes() throws {
+        let shas =
+            (0..<300).map { SHA1.hash(Array("\($0)".utf8)) }
+            + ["0000000000000000000000000000000000000000", "ffffffffffffffffffffffffffffffffffffffff"]
+        for sha in shas {
+            let digest = try #require(SHA1.Digest(hex: sha))
+            for format in ObjectFormat.allCases {
+                #expect(StoredObject.path(digest: digest, format: format) == objectPath(sha) + format.suffix)
+                #expect(StoredObject.path(sha: sha, format: format) == objectPath(sha) + format.suffix)
+                let object = StoredObject(digest: digest, sizes: .only(format, 7))
+                #expect(object.fileName == sha + format.suffix)
+                #expect(object.preferredPath == objectPath(sha) + format.suffix)
+                #expect(object.formats == [format: 7])
+            }
+            #expect(StoredObject.shard(of: digest) == String(sha.prefix(2)))
+        }
+    }
+
     @Test func smallFilesGoStraightToTheirFinalFormat() throws {
         let noise = SampleContent.noise(20_000, seed: 4), text = SampleContent.text(20_000)
         let stored = try [noise, text].enumerated().map { i, content in

@@ -302,7 +302,7 @@ extension Catalog {
             let content = try ObjectStore.readWhole(source, size: file.size)
             let digest = SHA1.digest(content)
             if let claims, claims.claim(digest) {
-                claims.record(try store.store(content: content, sha: digest.hex), forFile: i)
+                claims.record(try store.store(content: content, digest: digest), forFile: i)
             }
             return digest
         }

@@ -28,6 +28,11 @@ public struct StoredObject: Equatable, Hashable, Sendable {
         let raw: Int64
         /// No format: no object.
         static let none = Sizes(gz: -1, raw: -1)
+
+        /// An object stored in `format` alone, `size` bytes.
+        static func only(_ format: ObjectFormat, _ size: Int64) -> Sizes {
+            format == .gz ? Sizes(gz: size, raw: -1) : Sizes(gz: -1, raw: size)
+        }
     }
 
     /// The SHA-1 as 40 lowercase hex digits (made on each use).
@@ -69,7 +74,12 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     public var preferredSize: Int64 { sizes.gz >= 0 ? sizes.gz : sizes.raw }
 
     /// The object's file name: `<sha>` or `<sha>.gz`.
-    public var fileName: String { sha + preferredFormat.suffix }
+    public var fileName: String {
+        String(unsafeUninitializedCapacity: 43) { out in
+            let end = digest.writeHex(to: out)
+            return end + Self.write(preferredFormat.suffix, to: UnsafeMutableBufferPointer(rebasing: out[end...]))
+        }
+    }
 
     /// The catalog-relative path of an object: `objects/ab/cd/<sha>` plus the format's suffix.
     public static func path(sha: String, format: ObjectFormat) -> String {
@@ -79,5 +89,39 @@ public struct StoredObject: Equatable, Hashable, Sendable {
         return "objects/\(a)/\(b)/\(sha)\(format.suffix)"
     }
 
-    public var preferredPath: String { Self.path(sha: sha, format: preferredFormat) }
+    /// `path(sha:format:)` built straight from the digest: an import asks for it once
+    /// per object it stores and once per archive member.
+    static func path(digest: SHA1.Digest, format: ObjectFormat) -> String {
+        // "objects/" + "ab/" + "cd/" + 40 digits + ".gz"
+        String(unsafeUninitializedCapacity: 8 + 3 + 3 + 40 + 3) { out in
+            var end = write("objects/", to: out)
+            let name = UnsafeMutableBufferPointer(rebasing: out[(end + 6)...])
+            let digits = digest.writeHex(to: name)
+            for (i, byte) in name[0..<4].enumerated() { out[end + i + i / 2] = byte }
+            out[end + 2] = UInt8(ascii: "/")
+            out[end + 5] = UInt8(ascii: "/")
+            end += 6 + digits
+            return end + write(format.suffix, to: UnsafeMutableBufferPointer(rebasing: out[end...]))
+        }
+    }
+
+    private static func write(_ text: String, to out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in text.utf8 {
+            out[count] = byte
+            count += 1
+        }
+        return count
+    }
+
+    public var preferredPath: String { Self.path(digest: digest, format: preferredFormat) }
+
+    /// The shard of an object: the first two digits of its SHA-1, as `objects/` names
+    /// the folder. Short enough to be a String without an allocation.
+    static func shard(of digest: SHA1.Digest) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
+            digest.writeHex(to: digits)
+            return String(decoding: digits[0..<2], as: UTF8.self)
+        }
+    }
 }

@@ -38,21 +38,22 @@ public struct ObjectStore: Sendable {
     /// The object as already stored, in whichever formats exist (possibly written by
     /// another tool with another gzip level), or nil.
     public func lookup(sha: String) throws -> StoredObject? {
-        try lookup(sha: sha, trustingSnapshot: true)
+        guard let digest = SHA1.Digest(hex: sha) else { return nil }
+        return try lookup(digest, trustingSnapshot: true)
     }
 
-    private func lookup(sha: String, trustingSnapshot: Bool) throws -> StoredObject? {
-        if trustingSnapshot, let shards, !shards.contains(String(sha.prefix(2))) { return nil }
+    private func lookup(_ digest: SHA1.Digest, trustingSnapshot: Bool) throws -> StoredObject? {
+        if trustingSnapshot, let shards, !shards.contains(StoredObject.shard(of: digest)) { return nil }
         var formats = [ObjectFormat: Int64]()
         for format in ObjectFormat.allCases {
-            let path = StoredObject.path(sha: sha, format: format)
+            let path = StoredObject.path(digest: digest, format: format)
             if trustingSnapshot, let listed {
                 if let size = listed[path] { formats[format] = size }
             } else if let size = try storage.size(of: path) {
                 formats[format] = size
             }
         }
-        return formats.isEmpty ? nil : StoredObject(sha: sha, formats: formats)
+        return formats.isEmpty ? nil : StoredObject(digest: digest, formats: formats)
     }
 
     /// Stores the content of `localPath` (whose SHA-1 is `sha`) unless it is already
@@ -64,7 +65,7 @@ public struct ObjectStore: Sendable {
     /// deflated on `workers` threads (nil: one per available core), see
     /// `BlockGzipCompressor`.
     public func store(localPath: String, sha: String, stamp: FileStamp, workers: Int? = nil) throws -> StoredObject {
-        try store(localPath: localPath, sha: sha, stamp: stamp, deflate: .onCores(workers))!
+        try store(localPath: localPath, digest: Self.digest(sha), stamp: stamp, deflate: .onCores(workers))!
     }
 
     /// Like `store(localPath:…)`, for a caller that is one of several threads storing
@@ -73,7 +74,13 @@ public struct ObjectStore: Sendable {
     /// the caller to store afterwards on every core. One huge file then does not keep one
     /// core busy long after the others ran out of files.
     public func storeOrDefer(localPath: String, sha: String, stamp: FileStamp) throws -> StoredObject? {
-        try store(localPath: localPath, sha: sha, stamp: stamp, deflate: .onThisThreadOrDefer)
+        try store(localPath: localPath, digest: Self.digest(sha), stamp: stamp, deflate: .onThisThreadOrDefer)
+    }
+
+    /// The digest of a SHA-1 a caller gives in hex, which must be valid.
+    private static func digest(_ sha: String) -> SHA1.Digest {
+        guard let digest = SHA1.Digest(hex: sha) else { preconditionFailure("'\(sha)' is not a SHA-1 in hex") }
+        return digest
     }
 
     /// From this size on, a file is deflated alone on every core. Cores wait while a
@@ -87,13 +94,13 @@ public struct ObjectStore: Sendable {
         case onThisThreadOrDefer
     }
 
-    private func store(localPath: String, sha: String, stamp: FileStamp, deflate: Deflate) throws -> StoredObject? {
-        if let existing = try lookup(sha: sha) { return existing }
+    private func store(localPath: String, digest: SHA1.Digest, stamp: FileStamp, deflate: Deflate) throws -> StoredObject? {
+        if let existing = try lookup(digest, trustingSnapshot: true) { return existing }
         let file = try PosixFile.openForReading(localPath)
         if stamp.size <= Self.inMemoryLimit {
             let content = try Self.readWhole(file, size: stamp.size)
             try Self.checkUnchanged(file, since: stamp)
-            return try storeInMemory(content, sha: sha)
+            return try storeInMemory(content, digest: digest)
         }
         if !(try CompressibilityProbe.isSurelyIncompressible(file, size: stamp.size)) {
             let workers: Int?
@@ -103,21 +110,26 @@ public struct ObjectStore: Sendable {
                 if stamp.size >= Self.deflateOnAllCoresFrom { return nil }
                 workers = 1
             }
-            if let compressed = try storeDeflated(file, sha: sha, stamp: stamp, workers: workers) { return compressed }
+            if let compressed = try storeDeflated(file, digest: digest, stamp: stamp, workers: workers) { return compressed }
         }
-        let writer = try storage.makeWriter(for: StoredObject.path(sha: sha, format: .raw))
+        let writer = try storage.makeWriter(for: StoredObject.path(digest: digest, format: .raw))
         defer { writer.discard() }
         try writer.append(localFile: file)
         guard writer.bytesWritten == stamp.size else { throw Self.changedWhileImported(file) }
         try Self.checkUnchanged(file, since: stamp)
-        return try commit(writer, sha: sha, format: .raw)
+        return try commit(writer, digest: digest, format: .raw)
     }
 
     /// Stores `content`, a whole file (at most `inMemoryLimit` bytes) already in memory
     /// whose SHA-1 is `sha`, unless it is already there.
     public func store(content: [UInt8], sha: String) throws -> StoredObject {
-        if let existing = try lookup(sha: sha) { return existing }
-        return try storeInMemory(content, sha: sha)
+        try store(content: content, digest: Self.digest(sha))
+    }
+
+    /// `store(content:sha:)` for a digest at hand.
+    func store(content: [UInt8], digest: SHA1.Digest) throws -> StoredObject {
+        if let existing = try lookup(digest, trustingSnapshot: true) { return existing }
+        return try storeInMemory(content, digest: digest)
     }
 
     /// Files up to this size are read and compressed in memory, so exactly one file is
@@ -149,10 +161,10 @@ public struct ObjectStore: Sendable {
         .sourceProblem(path: file.path, reason: "the file changed while it was being imported")
     }
 
-    private func storeInMemory(_ content: [UInt8], sha: String) throws -> StoredObject {
+    private func storeInMemory(_ content: [UInt8], digest: SHA1.Digest) throws -> StoredObject {
         let size = Int64(content.count)
         if content.withUnsafeBytes({ CompressibilityProbe.isSurelyIncompressible($0) }) {
-            return try write(content, sha: sha, format: .raw)
+            return try write(content, digest: digest, format: .raw)
         }
         let limit = config.gzipThreshold * Double(size)
         var compressed = [UInt8]()
@@ -168,21 +180,21 @@ public struct ObjectStore: Sendable {
         } catch is ThresholdExceeded {
             format = .raw
         }
-        return try write(format == .gz ? compressed : content, sha: sha, format: format)
+        return try write(format == .gz ? compressed : content, digest: digest, format: format)
     }
 
-    private func write(_ bytes: [UInt8], sha: String, format: ObjectFormat) throws -> StoredObject {
-        let writer = try storage.makeWriter(for: StoredObject.path(sha: sha, format: format))
+    private func write(_ bytes: [UInt8], digest: SHA1.Digest, format: ObjectFormat) throws -> StoredObject {
+        let writer = try storage.makeWriter(for: StoredObject.path(digest: digest, format: format))
         defer { writer.discard() }
         try bytes.withUnsafeBytes { try writer.write($0) }
-        return try commit(writer, sha: sha, format: format)
+        return try commit(writer, digest: digest, format: format)
     }
 
     private struct ThresholdExceeded: Error {}
 
-    private func storeDeflated(_ file: PosixFile, sha: String, stamp: FileStamp, workers: Int?) throws -> StoredObject? {
+    private func storeDeflated(_ file: PosixFile, digest: SHA1.Digest, stamp: FileStamp, workers: Int?) throws -> StoredObject? {
         let limit = config.gzipThreshold * Double(stamp.size)
-        let writer = try storage.makeWriter(for: StoredObject.path(sha: sha, format: .gz))
+        let writer = try storage.makeWriter(for: StoredObject.path(digest: digest, format: .gz))
         defer { writer.discard() }
         let source = SparseReader(file)
         let bytesIn: Int64
@@ -196,19 +208,19 @@ public struct ObjectStore: Sendable {
         }
         guard bytesIn == stamp.size else { throw Self.changedWhileImported(file) }
         try Self.checkUnchanged(file, since: stamp)
-        return try commit(writer, sha: sha, format: .gz)
+        return try commit(writer, digest: digest, format: .gz)
     }
 
-    private func commit(_ writer: StorageWriter, sha: String, format: ObjectFormat) throws -> StoredObject {
+    private func commit(_ writer: StorageWriter, digest: SHA1.Digest, format: ObjectFormat) throws -> StoredObject {
         let size = writer.bytesWritten
         switch try writer.commit(.ifAbsent) {
         case .written:
             tally?.add(bytes: size)
-            return StoredObject(sha: sha, formats: [format: size])
+            return StoredObject(digest: digest, sizes: .only(format, size))
         case .conditionFailed:
             // Another writer stored it first: theirs is the object now, as stored.
-            guard let existing = try lookup(sha: sha, trustingSnapshot: false) else {
-                throw ZincError.objectVanished(sha: sha)
+            guard let existing = try lookup(digest, trustingSnapshot: false) else {
+                throw ZincError.objectVanished(sha: digest.hex)
             }
             return existing
         }

@@ -45,27 +45,38 @@ extension SHA1 {
 
         /// The 40 lowercase hex digits.
         public var hex: String {
-            var out = [UInt8]()
-            out.reserveCapacity(40)
-            appendHex(to: &out)
-            return String(decoding: out, as: UTF8.self)
+            String(unsafeUninitializedCapacity: 40) { writeHex(to: $0) }
         }
 
         public var description: String { hex }
 
-        private static let hexDigits = Array("0123456789abcdef".utf8)
-
         func appendHex(to out: inout [UInt8]) {
-            func put(_ word: UInt64, bytes: Int) {
-                for shift in stride(from: (bytes - 1) * 8, through: 0, by: -8) {
-                    let byte = UInt8(truncatingIfNeeded: word >> UInt64(shift))
-                    out.append(Self.hexDigits[Int(byte >> 4)])
-                    out.append(Self.hexDigits[Int(byte & 0x0f)])
+            let start = out.count
+            out.append(contentsOf: repeatElement(0, count: 40))
+            out.withUnsafeMutableBufferPointer { _ = writeHex(to: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+        }
+
+        /// Writes the 40 digits at the start of `out` and returns 40. Names are built
+        /// around them for every object an import stores and every archive member, so
+        /// no String or array is made for the digits alone.
+        @discardableResult
+        func writeHex(to out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+            precondition(out.count >= 40, "40 hex digits need 40 bytes")
+            func put(_ word: UInt64, bytes: Int, at offset: Int) {
+                for i in 0..<bytes {
+                    let byte = UInt8(truncatingIfNeeded: word >> UInt64((bytes - 1 - i) * 8))
+                    out[offset + 2 * i] = Self.hexDigit(byte >> 4)
+                    out[offset + 2 * i + 1] = Self.hexDigit(byte & 0x0f)
                 }
             }
-            put(high, bytes: 8)
-            put(middle, bytes: 8)
-            put(UInt64(low), bytes: 4)
+            put(high, bytes: 8, at: 0)
+            put(middle, bytes: 8, at: 16)
+            put(UInt64(low), bytes: 4, at: 32)
+            return 40
+        }
+
+        private static func hexDigit(_ value: UInt8) -> UInt8 {
+            value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
         }
 
         /// The first 8 bytes: as good as random, hence a compact key where a rare
