@@ -25,6 +25,24 @@ import ZincTestSupport
         #expect(result.warnings.isEmpty)
     }
 
+    #if os(Linux)
+    /// Under `relatime`, listing a folder whose access time is older than its last
+    /// change updates it, leaving an inode for the next flush of that file system to write.
+    @Test func listingFoldersLeavesTheirAccessTimesAlone() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("src/a/b/c.txt", "c")
+        let folders = ["src", "src/a", "src/a/b"].map { dir.at($0) }
+        let longAgo = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_100, tv_nsec: 0)]
+        for folder in folders { #expect(utimensat(AT_FDCWD, folder, longAgo, 0) == 0) }
+        #expect(try scan(dir.at("src")).files == ["a/b/c.txt"])
+        for folder in folders {
+            var status = stat()
+            #expect(stat(folder, &status) == 0)
+            #expect(status.st_atim.tv_sec == 1_000_000_000, "\(folder)")
+        }
+    }
+    #endif
+
     @Test func listsInByteOrderOfTheWholePathWhereFolderNamesPrefixOtherNames() throws {
         let dir = try TemporaryDirectory()
         for path in ["ab", "a/b", "a-b", "a0/x", "a.txt", "é.txt", "b/f", "b-c", "b.d/f", "b.d/e/g"] {
