@@ -36,6 +36,27 @@ import ZincTestSupport
         }
     }
 
+    @Test func foldersLikelyMissingAreCreatedFirstAndEitherGuessIsSafe() throws {
+        let storage = FileStorage(root: dir.at("cat"))
+        func put(_ path: String) throws {
+            #expect(try storage.write(Array(path.utf8), to: path, .ifAbsent) == .written)
+        }
+        try put("objects/ab/cd/one")
+        #expect(storage.parentIsLikelyMissing(of: "objects/ab/ef/two"))
+        #expect(!storage.parentIsLikelyMissing(of: "objects/ab/cd/three"))
+        #expect(!storage.parentIsLikelyMissing(of: "objects/zz/yy/four"))
+        // Another writer made the folder meanwhile: creating it again is accepted.
+        try FileManager.default.createDirectory(atPath: dir.at("cat/objects/ab/ef"), withIntermediateDirectories: false)
+        try put("objects/ab/ef/two")
+        // A folder this storage made, removed since (by `clean`, say): made again.
+        try FileManager.default.removeItem(atPath: dir.at("cat/objects/ab/cd"))
+        try put("objects/ab/cd/three")
+        try put("objects/zz/yy/four")
+        for path in ["objects/ab/ef/two", "objects/ab/cd/three", "objects/zz/yy/four"] {
+            #expect(FileManager.default.contents(atPath: dir.at("cat/" + path)) == Data(path.utf8))
+        }
+    }
+
     @Test func smallFilesGoStraightToTheirFinalFormat() throws {
         let noise = SampleContent.noise(20_000, seed: 4), text = SampleContent.text(20_000)
         let stored = try [noise, text].enumerated().map { i, content in

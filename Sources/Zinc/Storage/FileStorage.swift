@@ -252,10 +252,26 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
         if let folder = place(path).parent { try createFolders(folder) }
     }
 
+    /// Whether the folder holding `path` is most likely missing: this storage made the
+    /// folder above it and not that one, so only another writer could have made it
+    /// meanwhile. A new catalog's first object in each `objects/xx/yy` then creates the
+    /// folder straight away instead of first failing to open a file in it: 50,000 failed
+    /// calls for corpus S, 0.3 s of system time. Either answer is safe: creating an
+    /// existing folder is accepted, and opening in a missing one falls back to creating it.
+    func parentIsLikelyMissing(of path: String) -> Bool {
+        guard let folder = place(path).parent, let above = folder.parent else { return false }
+        return madeFolders.withLock { $0.contains(above.path) && !$0.contains(folder.path) }
+    }
+
+    /// The folders this storage created or found existing while creating them, by path.
+    /// At most the 65,792 folders of `objects/`, each a String short enough to need no
+    /// allocation of its own.
+    private let madeFolders = Mutex(Set<String>())
+
     /// `mkdir -p`, deepest folder first: a new `objects/xx/yy` costs one or two calls,
     /// not one per component of the catalog's absolute path.
     private func createFolders(_ folder: Place) throws {
-        if mkdirat(folder.folder, folder.path, 0o755) == 0 || errno == EEXIST { return }
+        if mkdirat(folder.folder, folder.path, 0o755) == 0 || errno == EEXIST { return remember(folder) }
         guard errno == ENOENT, let parent = folder.parent else {
             throw ZincError.io(path: shown(folder), operation: "create folder", errno: errno)
         }
@@ -263,6 +279,11 @@ public final class FileStorage: CatalogStorage, @unchecked Sendable {
         if mkdirat(folder.folder, folder.path, 0o755) != 0 && errno != EEXIST {
             throw ZincError.io(path: shown(folder), operation: "create folder", errno: errno)
         }
+        remember(folder)
+    }
+
+    private func remember(_ folder: Place) {
+        _ = madeFolders.withLock { $0.insert(folder.path) }
     }
 
     /// The absolute path of `place`, for messages.

@@ -53,8 +53,10 @@ final class FileStorageWriter: StorageWriter {
         temporaryPath = temporary
     }
 
-    /// `open()`, or, when the final folder is missing, `open()` again after creating it.
+    /// `open()`, or, when the final folder is missing, `open()` again after creating it;
+    /// creating it first when it is likely missing (see `parentIsLikelyMissing`).
     private static func creatingFolders<T>(_ storage: FileStorage, _ path: String, _ open: () throws -> T) throws -> T {
+        if storage.parentIsLikelyMissing(of: path) { try storage.createParentFolders(of: path) }
         do {
             return try open()
         } catch ZincError.io(_, _, ENOENT) {
