@@ -13,6 +13,7 @@ enum KernelCalls {
 
     private typealias Renameat2Function = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
     private typealias SchedGetaffinityFunction = @convention(c) (Int32, Int, UnsafeMutableRawPointer) -> Int32
+    private typealias FallocateFunction = @convention(c) (Int32, Int32, Int64, Int64) -> Int32
 
     /// O_DIRECT, whose value depends on the architecture.
     #if arch(arm64) || arch(arm)
@@ -41,6 +42,7 @@ enum KernelCalls {
     private static let renameat2Function: Renameat2Function? = lookup("renameat2")
     private static let copyFileRangeFunction: CopyFileRangeFunction? = lookup("copy_file_range")
     private static let schedGetaffinityFunction: SchedGetaffinityFunction? = lookup("sched_getaffinity")
+    private static let fallocateFunction: FallocateFunction? = lookup("fallocate64")
 
     private static func lookup<F>(_ name: String) -> F? {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
@@ -71,6 +73,18 @@ enum KernelCalls {
             return -1
         }
         return copy(source, nil, destination, nil, length, 0)
+    }
+
+    /// Allocates `length` bytes of `fd` from `offset` (unwritten: they read as zeros),
+    /// growing the file to cover them; -1 with EOPNOTSUPP where the filesystem cannot,
+    /// ENOSYS where the call is missing. Unlike `posix_fallocate` it never falls back
+    /// to writing zeros.
+    static func allocate(_ fd: Int32, offset: Int64, length: Int64) -> Int32 {
+        guard let allocate = fallocateFunction else {
+            errno = ENOSYS
+            return -1
+        }
+        return allocate(fd, 0, offset, length)
     }
 
     /// How many CPUs the calling thread may run on (its affinity mask, which threads
