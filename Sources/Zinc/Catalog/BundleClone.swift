@@ -158,7 +158,7 @@ extension Catalog {
     /// Opens the object in the first format the manifest lists that is stored, `gz` first.
     private func openObject(_ object: StoredObject, for path: String) throws -> (StorageReader, ObjectFormat, String) {
         for format in object.formats.keys.sorted() {
-            let storedPath = StoredObject.path(sha: object.sha, format: format)
+            let storedPath = StoredObject.path(digest: object.digest, format: format)
             if let reader = try storage.openForReading(storedPath) { return (reader, format, storedPath) }
         }
         throw ZincError.integrity(path: storage.location, reason: "object \(object.sha) of '\(path)' is missing")

@@ -81,12 +81,11 @@ public struct StoredObject: Equatable, Hashable, Sendable {
         }
     }
 
-    /// The catalog-relative path of an object: `objects/ab/cd/<sha>` plus the format's suffix.
+    /// The catalog-relative path of an object: `objects/ab/cd/<sha>` plus the format's
+    /// suffix. `sha` must be 40 lowercase hex digits.
     public static func path(sha: String, format: ObjectFormat) -> String {
-        let utf8 = Array(sha.utf8)
-        let a = String(decoding: utf8[0..<2], as: UTF8.self)
-        let b = String(decoding: utf8[2..<4], as: UTF8.self)
-        return "objects/\(a)/\(b)/\(sha)\(format.suffix)"
+        guard let digest = SHA1.Digest(hex: sha) else { preconditionFailure("'\(sha)' is not a SHA-1 in hex") }
+        return path(digest: digest, format: format)
     }
 
     /// `path(sha:format:)` built straight from the digest: an import asks for it once

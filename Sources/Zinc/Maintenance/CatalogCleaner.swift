@@ -135,7 +135,7 @@ extension Catalog {
             let gz = path + ".gz"
             guard let bytes = try storage.read(path), let manifest = try? Manifest.parse(bytes, path: path) else { continue }
             let objects = manifest.files.values.flatMap { entry in
-                entry.object.formats.keys.map { StoredObject.path(sha: entry.sha, format: $0) }
+                entry.object.formats.keys.map { StoredObject.path(digest: entry.object.digest, format: $0) }
             }
             result[path] = objects
             if present.contains(gz) { result[gz] = objects }
@@ -187,8 +187,8 @@ extension Catalog {
         }
         for entry in manifest.files.values {
             let object = entry.object
-            if object.sizes.gz >= 0 { files.insert(StoredObject.path(sha: object.sha, format: .gz)) }
-            if object.sizes.raw >= 0 { files.insert(StoredObject.path(sha: object.sha, format: .raw)) }
+            if object.sizes.gz >= 0 { files.insert(StoredObject.path(digest: object.digest, format: .gz)) }
+            if object.sizes.raw >= 0 { files.insert(StoredObject.path(digest: object.digest, format: .raw)) }
         }
         return files
     }

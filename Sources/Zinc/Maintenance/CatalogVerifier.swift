@@ -204,7 +204,7 @@ final class CatalogVerifier {
             self.format = format
         }
 
-        var path: String { StoredObject.path(sha: digest.hex, format: format) }
+        var path: String { StoredObject.path(digest: digest, format: format) }
 
         /// The order of their paths: by digest, the raw file before the `.gz` one.
         static func < (a: ObjectKey, b: ObjectKey) -> Bool {
