@@ -75,9 +75,9 @@ public struct StoredObject: Equatable, Hashable, Sendable {
 
     /// The object's file name: `<sha>` or `<sha>.gz`.
     public var fileName: String {
-        String(unsafeUninitializedCapacity: 43) { out in
-            let end = digest.writeHex(to: out)
-            return end + Self.write(preferredFormat.suffix, to: UnsafeMutableBufferPointer(rebasing: out[end...]))
+        Self.spell(digest, capacity: 43) { digits, name in
+            name.put(digits)
+            name.put(preferredFormat.suffix.utf8)
         }
     }
 
@@ -91,36 +91,51 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     /// `path(sha:format:)` built straight from the digest: an import asks for it once
     /// per object it stores and once per archive member.
     static func path(digest: SHA1.Digest, format: ObjectFormat) -> String {
-        // "objects/" + "ab/" + "cd/" + 40 digits + ".gz"
-        String(unsafeUninitializedCapacity: 8 + 3 + 3 + 40 + 3) { out in
-            var end = write("objects/", to: out)
-            let name = UnsafeMutableBufferPointer(rebasing: out[(end + 6)...])
-            let digits = digest.writeHex(to: name)
-            for (i, byte) in name[0..<4].enumerated() { out[end + i + i / 2] = byte }
-            out[end + 2] = UInt8(ascii: "/")
-            out[end + 5] = UInt8(ascii: "/")
-            end += 6 + digits
-            return end + write(format.suffix, to: UnsafeMutableBufferPointer(rebasing: out[end...]))
+        spell(digest, capacity: 57) { digits, name in
+            name.put("objects/".utf8)
+            name.put(digits[0..<2])
+            name.put("/".utf8)
+            name.put(digits[2..<4])
+            name.put("/".utf8)
+            name.put(digits)
+            name.put(format.suffix.utf8)
         }
-    }
-
-    private static func write(_ text: String, to out: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for byte in text.utf8 {
-            out[count] = byte
-            count += 1
-        }
-        return count
     }
 
     public var preferredPath: String { Self.path(digest: digest, format: preferredFormat) }
 
     /// The shard of an object: the first two digits of its SHA-1, as `objects/` names
-    /// the folder. Short enough to be a String without an allocation.
+    /// the folder.
     static func shard(of digest: SHA1.Digest) -> String {
+        spell(digest, capacity: 2) { digits, name in name.put(digits[0..<2]) }
+    }
+
+    /// A name of at most `capacity` bytes written around the digest's 40 hex digits by
+    /// `write`, made as one String: no String for the digits alone, and none allocated
+    /// for a name of up to 15 bytes.
+    private static func spell(
+        _ digest: SHA1.Digest, capacity: Int, _ write: (UnsafeBufferPointer<UInt8>, inout NameWriter) -> Void
+    ) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
             digest.writeHex(to: digits)
-            return String(decoding: digits[0..<2], as: UTF8.self)
+            return String(unsafeUninitializedCapacity: capacity) { out in
+                var name = NameWriter(out: out)
+                write(UnsafeBufferPointer(digits), &name)
+                return name.end
+            }
+        }
+    }
+
+    /// Appends bytes to the buffer a name is spelled into.
+    private struct NameWriter {
+        let out: UnsafeMutableBufferPointer<UInt8>
+        var end = 0
+
+        mutating func put(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes {
+                out[end] = byte
+                end += 1
+            }
         }
     }
 }
