@@ -49,8 +49,7 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     /// `sha` must be 40 lowercase hex digits; `formats` must name at least one format,
     /// with sizes of 0 or more.
     public init(sha: String, formats: [ObjectFormat: Int64]) {
-        guard let digest = SHA1.Digest(hex: sha) else { preconditionFailure("'\(sha)' is not a SHA-1 in hex") }
-        self.init(digest: digest, formats: formats)
+        self.init(digest: SHA1.Digest(validHex: sha), formats: formats)
     }
 
     /// `formats` must name at least one format, with sizes of 0 or more.
@@ -84,8 +83,7 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     /// The catalog-relative path of an object: `objects/ab/cd/<sha>` plus the format's
     /// suffix. `sha` must be 40 lowercase hex digits.
     public static func path(sha: String, format: ObjectFormat) -> String {
-        guard let digest = SHA1.Digest(hex: sha) else { preconditionFailure("'\(sha)' is not a SHA-1 in hex") }
-        return path(digest: digest, format: format)
+        path(digest: SHA1.Digest(validHex: sha), format: format)
     }
 
     /// `path(sha:format:)` built straight from the digest: an import asks for it once

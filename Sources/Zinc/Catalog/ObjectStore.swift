@@ -65,7 +65,7 @@ public struct ObjectStore: Sendable {
     /// deflated on `workers` threads (nil: one per available core), see
     /// `BlockGzipCompressor`.
     public func store(localPath: String, sha: String, stamp: FileStamp, workers: Int? = nil) throws -> StoredObject {
-        try store(localPath: localPath, digest: Self.digest(sha), stamp: stamp, deflate: .onCores(workers))!
+        try store(localPath: localPath, digest: SHA1.Digest(validHex: sha), stamp: stamp, deflate: .onCores(workers))!
     }
 
     /// Like `store(localPath:…)`, for a caller that is one of several threads storing
@@ -74,13 +74,7 @@ public struct ObjectStore: Sendable {
     /// the caller to store afterwards on every core. One huge file then does not keep one
     /// core busy long after the others ran out of files.
     public func storeOrDefer(localPath: String, sha: String, stamp: FileStamp) throws -> StoredObject? {
-        try store(localPath: localPath, digest: Self.digest(sha), stamp: stamp, deflate: .onThisThreadOrDefer)
-    }
-
-    /// The digest of a SHA-1 a caller gives in hex, which must be valid.
-    private static func digest(_ sha: String) -> SHA1.Digest {
-        guard let digest = SHA1.Digest(hex: sha) else { preconditionFailure("'\(sha)' is not a SHA-1 in hex") }
-        return digest
+        try store(localPath: localPath, digest: SHA1.Digest(validHex: sha), stamp: stamp, deflate: .onThisThreadOrDefer)
     }
 
     /// From this size on, a file is deflated alone on every core. Cores wait while a
@@ -123,7 +117,7 @@ public struct ObjectStore: Sendable {
     /// Stores `content`, a whole file (at most `inMemoryLimit` bytes) already in memory
     /// whose SHA-1 is `sha`, unless it is already there.
     public func store(content: [UInt8], sha: String) throws -> StoredObject {
-        try store(content: content, digest: Self.digest(sha))
+        try store(content: content, digest: SHA1.Digest(validHex: sha))
     }
 
     /// `store(content:sha:)` for a digest at hand.

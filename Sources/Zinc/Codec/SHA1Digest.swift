@@ -19,6 +19,13 @@ extension SHA1 {
             self.init(hexUTF8: hex.utf8)
         }
 
+        /// `init(hex:)` for a SHA-1 the caller vouches for (an object's, from a parsed
+        /// manifest or a hash just computed); anything else is a programming error.
+        init(validHex hex: String) {
+            guard let digest = Digest(hex: hex) else { preconditionFailure("'\(hex)' is not a SHA-1 in hex") }
+            self = digest
+        }
+
         /// `init(hex:)` for the digits' UTF-8, as read from a file.
         init?(hexUTF8: some Collection<UInt8>) {
             guard Names.isSHA1(utf8: hexUTF8) else { return nil }
