@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "ZincS3Tests", dependencies: ["ZincS3", "Zinc", "ZincTestSupport"]),
         // Runs each HTTP test once per transport the client has (`ZINC_LIBCURL`).
         .testTarget(
-            name: "ZincClientTests", dependencies: ["ZincClient", "ZincURLSession", "ZincServer", "Zinc", "ZincTestSupport"],
+            name: "ZincClientTests", dependencies: ["ZincClient", "ZincURLSession", "ZincServer", "ZincHTTP", "Zinc", "ZincTestSupport"],
             swiftSettings: clientCurlSettings),
     ],
     swiftLanguageModes: [.v6]

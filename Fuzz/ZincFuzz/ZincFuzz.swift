@@ -63,7 +63,21 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
     "http-head": { bytes in
         var head = ResponseHead()
         for line in bytes.split(separator: UInt8(ascii: "\n")) { line.withUnsafeBytes { head.take($0) } }
-        _ = (head.contentLength, head.contentRangeStart, head.contentRangeTotal, head["etag"])
+        _ = (head.contentLength, head.contentRange, head["etag"])
+    },
+    "http-multipart": { bytes in
+        // The first byte picks how the body is cut into chunks, as the network would.
+        guard let step = bytes.first.map({ Int($0) % 64 + 1 }),
+            var reader = MultipartByteranges(contentType: "multipart/byteranges; boundary=zzz")
+        else { return }
+        var rest = bytes.dropFirst()
+        while !rest.isEmpty {
+            let chunk = rest.prefix(step)
+            rest = rest.dropFirst(step)
+            let more = try? chunk.withUnsafeBytes { try reader.read($0) { _ in true } }
+            guard more == true else { return }
+        }
+        _ = reader.isComplete
     },
     "signature": { bytes in
         // Verified against a key whose id the seeds name, so the signature check runs too.

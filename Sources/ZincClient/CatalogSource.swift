@@ -13,20 +13,72 @@ public protocol CatalogSource: AnyObject, Sendable {
     /// The catalog root URL, as tracked; used in messages.
     var url: String { get }
 
-    /// Writes the bytes `range` of the catalog file `path` (the whole file when nil) to
-    /// `sink` at its current offset. Exactly the range's bytes are written, whatever the
-    /// server does with `Range` (fewer only when the file ends first). A whole file of
-    /// more than `limit` bytes is refused with `ClientError.tooLarge`. With `etag`, an
-    /// unchanged file answers `.notModified` and writes nothing.
-    func fetch(_ path: String, range: Range<Int64>?, etag: String?, limit: Int64, into sink: PosixFile) throws -> FetchResponse
+    /// Writes what `request` asks of a catalog file to `sink` at its current offset: the
+    /// whole file, or the bytes of its ranges back to back. Whatever the server does with
+    /// `Range`, only wanted bytes are written, in order: fewer only when the file ends
+    /// first, the connection drops, or the server leaves out a range (a multi-range
+    /// request answered with one range); the caller asks again for the rest. A whole file
+    /// of more than `limit` bytes is refused with `ClientError.tooLarge`; ranges a server
+    /// answers with the whole file are refused with `ClientError.rangeIgnored` unless the
+    /// request allows that many unwanted bytes. With `etag`, an unchanged file answers
+    /// `.notModified` and writes nothing.
+    func fetch(_ request: FetchRequest, into sink: PosixFile) throws -> FetchResponse
 }
 
-/// What ``CatalogSource/fetch(_:range:etag:limit:into:)`` got.
+/// What to fetch of one catalog file.
+public struct FetchRequest: Equatable, Sendable {
+    /// The catalog-relative path.
+    public var path: String
+    /// The byte ranges wanted, ascending and not overlapping; none: the whole file.
+    public var ranges: [Range<Int64>]
+    /// A validator from an earlier answer: only a whole file can be "not modified".
+    public var etag: String?
+    /// The most bytes a whole file may have.
+    public var limit: Int64
+    /// How many unwanted bytes (before and between the ranges) may be read from a server
+    /// that answers the ranges with the whole file, rather than refusing its answer with
+    /// `ClientError.rangeIgnored`: what asking for the bytes another way would cost.
+    public var ignoredRangeAllowance: Int64
+
+    /// - Precondition: `ranges` are ascending, not overlapping, none empty or negative.
+    public init(
+        _ path: String, ranges: [Range<Int64>] = [], etag: String? = nil, limit: Int64 = .max,
+        ignoredRangeAllowance: Int64 = 0
+    ) {
+        precondition(
+            ranges.allSatisfy { $0.lowerBound >= 0 && !$0.isEmpty }
+                && zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound },
+            "fetch ranges must be ascending, not overlapping and not empty")
+        self.path = path
+        self.ranges = ranges
+        self.etag = etag
+        self.limit = limit
+        self.ignoredRangeAllowance = ignoredRangeAllowance
+    }
+
+    /// `Range: bytes=a-b,c-d` for the ranges; nil for a whole file.
+    package var rangeHeader: String? {
+        ranges.isEmpty ? nil : "bytes=" + ranges.map { "\($0.lowerBound)-\($0.upperBound - 1)" }.joined(separator: ",")
+    }
+}
+
+/// What ``CatalogSource/fetch(_:into:)`` got.
 public struct FetchResponse: Equatable, Sendable {
     /// Whether content was written, or the file still has the `etag` given.
     public enum Status: Equatable, Sendable {
         case content
         case notModified
+    }
+
+    /// How a server answered a request for ranges.
+    public enum RangeAnswer: Equatable, Sendable {
+        /// `206` with the bytes of each range in a part of its own (`multipart/byteranges`).
+        case multipart
+        /// `206` with one range: the one asked for, or one of several (the server answers
+        /// one range per request, or joined them).
+        case singlePart
+        /// `200` with the whole file: the server ignores `Range`.
+        case wholeFile
     }
 
     public let status: Status
@@ -35,16 +87,16 @@ public struct FetchResponse: Equatable, Sendable {
     public let written: Int64
     /// Body bytes that crossed the wire, including any skipped because a server ignored `Range`.
     public let received: Int64
+    /// For a request with ranges that got content, how the server sent them.
+    public let rangeAnswer: RangeAnswer?
 
-    public init(status: Status, etag: String?, written: Int64, received: Int64) {
+    public init(status: Status, etag: String?, written: Int64, received: Int64, rangeAnswer: RangeAnswer? = nil) {
         self.status = status
         self.etag = etag
         self.written = written
         self.received = received
+        self.rangeAnswer = rangeAnswer
     }
-
-    /// The answer to an empty range: nothing to ask a server for.
-    package static let nothingWritten = FetchResponse(status: .content, etag: nil, written: 0, received: 0)
 }
 
 extension CatalogSource {

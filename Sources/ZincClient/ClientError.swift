@@ -16,6 +16,9 @@ public enum ClientError: Error, Equatable, Sendable {
     case tooLarge(url: String, limit: Int64)
     /// The body ended before the length the response or the manifest promised.
     case truncated(url: String, received: Int64, expected: Int64)
+    /// The server answered a request for `ranges` (a `Range` header's value) with the
+    /// whole file, whose unwanted bytes would have cost more than fetching another way.
+    case rangeIgnored(url: String, ranges: String)
     /// The server answered with something a well-behaved catalog never serves.
     case badResponse(url: String, reason: String)
     /// Content whose SHA-1 (or gzip stream) does not match what the manifest records.
@@ -49,6 +52,8 @@ extension ClientError: CustomStringConvertible {
             return "\(url) sent more than the \(limit) bytes allowed for it"
         case .truncated(let url, let received, let expected):
             return "\(url) was cut short: \(received) of \(expected) bytes arrived"
+        case .rangeIgnored(let url, let ranges):
+            return "\(url) answered a request for \(ranges) with the whole file"
         case .badResponse(let url, let reason):
             return "\(url): \(reason)"
         case .integrity(let url, let reason):
@@ -66,7 +71,7 @@ extension ClientError: CustomStringConvertible {
     /// answer is not retried elsewhere, it is reported.
     var isSourceUnavailable: Bool {
         switch self {
-        case .transport, .notFound, .httpStatus: return true
+        case .transport, .notFound, .httpStatus, .rangeIgnored: return true
         default: return false
         }
     }

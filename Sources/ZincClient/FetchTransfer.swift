@@ -3,53 +3,62 @@ import ZincHTTP
 
 /// One HTTP fetch of a catalog file, as every HTTP transport performs it: the transport
 /// feeds it the response head and the body chunks as they arrive, and it checks the
-/// server's promises (status, Content-Range, Content-Length) against what is sent,
-/// writes exactly the wanted bytes to the sink and says when to stop. Transports differ
-/// only in how bytes cross the wire, so they all honour `CatalogSource.fetch` alike.
-/// Not thread-safe: a transport calling it from several threads serialises the calls.
+/// server's promises (status, Content-Range, Content-Length, multipart parts) against
+/// what is sent, writes exactly the wanted bytes to the sink and says when to stop.
+/// Transports differ only in how bytes cross the wire, so they all honour
+/// `CatalogSource.fetch` alike. Not thread-safe: a transport calling it from several
+/// threads serialises the calls.
 package final class FetchTransfer {
     let url: String
-    let range: Range<Int64>?
-    let limit: Int64
+    let request: FetchRequest
     let sink: PosixFile
-    /// The ETag to send as `If-None-Match`: only a whole file can be "not modified".
-    package let validator: String?
 
     /// The head of the latest response; a redirect's head is replaced by the next one's.
     private var head = ResponseHead()
     /// Whether the final head passed `accept`; nil until the body starts or the transfer ends.
     private var accepted: Bool?
     private var announcedLength: Int64?
-    /// Leading body bytes to drop: a server that ignores `Range` sends the file from byte 0.
-    private var skip: Int64 = 0
+    /// Where the wanted ranges' bytes go; nil for a whole file.
+    private var wanted: WantedRanges?
+    /// How the body carries the file's bytes, decided by `accept`.
+    private var body = Body.file(position: 0)
+    private var rangeAnswer: FetchResponse.RangeAnswer?
     private var written: Int64 = 0
     private var received: Int64 = 0
-    /// The range is complete and the rest of the body was cancelled on purpose.
+    /// The rest of the body was cancelled on purpose: the ranges are complete, or the
+    /// server skipped one (the caller asks again for what is missing).
     private var satisfied = false
     /// `receive` said stop: bytes a transport still hands over are not wanted.
     private var stopped = false
     private var failure: Error?
 
-    package init(url: String, range: Range<Int64>?, etag: String?, limit: Int64, sink: PosixFile) {
-        self.url = url
-        self.range = range
-        self.limit = limit
-        self.sink = sink
-        validator = range == nil ? etag : nil
+    private enum Body {
+        /// The file's bytes from `position` on (a 200, or a 206 with one range).
+        case file(position: Int64)
+        /// `multipart/byteranges`; `position` is where the current part's next byte belongs.
+        case parts(MultipartByteranges, position: Int64?)
     }
 
-    /// `Range: bytes=a-b` for the range, nil for a whole file.
-    package var rangeHeader: String? { range.map { "bytes=\($0.lowerBound)-\($0.upperBound - 1)" } }
+    package init(url: String, request: FetchRequest, sink: PosixFile) {
+        self.url = url
+        self.request = request
+        self.sink = sink
+        wanted = request.ranges.isEmpty ? nil : WantedRanges(request.ranges)
+    }
 
-    private var capacity: Int64 { range.map { $0.upperBound - $0.lowerBound } ?? limit }
+    /// The `Range` header to send; nil for a whole file.
+    package var rangeHeader: String? { request.rangeHeader }
+
+    /// The ETag to send as `If-None-Match`: only a whole file can be "not modified".
+    package var validator: String? { wanted == nil ? request.etag : nil }
 
     package func outcome() throws -> FetchResponse {
         if let failure { throw failure }
         if head.status == 304 { return FetchResponse(status: .notModified, etag: head["etag"], written: 0, received: 0) }
-        if range == nil, let announcedLength, written < announcedLength {
+        if wanted == nil, let announcedLength, written < announcedLength {
             throw ClientError.truncated(url: url, received: written, expected: announcedLength)
         }
-        return FetchResponse(status: .content, etag: head["etag"], written: written, received: received)
+        return FetchResponse(status: .content, etag: head["etag"], written: written, received: received, rangeAnswer: rangeAnswer)
     }
 
     /// One line of a response head, as libcurl hands them over (with its line break).
@@ -78,26 +87,24 @@ package final class FetchTransfer {
     private func accept() -> Bool {
         let length = head.contentLength
         switch head.status {
-        case 304 where range == nil:
+        case 304 where wanted == nil:
             return true
         case 200:
-            skip = range?.lowerBound ?? 0
-            if range == nil, let length, length > limit {
-                failure = ClientError.tooLarge(url: url, limit: limit)
+            if let wanted {
+                rangeAnswer = .wholeFile
+                guard wanted.unwantedBeforeEnd <= request.ignoredRangeAllowance else {
+                    failure = ClientError.rangeIgnored(url: url, ranges: rangeHeader ?? "")
+                    return false
+                }
+            } else if let length, length > request.limit {
+                failure = ClientError.tooLarge(url: url, limit: request.limit)
                 return false
             }
             announcedLength = length
+            body = .file(position: 0)
             return true
         case 206:
-            let contentRange = head["content-range"] ?? ""
-            guard rangeHeader != nil, head.contentRangeStart == range?.lowerBound else {
-                failure = ClientError.badResponse(
-                    url: url,
-                    reason: "answered 206 with Content-Range '\(contentRange)' to "
-                        + "a request for \(rangeHeader ?? "the whole file")")
-                return false
-            }
-            return true
+            return acceptPartial()
         case 404, 410:
             failure = ClientError.notFound(url: url)
             return false
@@ -107,38 +114,85 @@ package final class FetchTransfer {
         }
     }
 
+    /// A 206 must answer ranges that were asked for: one range starting no later than the
+    /// first wanted byte, or parts of a `multipart/byteranges` body.
+    private func acceptPartial() -> Bool {
+        let asked = rangeHeader ?? "the whole file"
+        guard let wanted else {
+            failure = ClientError.badResponse(url: url, reason: "answered 206 to a request for the whole file")
+            return false
+        }
+        if let contentType = head["content-type"], let parts = MultipartByteranges(contentType: contentType) {
+            rangeAnswer = .multipart
+            body = .parts(parts, position: nil)
+            return true
+        }
+        let field = head["content-range"] ?? ""
+        guard let range = ContentRange(field), let first = wanted.next, range.bytes.contains(first) else {
+            failure = ClientError.badResponse(url: url, reason: "answered 206 with Content-Range '\(field)' to a request for \(asked)")
+            return false
+        }
+        rangeAnswer = .singlePart
+        body = .file(position: range.bytes.lowerBound)
+        return true
+    }
+
     /// Returns false once nothing more of the body is wanted.
     package func receive(_ data: UnsafeRawBufferPointer) -> Bool {
         guard !stopped else { return false }
         if accepted == nil { accepted = accept() }
         guard accepted == true else { return stop() }
         received += Int64(data.count)
-        var chunk = data[...]
-        if skip > 0 {
-            let dropped = min(Int64(chunk.count), skip)
-            chunk = chunk.dropFirst(Int(dropped))
-            skip -= dropped
-        }
-        let room = capacity - written
-        if Int64(chunk.count) > room {
-            guard range != nil else {
-                failure = ClientError.tooLarge(url: url, limit: limit)
-                return stop()
-            }
-            chunk = chunk.prefix(Int(room))
-        }
         do {
-            try sink.write(UnsafeRawBufferPointer(rebasing: chunk))
+            switch body {
+            case .file(let position):
+                body = .file(position: position + Int64(data.count))
+                return try place(data, at: position)
+            case .parts(var parts, var position):
+                defer { body = .parts(parts, position: position) }
+                return try parts.read(data) { event in
+                    switch event {
+                    case .part(let range):
+                        position = range.bytes.lowerBound
+                        return true
+                    case .data(let bytes):
+                        guard let at = position else { return false }
+                        position = at + Int64(bytes.count)
+                        return try place(bytes, at: at)
+                    }
+                }
+            }
+        } catch let malformed as MultipartByteranges.Malformed {
+            failure = ClientError.badResponse(url: url, reason: "malformed multipart/byteranges answer: \(malformed.reason)")
         } catch {
             failure = error
-            return stop()
         }
-        written += Int64(chunk.count)
-        if range != nil, written == capacity {
+        return stop()
+    }
+
+    /// Writes the wanted bytes of `data`, the file's bytes from `position`; false when the
+    /// transfer should stop.
+    private func place(_ data: UnsafeRawBufferPointer, at position: Int64) throws -> Bool {
+        guard var wanted else {
+            // A whole file, up to the limit.
+            guard Int64(data.count) <= request.limit - written else {
+                failure = ClientError.tooLarge(url: url, limit: request.limit)
+                return stop()
+            }
+            try sink.write(data)
+            written += Int64(data.count)
+            return true
+        }
+        defer { self.wanted = wanted }
+        let progress = try wanted.take(data, at: position) { try sink.write($0) }
+        written = wanted.placed
+        switch progress {
+        case .wantsMore:
+            return true
+        case .complete, .gap:
             satisfied = true
             return stop()
         }
-        return true
     }
 
     private func stop() -> Bool {

@@ -17,34 +17,42 @@ public final class FileCatalogSource: CatalogSource, @unchecked Sendable {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
     }
 
-    public func fetch(_ path: String, range: Range<Int64>?, etag: String?, limit: Int64, into sink: PosixFile) throws -> FetchResponse {
-        let location = location(of: path)
+    public func fetch(_ request: FetchRequest, into sink: PosixFile) throws -> FetchResponse {
+        let location = location(of: request.path)
         let file: PosixFile
         do {
-            file = try PosixFile.openForReading(root + "/" + path)
+            file = try PosixFile.openForReading(root + "/" + request.path)
         } catch ZincError.io(_, _, let code) where code == ENOENT || code == ENOTDIR {
             throw ClientError.notFound(url: location)
         }
         let status = try file.status()
         let size = Int64(status.st_size)
         let validator = "\"\(size)-\(status.modificationTime.tv_sec).\(status.modificationTime.tv_nsec)\""
-        if let etag, etag == validator, range == nil {
-            return FetchResponse(status: .notModified, etag: validator, written: 0, received: 0)
+        if request.ranges.isEmpty {
+            if let etag = request.etag, etag == validator {
+                return FetchResponse(status: .notModified, etag: validator, written: 0, received: 0)
+            }
+            guard size <= request.limit else { throw ClientError.tooLarge(url: location, limit: request.limit) }
         }
-        if range == nil, size > limit { throw ClientError.tooLarge(url: location, limit: limit) }
-        let start = range?.lowerBound ?? 0
-        var remaining = max(0, min(range?.upperBound ?? size, size) - start)
-        guard lseek(file.fd, off_t(start), SEEK_SET) >= 0 else { throw ZincError.io(path: file.path, operation: "seek", errno: errno) }
-        var written: Int64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        while remaining > 0 {
-            let n = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(Int64(buffer.count), remaining))]))
-            if n == 0 { break }
-            try sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            written += Int64(n)
-            remaining -= Int64(n)
+        var written: Int64 = 0
+        // Each range as far as the file goes, like a server's parts; a range past the end
+        // ends the answer, as a connection would.
+        for range in request.ranges.isEmpty ? [0..<size] : request.ranges {
+            var position = range.lowerBound
+            let end = min(range.upperBound, size)
+            while position < end {
+                let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(Int64(buffer.count), end - position))])
+                let n = try file.read(into: slice, at: position)
+                if n == 0 { break }
+                try sink.write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                written += Int64(n)
+                position += Int64(n)
+            }
+            if position < range.upperBound { break }
         }
-        return FetchResponse(status: .content, etag: validator, written: written, received: written)
+        let answer: FetchResponse.RangeAnswer? = request.ranges.count > 1 ? .multipart : request.ranges.isEmpty ? nil : .singlePart
+        return FetchResponse(status: .content, etag: validator, written: written, received: written, rangeAnswer: answer)
     }
 }

@@ -24,16 +24,15 @@ public final class HTTPCatalogSource: CatalogSource, @unchecked Sendable {
         self.base = base
     }
 
-    public func fetch(_ path: String, range: Range<Int64>?, etag: String?, limit: Int64, into sink: PosixFile) throws -> FetchResponse {
-        let location = location(of: path)
-        if let range, range.isEmpty { return .nothingWritten }
-        let transfer = FetchTransfer(url: location, range: range, etag: etag, limit: limit, sink: sink)
+    public func fetch(_ request: FetchRequest, into sink: PosixFile) throws -> FetchResponse {
+        let location = location(of: request.path)
+        let transfer = FetchTransfer(url: location, request: request, sink: sink)
         let headers = transfer.validator.map { ["If-None-Match: \($0)"] } ?? []
         do {
             // No Accept-Encoding: catalog files go over the wire as stored, so byte
             // ranges of archives mean what they say.
-            let request = HTTPRequest(.get, base.appendingPathComponent(path).absoluteString, headers: headers, range: range)
-            transfer.complete(try client.perform(request, receiver: HTTPReceiver(header: transfer.header, body: transfer.receive)))
+            let get = HTTPRequest(.get, base.appendingPathComponent(request.path).absoluteString, headers: headers, ranges: request.ranges)
+            transfer.complete(try client.perform(get, receiver: HTTPReceiver(header: transfer.header, body: transfer.receive)))
         } catch {
             throw ClientError.transport(url: location, reason: error.reason, received: 0)
         }

@@ -34,7 +34,8 @@ final class SourceChain {
         defer { part.remove() }
         return try firstAvailable { source in
             try part.reset()
-            let response = try count { try source.fetch(path, range: nil, etag: etags[source.url], limit: limit, into: part.file) }
+            let request = FetchRequest(path, etag: etags[source.url], limit: limit)
+            let response = try count { try source.fetch(request, into: part.file) }
             if response.status == .notModified { return nil }
             guard gzipped else { return (try PosixFile.open(part.path).readAll(upTo: Int(limit)), source.url, response.etag) }
             let location = source.url + "/" + path
@@ -68,8 +69,12 @@ final class SourceChain {
         try firstAvailable { source -> Void in
             // Whatever arrived stays, so the next source (or the next run) continues after it.
             defer { have = (try? file.status()).map { Int64($0.st_size) } ?? have }
-            let range: Range<Int64>? = ranged || have > 0 ? have..<length : nil
-            _ = try count { try source.fetch(path, range: range, etag: nil, limit: length - have, into: file) }
+            // A server that ignores Range sends the file from its start: reading past what
+            // the part holds costs no more than fetching it afresh.
+            let request =
+                ranged || have > 0
+                ? FetchRequest(path, ranges: [have..<length], ignoredRangeAllowance: have) : FetchRequest(path, limit: length)
+            _ = try count { try source.fetch(request, into: file) }
         }
         return have
     }

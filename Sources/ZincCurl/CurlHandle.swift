@@ -41,8 +41,8 @@ final class CurlHandle {
         for line in request.headers + ["Expect:"] { list = zinc_curl_slist_append(list, line) }
         try set(CURLOPT_URL, request.url)
         try set(CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
-        if let range = request.range {
-            try set(CURLOPT_RANGE, "\(range.lowerBound)-\(range.upperBound - 1)")
+        if !request.ranges.isEmpty {
+            try set(CURLOPT_RANGE, request.ranges.map { "\($0.lowerBound)-\($0.upperBound - 1)" }.joined(separator: ","))
         }
         let context = Unmanaged.passRetained(TransferContext(receiver: receiver, body: request.body))
         defer { context.release() }

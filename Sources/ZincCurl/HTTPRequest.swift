@@ -18,20 +18,20 @@ package struct HTTPRequest: Sendable {
     package var url: String
     /// Complete header lines (`Name: value`).
     package var headers: [String]
-    /// Sent as `Range: bytes=a-b`.
-    package var range: Range<Int64>?
+    /// Sent as `Range: bytes=a-b,c-d`; none: the whole resource.
+    package var ranges: [Range<Int64>]
     package var body: RequestBody?
     /// Static hosts and CDNs may redirect; signed requests to an object store must not be.
     package var followRedirects: Bool
 
     package init(
-        _ method: Method, _ url: String, headers: [String] = [], range: Range<Int64>? = nil,
+        _ method: Method, _ url: String, headers: [String] = [], ranges: [Range<Int64>] = [],
         body: RequestBody? = nil, followRedirects: Bool = true
     ) {
         self.method = method
         self.url = url
         self.headers = headers
-        self.range = range
+        self.ranges = ranges
         self.body = body
         self.followRedirects = followRedirects
     }

@@ -34,17 +34,8 @@ package struct ResponseHead: Sendable {
         }
     }
 
-    /// The first byte of a `Content-Range: bytes a-b/total` field.
-    package var contentRangeStart: Int64? {
-        guard let header = self["content-range"], header.hasPrefix("bytes ") else { return nil }
-        return Int64(header.dropFirst(6).prefix { $0 != "-" })
-    }
-
-    /// The total of a `Content-Range: bytes a-b/total` field.
-    package var contentRangeTotal: Int64? {
-        guard let header = self["content-range"], let slash = header.lastIndex(of: "/") else { return nil }
-        return Int64(header[header.index(after: slash)...]).flatMap { $0 >= 0 ? $0 : nil }
-    }
+    /// `Content-Range`, when it is valid.
+    package var contentRange: ContentRange? { self["content-range"].flatMap(ContentRange.init) }
 
     /// `Content-Length`, when it is a valid non-negative number.
     package var contentLength: Int64? {

@@ -110,7 +110,7 @@ final class S3Client: Sendable {
         }
         let url = endpoint.scheme + "://" + endpoint.host + encodedPath + (query.isEmpty ? "" : "?" + query)
         return HTTPRequest(
-            request.method, url, headers: headers.map { "\($0.key): \($0.value)" }, range: request.range,
+            request.method, url, headers: headers.map { "\($0.key): \($0.value)" }, ranges: request.range.map { [$0] } ?? [],
             body: request.body, followRedirects: false)
     }
 

@@ -30,7 +30,7 @@ final class S3Reader: StorageReader {
         let response = try storage.client.send(request, limit: Int(chunkSize))
         switch response.status {
         case 206:
-            guard response.head.contentRangeStart == 0, let total = response.head.contentRangeTotal else {
+            guard let range = response.head.contentRange, range.bytes.lowerBound == 0, let total = range.completeLength else {
                 throw ZincError.remote(location: storage.location, reason: "GET \(path): a partial answer without a valid Content-Range")
             }
             return S3Reader(storage: storage, path: path, etag: response.head["etag"], total: total, first: response.body)
@@ -67,7 +67,7 @@ final class S3Reader: StorageReader {
         if let etag { headers["if-match"] = etag }
         let request = S3Request(.get, key: storage.address.key(path), operation: "GET \(path)", headers: headers, range: next..<end)
         let response = try storage.client.send(request, limit: Int(Self.chunkSize))
-        guard response.status == 206, response.head.contentRangeStart == next, response.body.count == Int(end - next) else {
+        guard response.status == 206, response.head.contentRange?.bytes.lowerBound == next, response.body.count == Int(end - next) else {
             if response.status == 412 {
                 throw ZincError.remote(location: storage.location, reason: "\(path) was replaced while it was being read")
             }

@@ -200,19 +200,25 @@ final class StaticFileHandler: ChannelInboundHandler {
         context: ChannelHandlerContext
     ) {
         let isHead = request.head?.method == .HEAD
-        var fileBytes = 0..<0
-        var textBody: ByteBuffer?
-        switch plan.body {
-        case .file(let bytes) where !isHead: fileBytes = bytes
-        case .text(let text) where !isHead: textBody = context.channel.allocator.buffer(string: text)
-        case .empty, .file, .text: break
+        var segments = [ResponseSegment]()
+        if !isHead {
+            switch plan.body {
+            case .empty: break
+            case .file(let bytes): segments = [.file(bytes)]
+            case .parts(let parts, let closing):
+                segments = parts.flatMap { [.text(context.channel.allocator.buffer(string: $0.head)), .file($0.bytes)] }
+                segments.append(.text(context.channel.allocator.buffer(string: closing)))
+            case .text(let text): segments = [.text(context.channel.allocator.buffer(string: text))]
+            }
         }
+        segments.removeAll { if case .file(let bytes) = $0 { bytes.isEmpty } else { false } }
+        let readsFile = segments.contains { if case .file = $0 { true } else { false } }
         let response = ResponseInProgress(
             request: request,
             status: plan.status,
             keepAlive: keepAlive,
-            file: fileBytes.isEmpty ? nil : file?.handle,
-            bytes: fileBytes
+            file: readsFile ? file?.handle : nil,
+            segments: segments
         )
         if response.file == nil { try? file?.handle.close() }
         response.stream = stream
@@ -232,12 +238,6 @@ final class StaticFileHandler: ChannelInboundHandler {
         }
         self.response = response
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: plan.status, headers: headers))), promise: nil)
-        if let textBody {
-            let length = textBody.readableBytes
-            context.write(wrapOutboundOut(.body(.byteBuffer(textBody)))).assumeIsolated().whenSuccess {
-                response.bytesSent += length
-            }
-        }
         if response.stream != nil {
             pumpStream(response, context: context)
         } else {
@@ -284,7 +284,7 @@ final class StaticFileHandler: ChannelInboundHandler {
         }
     }
 
-    /// Writes file chunks while the channel is writable; `channelWritabilityChanged` resumes it.
+    /// Writes the body's text and file chunks while the channel is writable; `channelWritabilityChanged` resumes it.
     private func pump(_ response: ResponseInProgress, context: ChannelHandlerContext) {
         // Writes and flushes can re-enter through `channelWritabilityChanged`; the outer call
         // then makes another pass instead of two loops interleaving their chunks.
@@ -296,13 +296,22 @@ final class StaticFileHandler: ChannelInboundHandler {
         defer { response.isPumping = false }
         repeat {
             response.wantsAnotherPass = false
-            while response.next < response.end, context.channel.isWritable, !response.finished,
-                let handle = response.file
-            {
-                let length = min(Self.chunkSize, response.end - response.next)
-                let region = FileRegion(fileHandle: handle, readerIndex: response.next, endIndex: response.next + length)
-                response.next += length
-                context.write(wrapOutboundOut(.body(.fileRegion(region)))).assumeIsolated().whenComplete { result in
+            while let segment = response.segment, context.channel.isWritable, !response.finished {
+                let length: Int
+                let part: IOData
+                switch segment {
+                case .text(let buffer):
+                    length = buffer.readableBytes
+                    part = .byteBuffer(buffer)
+                    response.advance()
+                case .file(let bytes):
+                    guard let handle = response.file else { return }
+                    length = min(Self.chunkSize, bytes.upperBound - response.next)
+                    part = .fileRegion(FileRegion(fileHandle: handle, readerIndex: response.next, endIndex: response.next + length))
+                    response.next += length
+                    if response.next == bytes.upperBound { response.advance() }
+                }
+                context.write(wrapOutboundOut(.body(part))).assumeIsolated().whenComplete { result in
                     switch result {
                     case .success: response.bytesSent += length
                     case .failure: self.finish(response, context: context, completed: false)
@@ -310,7 +319,7 @@ final class StaticFileHandler: ChannelInboundHandler {
                 }
             }
             guard !response.finished, !response.endWritten else { return }
-            if response.next >= response.end {
+            if response.segment == nil {
                 response.endWritten = true
                 context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { result in
                     if case .success = result {
@@ -369,6 +378,13 @@ private struct RequestInfo {
     var started = NIODeadline.now()
 }
 
+/// A piece of a response body: text made in memory, or bytes of the opened file, sent
+/// in chunks of at most `StaticFileHandler.chunkSize`.
+private enum ResponseSegment {
+    case text(ByteBuffer)
+    case file(Range<Int>)
+}
+
 /// The state of one response, shared by the write callbacks of its chunks.
 private final class ResponseInProgress {
     let request: RequestInfo
@@ -378,20 +394,34 @@ private final class ResponseInProgress {
     var stream: (any DynamicBodyStream)?
     /// A chunk of `stream` is being made on the file I/O pool.
     var isStreaming = false
-    var next: Int
-    let end: Int
+    private let segments: [ResponseSegment]
+    private var index = 0
+    /// The next byte of the file to send, within the current segment when it is a file's.
+    var next = 0
     var bytesSent = 0
     var endWritten = false
     var finished = false
     var isPumping = false
     var wantsAnotherPass = false
 
-    init(request: RequestInfo, status: HTTPResponseStatus, keepAlive: Bool, file: NIOFileHandle?, bytes: Range<Int>) {
+    init(request: RequestInfo, status: HTTPResponseStatus, keepAlive: Bool, file: NIOFileHandle?, segments: [ResponseSegment]) {
         self.request = request
         self.status = status
         self.keepAlive = keepAlive
         self.file = file
-        self.next = bytes.lowerBound
-        self.end = bytes.upperBound
+        self.segments = segments
+        start()
+    }
+
+    /// The segment being sent; nil once the whole body is queued.
+    var segment: ResponseSegment? { index < segments.count ? segments[index] : nil }
+
+    func advance() {
+        index += 1
+        start()
+    }
+
+    private func start() {
+        if case .file(let bytes) = segment { next = bytes.lowerBound }
     }
 }

@@ -20,10 +20,9 @@ final class URLSessionCatalogSource: CatalogSource {
         self.transport = transport
     }
 
-    func fetch(_ path: String, range: Range<Int64>?, etag: String?, limit: Int64, into sink: PosixFile) throws -> FetchResponse {
-        if let range, range.isEmpty { return .nothingWritten }
-        let transfer = FetchTransfer(url: location(of: path), range: range, etag: etag, limit: limit, sink: sink)
-        var request = URLRequest(url: base.appendingPathComponent(path))
+    func fetch(_ fetch: FetchRequest, into sink: PosixFile) throws -> FetchResponse {
+        let transfer = FetchTransfer(url: location(of: fetch.path), request: fetch, sink: sink)
+        var request = URLRequest(url: base.appendingPathComponent(fetch.path))
         // Catalog files go over the wire as stored, so byte ranges of archives mean what they say.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         request.setValue(transfer.rangeHeader, forHTTPHeaderField: "Range")

@@ -27,12 +27,13 @@ import FoundationNetworking
 
     /// Fetches `path` into a fresh file; returns the response and the bytes written.
     func fetch(
-        _ transport: ClientTransport, _ path: String = "file.bin", range: Range<Int64>? = nil, etag: String? = nil,
-        limit: Int64 = 1 << 20
+        _ transport: ClientTransport, _ path: String = "file.bin", ranges: [Range<Int64>] = [], etag: String? = nil,
+        limit: Int64 = 1 << 20, allowance: Int64 = 0
     ) throws -> (response: FetchResponse, bytes: [UInt8]) {
         let source = try transport.sourceFactory(server.url)
         let sink = try PosixFile.open(dir.at("sink"), flags: O_WRONLY | O_CREAT | O_TRUNC)
-        let response = try source.fetch(path, range: range, etag: etag, limit: limit, into: sink)
+        let request = FetchRequest(path, ranges: ranges, etag: etag, limit: limit, ignoredRangeAllowance: allowance)
+        let response = try source.fetch(request, into: sink)
         return (response, try dir.read("sink"))
     }
 
@@ -60,23 +61,105 @@ import FoundationNetworking
     }
 
     @Test(arguments: ClientTransport.allCases) func aRangeIsExactlyItsBytes(_ transport: ClientTransport) throws {
-        let fetched = try fetch(transport, range: 1000..<3000)
+        let fetched = try fetch(transport, ranges: [1000..<3000], etag: "\"stale\"")
         #expect(fetched.bytes == Array(content[1000..<3000]))
+        #expect(fetched.response.rangeAnswer == .singlePart)
         #expect(server.requests.last?.range == "bytes=1000-2999")
         #expect(server.requests.last?.headers["if-none-match"] == nil)
     }
 
-    @Test(arguments: ClientTransport.allCases) func aRangeFromAServerIgnoringRangeIsExactlyItsBytes(_ transport: ClientTransport) throws {
+    /// A server that ignores `Range` is read through only as far as the request allows
+    /// unwanted bytes; otherwise its answer is refused before a byte of its body is used.
+    @Test(arguments: ClientTransport.allCases) func aRangeFromAServerIgnoringRangeCostsOnlyWhatIsAllowed(_ transport: ClientTransport)
+        throws
+    {
         let content = content
         server.override("file.bin") { _ in HostileHTTPServer.response(status: "200 OK", body: content) }
-        let fetched = try fetch(transport, range: 1000..<3000)
+        let fetched = try fetch(transport, ranges: [1000..<3000], allowance: 1000)
         #expect(fetched.bytes == Array(content[1000..<3000]))
         #expect(fetched.response.written == 2000 && fetched.response.received >= 3000)
+        #expect(fetched.response.rangeAnswer == .wholeFile)
+
+        let url = server.url + "file.bin"
+        #expect(throws: ClientError.rangeIgnored(url: url, ranges: "bytes=1000-2999")) {
+            try fetch(transport, ranges: [1000..<3000], allowance: 999)
+        }
+        #expect(try dir.read("sink").isEmpty)
+        #expect(throws: ClientError.rangeIgnored(url: url, ranges: "bytes=10-19,9000-9999")) {
+            try fetch(transport, ranges: [10..<20, 9000..<10_000], allowance: 8000)
+        }
+        let both = try fetch(transport, ranges: [10..<20, 9000..<10_000], allowance: 8990)
+        #expect(both.bytes == Array(content[10..<20] + content[9000..<10_000]))
     }
 
     @Test(arguments: ClientTransport.allCases) func aRangePastTheEndStopsWithTheFile(_ transport: ClientTransport) throws {
-        let fetched = try fetch(transport, range: 9000..<12_000)
+        let fetched = try fetch(transport, ranges: [9000..<12_000])
         #expect(fetched.bytes == Array(content[9000...]))
+    }
+
+    @Test(arguments: ClientTransport.allCases) func severalRangesArriveBackToBackFromOneMultipartAnswer(_ transport: ClientTransport) throws
+    {
+        let fetched = try fetch(transport, ranges: [10..<20, 500..<1500, 9990..<10_000])
+        #expect(fetched.bytes == Array(content[10..<20] + content[500..<1500] + content[9990..<10_000]))
+        #expect(fetched.response.rangeAnswer == .multipart && fetched.response.written == 1020)
+        #expect(server.requests.count == 1 && server.requests.last?.range == "bytes=10-19,500-1499,9990-9999")
+    }
+
+    /// A server that answers one range per request (as S3 does) writes that range alone,
+    /// and says so: the caller asks again for the rest.
+    @Test(arguments: ClientTransport.allCases) func aServerAnsweringOneRangeWritesOnlyThatOne(_ transport: ClientTransport) throws {
+        let content = content
+        server.override("file.bin") { HostileHTTPServer.serve(content, for: $0, multipart: false) }
+        let fetched = try fetch(transport, ranges: [10..<20, 500..<1500])
+        #expect(fetched.bytes == Array(content[10..<20]))
+        #expect(fetched.response.rangeAnswer == .singlePart && fetched.response.written == 10)
+    }
+
+    /// Parts may join ranges, come with bytes not asked for around them, or skip one:
+    /// only the wanted bytes are written, in order, up to the first that never came.
+    @Test(arguments: ClientTransport.allCases) func partsArePlacedByTheirContentRange(_ transport: ClientTransport) throws {
+        let content = content
+        @Sendable func answer(_ parts: [ClosedRange<Int>]) -> [UInt8] {
+            HostileHTTPServer.response(
+                status: "206 Partial Content", headers: ["Content-Type": "multipart/byteranges; boundary=\"zzz\""],
+                body: HostileHTTPServer.multipartBody(
+                    parts.map { ("--zzz\r\nContent-Range: bytes \($0.lowerBound)-\($0.upperBound)/10000\r\n\r\n", content[$0]) }))
+        }
+        server.override("file.bin") { _ in answer([0...1599, 9000...9999]) }
+        let joined = try fetch(transport, ranges: [10..<20, 500..<1500, 9990..<10_000])
+        #expect(joined.bytes == Array(content[10..<20] + content[500..<1500] + content[9990..<10_000]))
+
+        server.override("file.bin") { _ in answer([10...19, 9990...9999, 500...1499]) }
+        let skipped = try fetch(transport, ranges: [10..<20, 500..<1500, 9990..<10_000])
+        #expect(skipped.bytes == Array(content[10..<20]) && skipped.response.written == 10)
+    }
+
+    /// A file whose bytes hold the boundary, the closing delimiter included, arrives
+    /// whole: a part's length comes from its Content-Range, never from a search.
+    @Test(arguments: ClientTransport.allCases) func fileBytesHoldingTheBoundaryAreNotMisread(_ transport: ClientTransport) throws {
+        let tricky = Array(repeating: UInt8(ascii: "x"), count: 100) + Array("\r\n--zzz--\r\n--zzz\r\n".utf8) + content.prefix(200)
+        server.override("file.bin") { HostileHTTPServer.serve(tricky, for: $0) }
+        let fetched = try fetch(transport, ranges: [0..<150, 200..<250])
+        #expect(fetched.bytes == Array(tricky[0..<150] + tricky[200..<250]))
+    }
+
+    @Test(
+        arguments: ClientTransport.allCases,
+        [
+            ("--zzz\r\nContent-Type: text/plain\r\n\r\nabc\r\n--zzz--\r\n", "a part has no Content-Range"),
+            ("--zzz\r\nContent-Range: bytes 9-0/100\r\n\r\nabc\r\n--zzz--\r\n", "second or invalid Content-Range"),
+            ("--zzz\r\nContent-Range: bytes 10-12/10000\r\n\r\nabcjunk\r\n--zzz--\r\n", "not followed by the boundary"),
+            ("--zzz--\r\n", "it closes without a part"),
+        ])
+    func aMalformedMultipartAnswerIsABadResponse(_ transport: ClientTransport, body: (String, String)) throws {
+        server.override("file.bin") { _ in
+            HostileHTTPServer.response(
+                status: "206 Partial Content", headers: ["Content-Type": "multipart/byteranges; boundary=zzz"],
+                body: Array(body.0.utf8))
+        }
+        let error = try #require(throws: ClientError.self) { try fetch(transport, ranges: [10..<13, 500..<600]) }
+        guard case .badResponse(_, let reason) = error else { Issue.record("\(error)"); return }
+        #expect(reason.contains("malformed multipart/byteranges answer") && reason.contains(body.1), "\(reason)")
     }
 
     @Test(arguments: ClientTransport.allCases) func aWholeFileOverTheLimitIsTooLarge(_ transport: ClientTransport) throws {
@@ -105,7 +188,7 @@ import FoundationNetworking
         closed.stop()
         let source = try transport.sourceFactory(url)
         let sink = try PosixFile.open(dir.at("sink"), flags: O_WRONLY | O_CREAT | O_TRUNC)
-        let error = try #require(throws: ClientError.self) { try source.fetch("file.bin", range: nil, etag: nil, limit: 100, into: sink) }
+        let error = try #require(throws: ClientError.self) { try source.fetch(FetchRequest("file.bin", limit: 100), into: sink) }
         guard case .transport(let failed, _, 0) = error else { Issue.record("\(error)"); return }
         #expect(failed == url + "file.bin")
     }
@@ -141,7 +224,7 @@ import FoundationNetworking
         configuration.timeoutIntervalForRequest = 1
         let source = try URLSessionTransport(configuration: configuration).sourceFactory(server.url)
         let sink = try PosixFile.open(dir.at("sink"), flags: O_WRONLY | O_CREAT | O_TRUNC)
-        let error = try #require(throws: ClientError.self) { try source.fetch("file.bin", range: nil, etag: nil, limit: 100, into: sink) }
+        let error = try #require(throws: ClientError.self) { try source.fetch(FetchRequest("file.bin", limit: 100), into: sink) }
         #expect("\(error)" == "download of \(server.url)file.bin failed after 0 bytes: timed out (URLError -1001)")
     }
 }

@@ -31,4 +31,29 @@ import ZincTestSupport
         #expect(update.version == 2 && update.strategy == .lmfo && update.fromArchive == update.missingObjects)
         #expect(try fixture.bundleMatchesSource(2))
     }
+
+    /// Several ranges of one archive in one request to `zinc serve`, which answers with
+    /// `multipart/byteranges`, and from a `file://` catalog: the same bytes either way.
+    @Test(arguments: ClientTransport.allCases) func severalRangesOfAServedFileArriveInOneRequest(_ transport: ClientTransport) async throws
+    {
+        let fixture = try ClientFixture(transport: transport)
+        let server = CatalogHTTPServer(configuration: ServerConfiguration(root: URL(fileURLWithPath: fixture.dir.at("cat")), port: 0))
+        let port = try await server.start()
+        let archive = "archives/B-1.tar"
+        let whole = try fixture.dir.read("cat/" + archive)
+        let ranges: [Range<Int64>] = [0..<512, 1024..<1500, Int64(whole.count) - 1024..<Int64(whole.count)]
+        let expected = ranges.flatMap { whole[Int($0.lowerBound)..<Int($0.upperBound)] }
+        let outcome = Result { () throws -> [(FetchResponse, [UInt8])] in
+            try [transport.sourceFactory("http://127.0.0.1:\(port)/"), makeCatalogSource("file://" + fixture.dir.at("cat"))].map {
+                let sink = try PosixFile.open(fixture.dir.at("sink"), flags: O_WRONLY | O_CREAT | O_TRUNC)
+                let response = try $0.fetch(FetchRequest(archive, ranges: ranges), into: sink)
+                return (response, try fixture.dir.read("sink"))
+            }
+        }
+        try await server.shutdown()
+        for (response, bytes) in try outcome.get() {
+            #expect(response.rangeAnswer == .multipart && response.written == Int64(expected.count))
+            #expect(bytes == expected)
+        }
+    }
 }

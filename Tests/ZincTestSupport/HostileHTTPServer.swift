@@ -119,22 +119,49 @@ public final class HostileHTTPServer: @unchecked Sendable {
     }
 
     /// `body` as a well-behaved server sends it: honouring `Range` and `If-None-Match`.
-    public static func serve(_ body: [UInt8], for request: Request) -> [UInt8] {
+    /// Several ranges get a `multipart/byteranges` answer, or with `multipart` false just
+    /// the first of them, as a server that serves one range per request does.
+    public static func serve(_ body: [UInt8], for request: Request, multipart: Bool = true) -> [UInt8] {
         let etag = "\"\(body.count)-\(body.prefix(64).reduce(0) { $0 &* 31 &+ Int($1) })\""
         if request.headers["if-none-match"] == etag {
             return response(status: "304 Not Modified", headers: ["ETag": etag], body: [])
         }
-        if let range = request.range, range.hasPrefix("bytes=") {
-            let bounds = range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+        guard let range = request.range, range.hasPrefix("bytes=") else {
+            return response(status: "200 OK", headers: ["ETag": etag], body: body)
+        }
+        let ranges = range.dropFirst(6).split(separator: ",").compactMap { spec -> ClosedRange<Int>? in
+            let bounds = spec.split(separator: "-", omittingEmptySubsequences: false)
             let start = Int(bounds[0]) ?? 0
             let end = min(bounds.count > 1 ? Int(bounds[1]) ?? body.count - 1 : body.count - 1, body.count - 1)
-            guard start <= end else { return response(status: "416 Range Not Satisfiable", body: []) }
+            return start <= end ? start...end : nil
+        }
+        guard let first = ranges.first else { return response(status: "416 Range Not Satisfiable", body: []) }
+        guard multipart, ranges.count > 1 else {
             return response(
                 status: "206 Partial Content",
-                headers: ["Content-Range": "bytes \(start)-\(end)/\(body.count)", "ETag": etag],
-                body: Array(body[start...end]))
+                headers: ["Content-Range": "bytes \(first.lowerBound)-\(first.upperBound)/\(body.count)", "ETag": etag],
+                body: Array(body[first]))
         }
-        return response(status: "200 OK", headers: ["ETag": etag], body: body)
+        let parts = ranges.map { range in
+            (
+                head: "--zzz\r\nContent-Type: application/octet-stream\r\n"
+                    + "Content-Range: bytes \(range.lowerBound)-\(range.upperBound)/\(body.count)\r\n\r\n", bytes: body[range]
+            )
+        }
+        return response(
+            status: "206 Partial Content",
+            headers: ["Content-Type": "multipart/byteranges; boundary=zzz", "ETag": etag],
+            body: Self.multipartBody(parts))
+    }
+
+    /// A `multipart/byteranges` body with boundary `zzz`: each part's delimiter line and
+    /// fields as given, then its bytes.
+    public static func multipartBody(_ parts: [(head: String, bytes: ArraySlice<UInt8>)]) -> [UInt8] {
+        var out = [UInt8]()
+        for part in parts {
+            out += Array(part.head.utf8) + part.bytes + Array("\r\n".utf8)
+        }
+        return out + Array("--zzz--\r\n".utf8)
     }
 
     /// A response with `Content-Length` set to `length` (the body's own unless a test lies).
