@@ -89,13 +89,20 @@ public struct FetchResponse: Equatable, Sendable {
     public let received: Int64
     /// For a request with ranges that got content, how the server sent them.
     public let rangeAnswer: RangeAnswer?
+    /// From sending the request to the answer's head, over a network: a round trip on a
+    /// kept-alive connection, more on a new one. What the client learns its links from.
+    public let timeToFirstByte: Duration?
 
-    public init(status: Status, etag: String?, written: Int64, received: Int64, rangeAnswer: RangeAnswer? = nil) {
+    public init(
+        status: Status, etag: String?, written: Int64, received: Int64, rangeAnswer: RangeAnswer? = nil,
+        timeToFirstByte: Duration? = nil
+    ) {
         self.status = status
         self.etag = etag
         self.written = written
         self.received = received
         self.rangeAnswer = rangeAnswer
+        self.timeToFirstByte = timeToFirstByte
     }
 }
 

@@ -31,6 +31,8 @@ package final class FetchTransfer {
     /// `receive` said stop: bytes a transport still hands over are not wanted.
     private var stopped = false
     private var failure: Error?
+    private let started = ContinuousClock.now
+    private var firstByte: Duration?
 
     private enum Body {
         /// The file's bytes from `position` on (a 200, or a 206 with one range).
@@ -54,11 +56,15 @@ package final class FetchTransfer {
 
     package func outcome() throws -> FetchResponse {
         if let failure { throw failure }
-        if head.status == 304 { return FetchResponse(status: .notModified, etag: head["etag"], written: 0, received: 0) }
+        if head.status == 304 {
+            return FetchResponse(status: .notModified, etag: head["etag"], written: 0, received: 0, timeToFirstByte: firstByte)
+        }
         if wanted == nil, let announcedLength, written < announcedLength {
             throw ClientError.truncated(url: url, received: written, expected: announcedLength)
         }
-        return FetchResponse(status: .content, etag: head["etag"], written: written, received: received, rangeAnswer: rangeAnswer)
+        return FetchResponse(
+            status: .content, etag: head["etag"], written: written, received: received, rangeAnswer: rangeAnswer,
+            timeToFirstByte: firstByte)
     }
 
     /// One line of a response head, as libcurl hands them over (with its line break).
@@ -85,6 +91,7 @@ package final class FetchTransfer {
 
     /// Checks the final response head; returns false when the body is not wanted.
     private func accept() -> Bool {
+        firstByte = ContinuousClock.now - started
         let length = head.contentLength
         switch head.status {
         case 304 where wanted == nil:

@@ -18,13 +18,16 @@ package struct IndexFetcher {
     /// many bundles then costs little more memory than its bytes. For a catalog with
     /// trusted keys, the index (even one the server says is unchanged) is used only with
     /// a valid signature (`SignatureChecks.checkIndex`), and its sequence is kept as the
-    /// lowest acceptable from now on; a refused index leaves the repo as it was.
+    /// lowest acceptable from now on; a refused index leaves the repo as it was. The
+    /// signature is kept beside the index (`catalogs/<id>.json.sig`), so that an unchanged
+    /// catalog costs two conditional requests and no body.
     func refresh(
         _ catalog: String, via chain: SourceChain, state: inout RepoState,
         report: inout SyncReport.CatalogRefresh
     ) throws -> CatalogIndex {
         let tracked = Set(state.bundles.filter { $0.catalog == catalog }.map(\.bundle))
         let local = repo.catalogFile(catalog)
+        let localSignature = local + ".sig"
         let haveLocal = FileManager.default.fileExists(atPath: local)
         let etags = haveLocal ? state.catalogs[catalog]?.etags ?? [:] : [:]
         let keys = state.catalogs[catalog]?.trustedKeys ?? []
@@ -34,27 +37,32 @@ package struct IndexFetcher {
             guard let bytes = try AtomicFile.read(local, limit: limit) else { throw ZincError.catalogNotFound(local) }
             if !keys.isEmpty {
                 // Unchanged is still checked: a frozen catalog's server would answer 304 forever.
-                let checked = try checks.checkIndex(bytes, lastSequence: state.catalogs[catalog]?.indexSequence) {
+                let kept = try AtomicFile.read(localSignature, limit: Int64(IndexSignature.sizeLimit)).map {
+                    SignatureChecks.KeptSignature(bytes: $0, etags: state.catalogs[catalog]?.signatureETags ?? [:])
+                }
+                let checked = try checks.checkIndex(bytes, lastSequence: state.catalogs[catalog]?.indexSequence, kept: kept) {
                     try chain.fetchDocument(Self.remotePath, limit: limit)?.bytes
                 }
-                if checked.index != bytes { return try accept((checked.index, chain.catalog, nil), checked.signature.sequence) }
+                if checked.index != bytes { return try accept((checked.index, chain.catalog, nil), checked) }
                 state.catalogs[catalog, default: .init()].indexSequence = checked.signature.sequence
+                try keep(checked)
                 try state.save(in: repo.root)
             }
             return try CatalogIndex.parse(bytes, path: local, onlyBundles: tracked)
         }
-        var sequence: Int64?
+        var checked: SignatureChecks.CheckedIndex?
         if !keys.isEmpty {
-            let checked = try checks.checkIndex(fetched.bytes, lastSequence: state.catalogs[catalog]?.indexSequence) {
+            checked = try checks.checkIndex(fetched.bytes, lastSequence: state.catalogs[catalog]?.indexSequence) {
                 let again = try chain.fetchDocument(Self.remotePath, limit: limit)
                 if let again { fetched = again }
                 return again?.bytes
             }
-            sequence = checked.signature.sequence
         }
-        return try accept(fetched, sequence)
+        return try accept(fetched, checked)
 
-        func accept(_ fetched: (bytes: [UInt8], url: String, etag: String?), _ sequence: Int64?) throws -> CatalogIndex {
+        func accept(_ fetched: (bytes: [UInt8], url: String, etag: String?), _ checked: SignatureChecks.CheckedIndex?) throws
+            -> CatalogIndex
+        {
             report.url = fetched.url
             let index = try Self.parse(fetched.bytes, url: fetched.url, onlyBundles: tracked)
             guard index.id == catalog else {
@@ -62,9 +70,19 @@ package struct IndexFetcher {
             }
             try AtomicFile.write(fetched.bytes, to: local)
             state.catalogs[catalog, default: .init()].etags[fetched.url] = fetched.etag
-            if let sequence { state.catalogs[catalog, default: .init()].indexSequence = sequence }
+            if let checked {
+                state.catalogs[catalog, default: .init()].indexSequence = checked.signature.sequence
+                try keep(checked)
+            }
             try state.save(in: repo.root)
             return index
+        }
+
+        /// Keeps a signature that was fetched, with the one validator that goes with it.
+        func keep(_ checked: SignatureChecks.CheckedIndex) throws {
+            guard let signature = checked.fetched else { return }
+            try AtomicFile.write(signature.bytes, to: localSignature)
+            state.catalogs[catalog, default: .init()].signatureETags = signature.etag.map { [signature.url: $0] } ?? [:]
         }
     }
 

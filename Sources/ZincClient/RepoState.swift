@@ -10,14 +10,22 @@ public struct RepoState: Equatable, Sendable {
         public var urls: [String]
         /// The `ETag` each URL last sent for `catalog.json.gz`, for `If-None-Match`.
         public var etags: [String: String]
+        /// The `ETag` each URL last sent for the index signature, whose bytes the repo
+        /// keeps beside the index: an unchanged index's signature is asked for with
+        /// `If-None-Match` too, and checked again as kept.
+        public var signatureETags: [String: String]
         /// With keys, only an index and manifests signed by one of them are used.
         public var trustedKeys: [PublicKey]
         /// The sequence number of the last signed index accepted: a lower one is a rollback.
         public var indexSequence: Int64?
 
-        public init(urls: [String] = [], etags: [String: String] = [:], trustedKeys: [PublicKey] = [], indexSequence: Int64? = nil) {
+        public init(
+            urls: [String] = [], etags: [String: String] = [:], signatureETags: [String: String] = [:],
+            trustedKeys: [PublicKey] = [], indexSequence: Int64? = nil
+        ) {
             self.urls = urls
             self.etags = etags
+            self.signatureETags = signatureETags
             self.trustedKeys = trustedKeys
             self.indexSequence = indexSequence
         }
@@ -93,6 +101,9 @@ public struct RepoState: Equatable, Sendable {
                 if case .object(let etags)? = entry["etags"] {
                     for (url, etag) in etags { if case .string(let text) = etag { sources.etags[url] = text } }
                 }
+                if case .object(let etags)? = entry["signature_etags"] {
+                    for (url, etag) in etags { if case .string(let text) = etag { sources.signatureETags[url] = text } }
+                }
                 if case .array(let keys)? = entry["trusted_keys"] {
                     for key in keys {
                         guard case .string(let text) = key else { throw corrupt("catalog '\(id)' has a non-string trusted key") }
@@ -136,6 +147,9 @@ public struct RepoState: Equatable, Sendable {
                         "sources": .array(sources.urls.map { .string($0) }),
                         "etags": .object(sources.etags.mapValues { .string($0) }),
                     ]
+                    if !sources.signatureETags.isEmpty {
+                        entry["signature_etags"] = .object(sources.signatureETags.mapValues { .string($0) })
+                    }
                     if !sources.trustedKeys.isEmpty {
                         entry["trusted_keys"] = .array(sources.trustedKeys.map { .string(String($0.text.dropLast())) })
                     }

@@ -16,18 +16,37 @@ struct SignatureChecks {
     let keys: [PublicKey]
     let chain: SourceChain
 
+    /// The index signature the repo kept from its last sync, and the validators its
+    /// sources sent with it.
+    struct KeptSignature {
+        let bytes: [UInt8]
+        let etags: [String: String]
+    }
+
+    /// An index whose signature passed every check.
+    struct CheckedIndex {
+        let signature: IndexSignature
+        /// The plain bytes of the index the signature covers.
+        let index: [UInt8]
+        /// The signature file, the URL that served it and its ETag, when it was fetched
+        /// rather than kept: what the repo keeps for the next check.
+        let fetched: (bytes: [UInt8], url: String, etag: String?)?
+    }
+
     /// Checks the index signature against `index` (the plain bytes of the index read) and
-    /// returns it. When the signature covers another index, `refetch` gets both again once
-    /// (a writer may have been between its two writes, or caches hold different ages) and
+    /// returns it. With `kept`, the signature is asked for with `If-None-Match` and, where
+    /// unchanged, the kept bytes are checked as if fetched (its expiry against today). When
+    /// the signature covers another index, `refetch` gets both again once, unconditionally
+    /// (a writer may have been between its two writes, or caches hold different ages), and
     /// its index is checked instead; `refetch` returns nil to keep `index`.
-    func checkIndex(_ index: [UInt8], lastSequence: Int64?, refetch: () throws -> [UInt8]?) throws
-        -> (signature: IndexSignature, index: [UInt8])
+    func checkIndex(_ index: [UInt8], lastSequence: Int64?, kept: KeptSignature? = nil, refetch: () throws -> [UInt8]?) throws
+        -> CheckedIndex
     {
         var index = index
-        var (signature, url) = try indexSignature()
+        var (signature, url, fetched) = try indexSignature(kept: kept)
         if signature.indexSHA256 != SHA256.digest(index), let again = try refetch() {
             index = again
-            (signature, url) = try indexSignature()
+            (signature, url, fetched) = try indexSignature(kept: nil)
         }
         let file = url + "/" + IndexSignature.path
         guard signature.indexSHA256 == SHA256.digest(index) else {
@@ -50,16 +69,29 @@ struct SignatureChecks {
                 reason: "its sequence number \(signature.sequence) is below \(lastSequence), "
                     + "the last one accepted (a rollback to an older index)")
         }
-        return (signature, index)
+        return CheckedIndex(signature: signature, index: index, fetched: fetched)
     }
 
-    /// The index signature and the source URL that served it.
-    private func indexSignature() throws -> (IndexSignature, String) {
-        guard let (bytes, url) = try fetch(IndexSignature.path, limit: IndexSignature.sizeLimit) else {
+    /// The index signature, the source URL that served it (the catalog's where the kept
+    /// one is still current) and, when fetched, its file.
+    private func indexSignature(kept: KeptSignature?) throws
+        -> (IndexSignature, String, (bytes: [UInt8], url: String, etag: String?)?)
+    {
+        let fetched: (bytes: [UInt8], url: String, etag: String?)
+        switch try fetch(IndexSignature.path, limit: IndexSignature.sizeLimit, etags: kept?.etags ?? [:]) {
+        case .missing:
             throw ClientError.untrusted(catalog: catalog, file: IndexSignature.path, reason: "missing: the catalog is not signed")
+        case .notModified:
+            // Kept bytes damaged since are no reason to refuse the catalog: fetch them again.
+            if let kept, let signature = try? IndexSignature.verified(kept.bytes, path: IndexSignature.path, trusted: keys) {
+                return (signature, chain.catalog, nil)
+            }
+            return try indexSignature(kept: nil)
+        case .fetched(let bytes, let url, let etag):
+            fetched = (bytes, url, etag)
         }
-        let file = url + "/" + IndexSignature.path
-        return (try refusing(file) { try IndexSignature.verified(bytes, path: file, trusted: keys) }, url)
+        let file = fetched.url + "/" + IndexSignature.path
+        return (try refusing(file) { try IndexSignature.verified(fetched.bytes, path: file, trusted: keys) }, fetched.url, fetched)
     }
 
     /// The signature of a manifest (whose plain JSON is `bytes`) by the first trusted key
@@ -67,7 +99,7 @@ struct SignatureChecks {
     func checkManifest(_ manifest: Manifest, bytes: [UInt8]) throws -> [SHA1.Digest: SHA256.Digest] {
         for key in keys {
             let path = ManifestSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
-            guard let (signatureBytes, url) = try fetch(path, limit: ManifestSignature.sizeLimit) else { continue }
+            guard case .fetched(let signatureBytes, let url, _) = try fetch(path, limit: ManifestSignature.sizeLimit) else { continue }
             let file = url + "/" + path
             let signature = try refusing(file) { try ManifestSignature.verified(signatureBytes, path: file, trusted: keys) }
             try refusing(url + "/" + manifest.path) {
@@ -80,15 +112,25 @@ struct SignatureChecks {
             reason: "no signature by a trusted key (key ids \(keys.map(\.id).joined(separator: ", "))): the manifest is not signed")
     }
 
-    /// A signature file of at most `limit` bytes and the URL of the source that served
-    /// it, or nil when no source has it.
-    private func fetch(_ path: String, limit: Int) throws -> ([UInt8], String)? {
+    private enum Document {
+        case fetched(bytes: [UInt8], url: String, etag: String?)
+        /// Every validator in `etags` still holds at the first source that answered.
+        case notModified
+        /// No source has it.
+        case missing
+    }
+
+    /// A signature file of at most `limit` bytes and the URL of the source that served it.
+    private func fetch(_ path: String, limit: Int, etags: [String: String] = [:]) throws -> Document {
         do {
-            return try chain.fetchDocument(path, limit: Int64(limit), gzipped: false).map { ($0.bytes, $0.url) }
+            guard let document = try chain.fetchDocument(path, etags: etags, limit: Int64(limit), gzipped: false) else {
+                return .notModified
+            }
+            return .fetched(bytes: document.bytes, url: document.url, etag: document.etag)
         } catch let error as ClientError {
             switch error {
-            case .notFound, .allSourcesFailed: return nil
-            case .httpStatus(_, let status) where status == 403 || status == 404: return nil
+            case .notFound, .allSourcesFailed: return .missing
+            case .httpStatus(_, let status) where status == 403 || status == 404: return .missing
             default: throw error
             }
         }

@@ -1,3 +1,4 @@
+import Synchronization
 import Zinc
 
 #if canImport(Glibc)
@@ -9,18 +10,41 @@ import Darwin
 /// The sources of one catalog, tried in order: when one cannot be reached (network
 /// failure, HTTP error, missing file), the next one serves the rest, continuing a
 /// download where the failed one stopped. A source that answers with wrong or hostile
-/// bytes is not papered over by another: that is reported. Counts the traffic.
-final class SourceChain {
+/// bytes is not papered over by another: that is reported. Counts the traffic and
+/// learns each source's link from it. Fetches may run on several threads at once.
+final class SourceChain: Sendable {
     let catalog: String
     private let sources: [CatalogSource]
+    /// One per source, in the same order.
+    private let meters: [LinkMeter]
     private let temporaryFolder: String
-    private(set) var requests = 0
-    private(set) var bytes: Int64 = 0
+    private let traffic = Mutex(Traffic())
 
-    init(catalog: String, sources: [CatalogSource], temporaryFolder: String) {
+    private struct Traffic {
+        var requests = 0
+        var bytes: Int64 = 0
+        var inFlight = 0
+        var started = 0
+    }
+
+    init(catalog: String, sources: [CatalogSource], temporaryFolder: String, links: LinkRecords = LinkRecords()) {
         self.catalog = catalog
         self.sources = sources
         self.temporaryFolder = temporaryFolder
+        meters = sources.map { source in LinkMeter(recorded: LinkRecords.host(of: source.url).flatMap { links.hosts[$0] }) }
+    }
+
+    var requests: Int { traffic.withLock { $0.requests } }
+    var bytes: Int64 { traffic.withLock { $0.bytes } }
+
+    /// The link to the first source, which serves unless it fails: what plans are made for.
+    var link: LinkEstimate { meters.first?.estimate ?? .assumed }
+
+    /// Adds what this chain's fetches measured to `records`.
+    func measured(into records: inout LinkRecords) {
+        for (source, meter) in zip(sources, meters) {
+            if let host = LinkRecords.host(of: source.url), let measured = meter.measured { records.hosts[host] = measured }
+        }
     }
 
     /// A small gzipped document (index, manifest), gunzipped, at most `limit` bytes both
@@ -32,10 +56,10 @@ final class SourceChain {
     {
         let part = try TemporaryFile(in: temporaryFolder, named: "document")
         defer { part.remove() }
-        return try firstAvailable { source in
+        return try firstAvailable { source, meter in
             try part.reset()
             let request = FetchRequest(path, etag: etags[source.url], limit: limit)
-            let response = try count { try source.fetch(request, into: part.file) }
+            let response = try count(meter) { try source.fetch(request, into: part.file) }
             if response.status == .notModified { return nil }
             guard gzipped else { return (try PosixFile.open(part.path).readAll(upTo: Int(limit)), source.url, response.etag) }
             let location = source.url + "/" + path
@@ -66,7 +90,7 @@ final class SourceChain {
         let file = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW)
         var have = Int64(try file.status().st_size)
         guard have < length else { return have }
-        try firstAvailable { source -> Void in
+        try firstAvailable { source, meter -> Void in
             // Whatever arrived stays, so the next source (or the next run) continues after it.
             defer { have = (try? file.status()).map { Int64($0.st_size) } ?? have }
             // A server that ignores Range sends the file from its start: reading past what
@@ -74,28 +98,44 @@ final class SourceChain {
             let request =
                 ranged || have > 0
                 ? FetchRequest(path, ranges: [have..<length], ignoredRangeAllowance: have) : FetchRequest(path, limit: length)
-            _ = try count { try source.fetch(request, into: file) }
+            _ = try count(meter) { try source.fetch(request, into: file) }
         }
         return have
     }
 
-    private func count(_ body: () throws -> FetchResponse) throws -> FetchResponse {
-        requests += 1
+    private func count(_ meter: LinkMeter, _ body: () throws -> FetchResponse) throws -> FetchResponse {
+        let (first, wasIdle) = traffic.withLock { traffic in
+            traffic.requests += 1
+            traffic.inFlight += 1
+            traffic.started += 1
+            return (traffic.started, traffic.inFlight == 1)
+        }
+        let start = ContinuousClock.now
+        var received: Int64 = 0
+        defer {
+            traffic.withLock { traffic in
+                traffic.inFlight -= 1
+                traffic.bytes += received
+            }
+        }
         do {
             let response = try body()
-            bytes += response.received
+            received = response.received
+            // Alone on the link from start to end: nothing was in flight, nothing started since.
+            let alone = wasIdle && traffic.withLock { $0.started == first }
+            meter.record(response, duration: ContinuousClock.now - start, alone: alone)
             return response
         } catch let error as ClientError {
-            if case .transport(_, _, let received) = error { bytes += received }
+            if case .transport(_, _, let bytes) = error { received = bytes }
             throw error
         }
     }
 
-    private func firstAvailable<T>(_ attempt: (CatalogSource) throws -> T) throws -> T {
+    private func firstAvailable<T>(_ attempt: (CatalogSource, LinkMeter) throws -> T) throws -> T {
         var failures = [String]()
-        for source in sources {
+        for (source, meter) in zip(sources, meters) {
             do {
-                return try attempt(source)
+                return try attempt(source, meter)
             } catch let error as ClientError where error.isSourceUnavailable {
                 if sources.count == 1 { throw error }
                 failures.append(error.description)

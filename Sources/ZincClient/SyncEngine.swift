@@ -15,7 +15,13 @@ import Darwin
 public struct SyncOptions: Sendable {
     /// A strategy to use for every update instead of the cost model's choice.
     public var strategy: FetchStrategy?
-    public var costModel: CostModel
+    /// How requests weigh against bytes; nil (the default): as the link to the catalog's
+    /// source measures, a round trip costing what the link moves meanwhile (see
+    /// ``LinkEstimate``).
+    public var costModel: CostModel?
+    /// Requests in flight at once where objects are fetched one by one, each on a
+    /// kept-alive connection of its own.
+    public var concurrency: Int
     /// The most an index or manifest may weigh, gzipped or not: a server cannot make
     /// the client read an endless document into memory.
     public var documentLimit: Int64
@@ -27,9 +33,12 @@ public struct SyncOptions: Sendable {
     public var progress: (@Sendable (SyncProgress) -> Void)?
 
     public static let defaultDocumentLimit: Int64 = 64 << 20
+    /// Enough to hide a phone's round trip behind the transfer of the objects before it,
+    /// few enough that a CDN sees an ordinary browser's connection count.
+    public static let defaultConcurrency = 8
 
     public init(
-        strategy: FetchStrategy? = nil, costModel: CostModel = CostModel(),
+        strategy: FetchStrategy? = nil, costModel: CostModel? = nil, concurrency: Int = defaultConcurrency,
         documentLimit: Int64 = defaultDocumentLimit,
         sourceFactory: @escaping @Sendable (String) throws -> CatalogSource = makeCatalogSource,
         progress: (@Sendable (SyncProgress) -> Void)? = nil
@@ -37,6 +46,7 @@ public struct SyncOptions: Sendable {
         self.progress = progress
         self.strategy = strategy
         self.costModel = costModel
+        self.concurrency = max(1, concurrency)
         self.documentLimit = documentLimit
         self.sourceFactory = sourceFactory
     }
@@ -62,9 +72,13 @@ public struct SyncEngine {
         try repo.withLock(exclusive: true) {
             var state = try repo.loadState()
             var report = SyncReport()
+            var links = LinkRecords.load(from: repo.root)
+            let recorded = links
             for catalog in Set(state.bundles.map(\.catalog)).sorted() {
-                try sync(catalog: catalog, state: &state, report: &report)
+                try sync(catalog: catalog, state: &state, links: &links, report: &report)
             }
+            // Only hints for the next sync: failing to keep them fails nothing.
+            if links != recorded { try? links.save(in: repo.root) }
             let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed)
             report.removedFolders = removed.folders
             report.removedObjects = removed.objects
@@ -72,10 +86,11 @@ public struct SyncEngine {
         }
     }
 
-    private func sync(catalog: String, state: inout RepoState, report: inout SyncReport) throws {
+    private func sync(catalog: String, state: inout RepoState, links: inout LinkRecords, report: inout SyncReport) throws {
         let chain = SourceChain(
             catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
-            temporaryFolder: repo.temporaryFolder)
+            temporaryFolder: repo.temporaryFolder, links: links)
+        defer { chain.measured(into: &links) }
         var refresh = SyncReport.CatalogRefresh(catalog: catalog)
         let index: CatalogIndex?
         do {
@@ -86,7 +101,9 @@ public struct SyncEngine {
         }
         refresh.bytes = chain.bytes
         refresh.requests = chain.requests
+        let position = report.catalogs.count
         report.catalogs.append(refresh)
+        defer { report.catalogs[position].link = chain.link }
 
         for i in state.bundles.indices where state.bundles[i].catalog == catalog {
             let tracked = state.bundles[i]
@@ -133,7 +150,7 @@ public struct SyncEngine {
             missing: missing, archiveObjects: Array(objects.values),
             fileCount: manifest.paths(flavor: tracked.flavor).count,
             archivePath: Catalog.archivePath(bundle: tracked.bundle, version: version, flavor: tracked.flavor),
-            model: options.costModel, forced: options.strategy)
+            model: options.costModel ?? chain.link.costModel(concurrency: options.concurrency), forced: options.strategy)
         let (requests, bytes) = (chain.requests, chain.bytes)
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         try fetch(plan, expected: objects, signedContent: signedContent, name: name, chain: chain, result: &result)
@@ -190,11 +207,13 @@ public struct SyncEngine {
         let fetcher = ObjectFetcher(repo: repo, chain: chain, signedContent: signedContent)
         let individually = plan.missing.filter { remaining.contains($0.sha) }
         if usesArchive { meter.addBytesToFetch(individually.reduce(0) { $0 + $1.preferredSize }) }
-        for object in individually {
-            try fetcher.fetch(object)
-            result.individually += 1
-            meter.finished(objects: 1, bytes: object.preferredSize)
+        // Several in flight, so their round trips overlap; an object fetched completes
+        // whatever happens to the others, and the next sync skips it.
+        _ = try parallelMap(count: individually.count, workers: options.concurrency) { i in
+            try fetcher.fetch(individually[i])
+            meter.finished(objects: 1, bytes: individually[i].preferredSize)
         }
+        result.individually += individually.count
     }
 }
 

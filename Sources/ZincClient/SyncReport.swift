@@ -25,6 +25,8 @@ public struct SyncReport: Sendable {
         public var notModified = false
         public var bytes: Int64 = 0
         public var requests = 0
+        /// The link to the catalog's first source, as this sync left its estimate.
+        public var link: LinkEstimate?
         public var error: String?
 
         public var json: JSONValue {
@@ -33,6 +35,7 @@ public struct SyncReport: Sendable {
                 "bytes": .int(bytes), "requests": .int(Int64(requests)),
             ]
             if let url { object["url"] = .string(url) }
+            if let link { object["link"] = link.json }
             if let error { object["error"] = .string(error) }
             return .object(object)
         }

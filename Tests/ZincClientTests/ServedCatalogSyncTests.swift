@@ -30,6 +30,10 @@ import ZincTestSupport
         let update = try #require(reports[2].bundles.first)
         #expect(update.version == 2 && update.strategy == .lmfo && update.fromArchive == update.missingObjects)
         #expect(try fixture.bundleMatchesSource(2))
+        // The link measured is reported and kept for the next sync, by host.
+        #expect(reports.allSatisfy { $0.catalogs.first?.link != nil })
+        let links = LinkRecords.parse(try fixture.dir.read("repo/links.json"))
+        #expect(links.hosts.keys.sorted() == ["127.0.0.1:\(port)"])
     }
 
     /// Several ranges of one archive in one request to `zinc serve`, which answers with

@@ -25,4 +25,34 @@ import ZincClient
         #expect(fixture.failure(refused).contains("refused"), "\(fixture.failure(refused))")
         #expect(fixture.dir.files(under: "stranger/bundles").isEmpty)
     }
+
+    /// Nothing changed, almost nothing sent: the index and its signature are both asked
+    /// for with `If-None-Match`, and the signature kept is checked again as if fetched.
+    @Test(arguments: ClientTransport.allCases) func anUnchangedSignedCatalogCostsTwoConditionalRequests(_ transport: ClientTransport) throws {
+        let fixture = try ClientFixture(transport: transport)
+        let key = try SigningKey.generate()
+        let signer = CatalogSigner(key: key)
+        _ = try fixture.catalog.signAll(with: signer)
+        try fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: [key.publicKey], options: fixture.options())
+        #expect(try !fixture.sync().failed)
+
+        let again = try fixture.sync()
+        let refresh = try #require(again.catalogs.first)
+        #expect(!again.failed && refresh.notModified && again.bundles.first?.outcome == .upToDate, "\(fixture.failure(again))")
+        #expect(refresh.requests == 2 && refresh.bytes < 2048, "\(refresh.requests) requests, \(refresh.bytes) bytes")
+        #expect(fixture.server.requests.suffix(2).allSatisfy { $0.headers["if-none-match"] != nil })
+
+        // A signature kept but damaged since is fetched again, not held against the catalog.
+        let kept = "repo/catalogs/\(ClientFixture.catalogID).json.sig"
+        try fixture.dir.write(kept, "damaged")
+        let repaired = try fixture.sync()
+        #expect(!repaired.failed && repaired.catalogs.first?.requests == 3, "\(fixture.failure(repaired))")
+        #expect(try fixture.dir.read(kept) == fixture.dir.read("cat/" + IndexSignature.path))
+
+        // A new signature of the same index (a re-sign) is fetched and checked.
+        _ = try fixture.catalog.signAll(with: signer)
+        let resigned = try fixture.sync()
+        #expect(!resigned.failed && resigned.catalogs.first?.requests == 2, "\(fixture.failure(resigned))")
+        #expect(try fixture.dir.read(kept) == fixture.dir.read("cat/" + IndexSignature.path))
+    }
 }

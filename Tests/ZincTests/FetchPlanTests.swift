@@ -53,4 +53,35 @@ import Zinc
             archivePath: "archives/B-2.tar", model: CostModel(), forced: .archive)
         #expect(plan.strategy == .archive)
     }
+
+    /// A link's round trip costs what it moves meanwhile, and requests in flight together
+    /// share one round trip.
+    @Test func aLinkPricesRoundsOfRequests() {
+        let phone = CostModel(roundTripSeconds: 0.1, bytesPerSecond: 2_500_000, concurrency: 8)
+        #expect(phone.requestOverhead == 250_000 && phone.concurrency == 8)
+        #expect(phone.cost(requests: 8, bytes: 1000) == 250_000 + 1000)
+        #expect(phone.cost(requests: 17, bytes: 0) == 3 * 250_000)
+        #expect(phone.cost(requests: 0, bytes: 5) == 5)
+        #expect(CostModel(requestOverhead: .max).cost(requests: 2, bytes: 1) == .max)
+        #expect(CostModel(roundTripSeconds: .infinity, bytesPerSecond: 1, concurrency: 0).requestOverhead == 0)
+        #expect(CostModel(roundTripSeconds: .infinity, bytesPerSecond: 1, concurrency: 0).concurrency == 1)
+    }
+
+    /// Where the missing objects are the archive's front, its one request beats rounds of
+    /// object requests on a phone's link and on a LAN alike; only free round trips (a
+    /// local folder) favour the objects, and a lone object is fetched alone.
+    @Test func thePlanFollowsTheLink() {
+        let many = (0..<40).map { Self.object($0, size: 20_000) }
+        func plan(_ model: CostModel) -> FetchPlan {
+            FetchPlan.make(
+                missing: Array(many[0..<20]), archiveObjects: many, fileCount: 40, archivePath: "archives/B-2.tar", model: model)
+        }
+        #expect(plan(CostModel(roundTripSeconds: 0.3, bytesPerSecond: 625_000, concurrency: 8)).strategy == .lmfo)
+        #expect(plan(CostModel(roundTripSeconds: 0.0002, bytesPerSecond: 100_000_000, concurrency: 8)).strategy == .lmfo)
+        #expect(plan(CostModel(roundTripSeconds: 0, bytesPerSecond: 100_000_000, concurrency: 8)).strategy == .objects)
+        let one = FetchPlan.make(
+            missing: [many[0]], archiveObjects: many, fileCount: 40, archivePath: "archives/B-2.tar",
+            model: CostModel(roundTripSeconds: 0.3, bytesPerSecond: 625_000, concurrency: 1))
+        #expect(one.strategy == .objects)
+    }
 }

@@ -1,17 +1,30 @@
-/// What a download costs, in bytes: the bytes themselves plus a fixed overhead per
-/// request standing for its round trip, headers and CDN per-request price. 16 KiB is
-/// about one round trip of a phone on a few Mbit/s; a fast LAN would use much less.
+/// What a download costs, in bytes: the bytes themselves plus, for each round of
+/// requests, what the link could have moved during one round trip. `concurrency`
+/// requests are in flight at once, so `n` requests wait `ceil(n / concurrency)` round
+/// trips. A client syncing builds it from the link it measured (`init(link:)`); the
+/// fixed 16 KiB stands for a phone's round trip on a few Mbit/s where nothing is known.
 public struct CostModel: Equatable, Sendable {
     public var requestOverhead: Int64
+    /// Requests in flight at once; at least 1.
+    public var concurrency: Int
 
     public static let defaultRequestOverhead: Int64 = 16 << 10
 
-    public init(requestOverhead: Int64 = defaultRequestOverhead) {
-        self.requestOverhead = requestOverhead
+    public init(requestOverhead: Int64 = defaultRequestOverhead, concurrency: Int = 1) {
+        self.requestOverhead = max(0, requestOverhead)
+        self.concurrency = max(1, concurrency)
     }
 
-    /// The cost of a fetch plan, in bytes: each request counts as `requestOverhead` bytes.
+    /// The model of a link: a round trip costs the bytes the link moves in that time.
+    public init(roundTripSeconds: Double, bytesPerSecond: Double, concurrency: Int) {
+        let overhead = roundTripSeconds * bytesPerSecond
+        self.init(requestOverhead: overhead.isFinite && overhead < 1e15 ? Int64(max(0, overhead)) : 0, concurrency: concurrency)
+    }
+
+    /// The cost of a fetch plan, in bytes.
     public func cost(requests: Int, bytes: Int64) -> Int64 {
-        Int64(requests) * requestOverhead + bytes
+        let rounds = Int64(requests / concurrency + (requests % concurrency == 0 ? 0 : 1))
+        let (waiting, overflow) = rounds.multipliedReportingOverflow(by: requestOverhead)
+        return overflow ? .max : waiting.addingReportingOverflow(bytes).overflow ? .max : waiting + bytes
     }
 }

@@ -9,8 +9,10 @@ struct Sync: ParsableCommand {
         discussion: """
             Fetches each catalog's index (If-None-Match), then for each bundle whose version \
             changed its manifest and the objects the repo lacks, by the cheapest of: each \
-            object by itself, the whole archive, or one range request for the front of the \
-            LMFO archive (cost = requests x --request-cost + bytes). Every object's SHA-1 is \
+            object by itself (--concurrency at once), the whole archive, or one range request \
+            for the front of the LMFO archive. Cost = bytes + a round trip's worth of bytes per \
+            round of requests, from the link to the catalog as measured by this and earlier \
+            syncs (kept per host in the repo's links.json), or --request-cost. Every object's SHA-1 is \
             verified before it is kept. A bundle switches to its new version only once its \
             folder is complete; versions and objects nothing uses any more are then removed. \
             An interrupted sync resumes where it stopped.
@@ -26,14 +28,21 @@ struct Sync: ParsableCommand {
     @Option(help: "How to download missing objects: auto (cost model), objects, archive or lmfo.")
     var strategy = StrategyChoice.auto
 
-    @Option(help: ArgumentHelp("The cost of one request in bytes, for the auto strategy.", valueName: "BYTES"))
-    var requestCost = CostModel.defaultRequestOverhead
+    @Option(
+        help: ArgumentHelp(
+            "The cost of one round of requests in bytes, for the auto strategy (default: as the link measures).",
+            valueName: "BYTES"))
+    var requestCost: Int64?
+
+    @Option(help: ArgumentHelp("Objects fetched at once, each on a connection of its own.", valueName: "N"))
+    var concurrency = SyncOptions.defaultConcurrency
 
     @Flag(help: "Print one JSON document with the catalogs fetched and, per bundle, strategy, bytes, requests and seconds.")
     var json = false
 
     func validate() throws {
-        guard requestCost >= 0 else { throw ValidationError("--request-cost must not be negative.") }
+        guard (requestCost ?? 0) >= 0 else { throw ValidationError("--request-cost must not be negative.") }
+        guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be from 1 to 64.") }
     }
 
     @Flag(help: "Do not show a progress bar.")
@@ -43,7 +52,8 @@ struct Sync: ParsableCommand {
         let bar = ProgressBar(quiet: quiet || json)
         var options = SyncOptions(
             strategy: FetchStrategy(rawValue: strategy.rawValue),
-            costModel: CostModel(requestOverhead: requestCost))
+            costModel: requestCost.map { CostModel(requestOverhead: $0, concurrency: concurrency) },
+            concurrency: concurrency)
         options.progress = { progress in
             bar.update(
                 "Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,

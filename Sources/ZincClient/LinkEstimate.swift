@@ -1,0 +1,36 @@
+import Zinc
+
+/// What the client knows of its link to one host: the round trip and the rate. A sync
+/// plans with it (each strategy's cost is its bytes plus a round trip's worth of bytes
+/// per round of requests), learns it afresh from the requests it makes, and keeps it in
+/// the repo (`LinkRecords`) for the next sync, whose first plan is made before any
+/// large download could show the rate.
+public struct LinkEstimate: Equatable, Sendable {
+    public var roundTripSeconds: Double
+    public var bytesPerSecond: Double
+
+    /// What is assumed of a link nothing is known of: a phone's, 100 ms and 20 Mbit/s.
+    public static let assumed = LinkEstimate(roundTripSeconds: 0.1, bytesPerSecond: 2_500_000)
+
+    /// The bounds a measured or recorded value must fall in to be believed.
+    static let roundTrips = 0.0...60.0
+    static let rates = 1_000.0...1e12
+
+    public init(roundTripSeconds: Double, bytesPerSecond: Double) {
+        self.roundTripSeconds = roundTripSeconds
+        self.bytesPerSecond = bytesPerSecond
+    }
+
+    /// `{"round_trip_ms": 92.5, "mbit_per_s": 18.2}`: rounded to a tenth, all a plan can use.
+    public var json: JSONValue {
+        .object([
+            "round_trip_ms": .double((roundTripSeconds * 10_000).rounded() / 10),
+            "mbit_per_s": .double((bytesPerSecond / 12_500).rounded() / 10),
+        ])
+    }
+
+    /// How fetches weigh on this link with `concurrency` requests in flight.
+    public func costModel(concurrency: Int) -> CostModel {
+        CostModel(roundTripSeconds: roundTripSeconds, bytesPerSecond: bytesPerSecond, concurrency: concurrency)
+    }
+}

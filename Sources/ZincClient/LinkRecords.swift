@@ -1,0 +1,73 @@
+import Zinc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The links a repo's syncs measured, per host (`links.json` in the repo), so that the
+/// next sync plans its first download with the rate it saw last time. Only hints: a
+/// missing, damaged or foreign file is taken as empty and rewritten, and a sync that
+/// cannot save it still succeeds.
+///
+///     {"format":"1","hosts":{"cdn.example.com:443":{"round_trip_ms":92.5,"mbit_per_s":18.2}}}
+package struct LinkRecords: Equatable {
+    static let fileName = "links.json"
+
+    package var hosts: [String: LinkEstimate] = [:]
+
+    package init() {}
+
+    /// The key of a source URL: its host and port; nil where no network is involved.
+    package static func host(of url: String) -> String? {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = parsed.host, !host.isEmpty
+        else { return nil }
+        return "\(host.lowercased()):\(parsed.port ?? (scheme == "https" ? 443 : 80))"
+    }
+
+    static func load(from root: String) -> LinkRecords {
+        guard let bytes = try? AtomicFile.read(root + "/" + fileName, limit: 1 << 20) else { return LinkRecords() }
+        return parse(bytes)
+    }
+
+    func save(in root: String) throws {
+        try AtomicFile.write(json().encoded(), to: root + "/" + Self.fileName)
+    }
+
+    /// Whatever can be believed of `bytes`: hosts with numbers out of bounds are left out.
+    package static func parse(_ bytes: [UInt8]) -> LinkRecords {
+        var records = LinkRecords()
+        guard case .object(let top)? = try? JSONValue.parse(bytes), case .string("1")? = top["format"],
+            case .object(let hosts)? = top["hosts"]
+        else { return records }
+        for (host, value) in hosts.prefix(1000) {
+            guard case .object(let entry) = value, let milliseconds = entry["round_trip_ms"]?.number,
+                let mbit = entry["mbit_per_s"]?.number
+            else { continue }
+            let estimate = LinkEstimate(roundTripSeconds: milliseconds / 1000, bytesPerSecond: mbit * 125_000)
+            guard LinkEstimate.roundTrips.contains(estimate.roundTripSeconds), LinkEstimate.rates.contains(estimate.bytesPerSecond)
+            else { continue }
+            records.hosts[host] = estimate
+        }
+        return records
+    }
+
+    package func json() -> JSONValue {
+        .object([
+            "format": .string("1"),
+            "hosts": .object(hosts.mapValues(\.json)),
+        ])
+    }
+}
+
+extension JSONValue {
+    fileprivate var number: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+import Zinc
+import ZincClient
+
+/// What the client learns of a link from the fetches it makes, and keeps for the next sync.
+@Suite struct LinkEstimateTests {
+    static func response(received: Int64, firstByte: Duration?) -> FetchResponse {
+        FetchResponse(status: .content, etag: nil, written: received, received: received, timeToFirstByte: firstByte)
+    }
+
+    @Test func theRoundTripIsTheShortestFirstByteAndTheRateThatOfLargeLoneBodies() throws {
+        let meter = LinkMeter(recorded: nil)
+        #expect(meter.measured == nil && meter.estimate == .assumed)
+        // A new connection's first answer waits two round trips; a kept-alive one's, one.
+        meter.record(Self.response(received: 900, firstByte: .milliseconds(200)), duration: .milliseconds(201), alone: true)
+        meter.record(Self.response(received: 20_000, firstByte: .milliseconds(100)), duration: .milliseconds(110), alone: true)
+        var measured = try #require(meter.measured)
+        #expect(abs(measured.roundTripSeconds - 0.1) < 1e-9)
+        #expect(measured.bytesPerSecond == LinkEstimate.assumed.bytesPerSecond)
+        // 4 MB in 2 s after the first byte: 2 MB/s. A share of the link says nothing of it.
+        meter.record(Self.response(received: 4_000_000, firstByte: .milliseconds(120)), duration: .milliseconds(2120), alone: true)
+        meter.record(Self.response(received: 4_000_000, firstByte: .milliseconds(120)), duration: .seconds(20), alone: false)
+        measured = try #require(meter.measured)
+        #expect(abs(measured.bytesPerSecond - 2_000_000) < 1)
+        // A fetch without timing (a local folder) teaches nothing.
+        let local = LinkMeter(recorded: LinkEstimate(roundTripSeconds: 0.05, bytesPerSecond: 1e6))
+        local.record(Self.response(received: 1 << 20, firstByte: nil), duration: .milliseconds(5), alone: true)
+        #expect(local.measured == nil && local.estimate == LinkEstimate(roundTripSeconds: 0.05, bytesPerSecond: 1e6))
+    }
+
+    @Test func aRecordedRateServesUntilTheSyncMeasuresOne() throws {
+        let meter = LinkMeter(recorded: LinkEstimate(roundTripSeconds: 0.3, bytesPerSecond: 625_000))
+        meter.record(Self.response(received: 500, firstByte: .milliseconds(80)), duration: .milliseconds(81), alone: true)
+        let measured = try #require(meter.measured)
+        #expect(abs(measured.roundTripSeconds - 0.08) < 1e-9 && measured.bytesPerSecond == 625_000)
+    }
+
+    @Test func recordsKeepEachHostAndBelieveOnlySaneValues() throws {
+        #expect(LinkRecords.host(of: "https://CDN.example.com/cat/") == "cdn.example.com:443")
+        #expect(LinkRecords.host(of: "http://127.0.0.1:8080/") == "127.0.0.1:8080")
+        #expect(LinkRecords.host(of: "file:///srv/cat") == nil)
+        var records = LinkRecords()
+        records.hosts["cdn.example.com:443"] = LinkEstimate(roundTripSeconds: 0.09251, bytesPerSecond: 2_275_000)
+        let bytes = records.json().encoded()
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"format":"1","hosts":{"cdn.example.com:443":{"mbit_per_s":18.2,"round_trip_ms":92.5}}}"#)
+        let parsed = LinkRecords.parse(bytes)
+        #expect(abs(try #require(parsed.hosts["cdn.example.com:443"]).roundTripSeconds - 0.0925) < 1e-9)
+
+        let hostile = #"""
+            {"format":"1","hosts":{"a:1":{"round_trip_ms":-5,"mbit_per_s":10},"b:1":{"round_trip_ms":5,"mbit_per_s":1e300},
+            "c:1":{"round_trip_ms":"5","mbit_per_s":10},"d:1":[],"e:1":{"round_trip_ms":20,"mbit_per_s":8}}}
+            """#
+        #expect(LinkRecords.parse(Array(hostile.utf8)).hosts.keys.sorted() == ["e:1"])
+        for foreign in [#"{"format":"2","hosts":{"e:1":{"round_trip_ms":20,"mbit_per_s":8}}}"#, "[]", "not json", ""] {
+            #expect(LinkRecords.parse(Array(foreign.utf8)) == LinkRecords())
+        }
+    }
+}
