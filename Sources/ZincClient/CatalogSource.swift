@@ -39,11 +39,15 @@ public struct FetchRequest: Equatable, Sendable {
     /// that answers the ranges with the whole file, rather than refusing its answer with
     /// `ClientError.rangeIgnored`: what asking for the bytes another way would cost.
     public var ignoredRangeAllowance: Int64
+    /// The longest silence (before the first byte, or between two) after which the fetch
+    /// gives up with `ClientError.transport`, so that another source can serve; nil: the
+    /// transport's own (a minute). Transports may round it up to a whole second.
+    public var patience: Duration?
 
     /// - Precondition: `ranges` are ascending, not overlapping, none empty or negative.
     public init(
         _ path: String, ranges: [Range<Int64>] = [], etag: String? = nil, limit: Int64 = .max,
-        ignoredRangeAllowance: Int64 = 0
+        ignoredRangeAllowance: Int64 = 0, patience: Duration? = nil
     ) {
         precondition(
             ranges.allSatisfy { $0.lowerBound >= 0 && !$0.isEmpty }
@@ -54,6 +58,7 @@ public struct FetchRequest: Equatable, Sendable {
         self.etag = etag
         self.limit = limit
         self.ignoredRangeAllowance = ignoredRangeAllowance
+        self.patience = patience
     }
 
     /// `Range: bytes=a-b,c-d` for the ranges; nil for a whole file.

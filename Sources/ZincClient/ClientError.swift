@@ -67,12 +67,23 @@ extension ClientError: CustomStringConvertible {
         }
     }
 
-    /// Failures another source of the same catalog may not have: a hostile or damaged
-    /// answer is not retried elsewhere, it is reported.
+    /// Failures another source of the same catalog may not have, and that say nothing of
+    /// the source's honesty: it is tried last from then on.
     var isSourceUnavailable: Bool {
         switch self {
         case .transport, .notFound, .httpStatus, .rangeIgnored: return true
         default: return false
+        }
+    }
+}
+
+extension Error {
+    /// Bytes that arrived but are not what the catalog says (a wrong hash, a cut or
+    /// overlong body, a hostile archive): another source may serve them right.
+    var isDamage: Bool {
+        switch self as? ClientError {
+        case .integrity, .truncated, .badResponse, .tooLarge: true
+        default: false
         }
     }
 }

@@ -31,7 +31,8 @@ public final class HTTPCatalogSource: CatalogSource, @unchecked Sendable {
         do {
             // No Accept-Encoding: catalog files go over the wire as stored, so byte
             // ranges of archives mean what they say.
-            let get = HTTPRequest(.get, base.appendingPathComponent(request.path).absoluteString, headers: headers, ranges: request.ranges)
+            var get = HTTPRequest(.get, base.appendingPathComponent(request.path).absoluteString, headers: headers, ranges: request.ranges)
+            get.patience = request.patience
             transfer.complete(try client.perform(get, receiver: HTTPReceiver(header: transfer.header, body: transfer.receive)))
         } catch {
             throw ClientError.transport(url: location, reason: error.reason, received: 0)

@@ -8,7 +8,8 @@ import Darwin
 
 /// Downloads objects one request each (`objects/xx/yy/<sha>[.gz]`) into
 /// `tmp/<sha>[.gz].part`, then verifies them into objects/. A part left by an
-/// interrupted run is continued with a range request, not started over.
+/// interrupted run is continued with a range request, not started over. Bytes that fail
+/// their check are fetched again from another source of the catalog, if it has one.
 struct ObjectFetcher {
     let repo: Repo
     let chain: SourceChain
@@ -20,18 +21,21 @@ struct ObjectFetcher {
         let remote = StoredObject.path(sha: object.sha, format: format)
         let part = repo.temporaryFolder + "/" + object.fileName + ".part"
         let origin = "\(chain.catalog): \(remote)"
-        try chain.download(remote, to: part, length: object.preferredSize, ranged: false)
-        do {
-            let writer = try VerifiedObjectWriter(
-                object: object, format: format, origin: origin, repo: repo,
-                signedSHA256: signedContent?[object.digest])
-            try PosixFile.open(part).forEachChunk { try writer.write($0) }
-            try writer.commit()
-        } catch {
-            // A damaged part would fail the same way on every rerun.
-            unlink(part)
-            throw error
+        while true {
+            let (_, source) = try chain.download(remote, to: part, length: object.preferredSize, ranged: false)
+            do {
+                let writer = try VerifiedObjectWriter(
+                    object: object, format: format, origin: origin, repo: repo,
+                    signedSHA256: signedContent?[object.digest])
+                try PosixFile.open(part).forEachChunk { try writer.write($0) }
+                try writer.commit()
+                unlink(part)
+                return
+            } catch {
+                // A damaged part would fail the same way on every rerun.
+                unlink(part)
+                guard error.isDamage, chain.distrust(source, because: error) else { throw error }
+            }
         }
-        unlink(part)
     }
 }

@@ -8,10 +8,13 @@ import Darwin
 #endif
 
 /// The sources of one catalog, tried in order: when one cannot be reached (network
-/// failure, HTTP error, missing file), the next one serves the rest, continuing a
-/// download where the failed one stopped. A source that answers with wrong or hostile
-/// bytes is not papered over by another: that is reported. Counts the traffic and
-/// learns each source's link from it. Fetches may run on several threads at once.
+/// failure, HTTP error, missing file, a silence past its patience), the next one serves,
+/// continuing a download where the failed one stopped, and the failed one is tried last
+/// for the rest of the sync (the next sync starts with the first again). A source whose
+/// bytes fail their check is dropped for the rest of the sync when another remains
+/// (`distrust`), and the bytes are fetched again; with none left, that is reported.
+/// Counts the traffic and learns each source's link from it. Fetches may run on several
+/// threads at once.
 final class SourceChain: Sendable {
     let catalog: String
     private let sources: [CatalogSource]
@@ -19,6 +22,7 @@ final class SourceChain: Sendable {
     private let meters: [LinkMeter]
     private let temporaryFolder: String
     private let traffic = Mutex(Traffic())
+    private let standing: Mutex<Standing>
 
     private struct Traffic {
         var requests = 0
@@ -27,11 +31,38 @@ final class SourceChain: Sendable {
         var started = 0
     }
 
+    /// Which sources to try, in which order, and what went wrong with the others.
+    private struct Standing {
+        /// Indices into `sources`: failed ones at the end, distrusted ones gone.
+        var order: [Int]
+        var failures = [String]()
+    }
+
+    /// A source waits this long, at least, for a byte before another source is tried:
+    /// a stalled or cold mirror costs little more than this.
+    static let shortestPatience = Duration.seconds(1)
+
     init(catalog: String, sources: [CatalogSource], temporaryFolder: String, links: LinkRecords = LinkRecords()) {
         self.catalog = catalog
         self.sources = sources
         self.temporaryFolder = temporaryFolder
         meters = sources.map { source in LinkMeter(recorded: LinkRecords.host(of: source.url).flatMap { links.hosts[$0] }) }
+        standing = Mutex(Standing(order: Array(sources.indices)))
+    }
+
+    /// What each source that failed in this sync did, the next one then serving.
+    var failures: [String] { standing.withLock { $0.failures } }
+
+    /// Drops source `index` for the rest of the sync, because `error` (bytes that failed
+    /// their check) came from it. Returns whether another source remains to fetch them
+    /// again from; with none, the source stays and `error` is the caller's to report.
+    func distrust(_ index: Int, because error: Error) -> Bool {
+        standing.withLock { standing in
+            guard standing.order.count > 1, let position = standing.order.firstIndex(of: index) else { return false }
+            standing.order.remove(at: position)
+            standing.failures.append("\(sources[index].url): \(error); fetched again from another source")
+            return true
+        }
     }
 
     var requests: Int { traffic.withLock { $0.requests } }
@@ -56,9 +87,10 @@ final class SourceChain: Sendable {
     {
         let part = try TemporaryFile(in: temporaryFolder, named: "document")
         defer { part.remove() }
-        return try firstAvailable { source, meter in
+        return try firstAvailable { source, meter, patience in
             try part.reset()
-            let request = FetchRequest(path, etag: etags[source.url], limit: limit)
+            var request = FetchRequest(path, etag: etags[source.url], limit: limit)
+            request.patience = patience
             let response = try count(meter) { try source.fetch(request, into: part.file) }
             if response.status == .notModified { return nil }
             guard gzipped else { return (try PosixFile.open(part.path).readAll(upTo: Int(limit)), source.url, response.etag) }
@@ -84,23 +116,34 @@ final class SourceChain: Sendable {
     /// earlier (interrupted) attempt left there, so nothing is downloaded twice. With
     /// `ranged` false and an empty part the file is requested whole and must be exactly
     /// `length` bytes (an object); otherwise by range, and a file that ends early just
-    /// leaves the part shorter (an archive prefix). Returns the part's length.
+    /// leaves the part shorter (an archive prefix). Returns the part's length and the
+    /// source that completed it (for `distrust`).
     @discardableResult
-    func download(_ path: String, to part: String, length: Int64, ranged: Bool) throws -> Int64 {
+    func download(_ path: String, to part: String, length: Int64, ranged: Bool) throws -> (length: Int64, source: Int) {
         let file = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW)
         var have = Int64(try file.status().st_size)
-        guard have < length else { return have }
-        try firstAvailable { source, meter -> Void in
-            // Whatever arrived stays, so the next source (or the next run) continues after it.
+        var served = standing.withLock { $0.order.first ?? 0 }
+        guard have < length else { return (have, served) }
+        try firstAvailable { source, meter, patience -> Void in
+            // Whatever arrived stays, so the next source (or the next run) continues after it;
+            // but not what came with bytes found wrong.
+            let before = have
             defer { have = (try? file.status()).map { Int64($0.st_size) } ?? have }
             // A server that ignores Range sends the file from its start: reading past what
             // the part holds costs no more than fetching it afresh.
-            let request =
+            var request =
                 ranged || have > 0
                 ? FetchRequest(path, ranges: [have..<length], ignoredRangeAllowance: have) : FetchRequest(path, limit: length)
-            _ = try count(meter) { try source.fetch(request, into: file) }
+            request.patience = patience
+            do {
+                _ = try count(meter) { try source.fetch(request, into: file) }
+            } catch where error.isDamage {
+                _ = ftruncate(file.fd, off_t(before))
+                throw error
+            }
+            served = sources.firstIndex { $0 === source } ?? served
         }
-        return have
+        return (have, served)
     }
 
     private func count(_ meter: LinkMeter, _ body: () throws -> FetchResponse) throws -> FetchResponse {
@@ -131,17 +174,36 @@ final class SourceChain: Sendable {
         }
     }
 
-    private func firstAvailable<T>(_ attempt: (CatalogSource, LinkMeter) throws -> T) throws -> T {
+    /// Tries `attempt` on the sources in their current order until one serves. Each but
+    /// the last is given a patience: a few round trips of its link, at least
+    /// `shortestPatience`, so that a stalled or cold source soon leaves the work to the next.
+    private func firstAvailable<T>(_ attempt: (CatalogSource, LinkMeter, Duration?) throws -> T) throws -> T {
+        let order = standing.withLock { $0.order }
         var failures = [String]()
-        for (source, meter) in zip(sources, meters) {
+        for (position, index) in order.enumerated() {
+            let isLast = position == order.count - 1
+            let patience = isLast ? nil : max(Self.shortestPatience, .seconds(4 * meters[index].estimate.roundTripSeconds))
             do {
-                return try attempt(source, meter)
+                return try attempt(sources[index], meters[index], patience)
             } catch let error as ClientError where error.isSourceUnavailable {
-                if sources.count == 1 { throw error }
+                if order.count == 1 { throw error }
                 failures.append(error.description)
+                if !isLast { demote(index, because: error) }
+            } catch where !isLast && error.isDamage && distrust(index, because: error) {
+                failures.append("\(error)")
             }
         }
         throw ClientError.allSourcesFailed(catalog: catalog, failures: failures)
+    }
+
+    /// Tries source `index` last for the rest of the sync.
+    private func demote(_ index: Int, because error: ClientError) {
+        standing.withLock { standing in
+            guard let position = standing.order.firstIndex(of: index), position < standing.order.count - 1 else { return }
+            standing.order.remove(at: position)
+            standing.order.append(index)
+            standing.failures.append("\(sources[index].url): \(error); tried last from then on")
+        }
     }
 }
 

@@ -103,7 +103,10 @@ public struct SyncEngine {
         refresh.requests = chain.requests
         let position = report.catalogs.count
         report.catalogs.append(refresh)
-        defer { report.catalogs[position].link = chain.link }
+        defer {
+            report.catalogs[position].link = chain.link
+            report.catalogs[position].sourceFailures = chain.failures
+        }
 
         for i in state.bundles.indices where state.bundles[i].catalog == catalog {
             let tracked = state.bundles[i]
@@ -180,14 +183,9 @@ public struct SyncEngine {
         if usesArchive, let archivePath = plan.archivePath {
             let part = repo.temporaryFolder + "/" + name + ".tar.part"
             do {
-                // A range even for the whole archive: its length is known, and a foreign
-                // writer's extra end padding is not worth fetching.
-                _ = try meter.watching(part, base: 0) { try chain.download(archivePath, to: part, length: length, ranged: true) }
-                let reader = ArchivePrefixReader(
-                    repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)",
-                    signedContent: signedContent)
-                let taken = try reader.extract(from: PosixFile.open(part), wanted: remaining)
-                unlink(part)
+                let taken = try extract(
+                    archivePath, length: length, via: part, wanted: remaining, expected: expected,
+                    signedContent: signedContent, chain: chain, meter: meter)
                 result.fromArchive = taken.count
                 remaining.subtract(taken)
                 meter.finished(objects: taken.count, bytes: 0)
@@ -196,12 +194,6 @@ public struct SyncEngine {
                 // bundle's skipped all-files archive): the objects are there one by one.
                 // A cut connection is not this: the part stays for the next run to resume.
                 result.archiveUnavailable = true
-            } catch let error as ClientError where error.isSourceUnavailable {
-                throw error
-            } catch {
-                // Bad archive bytes would fail the same way on every rerun.
-                unlink(part)
-                throw error
             }
         }
         let fetcher = ObjectFetcher(repo: repo, chain: chain, signedContent: signedContent)
@@ -214,6 +206,38 @@ public struct SyncEngine {
             meter.finished(objects: 1, bytes: individually[i].preferredSize)
         }
         result.individually += individually.count
+    }
+}
+
+extension SyncEngine {
+    /// Downloads the first `length` bytes of an archive into `part` and verifies the
+    /// `wanted` members into objects/; returns the shas taken. Bytes that fail their check
+    /// are fetched again from another source, if the catalog has one, for the members
+    /// still missing; otherwise the error is thrown, the part removed (bad bytes would fail
+    /// the same way on every rerun).
+    fileprivate func extract(
+        _ archivePath: String, length: Int64, via part: String, wanted: Set<String>, expected: [String: StoredObject],
+        signedContent: [SHA1.Digest: SHA256.Digest]?, chain: SourceChain, meter: SyncMeter
+    ) throws -> Set<String> {
+        while true {
+            // A range even for the whole archive: its length is known, and a foreign
+            // writer's extra end padding is not worth fetching.
+            let (_, source) = try meter.watching(part, base: 0) {
+                try chain.download(archivePath, to: part, length: length, ranged: true)
+            }
+            let reader = ArchivePrefixReader(
+                repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
+            do {
+                // Members verified before bad bytes stopped an earlier attempt are kept.
+                let earlier = wanted.filter { FileManager.default.fileExists(atPath: repo.objectFile($0)) }
+                let taken = try reader.extract(from: PosixFile.open(part), wanted: wanted.subtracting(earlier))
+                unlink(part)
+                return taken.union(earlier)
+            } catch {
+                unlink(part)
+                guard error.isDamage, chain.distrust(source, because: error) else { throw error }
+            }
+        }
     }
 }
 

@@ -27,6 +27,9 @@ public struct SyncReport: Sendable {
         public var requests = 0
         /// The link to the catalog's first source, as this sync left its estimate.
         public var link: LinkEstimate?
+        /// What each source that failed during this sync did (unreachable, stalled, bytes
+        /// found wrong), another source then serving: a mirror to look at.
+        public var sourceFailures: [String] = []
         public var error: String?
 
         public var json: JSONValue {
@@ -36,6 +39,7 @@ public struct SyncReport: Sendable {
             ]
             if let url { object["url"] = .string(url) }
             if let link { object["link"] = link.json }
+            if !sourceFailures.isEmpty { object["source_failures"] = .array(sourceFailures.map { .string($0) }) }
             if let error { object["error"] = .string(error) }
             return .object(object)
         }

@@ -35,6 +35,11 @@ final class CurlHandle {
     func perform(_ request: HTTPRequest, receiver: HTTPReceiver) throws(CurlError) -> String? {
         zinc_curl_easy_reset(handle)
         try setCommonOptions(followRedirects: request.followRedirects)
+        if let patience = request.patience {
+            let seconds = max(1, Int(patience.components.seconds) + (patience.components.attoseconds > 0 ? 1 : 0))
+            try set(CURLOPT_CONNECTTIMEOUT, seconds)
+            try set(CURLOPT_LOW_SPEED_TIME, seconds)
+        }
         var list: UnsafeMutablePointer<curl_slist>?
         defer { zinc_curl_slist_free_all(list) }
         // libcurl would otherwise wait up to a second for "100 Continue" before a body.

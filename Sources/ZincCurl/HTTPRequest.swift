@@ -23,6 +23,9 @@ package struct HTTPRequest: Sendable {
     package var body: RequestBody?
     /// Static hosts and CDNs may redirect; signed requests to an object store must not be.
     package var followRedirects: Bool
+    /// The longest silence before the request fails, rounded up to whole seconds (libcurl
+    /// checks once a second); nil: a minute.
+    package var patience: Duration?
 
     package init(
         _ method: Method, _ url: String, headers: [String] = [], ranges: [Range<Int64>] = [],

@@ -27,6 +27,10 @@ final class URLSessionCatalogSource: CatalogSource {
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         request.setValue(transfer.rangeHeader, forHTTPHeaderField: "Range")
         request.setValue(transfer.validator, forHTTPHeaderField: "If-None-Match")
+        if let patience = fetch.patience {
+            // The request's idle timeout: how long it may wait for the next byte.
+            request.timeoutInterval = max(1, patience.inSeconds)
+        }
         transport.perform(request, into: transfer)
         return try transfer.outcome()
     }

@@ -73,6 +73,9 @@ struct Sync: ParsableCommand {
             for catalog in report.catalogs where catalog.error != nil {
                 print("\(catalog.catalog): index not refreshed: \(catalog.error!)")
             }
+            for catalog in report.catalogs {
+                for failure in catalog.sourceFailures { print("\(catalog.catalog): source failed: \(failure)") }
+            }
             for bundle in report.bundles { print(bundle.line) }
         }
         let failures = report.bundles.filter { $0.error != nil }.count
