@@ -38,6 +38,10 @@ final class SourceChain: Sendable {
         var failures = [String]()
     }
 
+    /// How often a download continues on the same source after its connection was cut
+    /// with some bytes arrived, before the next source (or the next sync) takes over.
+    static let resumesPerSource = 8
+
     /// A source waits this long, at least, for a byte before another source is tried:
     /// a stalled or cold mirror costs little more than this.
     static let shortestPatience = Duration.seconds(1)
@@ -125,23 +129,35 @@ final class SourceChain: Sendable {
         var served = standing.withLock { $0.order.first ?? 0 }
         guard have < length else { return (have, served) }
         try firstAvailable { source, meter, patience -> Void in
-            // Whatever arrived stays, so the next source (or the next run) continues after it;
-            // but not what came with bytes found wrong.
-            let before = have
-            defer { have = (try? file.status()).map { Int64($0.st_size) } ?? have }
-            // A server that ignores Range sends the file from its start: reading past what
-            // the part holds costs no more than fetching it afresh.
-            var request =
-                ranged || have > 0
-                ? FetchRequest(path, ranges: [have..<length], ignoredRangeAllowance: have) : FetchRequest(path, limit: length)
-            request.patience = patience
-            do {
-                _ = try count(meter) { try source.fetch(request, into: file) }
-            } catch where error.isDamage {
-                _ = ftruncate(file.fd, off_t(before))
-                throw error
+            var resumes = 0
+            while true {
+                let before = have
+                // A server that ignores Range sends the file from its start: reading past
+                // what the part holds costs no more than fetching it afresh.
+                var request =
+                    ranged || have > 0
+                    ? FetchRequest(path, ranges: [have..<length], ignoredRangeAllowance: have) : FetchRequest(path, limit: length)
+                request.patience = patience
+                do {
+                    _ = try count(meter) { try source.fetch(request, into: file) }
+                    have = try Int64(file.status().st_size)
+                    served = sources.firstIndex { $0 === source } ?? served
+                    return
+                } catch  where error.isDamage {
+                    // What came with bytes found wrong is not kept.
+                    _ = ftruncate(file.fd, off_t(before))
+                    have = before
+                    throw error
+                } catch {
+                    // Whatever arrived stays, so the next attempt, source or run continues after it.
+                    have = (try? file.status()).map { Int64($0.st_size) } ?? have
+                    // A connection cut after bytes arrived: the rest is asked for at once.
+                    guard case .transport = error as? ClientError, have > before, have < length,
+                        resumes < Self.resumesPerSource
+                    else { throw error }
+                    resumes += 1
+                }
             }
-            served = sources.firstIndex { $0 === source } ?? served
         }
         return (have, served)
     }
@@ -189,7 +205,7 @@ final class SourceChain: Sendable {
                 if order.count == 1 { throw error }
                 failures.append(error.description)
                 if !isLast { demote(index, because: error) }
-            } catch where !isLast && error.isDamage && distrust(index, because: error) {
+            } catch  where !isLast && error.isDamage && distrust(index, because: error) {
                 failures.append("\(error)")
             }
         }

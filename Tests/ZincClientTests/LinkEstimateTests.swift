@@ -42,7 +42,9 @@ import ZincClient
         var records = LinkRecords()
         records.hosts["cdn.example.com:443"] = LinkEstimate(roundTripSeconds: 0.09251, bytesPerSecond: 2_275_000)
         let bytes = records.json().encoded()
-        #expect(String(decoding: bytes, as: UTF8.self) == #"{"format":"1","hosts":{"cdn.example.com:443":{"mbit_per_s":18.2,"round_trip_ms":92.5}}}"#)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"format":"1","hosts":{"cdn.example.com:443":{"mbit_per_s":18.2,"round_trip_ms":92.5}}}"#)
         let parsed = LinkRecords.parse(bytes)
         #expect(abs(try #require(parsed.hosts["cdn.example.com:443"]).roundTripSeconds - 0.0925) < 1e-9)
 

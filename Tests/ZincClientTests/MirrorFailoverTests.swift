@@ -72,7 +72,8 @@ import ZincTestSupport
         #expect(mirror.requests.contains { $0.path == object.preferredPath })
     }
 
-    @Test(arguments: ClientTransport.allCases) func anArchiveWithWrongBytesIsFetchedAgainFromTheMirror(_ transport: ClientTransport) throws {
+    @Test(arguments: ClientTransport.allCases) func anArchiveWithWrongBytesIsFetchedAgainFromTheMirror(_ transport: ClientTransport) throws
+    {
         let (fixture, mirror) = try Self.primaryAndMirror(transport)
         defer { mirror.stop() }
         let archive = try fixture.dir.read("cat/archives/B-2.tar")

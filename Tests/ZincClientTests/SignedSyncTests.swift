@@ -28,7 +28,8 @@ import ZincClient
 
     /// Nothing changed, almost nothing sent: the index and its signature are both asked
     /// for with `If-None-Match`, and the signature kept is checked again as if fetched.
-    @Test(arguments: ClientTransport.allCases) func anUnchangedSignedCatalogCostsTwoConditionalRequests(_ transport: ClientTransport) throws {
+    @Test(arguments: ClientTransport.allCases) func anUnchangedSignedCatalogCostsTwoConditionalRequests(_ transport: ClientTransport) throws
+    {
         let fixture = try ClientFixture(transport: transport)
         let key = try SigningKey.generate()
         let signer = CatalogSigner(key: key)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Zinc
 import ZincClient
@@ -66,18 +67,46 @@ import ZincTestSupport
         #expect(try fixture.bundleMatchesSource(2))
     }
 
+    /// The whole head, then the connection drops after `body` bytes of the answer.
+    static func cut(_ response: [UInt8], after body: Int) -> [UInt8] {
+        let headLength = (response.firstRange(of: [13, 10, 13, 10])?.upperBound ?? 0)
+        return Array(response.prefix(headLength + body))
+    }
+
+    @Test(arguments: ClientTransport.allCases) func aCutConnectionIsResumedAtOnce(_ transport: ClientTransport) throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published(transport: transport)
+        let archive = try fixture.dir.read("cat/archives/B-2.tar")
+        let answered = Mutex(0)
+        fixture.server.override("archives/B-2.tar") { request in
+            let first = answered.withLock { count in
+                count += 1
+                return count == 1
+            }
+            let full = HostileHTTPServer.serve(archive, for: request)
+            return first ? Self.cut(full, after: 3000) : full
+        }
+        let report = try fixture.sync(.lmfo)
+        #expect(!report.failed, "\(fixture.failure(report))")
+        let ranges = fixture.server.requests.filter { $0.path == "archives/B-2.tar" }.compactMap(\.range)
+        #expect(ranges.count == 2 && ranges.last?.hasPrefix("bytes=3000-") == true, "\(ranges)")
+        #expect(try fixture.bundleMatchesSource(2))
+    }
+
     @Test(arguments: ClientTransport.allCases) func aCutDownloadResumesWhereItStopped(_ transport: ClientTransport) throws {
         let fixture = try ClientFixture.version1SyncedVersion2Published(transport: transport)
         let archive = try fixture.dir.read("cat/archives/B-2.tar")
         let cut = 3000
+        let answered = Mutex(0)
         fixture.server.override("archives/B-2.tar") { request in
-            let full = HostileHTTPServer.serve(archive, for: request)
-            // The whole head, then the connection drops partway through the body.
-            let headLength = (full.firstRange(of: [13, 10, 13, 10])?.upperBound ?? 0)
-            return Array(full.prefix(headLength + cut))
+            // 3000 bytes, then nothing more: the resume at once makes no progress.
+            let first = answered.withLock { count in
+                count += 1
+                return count == 1
+            }
+            return Self.cut(HostileHTTPServer.serve(archive, for: request), after: first ? cut : 0)
         }
         let failed = try fixture.sync(.lmfo)
-        #expect(fixture.failure(failed).contains("failed after \(cut) bytes"))
+        #expect(fixture.failure(failed).contains("failed after 0 bytes"), "\(fixture.failure(failed))")
         #expect(try fixture.repo.loadState().bundles.first?.version == 1)
         #expect(try fixture.bundleMatchesSourceVersion1Untouched())
 
