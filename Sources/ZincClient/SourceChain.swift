@@ -151,10 +151,12 @@ final class SourceChain: Sendable {
                 } catch {
                     // Whatever arrived stays, so the next attempt, source or run continues after it.
                     have = (try? file.status()).map { Int64($0.st_size) } ?? have
+                    guard case .transport(let url, let reason, _) = error as? ClientError else { throw error }
                     // A connection cut after bytes arrived: the rest is asked for at once.
-                    guard case .transport = error as? ClientError, have > before, have < length,
-                        resumes < Self.resumesPerSource
-                    else { throw error }
+                    guard have > before, have < length, resumes < Self.resumesPerSource else {
+                        // Said of the file: how much of it arrived, over every attempt.
+                        throw ClientError.transport(url: url, reason: reason, received: have)
+                    }
                     resumes += 1
                 }
             }

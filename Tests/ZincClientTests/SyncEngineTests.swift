@@ -106,7 +106,7 @@ import ZincTestSupport
             return Self.cut(HostileHTTPServer.serve(archive, for: request), after: first ? cut : 0)
         }
         let failed = try fixture.sync(.lmfo)
-        #expect(fixture.failure(failed).contains("failed after 0 bytes"), "\(fixture.failure(failed))")
+        #expect(fixture.failure(failed).contains("failed after \(cut) bytes"), "\(fixture.failure(failed))")
         #expect(try fixture.repo.loadState().bundles.first?.version == 1)
         #expect(try fixture.bundleMatchesSourceVersion1Untouched())
 
