@@ -20,7 +20,7 @@ struct ArchivePrefixReader {
     func extract(from file: PosixFile, wanted: Set<String>) throws -> Set<String> {
         let tar = TarReader(file, path: origin)
         var taken = Set<String>()
-        while let member = try tar.next() {
+        while let member = try next(in: tar) {
             let (object, format) = try identify(member)
             guard wanted.contains(object.sha), !taken.contains(object.sha) else { continue }
             let writer = try VerifiedObjectWriter(
@@ -32,6 +32,15 @@ struct ArchivePrefixReader {
             taken.insert(object.sha)
         }
         return taken
+    }
+
+    /// The next member; a header the reader cannot parse is a bad answer of the server's.
+    private func next(in tar: TarReader) throws -> TarReader.Member? {
+        do {
+            return try tar.next()
+        } catch ZincError.corruptFile(_, let reason) {
+            throw ClientError.badResponse(url: origin, reason: reason)
+        }
     }
 
     private func identify(_ member: TarReader.Member) throws -> (StoredObject, ObjectFormat) {

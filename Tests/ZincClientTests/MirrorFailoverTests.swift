@@ -77,14 +77,21 @@ import ZincTestSupport
         let (fixture, mirror) = try Self.primaryAndMirror(transport)
         defer { mirror.stop() }
         let archive = try fixture.dir.read("cat/archives/B-2.tar")
-        // The first member's last data byte flipped: its SHA-1 no longer matches.
-        var damaged = archive
         let firstSize = try #require(TarListing.members(archive)?.first?.data.count)
-        damaged[512 + firstSize - 1] ^= 0xFF
-        fixture.server.override("archives/B-2.tar") { [damaged] in HostileHTTPServer.serve(damaged, for: $0) }
-        let failures = try Self.syncThroughTheMirror(fixture, .lmfo)
-        #expect(failures.count == 1 && failures[0].hasPrefix(fixture.server.url), "\(failures)")
-        #expect(mirror.requests.contains { $0.path == "archives/B-2.tar" })
+        // The first member's last data byte flipped (its SHA-1 no longer matches), then
+        // its header's first byte (its checksum no longer matches).
+        try FileManager.default.copyItem(atPath: fixture.dir.at("repo"), toPath: fixture.dir.at("repo-v1"))
+        for (offset, problem) in [(512 + firstSize - 1, "SHA-1"), (0, "bad checksum")] {
+            try FileManager.default.removeItem(atPath: fixture.dir.at("repo"))
+            try FileManager.default.copyItem(atPath: fixture.dir.at("repo-v1"), toPath: fixture.dir.at("repo"))
+            var damaged = archive
+            damaged[offset] ^= 0xFF
+            fixture.server.override("archives/B-2.tar") { [damaged] in HostileHTTPServer.serve(damaged, for: $0) }
+            let failures = try Self.syncThroughTheMirror(fixture, .lmfo)
+            #expect(failures.count == 1 && failures[0].hasPrefix(fixture.server.url), "\(failures)")
+            #expect(failures.first?.contains(problem) == true, "\(failures)")
+        }
+        #expect(mirror.requests.filter { $0.path == "archives/B-2.tar" }.count == 2)
     }
 
     /// With one source there is nobody to ask again: bad bytes are reported, as ever.
