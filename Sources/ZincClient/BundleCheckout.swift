@@ -15,44 +15,73 @@ import Darwin
 /// hard link to its object (a copy where the file system refuses links), assembled in
 /// a private staging folder and renamed into place complete. The previous version's
 /// folder is not touched, so an app keeps using it until the sync switches over.
-struct BundleCheckout {
+///
+/// It goes in two steps, so that a sync places the files whose objects the repo has
+/// (and makes their folders) while the missing objects download: `placeAvailable`, on
+/// any thread, then `finish` once every object is there.
+struct BundleCheckout: Sendable {
     let repo: Repo
+    /// The version's folder, once finished.
+    let folder: String
+    let staging: StagingFolder
+    /// Each file of the version (of the flavor) and the sha of its object.
+    private let files: [(path: String, sha: String)]
 
-    /// Returns the bundle folder.
-    @discardableResult
-    func checkout(_ manifest: Manifest, catalog: String, flavor: String?) throws -> String {
-        let folder = repo.bundleFolder(catalog: catalog, bundle: manifest.bundle, version: manifest.version, flavor: flavor)
+    init(_ manifest: Manifest, catalog: String, flavor: String?, repo: Repo) throws {
         let paths = manifest.paths(flavor: flavor)
         // Parsing validated them already; a manifest decides where files go, so check again where it matters.
         for path in paths { try Names.validateRelativePath(path) }
-
-        let stagingFolder = try StagingFolder(in: repo.bundlesFolder, for: String(folder.split(separator: "/").last!))
-        defer { stagingFolder.remove() }
-        let staging = stagingFolder.path
-        guard chmod(staging, 0o755) == 0 else { throw ZincError.io(path: staging, operation: "chmod", errno: errno) }
-
-        for path in paths {
-            do {
-                try StagingFolder.createFolders(path.split(separator: "/").dropLast(), in: staging)
-            } catch ZincError.io(_, _, ENOTDIR) {
-                throw ZincError.invalidPath(path, reason: "another file of the bundle already takes its place")
-            }
-            try place(repo.objectFile(manifest.files[path]!.sha), at: staging + "/" + path, path: path)
+        self.repo = repo
+        folder = repo.bundleFolder(catalog: catalog, bundle: manifest.bundle, version: manifest.version, flavor: flavor)
+        files = paths.map { ($0, manifest.files[$0]!.sha) }
+        staging = try StagingFolder(in: repo.bundlesFolder, for: String(folder.split(separator: "/").last!))
+        guard chmod(staging.path, 0o755) == 0 else {
+            staging.remove()
+            throw ZincError.io(path: staging.path, operation: "chmod", errno: errno)
         }
+    }
+
+    /// Places every file whose object is in the repo now; returns the indices of the
+    /// others, for `finish`.
+    func placeAvailable() throws -> [Int] {
+        try files.indices.filter { try !place(files[$0], objectMayBeMissing: true) }
+    }
+
+    /// Places the files `placeAvailable` left, whose objects must all be there now, and
+    /// renames the folder into place. The staging folder is gone afterwards, whatever
+    /// happens: call `abandon` instead when the download failed.
+    @discardableResult
+    func finish(left: [Int]) throws -> String {
+        defer { staging.remove() }
+        for i in left { _ = try place(files[i], objectMayBeMissing: false) }
         // A folder of this version from a run killed before its switch is complete but
         // unused: nothing refers to it, so it is rebuilt rather than trusted.
         if FileManager.default.fileExists(atPath: folder) { try FileManager.default.removeItem(atPath: folder) }
-        guard rename(staging, folder) == 0 else { throw ZincError.io(path: folder, operation: "rename into place", errno: errno) }
+        guard rename(staging.path, folder) == 0 else { throw ZincError.io(path: folder, operation: "rename into place", errno: errno) }
         return folder
     }
 
-    private func place(_ object: String, at target: String, path: String) throws {
-        if link(object, target) == 0 { return }
+    /// Removes the staging folder of a checkout that will not be finished.
+    func abandon() { staging.remove() }
+
+    /// Links (or copies) one file into the staging folder; false when its object is not
+    /// in the repo yet and `objectMayBeMissing`.
+    private func place(_ file: (path: String, sha: String), objectMayBeMissing: Bool) throws -> Bool {
+        let object = repo.objectFile(file.sha)
+        // An object arriving meanwhile is renamed into place whole: seen or not, never half.
+        if objectMayBeMissing, access(object, F_OK) != 0 { return false }
+        let target = staging.path + "/" + file.path
+        do {
+            try StagingFolder.createFolders(file.path.split(separator: "/").dropLast(), in: staging.path)
+        } catch ZincError.io(_, _, ENOTDIR) {
+            throw ZincError.invalidPath(file.path, reason: "another file of the bundle already takes its place")
+        }
+        if link(object, target) == 0 { return true }
         let code = errno
         switch code {
         case EEXIST, ENOTDIR:
             throw ZincError.invalidPath(
-                path,
+                file.path,
                 reason:
                     "another file of the bundle already takes its place (names differing only in case collide on a case-insensitive file system)"
             )
@@ -60,6 +89,7 @@ struct BundleCheckout {
             let source = try PosixFile.openForReading(object)
             let copy = try PosixFile.open(target, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o444)
             try copy.appendContents(of: source)
+            return true
         default:
             throw ZincError.io(path: target, operation: "link \(object) to", errno: code)
         }

@@ -156,10 +156,20 @@ public struct SyncEngine {
             model: options.costModel ?? chain.link.costModel(concurrency: options.concurrency), forced: options.strategy)
         let (requests, bytes) = (chain.requests, chain.bytes)
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        try fetch(plan, expected: objects, signedContent: signedContent, name: name, chain: chain, result: &result)
+        let checkout = try BundleCheckout(manifest, catalog: tracked.catalog, flavor: tracked.flavor, repo: repo)
+        // The files the repo has are placed while the others download.
+        let left: [Int]
+        do {
+            (left, _) = try concurrently(checkout.placeAvailable) {
+                try fetch(plan, expected: objects, signedContent: signedContent, name: name, chain: chain, result: &result)
+            }
+        } catch {
+            checkout.abandon()
+            throw error
+        }
         result.objectRequests = chain.requests - requests
         result.objectBytes = chain.bytes - bytes
-        try BundleCheckout(repo: repo).checkout(manifest, catalog: tracked.catalog, flavor: tracked.flavor)
+        try checkout.finish(left: left)
         tracked.version = version
         result.outcome = .updated
     }
