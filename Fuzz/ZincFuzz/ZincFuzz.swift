@@ -55,6 +55,10 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
     "http-etag": { _ = ConditionalRequest.entityTags(in: String(decoding: $0, as: UTF8.self)[...]) },
     "client-index": { _ = try? IndexFetcher.parse($0, url: "https://cdn.example.com/c") },
     "client-state": { _ = try? RepoState.parse($0, path: "repo.json") },
+    "client-links": { bytes in
+        let records = LinkRecords.parse(bytes)
+        _ = records.hosts.values.map { $0.costModel(concurrency: 8).cost(requests: 17, bytes: 1 << 20) }
+    },
     "lock-record": { _ = try? LockRecord.parse($0) },
     "s3-xml": { bytes in
         guard let document = XMLElement.parse(bytes) else { return }

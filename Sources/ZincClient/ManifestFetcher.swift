@@ -24,7 +24,7 @@ struct ManifestFetcher {
             let manifest = try Manifest.parse(bytes, path: local)
             return (manifest, try checks?.checkManifest(manifest, bytes: bytes))
         }
-        let remote = Manifest.path(bundle: bundle, version: version) + ".gz"
+        let remote = VersionFiles(bundle: bundle, version: version).gzippedManifest
         guard let fetched = try chain.fetchDocument(remote, limit: limit) else {
             throw ClientError.badResponse(url: remote, reason: "answered 304 to a request without a validator")
         }

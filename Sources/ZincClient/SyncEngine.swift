@@ -152,7 +152,7 @@ public struct SyncEngine {
         let plan = FetchPlan.make(
             missing: missing, archiveObjects: Array(objects.values),
             fileCount: manifest.paths(flavor: tracked.flavor).count,
-            archivePath: Catalog.archivePath(bundle: tracked.bundle, version: version, flavor: tracked.flavor),
+            archivePath: VersionFiles(bundle: tracked.bundle, version: version).archive(tracked.flavor),
             model: options.costModel ?? chain.link.costModel(concurrency: options.concurrency), forced: options.strategy)
         let (requests, bytes) = (chain.requests, chain.bytes)
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)

@@ -122,11 +122,11 @@ extension Catalog {
                 var archiveBytes: Int64 = 0
                 var versionBytes: Int64 = 0
                 if case .created(let version) = result {
+                    let files = VersionFiles(bundle: name, version: version)
                     for flavor in [nil] + draft.flavors {
-                        archiveBytes += try storage.size(of: Catalog.archivePath(bundle: name, version: version, flavor: flavor)) ?? 0
+                        archiveBytes += try storage.size(of: files.archive(flavor)) ?? 0
                     }
-                    let manifest = Manifest.path(bundle: name, version: version)
-                    for path in [manifest, manifest + ".gz", LMFORecord.path(bundle: name, version: version)] {
+                    for path in files.documents {
                         versionBytes += try storage.size(of: path) ?? 0
                     }
                 }

@@ -64,12 +64,13 @@ public final class Catalog: @unchecked Sendable {
 
     /// The JSON of a version's manifest and where it came from (for messages).
     func manifestBytes(bundle: String, version: Int) throws -> (bytes: [UInt8], path: String) {
-        let path = Manifest.path(bundle: bundle, version: version)
-        if let bytes = try storage.read(path) { return (bytes, storage.location + "/" + path) }
+        let files = VersionFiles(bundle: bundle, version: version)
+        if let bytes = try storage.read(files.manifest) { return (bytes, storage.location + "/" + files.manifest) }
         // Some writers publish only the gzipped manifest.
-        if let gz = try storage.read(path + ".gz") {
-            do { return (try GzipDecompressor.decompress(gz), storage.location + "/" + path + ".gz") } catch {
-                throw ZincError.corruptFile(path: storage.location + "/" + path + ".gz", reason: "not a valid gzip stream")
+        if let gz = try storage.read(files.gzippedManifest) {
+            let location = storage.location + "/" + files.gzippedManifest
+            do { return (try GzipDecompressor.decompress(gz), location) } catch {
+                throw ZincError.corruptFile(path: location, reason: "not a valid gzip stream")
             }
         }
         throw ZincError.versionNotFound(bundle: bundle, version: "\(version) (its manifest is missing)")

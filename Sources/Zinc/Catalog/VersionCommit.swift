@@ -133,7 +133,7 @@ extension Catalog {
         _ name: String, _ draft: VersionDraft, _ reservation: Reservation, _ objectsFlush: PendingFlush,
         options: BundleUpdateOptions
     ) throws -> String {
-        let path = Manifest.path(bundle: name, version: reservation.version)
+        let path = VersionFiles(bundle: name, version: reservation.version).manifest
         let manifest = try parallelMap(count: 2, workers: options.workers) { task -> EncodedManifest? in
             guard task == 1 else {
                 try writeArchives(name, draft, reservation, options: options, condition: .ifAbsent)
@@ -164,9 +164,9 @@ extension Catalog {
             bundle: name, version: reservation.version, earlierVersions: reservation.earlierVersions,
             scopes: scopes)
         // The record first: its JSON is gone before the archives' member lists are made.
-        let recordPath = LMFORecord.path(bundle: name, version: reservation.version)
-        guard try storage.write(record.encoded(), to: recordPath, condition) == .written else {
-            throw ZincError.versionFileExists("\(storage.location)/\(recordPath)")
+        let files = VersionFiles(bundle: name, version: reservation.version)
+        guard try storage.write(record.encoded(), to: files.lmfoRecord, condition) == .written else {
+            throw ZincError.versionFileExists("\(storage.location)/\(files.lmfoRecord)")
         }
         // Unless held to a number of threads, two lanes per core fill the archives: a lane
         // waits on its direct writes about as long as it fills a block, the more so while
@@ -175,7 +175,7 @@ extension Catalog {
         let lanes = options.workers ?? 2 * AvailableCores.count
         for scope in archiveScopes(of: draft, options: options) {
             try writeArchive(
-                Catalog.archivePath(bundle: name, version: reservation.version, flavor: scope),
+                files.archive(scope),
                 members: Catalog.archiveMembers(ofDistinct: draft.distinctObjects(in: scope), flavor: scope, record: record),
                 workers: lanes, condition: condition)
         }
@@ -185,12 +185,7 @@ extension Catalog {
     /// Removes the files written for a reserved version that will not be committed. No
     /// index lists it and no other writer can take its number, so nobody refers to them.
     private func removeVersion(_ name: String, _ draft: VersionDraft, _ version: Int, options: BundleUpdateOptions) throws {
-        let manifest = Manifest.path(bundle: name, version: version)
-        for path in [manifest, manifest + ".gz", LMFORecord.path(bundle: name, version: version)]
-            + archiveScopes(of: draft, options: options).map({
-                Catalog.archivePath(bundle: name, version: version, flavor: $0)
-            })
-        {
+        for path in VersionFiles(bundle: name, version: version).all(archiveScopes: archiveScopes(of: draft, options: options)) {
             try storage.delete(path)
         }
     }

@@ -101,16 +101,13 @@ extension Catalog {
     private func files(ofVersions versions: [Int], of bundle: String) throws -> [String] {
         guard !versions.isEmpty else { return [] }
         var files = [String]()
-        for version in versions {
-            let manifest = Manifest.path(bundle: bundle, version: version)
-            files += try [manifest, manifest + ".gz", LMFORecord.path(bundle: bundle, version: version)].filter { try storage.exists($0) }
+        let versionFiles = versions.map { VersionFiles(bundle: bundle, version: $0) }
+        for version in versionFiles {
+            files += try version.documents.filter { try storage.exists($0) }
         }
         let archives = try storage.list("archives")
-        for version in versions {
-            let whole = Catalog.archivePath(bundle: bundle, version: version)
-            // Bundle names cannot hold '~', so this prefix belongs to this version alone.
-            let flavorPrefix = whole.dropLast(".tar".count) + "~"
-            files += archives.filter { $0 == whole || ($0.hasPrefix(flavorPrefix) && $0.hasSuffix(".tar")) }
+        for version in versionFiles {
+            files += archives.filter(version.isArchive)
         }
         return files
     }

@@ -179,12 +179,7 @@ extension Catalog {
     /// The files a version's manifest makes part of the catalog: the manifest itself,
     /// its LMFO record, its archives (any that may exist) and its objects.
     static func files(of manifest: Manifest) -> Set<String> {
-        var files: Set<String> = [
-            manifest.path, manifest.path + ".gz", LMFORecord.path(bundle: manifest.bundle, version: manifest.version),
-        ]
-        for scope in [nil] + manifest.flavors {
-            files.insert(Catalog.archivePath(bundle: manifest.bundle, version: manifest.version, flavor: scope))
-        }
+        var files = Set(VersionFiles(of: manifest).all(archiveScopes: [nil] + manifest.flavors))
         for entry in manifest.files.values {
             let object = entry.object
             if object.sizes.gz >= 0 { files.insert(StoredObject.path(digest: object.digest, format: .gz)) }

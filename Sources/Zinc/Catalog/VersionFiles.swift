@@ -1,0 +1,46 @@
+/// The files of one version of a bundle, named in one place: what an import writes for
+/// it, what a failed import, `delete_bundle` and `clean` remove, what an import counts as
+/// written. A new kind of version file is added here, and every operation follows.
+///
+/// The manifest's signatures are not among them: they are written by `sign` and named by
+/// key (`ManifestSignature`), and go with the manifest they sign.
+public struct VersionFiles: Equatable, Sendable {
+    public let bundle: String
+    public let version: Int
+
+    public init(bundle: String, version: Int) {
+        self.bundle = bundle
+        self.version = version
+    }
+
+    public init(of manifest: Manifest) {
+        self.init(bundle: manifest.bundle, version: manifest.version)
+    }
+
+    /// `manifests/B-V.json`: its appearance commits the version's files.
+    public var manifest: String { Manifest.path(bundle: bundle, version: version) }
+
+    /// `manifests/B-V.json.gz`, what clients download.
+    public var gzippedManifest: String { manifest + ".gz" }
+
+    /// `lmfo/B-V.json`, this tool's bookkeeping of the archive order.
+    public var lmfoRecord: String { LMFORecord.path(bundle: bundle, version: version) }
+
+    /// The archive of every file (`nil`) or of one flavor.
+    public func archive(_ flavor: String?) -> String { Catalog.archivePath(bundle: bundle, version: version, flavor: flavor) }
+
+    /// The files besides the archives: the manifest in both forms and the LMFO record.
+    public var documents: [String] { [manifest, gzippedManifest, lmfoRecord] }
+
+    /// The documents and the archives of `archiveScopes` (nil: every file).
+    public func all(archiveScopes: [String?]) -> [String] { documents + archiveScopes.map(archive) }
+
+    /// Whether `path` is one of this version's archives, of any flavor: what a version
+    /// whose manifest is gone may have left.
+    public func isArchive(_ path: String) -> Bool {
+        let whole = archive(nil)
+        // Bundle names cannot hold '~', so this prefix belongs to this version alone.
+        let flavorPrefix = whole.dropLast(".tar".count) + "~"
+        return path == whole || (path.hasPrefix(flavorPrefix) && path.hasSuffix(".tar"))
+    }
+}
