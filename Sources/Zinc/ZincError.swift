@@ -124,6 +124,9 @@ public enum ZincError: Error, Equatable, Sendable {
     /// A catalog signature that is malformed, made by no trusted key, or covering other
     /// bytes than the file it signs; `path` is the signature file or the file signed.
     case signature(path: String, reason: String)
+    /// A change to the index of the signed catalog at this location without a signer:
+    /// clients that trust its key would refuse the unsigned index.
+    case signedCatalogNeedsSigner(String)
 }
 
 extension ZincError: CustomStringConvertible {
@@ -131,6 +134,9 @@ extension ZincError: CustomStringConvertible {
         switch self {
         case .catalogExists(let path):
             return "a catalog already exists at '\(path)'"
+        case .signedCatalogNeedsSigner(let location):
+            return "the catalog at '\(location)' is signed: this change would leave its index unsigned, "
+                + "and clients that trust its key would refuse it until it is signed again"
         case .catalogNotFound(let location):
             return "no catalog at '\(location)'"
         case .unsupportedFormat(let path, let format):

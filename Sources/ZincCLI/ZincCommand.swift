@@ -111,7 +111,7 @@ struct ZincCommand: AsyncParsableCommand {
     /// report.
     private static func report(_ error: any Error) -> Never {
         let status = ExitStatus.of(error)
-        let message = fullMessage(for: error)
+        let message = fullMessage(for: error) + (remedy(for: error).map { "; " + $0 } ?? "")
         if status == ExitStatus.success || message.isEmpty { exit(withError: error) }
         StandardError.write(errorText(message))
         exit(withError: status)

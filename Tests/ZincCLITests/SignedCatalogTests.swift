@@ -122,13 +122,38 @@ import ZincTestSupport
         #expect(try zinc(["verify", "--catalog", "copy", "--trusted-key", "k.pub"]).hasSuffix("no problems\n"))
     }
 
-    @Test func aChangeWithoutTheKeyLeavesTheCatalogUnsignedUntilSignAgain() throws {
+    /// Without the key, a change to a signed catalog is refused before anything is
+    /// written, naming the ways on; with --unsigned it is made, and clients refuse the
+    /// catalog until `sign`.
+    @Test func aChangeWithoutTheKeyIsRefusedAndWithUnsignedLeavesTheCatalogUnsignedUntilSignAgain() throws {
         let server = try signedCatalogSynced()
         _ = server
         try keepVersion1Sources()
         try dir.write("src/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
-        try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"])
-        try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"])
+        let before = dir.files(under: "cat")
+        let refusals = [
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+            ["update_distro", "--catalog", "cat", "--id", "B", "--name", "test", "--version", "1"],
+            ["delete_distro", "--catalog", "cat", "--id", "B", "--name", "master"],
+        ]
+        for arguments in refusals {
+            let refused = try zincFails(arguments, status: 1)
+            #expect(
+                refused
+                    == "zinc: error: the catalog at '\(dir.at("cat"))' is signed: this change would leave its index unsigned, "
+                    + "and clients that trust its key would refuse it until it is signed again; give --sign-key FILE "
+                    + "(or set ZINC_SIGNING_KEY) to sign it, or --unsigned to change it anyway\n", "\(arguments)")
+        }
+        #expect(dir.files(under: "cat") == before)
+        #expect(
+            try zincFails(
+                ["update_distro", "--catalog", "cat", "--id", "B", "--name", "x", "--version", "1", "--unsigned", "--sign-key", "k"],
+                status: 64
+            )
+            .contains("give --sign-key or --unsigned, not both"))
+
+        try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--unsigned"])
+        try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--unsigned"])
         let report = try zincFails(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], status: 2)
         #expect(report.contains("manifests/B-2.json: unsigned: no signature by a trusted key (run 'zinc sign')"))
         #expect(report.contains("signatures/catalog.json.sig: covers another index than catalog.json holds: the index is unsigned"))

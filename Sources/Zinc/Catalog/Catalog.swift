@@ -8,24 +8,35 @@ public final class Catalog: @unchecked Sendable {
     /// Signs what this catalog's writes add to the index (see `signBeforeCommit`); nil
     /// writes no signature.
     public let signer: CatalogSigner?
+    /// Whether a change to the index of a signed catalog may be made without `signer`.
+    /// When false (the default) such a change is refused with
+    /// `ZincError.signedCatalogNeedsSigner`: clients that trust the catalog's key would
+    /// refuse the unsigned index until someone signs it again.
+    public let allowsUnsignedChanges: Bool
 
     public var objects: ObjectStore { ObjectStore(storage: storage, config: config) }
 
-    init(storage: CatalogStorage, config: CatalogConfig, logger: Logger, signer: CatalogSigner? = nil) {
+    init(
+        storage: CatalogStorage, config: CatalogConfig, logger: Logger, signer: CatalogSigner? = nil,
+        allowsUnsignedChanges: Bool = false
+    ) {
         self.storage = storage
         self.config = config
         self.logger = logger
         self.signer = signer
+        self.allowsUnsignedChanges = allowsUnsignedChanges
     }
 
     /// Opens an existing catalog, checking that its index is one this tool understands.
-    /// With `signer`, every change it makes to the index is signed.
+    /// With `signer`, every change it makes to the index is signed; without one, a signed
+    /// catalog's index is changed only with `allowsUnsignedChanges`.
     public static func open(
         _ storage: CatalogStorage, logger: Logger = Logger(label: "zinc"),
-        signer: CatalogSigner? = nil
+        signer: CatalogSigner? = nil, allowsUnsignedChanges: Bool = false
     ) throws -> Catalog {
         let config = try storage.read(CatalogConfig.path).map { try CatalogConfig.parse($0, path: CatalogConfig.path) } ?? .standard
-        let catalog = Catalog(storage: storage, config: config, logger: logger, signer: signer)
+        let catalog = Catalog(
+            storage: storage, config: config, logger: logger, signer: signer, allowsUnsignedChanges: allowsUnsignedChanges)
         _ = try catalog.index()
         return catalog
     }

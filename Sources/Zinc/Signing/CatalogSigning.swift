@@ -11,7 +11,10 @@ extension Catalog {
     /// manifests of the versions it newly lists, then the index. False when another
     /// writer replaced the index signature meanwhile (the caller reads again and retries).
     func signBeforeCommit(_ updated: CatalogIndex, bytes: [UInt8], replacing previous: CatalogIndex?) throws -> Bool {
-        guard let signer else { return true }
+        guard let signer else {
+            try checkUnsignedChangeAllowed()
+            return true
+        }
         var wrote = false
         for (name, bundle) in updated.bundles.sorted(by: { $0.key < $1.key }) {
             let before = previous?.bundles[name]?.versions ?? []
@@ -22,6 +25,13 @@ extension Catalog {
         }
         if wrote { try storage.flush() }
         return try writeIndexSignature(covering: bytes, catalog: updated.id, signer: signer) != nil
+    }
+
+    /// Refuses, before anything is written, a change this catalog would leave unsigned
+    /// though it is signed, unless unsigned changes were allowed.
+    func checkUnsignedChangeAllowed() throws {
+        guard signer == nil, !allowsUnsignedChanges, try storage.exists(IndexSignature.path) else { return }
+        throw ZincError.signedCatalogNeedsSigner(storage.location)
     }
 
     /// After a commit: another signing writer may have replaced the index signature

@@ -45,3 +45,14 @@ func errorText(_ message: String) -> String {
     }
     return "zinc: error: " + text + (text.hasSuffix("\n") ? "" : "\n")
 }
+
+/// What to type to get past a library error whose remedy is an option of `zinc`'s
+/// (the library's messages name no options).
+func remedy(for error: any Error) -> String? {
+    switch error as? ZincError {
+    case .signedCatalogNeedsSigner:
+        "give --sign-key FILE (or set ZINC_SIGNING_KEY) to sign it, or --unsigned to change it anyway"
+    default:
+        nil
+    }
+}

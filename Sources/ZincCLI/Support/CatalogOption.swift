@@ -17,9 +17,12 @@ struct CatalogReference {
     var options = StorageOptions()
     /// Signs what the opened catalog commits (`SigningOption`).
     var signer: CatalogSigner?
+    /// `--unsigned`: a signed catalog may be changed without a signer.
+    var allowsUnsignedChanges = false
 
     func open() throws -> Catalog {
-        try Catalog.open(storageRegistry.catalogStorage(text, options: options), signer: signer)
+        try Catalog.open(
+            storageRegistry.catalogStorage(text, options: options), signer: signer, allowsUnsignedChanges: allowsUnsignedChanges)
     }
 }
 
