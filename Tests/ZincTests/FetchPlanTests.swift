@@ -54,14 +54,17 @@ import Zinc
         #expect(plan.strategy == .archive)
     }
 
-    /// A link's round trip costs what it moves meanwhile, and requests in flight together
-    /// share one round trip.
+    /// A link's round trip costs what it moves meanwhile; requests in flight together
+    /// share one round trip, and those beyond the first pay one more to open their
+    /// connections.
     @Test func aLinkPricesRoundsOfRequests() {
         let phone = CostModel(roundTripSeconds: 0.1, bytesPerSecond: 2_500_000, concurrency: 8)
         #expect(phone.requestOverhead == 250_000 && phone.concurrency == 8)
-        #expect(phone.cost(requests: 8, bytes: 1000) == 250_000 + 1000)
-        #expect(phone.cost(requests: 17, bytes: 0) == 3 * 250_000)
+        #expect(phone.cost(requests: 1, bytes: 1000) == 250_000 + 1000)
+        #expect(phone.cost(requests: 8, bytes: 1000) == 2 * 250_000 + 1000)
+        #expect(phone.cost(requests: 17, bytes: 0) == 4 * 250_000)
         #expect(phone.cost(requests: 0, bytes: 5) == 5)
+        #expect(CostModel(requestOverhead: 100).cost(requests: 3, bytes: 0) == 300)
         #expect(CostModel(requestOverhead: .max).cost(requests: 2, bytes: 1) == .max)
         #expect(CostModel(roundTripSeconds: .infinity, bytesPerSecond: 1, concurrency: 0).requestOverhead == 0)
         #expect(CostModel(roundTripSeconds: .infinity, bytesPerSecond: 1, concurrency: 0).concurrency == 1)

@@ -1,8 +1,11 @@
 /// What a download costs, in bytes: the bytes themselves plus, for each round of
 /// requests, what the link could have moved during one round trip. `concurrency`
 /// requests are in flight at once, so `n` requests wait `ceil(n / concurrency)` round
-/// trips. A client syncing builds it from the link it measured (`init(link:)`); the
-/// fixed 16 KiB stands for a phone's round trip on a few Mbit/s where nothing is known.
+/// trips, and one more when they spread over several connections: the first request
+/// reuses the connection the index came on, the others open new ones, a handshake each
+/// (side by side). A client syncing builds it from the link it measured
+/// (`LinkEstimate.costModel`); the fixed 16 KiB stands for a phone's round trip on a few
+/// Mbit/s where nothing is known.
 public struct CostModel: Equatable, Sendable {
     public var requestOverhead: Int64
     /// Requests in flight at once; at least 1.
@@ -23,7 +26,8 @@ public struct CostModel: Equatable, Sendable {
 
     /// The cost of a fetch plan, in bytes.
     public func cost(requests: Int, bytes: Int64) -> Int64 {
-        let rounds = Int64(requests / concurrency + (requests % concurrency == 0 ? 0 : 1))
+        let opening = requests > 1 && concurrency > 1 ? 1 : 0
+        let rounds = Int64(requests / concurrency + (requests % concurrency == 0 ? 0 : 1) + opening)
         let (waiting, overflow) = rounds.multipliedReportingOverflow(by: requestOverhead)
         return overflow ? .max : waiting.addingReportingOverflow(bytes).overflow ? .max : waiting + bytes
     }
