@@ -62,7 +62,9 @@ final class SourceChain: Sendable {
     /// again from; with none, the source stays and `error` is the caller's to report.
     func distrust(_ index: Int, because error: Error) -> Bool {
         standing.withLock { standing in
-            guard standing.order.count > 1, let position = standing.order.firstIndex(of: index) else { return false }
+            // Dropped already by a fetch running beside this one: the others remain.
+            guard let position = standing.order.firstIndex(of: index) else { return true }
+            guard standing.order.count > 1 else { return false }
             standing.order.remove(at: position)
             standing.failures.append("\(sources[index].url): \(error); fetched again from another source")
             return true

@@ -72,6 +72,23 @@ import ZincTestSupport
         #expect(mirror.requests.contains { $0.path == object.preferredPath })
     }
 
+    /// Every object wrong, fetched side by side: the first fetch to find out drops the
+    /// primary, and the others, finding it dropped, go to the mirror too.
+    @Test(arguments: ClientTransport.allCases) func objectsWithWrongBytesFetchedSideBySideAllComeFromTheMirror(_ transport: ClientTransport)
+        throws
+    {
+        let (fixture, mirror) = try Self.primaryAndMirror(transport)
+        defer { mirror.stop() }
+        let objects = try Self.newObjects(fixture)
+        for object in objects {
+            let size = Int(object.preferredSize)
+            fixture.server.override(object.preferredPath) { HostileHTTPServer.serve(SampleContent.noise(size, seed: 9), for: $0) }
+        }
+        let failures = try Self.syncThroughTheMirror(fixture, .objects)
+        #expect(failures.count == 1 && failures[0].hasPrefix(fixture.server.url), "\(failures)")
+        #expect(Set(mirror.requests.map(\.path)).isSuperset(of: objects.map(\.preferredPath)))
+    }
+
     @Test(arguments: ClientTransport.allCases) func anArchiveWithWrongBytesIsFetchedAgainFromTheMirror(_ transport: ClientTransport) throws
     {
         let (fixture, mirror) = try Self.primaryAndMirror(transport)
