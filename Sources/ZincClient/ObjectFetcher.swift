@@ -34,7 +34,7 @@ struct ObjectFetcher {
             } catch {
                 // A damaged part would fail the same way on every rerun.
                 unlink(part)
-                guard error.isDamage, chain.distrust(source, because: error) else { throw error }
+                guard error.isDamage, let source, chain.distrust(source, because: error) else { throw error }
             }
         }
     }

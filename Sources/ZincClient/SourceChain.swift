@@ -123,13 +123,13 @@ final class SourceChain: Sendable {
     /// `ranged` false and an empty part the file is requested whole and must be exactly
     /// `length` bytes (an object); otherwise by range, and a file that ends early just
     /// leaves the part shorter (an archive prefix). Returns the part's length and the
-    /// source that completed it (for `distrust`).
+    /// source that completed it (for `distrust`), nil when an earlier run had.
     @discardableResult
-    func download(_ path: String, to part: String, length: Int64, ranged: Bool) throws -> (length: Int64, source: Int) {
+    func download(_ path: String, to part: String, length: Int64, ranged: Bool) throws -> (length: Int64, source: Int?) {
         let file = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW)
         var have = Int64(try file.status().st_size)
-        var served = standing.withLock { $0.order.first ?? 0 }
-        guard have < length else { return (have, served) }
+        var served: Int?
+        guard have < length else { return (have, nil) }
         try firstAvailable { source, meter, patience -> Void in
             var resumes = 0
             while true {
@@ -143,7 +143,7 @@ final class SourceChain: Sendable {
                 do {
                     _ = try count(meter) { try source.fetch(request, into: file) }
                     have = try Int64(file.status().st_size)
-                    served = sources.firstIndex { $0 === source } ?? served
+                    served = sources.firstIndex { $0 === source }
                     return
                 } catch  where error.isDamage {
                     // What came with bytes found wrong is not kept.

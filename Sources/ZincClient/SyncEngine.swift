@@ -245,7 +245,7 @@ extension SyncEngine {
                 return taken.union(earlier)
             } catch {
                 unlink(part)
-                guard error.isDamage, chain.distrust(source, because: error) else { throw error }
+                guard error.isDamage, let source, chain.distrust(source, because: error) else { throw error }
             }
         }
     }
