@@ -5,9 +5,9 @@ import ZincHTTP
 /// A set of ranges is answered part by part as `multipart/byteranges`, so that a client
 /// fetches the scattered pieces it lacks (archive members, chunks of a large object) in one
 /// request. Sets a static host would not serve gracefully get the whole file instead, which
-/// the RFC allows: more than `maximumParts` ranges, or ranges that overlap or add up to more
-/// than the file (a client of a catalog never asks for those; a hostile one might, to make
-/// the server send a file many times over).
+/// the RFC allows: more than `maximumParts` ranges, or ranges that overlap (a client of a
+/// catalog never asks for those; a hostile one might, to make the server send a file many
+/// times over).
 package enum ByteRange: Equatable {
     /// No usable range: send the whole file with 200. Covers an absent header, another unit,
     /// a syntactically invalid value (which the RFC says to ignore) and refused sets.
@@ -59,10 +59,10 @@ package enum ByteRange: Equatable {
         case 1:
             self = .partial(satisfiable[0])
         default:
+            // Ranges within the file that do not overlap add up to no more than the file.
             let sorted = satisfiable.sorted { $0.lowerBound < $1.lowerBound }
             let overlaps = zip(sorted, sorted.dropFirst()).contains { $0.upperBound > $1.lowerBound }
-            let total = satisfiable.reduce(0) { $0 + $1.count }
-            self = overlaps || total > size ? .entireFile : .multipart(satisfiable)
+            self = overlaps ? .entireFile : .multipart(satisfiable)
         }
     }
 
