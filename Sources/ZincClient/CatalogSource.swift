@@ -1,4 +1,5 @@
 import Zinc
+import ZincHTTP
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -63,7 +64,7 @@ public struct FetchRequest: Equatable, Sendable {
 
     /// `Range: bytes=a-b,c-d` for the ranges; nil for a whole file.
     package var rangeHeader: String? {
-        ranges.isEmpty ? nil : "bytes=" + ranges.map { "\($0.lowerBound)-\($0.upperBound - 1)" }.joined(separator: ",")
+        ranges.isEmpty ? nil : "bytes=" + byteRangeSet(ranges)
     }
 }
 

@@ -1,4 +1,5 @@
 import CLibCurl
+import ZincHTTP
 
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +48,7 @@ final class CurlHandle {
         try set(CURLOPT_URL, request.url)
         try set(CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
         if !request.ranges.isEmpty {
-            try set(CURLOPT_RANGE, request.ranges.map { "\($0.lowerBound)-\($0.upperBound - 1)" }.joined(separator: ","))
+            try set(CURLOPT_RANGE, byteRangeSet(request.ranges))
         }
         let context = Unmanaged.passRetained(TransferContext(receiver: receiver, body: request.body))
         defer { context.release() }
