@@ -83,6 +83,23 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         }
         _ = reader.isComplete
     },
+    "chunk-list": { bytes in
+        guard let list = try? ChunkList.parse(bytes, path: "chunks/B-1.json.gz") else { return }
+        for layout in list.objects.values {
+            _ = layout.storedRanges()
+            for size in [0, 10, 1 << 20, Int64.max] {
+                _ = layout.fits(StoredObject(sha: String(repeating: "a", count: 40), formats: [layout.format: size]))
+            }
+        }
+    },
+    "chunk-inflate": { bytes in
+        // The first two bytes give the content length the chunk must inflate to.
+        guard bytes.count >= 2 else { return }
+        let length = (Int(bytes[0]) << 8 | Int(bytes[1])) * 4 + 1
+        let output = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 16)
+        defer { output.deallocate() }
+        _ = try? bytes.dropFirst(2).withUnsafeBytes { try ChunkInflater().inflate($0, into: output) }
+    },
     "signature": { bytes in
         // Verified against a key whose id the seeds name, so the signature check runs too.
         let key = try! PublicKey(raw: [UInt8](repeating: 7, count: 32))

@@ -63,6 +63,8 @@ import ZincTestSupport
         let download: [String: JSONValue] = [
             "missing_objects": .int(2), "strategy": .string("lmfo"),
             "lmfo": .object(lmfo), "objects": .object(objects), "archive": .object(archive),
+            // No file is large enough to be chunked.
+            "chunks": .object(["objects": .int(0), "requests": .int(0), "bytes": .int(0), "reused_bytes": .int(0)]),
         ]
         let expected: [String: JSONValue] = [
             "bundle": .string("B"), "flavor": .null, "from": .int(1), "to": .int(2), "unchanged": .int(1),

@@ -22,6 +22,24 @@ public enum SampleContent {
         Array(String(repeating: word + " ", count: count / (word.count + 1) + 1).utf8.prefix(count))
     }
 
+    /// Compressible text that does not repeat (words picked by a seeded generator), as a
+    /// large JSON or script is: deflate shrinks it about threefold.
+    public static func prose(_ count: Int, seed: UInt64) -> [UInt8] {
+        let words = [
+            "le", "la", "chat", "chien", "maison", "rouge", "bleu", "grand", "petit", "manger", "boire", "aller", "venir",
+            "voir", "savoir", "lesson", "level", "score", "audio", "image", "sprite", "{", "}", "\"id\":", "\n",
+        ].map { Array($0.utf8) }
+        var out = [UInt8]()
+        out.reserveCapacity(count + 16)
+        var choices = noise(count / 2 + 64, seed: seed).makeIterator()
+        while out.count < count, let choice = choices.next() {
+            out += words[Int(choice) % words.count]
+            out.append(UInt8(ascii: " "))
+        }
+        while out.count < count { out += Array("fin ".utf8) }
+        return Array(out.prefix(count))
+    }
+
     /// The talk's BasicAdjectives bundle: a photo (stored raw), an audio clip and a
     /// JSON lesson (both stored gzipped).
     @discardableResult

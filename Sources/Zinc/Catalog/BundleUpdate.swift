@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -224,19 +226,21 @@ extension Catalog {
         // the save perhaps still going on: a cold import of small files stores next to
         // nothing here, and its disk stayed idle while one core saved 100,000 entries.
         var savedCache: SavedStatCache?
-        var stored: (objects: [StoredObject], objectOfFile: [Int], flush: PendingFlush)?
+        var stored: (objects: StoredObjects, flush: PendingFlush)?
         // Each task sets its own variable; parallelMap returns after both are done.
         _ = try parallelMap(count: 2, workers: options.workers) { task in
             if task == 0 {
                 if cached?.coversAll != true { savedCache = save(matchedManifest: nil) }
             } else {
                 let objects = try storeObjects(files, hashed, options: options, tally: tally)
-                stored = (objects.objects, objects.objectOfFile, storage.startFlush())
+                stored = (objects, storage.startFlush())
             }
         }
+        let objects = stored!.objects
         let draft = VersionDraft(
-            paths: files.map(\.relativePath), fileFlavors: flavors,
-            objects: stored!.objects, objectOfFile: stored!.objectOfFile)
+            paths: files.map(\.relativePath), fileFlavors: flavors, objects: objects.objects,
+            objectOfFile: objects.objectOfFile,
+            chunkList: try chunkList(name, files, hashed, objects, comparedWith: comparedWith))
         return .stored(draft, savedCache: savedCache, comparedWith: comparedWith, objectsFlush: stored!.flush)
     }
 
@@ -263,10 +267,12 @@ extension Catalog {
 
     /// What hashing found: each file's SHA-1 and, for the one file that stored a content
     /// while hashing it, the sizes of the stored object (`.none` for the others; nil when
-    /// the stat cache vouched for every file and nothing was read).
+    /// the stat cache vouched for every file and nothing was read); and the chunks of the
+    /// files of `ContentChunker.threshold` bytes or more it read, by file.
     private struct HashedFiles {
         let digests: [SHA1.Digest]
         let storedSizes: [StoredObject.Sizes]?
+        var chunks = [Int: [ContentChunk]]()
     }
 
     /// The SHA-1 of every file, from the stat cache where it vouches for the file. A file
@@ -280,6 +286,7 @@ extension Catalog {
         tally: WriteTally?
     ) throws -> HashedFiles {
         if let cached, cached.coversAll { return HashedFiles(digests: cached.digests.map { $0! }, storedSizes: nil) }
+        let chunked = Mutex([Int: [ContentChunk]]())
         let cached = cached?.digests
         // Bytes count what is read: a file the cache vouches for is done without reading it.
         let counter = ProgressCounter<ImportProgress>(
@@ -300,6 +307,11 @@ extension Catalog {
             }
             defer { counter.finishedItem(bytes: file.size) }
             let source = try PosixFile.openForReading(file.absolutePath)
+            if file.size >= ContentChunker.threshold {
+                let (digest, chunks) = try ChunkingDigest.digest(file: source)
+                chunked.withLock { $0[i] = chunks }
+                return digest
+            }
             guard file.size <= ObjectStore.inMemoryLimit else { return try SHA1.digest(file: source) }
             let content = try ObjectStore.readWhole(source, size: file.size)
             let digest = SHA1.digest(content)
@@ -308,17 +320,26 @@ extension Catalog {
             }
             return digest
         }
-        return HashedFiles(digests: digests, storedSizes: claims?.storedSizes)
+        return HashedFiles(digests: digests, storedSizes: claims?.storedSizes, chunks: chunked.withLock { $0 })
+    }
+
+    /// The distinct objects of an import (in SHA-1 order), per file the index of its
+    /// object among them, per object the first file with its content, and the chunks of
+    /// the objects stored now with chunks, by object.
+    private struct StoredObjects {
+        let objects: [StoredObject]
+        let objectOfFile: [Int]
+        let firstFiles: [Int]
+        let chunks: [Int: ObjectChunks]
     }
 
     /// Stores each distinct content once, in parallel, except those stored while hashing.
-    /// Returns the stored objects (in SHA-1 order) and, per file, the index of its object
-    /// among them. Contents are told apart by sorting file numbers by digest: a table keyed
-    /// by digest would take 8 MB for 100,000 files, when memory is tightest.
+    /// Contents are told apart by sorting file numbers by digest: a table keyed by digest
+    /// would take 8 MB for 100,000 files, when memory is tightest.
     private func storeObjects(
         _ files: [SourceFile], _ hashed: HashedFiles, options: BundleUpdateOptions,
         tally: WriteTally
-    ) throws -> (objects: [StoredObject], objectOfFile: [Int]) {
+    ) throws -> StoredObjects {
         let digests = hashed.digests
         var objectOfFile = [Int](repeating: 0, count: files.count)
         var firstFiles = [Int]()
@@ -339,27 +360,71 @@ extension Catalog {
             totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: options.progress)
         var store = try objects.withShardSnapshot()
         store.tally = tally
-        var stored = try parallelMap(count: pending.count, workers: options.workers) { p -> StoredObject? in
+        func storeObject(_ p: Int, deflate: ObjectStore.Deflate) throws -> ObjectStore.Stored? {
             let first = firstFiles[pending[p]]
             let file = files[first]
-            let object = try store.storeOrDefer(localPath: file.absolutePath, sha: digests[first].hex, stamp: file.stamp)
-            if object != nil { counter.finishedItem(bytes: file.size) }
-            return object
+            var chunks = hashed.chunks[first]
+            // Not read while hashing (the stat cache vouched for it), and new: chunked now,
+            // so that a gzipped object gets its flush points.
+            if chunks == nil, file.size >= ContentChunker.threshold, try store.lookup(sha: digests[first].hex) == nil {
+                chunks = try Self.chunks(of: file, expecting: digests[first])
+            }
+            let stored = try store.store(
+                localPath: file.absolutePath, digest: digests[first], stamp: file.stamp, deflate: deflate, chunks: chunks)
+            if stored != nil { counter.finishedItem(bytes: file.size) }
+            return stored
+        }
+        var stored = try parallelMap(count: pending.count, workers: options.workers) { p in
+            try storeObject(p, deflate: .onThisThreadOrDefer)
         }
         // Huge files to deflate, one after another, each on every core.
         for p in stored.indices where stored[p] == nil {
-            let first = firstFiles[pending[p]]
-            let file = files[first]
-            stored[p] = try store.store(
-                localPath: file.absolutePath, sha: digests[first].hex, stamp: file.stamp,
-                workers: options.workers)
-            counter.finishedItem(bytes: file.size)
+            stored[p] = try storeObject(p, deflate: .onCores(options.workers))
         }
-        var storedNow = stored.map { $0! }.makeIterator()
+        var chunks = [Int: ObjectChunks]()
+        for (p, object) in pending.enumerated() {
+            if let layout = stored[p]!.chunks { chunks[object] = layout }
+        }
+        var storedNow = stored.lazy.map { $0!.object }.makeIterator()
         let distinct = storingFiles.map { i in
             i < 0 ? storedNow.next()! : StoredObject(digest: digests[i], sizes: hashed.storedSizes![i])
         }
-        return (distinct, objectOfFile)
+        return StoredObjects(objects: distinct, objectOfFile: objectOfFile, firstFiles: firstFiles, chunks: chunks)
+    }
+
+    /// The chunk list of a version: each object of `ContentChunker.threshold` bytes or
+    /// more, where its chunks are in its stored bytes. An object stored now was chunked
+    /// as it was stored; one stored before keeps what the newest version's list says of
+    /// it, if that still fits it; otherwise a raw object is chunked afresh (from the
+    /// source file, read once more where hashing did not read it), and a gzipped one,
+    /// written without flush points, has no chunks: clients fetch it whole.
+    private func chunkList(
+        _ name: String, _ files: [SourceFile], _ hashed: HashedFiles, _ stored: StoredObjects, comparedWith: Int?
+    ) throws -> ChunkList {
+        let large = stored.objects.indices.filter { files[stored.firstFiles[$0]].size >= ContentChunker.threshold }
+        guard !large.isEmpty else { return ChunkList() }
+        let previous = comparedWith.flatMap { try? readChunkList(bundle: name, version: $0) } ?? ChunkList()
+        var list = ChunkList()
+        for o in large {
+            let object = stored.objects[o]
+            if let layout = stored.chunks[o] ?? previous.objects[object.digest], layout.fits(object) {
+                list.objects[object.digest] = layout
+            } else if object.formats[.raw] != nil {
+                let first = stored.firstFiles[o]
+                let chunks = try hashed.chunks[first] ?? Self.chunks(of: files[first], expecting: object.digest)
+                list.objects[object.digest] = ObjectChunks(raw: chunks)
+            }
+        }
+        return list
+    }
+
+    /// The chunks of a source file hashing gave none of, read once more.
+    private static func chunks(of file: SourceFile, expecting digest: SHA1.Digest) throws -> [ContentChunk] {
+        let (found, chunks) = try ChunkingDigest.digest(file: PosixFile.openForReading(file.absolutePath))
+        guard found == digest else {
+            throw ZincError.sourceProblem(path: file.absolutePath, reason: "the file changed while it was being imported")
+        }
+        return chunks
     }
 
     /// The newest version of bundle `name` and its manifest's JSON, or nil when it has

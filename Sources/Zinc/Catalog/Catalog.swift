@@ -87,6 +87,19 @@ public final class Catalog: @unchecked Sendable {
         throw ZincError.versionNotFound(bundle: bundle, version: "\(version) (its manifest is missing)")
     }
 
+    /// The chunk list of a version, nil when it has none (versions written before chunk
+    /// lists, or by other tools).
+    public func readChunkList(bundle: String, version: Int) throws -> ChunkList? {
+        let path = VersionFiles(bundle: bundle, version: version).chunkList
+        guard let gz = try storage.read(path) else { return nil }
+        let location = storage.location + "/" + path
+        let json: [UInt8]
+        do { json = try GzipDecompressor.decompress(gz) } catch {
+            throw ZincError.corruptFile(path: location, reason: "not a valid gzip stream")
+        }
+        return try ChunkList.parse(json, path: location)
+    }
+
     /// The objects of one version in one archive scope (whole bundle or one flavor), read
     /// from its manifest as it is parsed rather than through a `Manifest`'s table.
     func objectDigests(bundle: String, version: Int, flavor: String?) throws -> Set<SHA1.Digest> {

@@ -48,12 +48,15 @@ public struct FetchPlan: Equatable, Sendable {
     ///   - archivePath: the catalog-relative path of that archive.
     ///   - model: how requests weigh against bytes.
     ///   - forced: a strategy to use whatever the estimates say (benchmarks, debugging).
+    ///   - chunked: missing objects built from chunks instead (see `ChunkAssembly`): new
+    ///     in the version like the others, they sit among them at the front of the LMFO
+    ///     archive, and a prefix holding the others holds them too.
     public static func make(
         missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
-        archivePath: String, model: CostModel, forced: FetchStrategy? = nil
+        archivePath: String, model: CostModel, forced: FetchStrategy? = nil, chunked: [StoredObject] = []
     ) -> FetchPlan {
         let sorted = missing.sorted { $0.sha < $1.sha }
-        let prefix = sorted.reduce(Int64(0)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
+        let prefix = (sorted + chunked).reduce(Int64(0)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
         let whole = archiveObjects.reduce(Int64(2 * TarHeader.blockSize)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
         let hasArchive = fileCount > 1
         var transfers: [FetchStrategy: Transfer] = [

@@ -65,7 +65,7 @@ public struct ObjectStore: Sendable {
     /// deflated on `workers` threads (nil: one per available core), see
     /// `BlockGzipCompressor`.
     public func store(localPath: String, sha: String, stamp: FileStamp, workers: Int? = nil) throws -> StoredObject {
-        try store(localPath: localPath, digest: SHA1.Digest(validHex: sha), stamp: stamp, deflate: .onCores(workers))!
+        try store(localPath: localPath, digest: SHA1.Digest(validHex: sha), stamp: stamp, deflate: .onCores(workers))!.object
     }
 
     /// Like `store(localPath:…)`, for a caller that is one of several threads storing
@@ -74,7 +74,7 @@ public struct ObjectStore: Sendable {
     /// the caller to store afterwards on every core. One huge file then does not keep one
     /// core busy long after the others ran out of files.
     public func storeOrDefer(localPath: String, sha: String, stamp: FileStamp) throws -> StoredObject? {
-        try store(localPath: localPath, digest: SHA1.Digest(validHex: sha), stamp: stamp, deflate: .onThisThreadOrDefer)
+        try store(localPath: localPath, digest: SHA1.Digest(validHex: sha), stamp: stamp, deflate: .onThisThreadOrDefer)?.object
     }
 
     /// From this size on, a file is deflated alone on every core. Cores wait while a
@@ -83,18 +83,29 @@ public struct ObjectStore: Sendable {
     /// lone file gains up to a factor of the core count (130 MB: 1.8 s against 3.3 s).
     public static let deflateOnAllCoresFrom: Int64 = 64 << 20
 
-    private enum Deflate {
+    enum Deflate {
         case onCores(Int?)
         case onThisThreadOrDefer
     }
 
-    private func store(localPath: String, digest: SHA1.Digest, stamp: FileStamp, deflate: Deflate) throws -> StoredObject? {
-        if let existing = try lookup(digest, trustingSnapshot: true) { return existing }
+    /// A stored object and, for a content stored now with its `chunks` given, where the
+    /// chunks are in the stored bytes (see `ChunkList`).
+    struct Stored {
+        let object: StoredObject
+        let chunks: ObjectChunks?
+    }
+
+    /// `chunks`: the content's chunks, for a content of `ContentChunker.threshold` bytes
+    /// or more (nil: not chunked). A gzipped object is then deflated chunk by chunk.
+    func store(
+        localPath: String, digest: SHA1.Digest, stamp: FileStamp, deflate: Deflate, chunks: [ContentChunk]? = nil
+    ) throws -> Stored? {
+        if let existing = try lookup(digest, trustingSnapshot: true) { return Stored(object: existing, chunks: nil) }
         let file = try PosixFile.openForReading(localPath)
         if stamp.size <= Self.inMemoryLimit {
             let content = try Self.readWhole(file, size: stamp.size)
             try Self.checkUnchanged(file, since: stamp)
-            return try storeInMemory(content, digest: digest)
+            return Stored(object: try storeInMemory(content, digest: digest), chunks: nil)
         }
         if !(try CompressibilityProbe.isSurelyIncompressible(file, size: stamp.size)) {
             let workers: Int?
@@ -104,14 +115,17 @@ public struct ObjectStore: Sendable {
                 if stamp.size >= Self.deflateOnAllCoresFrom { return nil }
                 workers = 1
             }
-            if let compressed = try storeDeflated(file, digest: digest, stamp: stamp, workers: workers) { return compressed }
+            if let compressed = try storeDeflated(file, digest: digest, stamp: stamp, workers: workers, chunks: chunks) {
+                return compressed
+            }
         }
         let writer = try storage.makeWriter(for: StoredObject.path(digest: digest, format: .raw))
         defer { writer.discard() }
         try writer.append(localFile: file)
         guard writer.bytesWritten == stamp.size else { throw Self.changedWhileImported(file) }
         try Self.checkUnchanged(file, since: stamp)
-        return try commit(writer, digest: digest, format: .raw)
+        let object = try commit(writer, digest: digest, format: .raw)
+        return Stored(object: object, chunks: chunks.flatMap { ObjectChunks(raw: $0) })
     }
 
     /// Stores `content`, a whole file (at most `inMemoryLimit` bytes) already in memory
@@ -186,14 +200,17 @@ public struct ObjectStore: Sendable {
 
     private struct ThresholdExceeded: Error {}
 
-    private func storeDeflated(_ file: PosixFile, digest: SHA1.Digest, stamp: FileStamp, workers: Int?) throws -> StoredObject? {
+    private func storeDeflated(
+        _ file: PosixFile, digest: SHA1.Digest, stamp: FileStamp, workers: Int?, chunks: [ContentChunk]?
+    ) throws -> Stored? {
         let limit = config.gzipThreshold * Double(stamp.size)
         let writer = try storage.makeWriter(for: StoredObject.path(digest: digest, format: .gz))
         defer { writer.discard() }
         let source = SparseReader(file)
+        let compressor = BlockGzipCompressor(workers: workers, chunks: chunks?.map(\.length))
         let bytesIn: Int64
         do {
-            bytesIn = try BlockGzipCompressor(workers: workers).compress(read: source.readFully) { chunk in
+            bytesIn = try compressor.compress(read: source.readFully) { chunk in
                 try writer.write(chunk)
                 if Double(writer.bytesWritten) > limit { throw ThresholdExceeded() }
             }
@@ -202,7 +219,15 @@ public struct ObjectStore: Sendable {
         }
         guard bytesIn == stamp.size else { throw Self.changedWhileImported(file) }
         try Self.checkUnchanged(file, since: stamp)
-        return try commit(writer, digest: digest, format: .gz)
+        let object = try commit(writer, digest: digest, format: .gz)
+        let layout = chunks.flatMap { chunks -> ObjectChunks? in
+            // Written by another writer first: its flush points, if any, are not these.
+            guard object.formats[.gz] == writer.bytesWritten, compressor.storedLengths.count == chunks.count else { return nil }
+            return ObjectChunks(
+                format: .gz, offset: Int64(BlockGzipCompressor.headerLength),
+                chunks: zip(chunks, compressor.storedLengths).map { StoredChunk($0, storedLength: $1) })
+        }
+        return Stored(object: object, chunks: layout)
     }
 
     private func commit(_ writer: StorageWriter, digest: SHA1.Digest, format: ObjectFormat) throws -> StoredObject {

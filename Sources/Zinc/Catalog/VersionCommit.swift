@@ -4,8 +4,8 @@
 ///    `next_version`, so no other writer, on any machine, can take the same number.
 ///    An import that finds the newest version already holding its files reserves
 ///    nothing and reports it unchanged.
-/// 2. **Write** the archives (in LMFO order over the versions listed at reservation),
-///    then the manifest, all create-only, each batch flushed.
+/// 2. **Write** the archives (in LMFO order over the versions listed at reservation)
+///    and the chunk list, then the manifest, all create-only, each batch flushed.
 /// 3. **Commit**: a compare-and-swap adds the version to the index, unless the index
 ///    has moved on in a way that would make the version wrong:
 ///    - another writer committed the same files meanwhile: the reserved files are
@@ -144,6 +144,14 @@ extension Catalog {
             }
         }[1]!
         try objectsFlush.wait()
+        // After the objects it gives ranges of, before the manifest: flushed in one batch
+        // with it, before the index lists the version. A version of small files has none.
+        let chunkList = VersionFiles(bundle: name, version: reservation.version).chunkList
+        if !draft.chunkList.objects.isEmpty,
+            try storage.write(GzipCompressor.compress(draft.chunkList.encoded()), to: chunkList, .ifAbsent) != .written
+        {
+            throw ZincError.versionFileExists("\(storage.location)/\(chunkList)")
+        }
         try manifest.commit()
         try storage.flush()
         return manifest.sha

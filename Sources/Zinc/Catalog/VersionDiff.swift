@@ -30,12 +30,20 @@ public struct VersionDiff: Equatable, Sendable {
     public let changed: [Change]
     public let unchanged: Int
     /// The download of `to` by a client that holds exactly `from`'s objects, planned as
-    /// the client's sync plans it.
+    /// the client's sync plans it: the objects built from chunks (`chunks`), and the
+    /// others (`plan`).
     public let plan: FetchPlan
+    /// The missing objects built from the chunks of `from` and ranges of their own (see
+    /// `ChunkList`), one request each.
+    public let chunks: [ChunkAssembly]
 
     /// Compares two manifests of the same bundle. `flavor` must be one both versions have
-    /// (nil compares all files).
-    public init(from old: Manifest, to new: Manifest, flavor: String? = nil, model: CostModel = CostModel()) throws {
+    /// (nil compares all files). With the versions' chunk lists, objects that share
+    /// chunks with the old version's are priced as ranges.
+    public init(
+        from old: Manifest, to new: Manifest, flavor: String? = nil, model: CostModel = CostModel(),
+        chunkLists: (old: ChunkList?, new: ChunkList?) = (nil, nil)
+    ) throws {
         let oldPaths = try old.paths(ofExistingFlavor: flavor)
         let newPaths = try new.paths(ofExistingFlavor: flavor)
         var added = [File](), removed = [File](), changed = [Change]()
@@ -57,6 +65,11 @@ public struct VersionDiff: Equatable, Sendable {
         }
         let held = old.objects(flavor: flavor)
         let wanted = new.objects(flavor: flavor)
+        let heldChunks = Set(
+            held.values.flatMap { object in chunkLists.old?.objects[object.digest].map { $0.chunks.map(\.content) } ?? [] })
+        let (assemblies, whole) = ChunkAssembly.plan(
+            wanted.filter { held[$0.key] == nil }.map(\.value).sorted { $0.digest < $1.digest }, list: chunkLists.new,
+            held: heldChunks.contains)
         self.bundle = new.bundle
         self.flavor = flavor
         self.from = old.version
@@ -65,11 +78,12 @@ public struct VersionDiff: Equatable, Sendable {
         self.removed = removed
         self.changed = changed
         self.unchanged = unchanged
+        chunks = assemblies
         self.plan = FetchPlan.make(
-            missing: wanted.filter { held[$0.key] == nil }.map(\.value),
+            missing: whole,
             archiveObjects: Array(wanted.values), fileCount: newPaths.count,
             archivePath: Catalog.archivePath(bundle: new.bundle, version: new.version, flavor: flavor),
-            model: model)
+            model: model, chunked: assemblies.map(\.object))
     }
 }
 
@@ -105,7 +119,13 @@ extension Catalog {
         let entry = try index().bundle(bundle)
         let old = try manifest(bundle: bundle, version: from.resolve(in: entry, name: bundle))
         let new = try manifest(bundle: bundle, version: to.resolve(in: entry, name: bundle))
-        return try VersionDiff(from: old, to: new, flavor: flavor, model: model)
+        return try VersionDiff(from: old, to: new, flavor: flavor, model: model, chunkLists: (chunkList(of: old), chunkList(of: new)))
+    }
+
+    /// A version's chunk list for pricing: none when it has none or it cannot be read
+    /// (clients then fetch whole objects too).
+    private func chunkList(of manifest: Manifest) -> ChunkList? {
+        try? readChunkList(bundle: manifest.bundle, version: manifest.version)
     }
 
     /// `zinc diff --summary`: the cost of updating to `to` (the newest by default) from
@@ -119,6 +139,7 @@ extension Catalog {
         let entry = try index().bundle(bundle)
         let target = try to.resolve(in: entry, name: bundle)
         let new = try manifest(bundle: bundle, version: target)
+        let newChunks = chunkList(of: new)
         _ = try new.paths(ofExistingFlavor: flavor)
         let inUse = Set(entry.distributions.values).filter { $0 < target && entry.versions.contains($0) }
         var rows = [UpdateCosts.Row]()
@@ -128,13 +149,17 @@ extension Catalog {
             rows.append(
                 UpdateCosts.Row(
                     distributions: entry.distributions(pointingAt: version),
-                    diff: try VersionDiff(from: old, to: new, flavor: flavor, model: model)))
+                    diff: try VersionDiff(
+                        from: old, to: new, flavor: flavor, model: model, chunkLists: (chunkList(of: old), newChunks))))
         }
         return UpdateCosts(bundle: bundle, flavor: flavor, to: target, rows: rows)
     }
 }
 
 extension VersionDiff {
+    /// The stored bytes of the chunk ranges to fetch.
+    public var chunkBytes: Int64 { chunks.reduce(0) { $0 + $1.fetchedBytes } }
+
     /// `zinc diff --json`; FILE is `{"sha", "format", "stored_size", "size"}` (`size`
     /// the content's, null when only the gzipped form is listed).
     public func json() -> JSONValue { .object(jsonMembers()) }
@@ -168,8 +193,12 @@ extension VersionDiff {
                     ])
                 }),
             "download": .object([
-                "missing_objects": .int(Int64(plan.missing.count)), "strategy": .string(plan.strategy.rawValue),
+                "missing_objects": .int(Int64(plan.missing.count + chunks.count)), "strategy": .string(plan.strategy.rawValue),
                 "lmfo": transfer(.lmfo), "objects": transfer(.objects), "archive": transfer(.archive),
+                "chunks": .object([
+                    "objects": .int(Int64(chunks.count)), "requests": .int(Int64(chunks.count)),
+                    "bytes": .int(chunkBytes), "reused_bytes": .int(chunks.reduce(0) { $0 + $1.reusedBytes }),
+                ]),
             ]),
         ]
     }

@@ -12,8 +12,10 @@ struct VersionDraft {
     let objectOfFile: [Int]
     /// Every flavor used by some file, in first-seen order (the manifest's `flavors`).
     let flavors: [String]
+    /// Where the chunks of its large objects are.
+    let chunkList: ChunkList
 
-    init(paths: [String], fileFlavors: [[String]?], objects: [StoredObject], objectOfFile: [Int]) {
+    init(paths: [String], fileFlavors: [[String]?], objects: [StoredObject], objectOfFile: [Int], chunkList: ChunkList = ChunkList()) {
         assert(
             zip(paths, paths.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) },
             "a draft's paths are in manifest order")
@@ -22,6 +24,7 @@ struct VersionDraft {
         self.fileFlavors = fileFlavors
         self.objects = objects
         self.objectOfFile = objectOfFile
+        self.chunkList = chunkList
         flavors = Self.firstSeen(fileFlavors)
     }
 

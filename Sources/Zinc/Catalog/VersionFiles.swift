@@ -26,11 +26,15 @@ public struct VersionFiles: Equatable, Sendable {
     /// `lmfo/B-V.json`, this tool's bookkeeping of the archive order.
     public var lmfoRecord: String { LMFORecord.path(bundle: bundle, version: version) }
 
+    /// `chunks/B-V.json.gz`, where the chunks of its large objects are (see `ChunkList`).
+    public var chunkList: String { ChunkList.path(bundle: bundle, version: version) }
+
     /// The archive of every file (`nil`) or of one flavor.
     public func archive(_ flavor: String?) -> String { Catalog.archivePath(bundle: bundle, version: version, flavor: flavor) }
 
-    /// The files besides the archives: the manifest in both forms and the LMFO record.
-    public var documents: [String] { [manifest, gzippedManifest, lmfoRecord] }
+    /// The files besides the archives: the manifest in both forms, the chunk list and
+    /// the LMFO record.
+    public var documents: [String] { [manifest, gzippedManifest, chunkList, lmfoRecord] }
 
     /// The documents and the archives of `archiveScopes` (nil: every file).
     public func all(archiveScopes: [String?]) -> [String] { documents + archiveScopes.map(archive) }

@@ -71,11 +71,11 @@ extension Catalog {
             for record in records {
                 for file in record.files { recordedAt[file] = min(recordedAt[file] ?? .max, record.time) }
             }
-            // Writers commit objects, then archives, then manifests; removing in reverse
-            // means no remaining file ever refers to one already gone.
+            // Writers commit objects, then archives and chunk lists, then manifests;
+            // removing in reverse means no remaining file ever refers to one already gone.
             var unreferenced = [String]()
             // A manifest's signatures go with it (before it: they are written after it).
-            for folder in [ManifestSignature.folder, LMFORecord.folder, "manifests", "archives", "objects"] {
+            for folder in [ManifestSignature.folder, LMFORecord.folder, "manifests", ChunkList.folder, "archives", "objects"] {
                 unreferenced += try storage.list(folder).filter { path in
                     !referenced.contains(ManifestSignature.manifestPath(ofSignature: path) ?? path) && !keeping.contains(path)
                 }
@@ -177,7 +177,7 @@ extension Catalog {
     }
 
     /// The files a version's manifest makes part of the catalog: the manifest itself,
-    /// its LMFO record, its archives (any that may exist) and its objects.
+    /// its chunk list and LMFO record, its archives (any that may exist) and its objects.
     static func files(of manifest: Manifest) -> Set<String> {
         var files = Set(VersionFiles(of: manifest).all(archiveScopes: [nil] + manifest.flavors))
         for entry in manifest.files.values {

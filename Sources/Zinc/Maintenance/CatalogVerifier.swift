@@ -89,7 +89,7 @@ final class CatalogVerifier {
             if let manifest { manifests.append(manifest) }
         }
         if !trustedKeys.isEmpty { checkSignatures(of: manifests, index: scope == .catalog) }
-        let (objectCount, storedDigests) = try checkObjects(of: manifests)
+        let (objectCount, storedDigests) = try checkObjects(of: manifests, layouts: loadChunkLists(of: manifests))
         let allVersions = Dictionary(uniqueKeysWithValues: selected.map { ($0.name, $0.entry.versions) })
         let archiveCount = try checkArchives(of: manifests, allVersions: allVersions, storedDigests: storedDigests)
         return VerificationReport(
@@ -186,6 +186,40 @@ final class CatalogVerifier {
         }
     }
 
+    // MARK: Chunk lists
+
+    /// Each version's chunk list, checked against its manifest: every object it lists is
+    /// one of the version's, stored in the listed format, the chunks within its stored
+    /// bytes. Returns the layouts to check against the objects' bytes, each once.
+    private func loadChunkLists(of manifests: [Manifest]) -> [ObjectKey: [ObjectChunks]] {
+        var layouts = [ObjectKey: [ObjectChunks]]()
+        for manifest in manifests {
+            let path = VersionFiles(of: manifest).chunkList
+            let list: ChunkList
+            do {
+                guard let read = try catalog.readChunkList(bundle: manifest.bundle, version: manifest.version) else { continue }
+                list = read
+            } catch {
+                report(path, Self.describe(error))
+                continue
+            }
+            let objects = Dictionary(manifest.files.values.map { ($0.object.digest, $0.object) }) { first, _ in first }
+            for (digest, layout) in list.objects.sorted(by: { $0.key < $1.key }) {
+                guard let object = objects[digest] else {
+                    report(path, "lists \(digest.hex), which the version does not have")
+                    continue
+                }
+                guard layout.fits(object) else {
+                    report(path, "the \(layout.format.rawValue) chunks of \(digest.hex) do not fit in its stored bytes")
+                    continue
+                }
+                let key = ObjectKey(digest: digest, format: layout.format)
+                if !(layouts[key]?.contains(layout) ?? false) { layouts[key, default: []].append(layout) }
+            }
+        }
+        return layouts
+    }
+
     // MARK: Objects
 
     /// An object file: the digest of its content and its stored format. Objects are
@@ -225,7 +259,9 @@ final class CatalogVerifier {
     /// Checks each object file once, however many manifests share it. Returns how many
     /// there were and, for each intact one, the SHA-1 of its stored bytes, which is what
     /// archive members must match.
-    private func checkObjects(of manifests: [Manifest]) throws -> (count: Int, storedDigests: [ObjectKey: SHA1.Digest]) {
+    private func checkObjects(of manifests: [Manifest], layouts: [ObjectKey: [ObjectChunks]]) throws
+        -> (count: Int, storedDigests: [ObjectKey: SHA1.Digest])
+    {
         var references = [ObjectKey: ObjectReference]()
         for manifest in manifests {
             func note(_ digest: SHA1.Digest, _ format: ObjectFormat, _ size: Int64) {
@@ -245,7 +281,7 @@ final class CatalogVerifier {
             totalBytes: ordered.reduce(0) { $0 + $1.expectedSize },
             report: progress)
         let results = try parallelMap(count: ordered.count, workers: workers) { i in
-            let result = checkObject(ordered[i])
+            let result = checkObject(ordered[i], layouts: layouts[ordered[i].key] ?? [])
             counter.finishedItem(bytes: ordered[i].expectedSize)
             return result
         }
@@ -257,7 +293,8 @@ final class CatalogVerifier {
         return (ordered.count, digests)
     }
 
-    private func checkObject(_ object: ObjectReference) -> (problems: [Problem], storedDigest: SHA1.Digest?) {
+    /// Checks an object file, and the chunk lists' `layouts` of it as its bytes stream past.
+    private func checkObject(_ object: ObjectReference, layouts: [ObjectChunks]) -> (problems: [Problem], storedDigest: SHA1.Digest?) {
         let path = object.key.path
         func failed(_ problem: String) -> ([Problem], SHA1.Digest?) { ([Problem(path: path, problem: problem)], nil) }
         let firstReference = object.sizes.values.min()!
@@ -273,14 +310,23 @@ final class CatalogVerifier {
             let storedHash = object.key.format == .gz ? SHA1() : nil
             let signed = signedContent[object.key.digest]
             let contentHash = signed.map { _ in SHA256() }
-            let decoder = StoredObjectDecoder(format: object.key.format, content: contentHash.map { hasher in { hasher.update($0) } })
+            var contentSize: Int64 = 0
+            let decoder = StoredObjectDecoder(format: object.key.format) { content in
+                contentHash?.update(content)
+                contentSize += Int64(content.count)
+            }
+            let chunkChecks = layouts.map(ChunkLayoutCheck.init)
             try reader.forEachChunk { chunk in
                 storedHash?.update(chunk)
                 try decoder.update(chunk)
+                for check in chunkChecks { check.update(chunk) }
             }
             let contentDigest = try decoder.finish()
             guard contentDigest == object.key.digest.hex else {
                 return failed("its content hashes to \(contentDigest), not to its name")
+            }
+            if let problem = chunkChecks.lazy.compactMap({ $0.finish(contentSize: contentSize) }).first {
+                return failed("does not match its chunk list: \(problem)")
             }
             if let signed, let contentHash, case let digest = contentHash.finalize(), digest != signed {
                 return failed("its content's SHA-256 is \(digest), but its manifest's signature records \(signed) (tampered)")

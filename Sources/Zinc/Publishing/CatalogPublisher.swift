@@ -135,7 +135,9 @@ extension Catalog {
 
     /// The folders whose files are named for their content or version and never change,
     /// in upload order. The rest, the index signature among it, follows them.
-    private static let catalogFolders = ["objects", "archives", LMFORecord.folder, "manifests", ManifestSignature.folder]
+    private static let catalogFolders = [
+        "objects", "archives", ChunkList.folder, LMFORecord.folder, "manifests", ManifestSignature.folder,
+    ]
 
     /// Whether a file is catalog content to copy: not the index (written last, on its
     /// own terms) and not a store's own bookkeeping.

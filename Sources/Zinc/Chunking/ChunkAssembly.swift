@@ -1,0 +1,48 @@
+/// A missing object to build from chunks: the ones already held, and the stored ranges
+/// of the others, adjacent ones merged into one range. What a client's sync does, and
+/// what `zinc diff` prices, for the same update.
+public struct ChunkAssembly: Equatable, Sendable {
+    public let object: StoredObject
+    public let layout: ObjectChunks
+    /// The stored bytes to fetch, ascending, on chunk boundaries.
+    public let ranges: [Range<Int64>]
+    /// Content bytes taken from chunks already held.
+    public let reusedBytes: Int64
+
+    /// Bytes the ranges hold.
+    public var fetchedBytes: Int64 { ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) } }
+
+    /// Splits `missing` into the objects to build from chunks (those `list` gives chunks
+    /// of that fit them, with at least one chunk `held`) and those to fetch whole.
+    public static func plan(
+        _ missing: [StoredObject], list: ChunkList?, held: (ContentChunk) -> Bool
+    ) -> (assemblies: [ChunkAssembly], whole: [StoredObject]) {
+        guard let list else { return ([], missing) }
+        var assemblies = [ChunkAssembly]()
+        var whole = [StoredObject]()
+        for object in missing {
+            guard let layout = list.objects[object.digest], layout.fits(object) else {
+                whole.append(object)
+                continue
+            }
+            var ranges = [Range<Int64>]()
+            var reused: Int64 = 0
+            for (chunk, range) in zip(layout.chunks, layout.storedRanges()) {
+                if held(chunk.content) {
+                    reused += Int64(chunk.length)
+                } else if let last = ranges.last, last.upperBound == range.lowerBound {
+                    ranges[ranges.count - 1] = last.lowerBound..<range.upperBound
+                } else {
+                    ranges.append(range)
+                }
+            }
+            if reused > 0 {
+                assemblies.append(ChunkAssembly(object: object, layout: layout, ranges: ranges, reusedBytes: reused))
+            } else {
+                // Nothing to reuse: the object whole costs the same bytes, and may come in an archive.
+                whole.append(object)
+            }
+        }
+        return (assemblies, whole)
+    }
+}

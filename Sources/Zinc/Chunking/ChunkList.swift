@@ -1,0 +1,193 @@
+/// `chunks/BUNDLE-VERSION.json.gz`: the content-defined chunks (`ContentChunker`) of a
+/// version's objects of `ContentChunker.threshold` bytes or more, as byte ranges of the
+/// stored objects themselves, so a client holding most of a changed file fetches only
+/// the ranges of the chunks it lacks. No byte is stored twice: a raw object's chunk is
+/// its bytes; a gzipped object written with chunk lists has a full flush, and no
+/// history, at every chunk boundary, so each chunk's compressed bytes inflate alone (as
+/// raw deflate) while the whole stays one gzip member.
+///
+/// Written after the objects and before the manifest, never changed; other clients
+/// never read it. A list is a hint: clients check each chunk and the whole object
+/// against their hashes, and a wrong list costs them the whole object, never a wrong
+/// file. So it is not signed.
+///
+///     {"chunking": "fastcdc-gear64-16k-64k-256k", "format": 1,
+///      "objects": {"<sha>": {"chunks": [[length, stored_length, "<xxh64>"], ...],
+///                            "format": "gz", "offset": 10}, ...}}
+public struct ChunkList: Equatable, Sendable {
+    public static let folder = "chunks"
+    /// The layout version this code writes and reads (`format`).
+    public static let formatVersion = 1
+
+    public var objects: [SHA1.Digest: ObjectChunks]
+
+    public init(objects: [SHA1.Digest: ObjectChunks] = [:]) {
+        self.objects = objects
+    }
+
+    public static func path(bundle: String, version: Int) -> String {
+        "\(folder)/\(bundle)-\(version).json.gz"
+    }
+
+    /// The JSON, keys sorted, chunks in stream order.
+    public func encoded() -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(objects.values.reduce(128) { $0 + 100 + $1.chunks.count * 64 })
+        func append(_ text: String) { out.append(contentsOf: text.utf8) }
+        append(#"{"chunking":"\#(ContentChunker.scheme)","format":\#(Self.formatVersion),"objects":{"#)
+        for (o, digest) in objects.keys.sorted().enumerated() {
+            let object = objects[digest]!
+            if o > 0 { append(",") }
+            append("\"")
+            digest.appendHex(to: &out)
+            append(#"":{"chunks":["#)
+            for (c, chunk) in object.chunks.enumerated() {
+                append(c == 0 ? "[" : ",[")
+                append("\(chunk.length),\(chunk.storedLength),\"\(chunk.hash.hex)\"]")
+            }
+            append(#"],"format":"\#(object.format.rawValue)","offset":\#(object.offset)}"#)
+        }
+        append("}}")
+        return out
+    }
+
+    /// Parses a list, checking that every entry is a well-formed chunking of some object
+    /// (`ObjectChunks.init`); whether it fits the object a manifest records is
+    /// `ObjectChunks.fits`. A list of another layout version or chunking scheme is
+    /// refused: its chunks could not be matched with the ones clients hold.
+    public static func parse(_ bytes: [UInt8], path: String) throws -> ChunkList {
+        func damaged(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
+        guard let root = (try? JSONValue.parse(bytes))?.objectValue else { throw damaged("not a JSON object") }
+        guard root["format"]?.intValue == Int64(formatVersion) else {
+            throw damaged("not a chunk list of format \(formatVersion)")
+        }
+        guard root["chunking"]?.stringValue == ContentChunker.scheme else {
+            throw damaged("its chunks are not cut by \(ContentChunker.scheme)")
+        }
+        guard let entries = root["objects"]?.objectValue else { throw damaged("'objects' is not an object") }
+        var objects = [SHA1.Digest: ObjectChunks]()
+        for (sha, entry) in entries {
+            guard let digest = SHA1.Digest(hex: sha) else { throw damaged("'\(sha)' is not a SHA-1") }
+            guard let entry = entry.objectValue, let format = entry["format"]?.stringValue.flatMap(ObjectFormat.init(rawValue:)),
+                let offset = entry["offset"]?.intValue, let list = entry["chunks"]?.arrayValue
+            else {
+                throw damaged("the entry of \(sha) lacks its format, offset or chunks")
+            }
+            var chunks = [StoredChunk]()
+            chunks.reserveCapacity(list.count)
+            for item in list {
+                guard let fields = item.arrayValue, fields.count == 3, let length = fields[0].intValue,
+                    let stored = fields[1].intValue, let hash = fields[2].stringValue.flatMap(ChunkHash.init(hex:)),
+                    let chunk = StoredChunk(length: length, storedLength: stored, hash: hash, format: format)
+                else {
+                    throw damaged("a chunk of \(sha) is not [length, stored length, XXH64] within the chunking's bounds")
+                }
+                chunks.append(chunk)
+            }
+            guard let object = ObjectChunks(format: format, offset: offset, chunks: chunks) else {
+                throw damaged("the chunks of \(sha) do not fit in one object")
+            }
+            objects[digest] = object
+        }
+        return ChunkList(objects: objects)
+    }
+}
+
+/// One chunk as stored: its content's length and hash, and how many stored bytes hold
+/// it (the same for a raw object; its deflated bytes, ending in a full flush, for gz).
+public struct StoredChunk: Equatable, Sendable {
+    public let length: Int
+    public let storedLength: Int
+    public let hash: ChunkHash
+
+    /// The most stored bytes a chunk may take: deflate's worst case for the longest
+    /// chunk, with its flush markers.
+    public static let maximumStoredLength = ContentChunker.maximumSize + ContentChunker.maximumSize / 256 + 64
+
+    /// The most content deflate makes of one stored byte: a bound on what a hostile
+    /// list can make a client write.
+    static let largestInflation = 1032
+
+    /// Nil unless both lengths are within the chunking's bounds: equal for raw, and for
+    /// gz no more than deflate can inflate the stored bytes to.
+    public init?(length: Int64, storedLength: Int64, hash: ChunkHash, format: ObjectFormat) {
+        guard length >= 1, length <= ContentChunker.maximumSize, storedLength >= 1,
+            storedLength <= Self.maximumStoredLength,
+            format == .gz ? length <= storedLength * Int64(Self.largestInflation) : storedLength == length
+        else { return nil }
+        self.length = Int(length)
+        self.storedLength = Int(storedLength)
+        self.hash = hash
+    }
+
+    init(_ content: ContentChunk, storedLength: Int) {
+        length = content.length
+        self.storedLength = storedLength
+        hash = content.hash
+    }
+
+    /// The chunk's content as a chunk the repo may hold: its length and hash.
+    public var content: ContentChunk { ContentChunk(length: length, hash: hash) }
+}
+
+/// The chunks of one object in the format they were cut in, back to back from `offset`
+/// (0 for raw, past the gzip header for gz).
+public struct ObjectChunks: Equatable, Sendable {
+    public let format: ObjectFormat
+    public let offset: Int64
+    public let chunks: [StoredChunk]
+    /// Σ lengths: the content's size.
+    public let contentSize: Int64
+    /// `offset` + Σ stored lengths: where the last chunk's stored bytes end.
+    public let storedEnd: Int64
+
+    /// Nil when the chunks are none, or the offset is negative, or (raw) not 0, or the
+    /// sums overflow.
+    public init?(format: ObjectFormat, offset: Int64, chunks: [StoredChunk]) {
+        guard !chunks.isEmpty, offset >= 0, format == .gz || offset == 0 else { return nil }
+        var content: Int64 = 0
+        var end = offset
+        for chunk in chunks {
+            // Each addend is at most a few hundred KiB: overflow needs 2^45 chunks, but input decides.
+            let (c, o1) = content.addingReportingOverflow(Int64(chunk.length))
+            let (e, o2) = end.addingReportingOverflow(Int64(chunk.storedLength))
+            guard !o1, !o2 else { return nil }
+            content = c
+            end = e
+        }
+        self.format = format
+        self.offset = offset
+        self.chunks = chunks
+        contentSize = content
+        storedEnd = end
+    }
+
+    /// The chunks of a raw object: its bytes.
+    init?(raw chunks: [ContentChunk]) {
+        self.init(format: .raw, offset: 0, chunks: chunks.map { StoredChunk($0, storedLength: $0.length) })
+    }
+
+    /// Whether these chunks can be ranges of `object` as a manifest records it: stored in
+    /// this format, the chunks within its stored bytes, and (raw) covering it exactly. A
+    /// gz object's content size is not in the manifest: the SHA-1 of the whole decides.
+    public func fits(_ object: StoredObject) -> Bool {
+        guard let size = object.formats[format] else { return false }
+        switch format {
+        case .raw: return storedEnd == size
+        // At least a deflate end block and the 8-byte trailer follow the last chunk.
+        case .gz: return offset >= 10 && storedEnd <= size - 10
+        }
+    }
+
+    /// Where each chunk's stored bytes are, in order.
+    public func storedRanges() -> [Range<Int64>] {
+        var ranges = [Range<Int64>]()
+        ranges.reserveCapacity(chunks.count)
+        var start = offset
+        for chunk in chunks {
+            ranges.append(start..<(start + Int64(chunk.storedLength)))
+            start += Int64(chunk.storedLength)
+        }
+        return ranges
+    }
+}
