@@ -13,7 +13,7 @@ import Darwin
 
 /// Removes what no tracked bundle's current version uses any more: bundle folders
 /// (older versions, staging folders of killed runs), manifests, and, when no download
-/// is worth resuming, unreferenced objects and tmp/. Runs under the repo lock, after
+/// is worth resuming, unreferenced objects (with their chunk records) and tmp/. Runs under the repo lock, after
 /// the switch, so nothing an app may be told to use is ever removed.
 struct GarbageCollector {
     let repo: Repo
@@ -59,6 +59,12 @@ struct GarbageCollector {
         for name in try entries(repo.objectsFolder) where !referenced.contains(name) {
             try remove(repo.objectsFolder + "/" + name)
             result.objects += 1
+        }
+        // A chunk record goes with its object (repos made before chunks have no folder).
+        if FileManager.default.fileExists(atPath: repo.chunksFolder) {
+            for name in try entries(repo.chunksFolder) where !referenced.contains(name) {
+                try remove(repo.chunksFolder + "/" + name)
+            }
         }
         for name in try entries(repo.temporaryFolder) { try remove(repo.temporaryFolder + "/" + name) }
         return result

@@ -17,6 +17,7 @@ import Darwin
 ///     catalogs/<catalog id>.json                    the last index fetched
 ///     manifests/<catalog id>/<bundle>-<v>.json
 ///     objects/<sha>                                 uncompressed, verified, read-only
+///     chunks/<sha>                                  the chunks of a large object (LocalChunks)
 ///     bundles/<catalog id>.<bundle>-<v>[~flavor]/   files hard-linked from objects/
 ///     tmp/                                          downloads in progress (kept to resume)
 ///     repo.lock                                     flock: one writer at a time
@@ -39,7 +40,7 @@ public struct Repo: Sendable {
     public static func initialize(at path: String) throws -> Repo {
         let root = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         if FileManager.default.fileExists(atPath: root + "/" + stateFileName) { throw ClientError.repoExists(root) }
-        for folder in ["", "/catalogs", "/manifests", "/objects", "/bundles", "/tmp"] {
+        for folder in ["", "/catalogs", "/manifests", "/objects", "/chunks", "/bundles", "/tmp"] {
             do {
                 try FileManager.default.createDirectory(atPath: root + folder, withIntermediateDirectories: true)
             } catch {
@@ -53,6 +54,8 @@ public struct Repo: Sendable {
     var catalogsFolder: String { root + "/catalogs" }
     var manifestsFolder: String { root + "/manifests" }
     var objectsFolder: String { root + "/objects" }
+    /// Made by `initialize`, or (repos made before chunks) by the first record written.
+    var chunksFolder: String { root + "/chunks" }
     var bundlesFolder: String { root + "/bundles" }
     var temporaryFolder: String { root + "/tmp" }
 
@@ -61,6 +64,7 @@ public struct Repo: Sendable {
         "\(manifestsFolder)/\(catalogID)/\(bundle)-\(version).json"
     }
     func objectFile(_ sha: String) -> String { "\(objectsFolder)/\(sha)" }
+    func chunkRecordFile(_ sha: String) -> String { "\(chunksFolder)/\(sha)" }
 
     /// `<catalog id>.<bundle>-<v>[~flavor]`, the folder name clients use.
     static func descriptor(catalog: String, bundle: String, version: Int, flavor: String?) -> String {

@@ -23,6 +23,8 @@ final class SourceChain: Sendable {
     private let temporaryFolder: String
     private let traffic = Mutex(Traffic())
     private let standing: Mutex<Standing>
+    /// Sources found to answer one range per request: asked for one at a time.
+    private let singleRangeSources = Mutex(Set<Int>())
 
     private struct Traffic {
         var requests = 0
@@ -100,22 +102,42 @@ final class SourceChain: Sendable {
             let response = try count(meter) { try source.fetch(request, into: part.file) }
             if response.status == .notModified { return nil }
             guard gzipped else { return (try PosixFile.open(part.path).readAll(upTo: Int(limit)), source.url, response.etag) }
-            let location = source.url + "/" + path
-            var document = [UInt8]()
-            let gunzip = GzipDecompressor { chunk in
-                guard Int64(document.count + chunk.count) <= limit else {
-                    throw ClientError.tooLarge(url: location + " (gunzipped)", limit: limit)
-                }
-                document.append(contentsOf: chunk)
-            }
-            do {
-                try PosixFile.open(part.path).forEachChunk { try gunzip.update($0) }
-                try gunzip.finish()
-            } catch let failure as GzipDecompressor.Failure {
-                throw ClientError.integrity(url: location, reason: "not one valid gzip stream (\(failure))")
-            }
-            return (document, source.url, response.etag)
+            return (try Self.gunzip(part.path, location: source.location(of: path), limit: limit), source.url, response.etag)
         }
+    }
+
+    /// A small gzipped file the catalog may lack (a chunk list), gunzipped, from the
+    /// source that serves now; nil when it is missing there or fails in any way. A hint
+    /// is worth neither another source's round trips nor a mark against this one.
+    func fetchHint(_ path: String, limit: Int64) -> (bytes: [UInt8], url: String)? {
+        guard let index = standing.withLock({ $0.order.first }), let part = try? TemporaryFile(in: temporaryFolder, named: "hint")
+        else { return nil }
+        defer { part.remove() }
+        let source = sources[index]
+        var request = FetchRequest(path, limit: limit)
+        request.patience = sources.count > 1 ? max(Self.shortestPatience, .seconds(4 * meters[index].estimate.roundTripSeconds)) : nil
+        guard (try? count(meters[index]) { try source.fetch(request, into: part.file) }) != nil,
+            let bytes = try? Self.gunzip(part.path, location: source.location(of: path), limit: limit)
+        else { return nil }
+        return (bytes, source.location(of: path))
+    }
+
+    /// The gunzipped content of the gzip file at `path`, refused beyond `limit` bytes.
+    private static func gunzip(_ path: String, location: String, limit: Int64) throws -> [UInt8] {
+        var document = [UInt8]()
+        let gunzip = GzipDecompressor { chunk in
+            guard Int64(document.count + chunk.count) <= limit else {
+                throw ClientError.tooLarge(url: location + " (gunzipped)", limit: limit)
+            }
+            document.append(contentsOf: chunk)
+        }
+        do {
+            try PosixFile.open(path).forEachChunk { try gunzip.update($0) }
+            try gunzip.finish()
+        } catch let failure as GzipDecompressor.Failure {
+            throw ClientError.integrity(url: location, reason: "not one valid gzip stream (\(failure))")
+        }
+        return document
     }
 
     /// Brings `part` up to the first `length` bytes of `path`, appending to what an
@@ -127,43 +149,134 @@ final class SourceChain: Sendable {
     @discardableResult
     func download(_ path: String, to part: String, length: Int64, ranged: Bool) throws -> (length: Int64, source: Int?) {
         let file = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW)
-        var have = Int64(try file.status().st_size)
+        guard try Self.size(of: file) < length else { return (try Self.size(of: file), nil) }
         var served: Int?
-        guard have < length else { return (have, nil) }
         try firstAvailable { source, meter, patience -> Void in
-            var resumes = 0
-            while true {
-                let before = have
+            try appending(to: file) { have in
+                // Complete though its connection was cut at the very end.
+                guard have < length else { return true }
                 // A server that ignores Range sends the file from its start: reading past
                 // what the part holds costs no more than fetching it afresh.
                 var request =
                     ranged || have > 0
                     ? FetchRequest(path, ranges: [have..<length], ignoredRangeAllowance: have) : FetchRequest(path, limit: length)
                 request.patience = patience
-                do {
-                    _ = try count(meter) { try source.fetch(request, into: file) }
-                    have = try Int64(file.status().st_size)
-                    served = sources.firstIndex { $0 === source }
-                    return
-                } catch  where error.isDamage {
-                    // What came with bytes found wrong is not kept.
-                    _ = ftruncate(file.fd, off_t(before))
-                    have = before
-                    throw error
-                } catch {
-                    // Whatever arrived stays, so the next attempt, source or run continues after it.
-                    have = (try? file.status()).map { Int64($0.st_size) } ?? have
-                    guard case .transport(let url, let reason, _) = error as? ClientError else { throw error }
-                    // A connection cut after bytes arrived: the rest is asked for at once.
-                    guard have > before, have < length, resumes < Self.resumesPerSource else {
-                        // Said of the file: how much of it arrived, over every attempt.
-                        throw ClientError.transport(url: url, reason: reason, received: have)
-                    }
-                    resumes += 1
-                }
+                _ = try count(meter) { try source.fetch(request, into: file) }
+                served = sources.firstIndex { $0 === source }
+                return true
             }
         }
-        return (have, served)
+        return (try Self.size(of: file), served)
+    }
+
+    /// One source's requests appending to `file`: `attempt` makes one from the bytes the
+    /// file holds and says whether the download is complete. Bytes found wrong are cut
+    /// off again and their error thrown; a connection cut after some bytes arrived is
+    /// asked again at once, for the rest, up to `resumesPerSource` times; any other
+    /// failure leaves what arrived for the next attempt, source or run to continue after.
+    private func appending(to file: PosixFile, _ attempt: (_ have: Int64) throws -> Bool) throws {
+        var resumes = 0
+        while true {
+            let before = try Self.size(of: file)
+            do {
+                if try attempt(before) { return }
+            } catch  where error.isDamage {
+                _ = ftruncate(file.fd, off_t(before))
+                throw error
+            } catch {
+                let have = (try? Self.size(of: file)) ?? before
+                guard case .transport(let url, let reason, _) = error as? ClientError else { throw error }
+                // Said of the file: how much of it arrived, over every attempt.
+                guard have > before, resumes < Self.resumesPerSource else {
+                    throw ClientError.transport(url: url, reason: reason, received: have)
+                }
+                resumes += 1
+            }
+        }
+    }
+
+    private static func size(of file: PosixFile) throws -> Int64 { Int64(try file.status().st_size) }
+
+    /// Ranges per request at most: a server takes a request's head up to a limit (nginx:
+    /// 8 KiB a line), and 200 ranges spell under 4 KiB.
+    static let rangesPerRequest = 200
+
+    /// Brings `part` up to the bytes of `ranges` of `path` (ascending, not overlapping)
+    /// back to back, appending to what an earlier attempt left there. A source that
+    /// answers several ranges with one, or with the whole file, is asked one range per
+    /// request from then on, `parallel` requests at once; one that ignores `Range`
+    /// altogether fails the download (`ClientError.rangeIgnored`), for the caller to
+    /// fetch the file whole. Returns the source that completed it, nil when an earlier
+    /// run had.
+    @discardableResult
+    func download(_ path: String, ranges: [Range<Int64>], to part: String, parallel: Int) throws -> Int? {
+        let file = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW)
+        let total = ranges.reduce(Int64(0)) { $0 + ($1.upperBound - $1.lowerBound) }
+        guard try Self.size(of: file) < total else { return nil }
+        var served: Int?
+        try firstAvailable { source, meter, patience -> Void in
+            let index = sources.firstIndex { $0 === source }!
+            try appending(to: file) { have in
+                guard have < total else { return true }
+                let rest = Self.ranges(ranges, after: have)
+                var request = FetchRequest(path, ranges: Array(rest.prefix(Self.rangesPerRequest)))
+                request.patience = patience
+                do {
+                    if singleRangeSources.withLock({ $0.contains(index) }) {
+                        try fetchSingly(Array(rest.prefix(parallel)), of: request, from: source, meter: meter, into: file)
+                    } else if try count(meter, { try source.fetch(request, into: file) }).rangeAnswer == .singlePart,
+                        request.ranges.count > 1
+                    {
+                        singleRangeSources.withLock { _ = $0.insert(index) }
+                    }
+                } catch ClientError.rangeIgnored(_, _) where request.ranges.count > 1 {
+                    // Refused at its head, nothing read: asked again one range at a time.
+                    singleRangeSources.withLock { _ = $0.insert(index) }
+                    return false
+                }
+                let now = try Self.size(of: file)
+                guard now > have else {
+                    throw ClientError.badResponse(url: source.location(of: path), reason: "none of the ranges asked for came")
+                }
+                served = index
+                return now >= total
+            }
+        }
+        return served
+    }
+
+    /// Fetches `ranges`, one request each and all at once (each to a scratch file of its
+    /// own), and appends their bytes to `file` in order, up to the first range that did
+    /// not arrive whole; that one's error, if any, is thrown.
+    private func fetchSingly(
+        _ ranges: [Range<Int64>], of request: FetchRequest, from source: CatalogSource, meter: LinkMeter, into file: PosixFile
+    ) throws {
+        let scratch = try ranges.map { _ in try TemporaryFile(in: temporaryFolder, named: "range") }
+        defer { for file in scratch { file.remove() } }
+        let outcomes = try parallelMap(count: ranges.count, workers: ranges.count) { i in
+            var single = request
+            single.ranges = [ranges[i]]
+            return Result { try count(meter) { try source.fetch(single, into: scratch[i].file) } }
+        }
+        for (i, outcome) in outcomes.enumerated() {
+            let arrived = try PosixFile.open(scratch[i].path)
+            try arrived.forEachChunk { try file.write($0) }
+            try outcome.get()
+            guard try Int64(arrived.status().st_size) == ranges[i].upperBound - ranges[i].lowerBound else { return }
+        }
+    }
+
+    /// What is left of `ranges` once the first `done` of their bytes are in.
+    static func ranges(_ ranges: [Range<Int64>], after done: Int64) -> [Range<Int64>] {
+        var skipped: Int64 = 0
+        for (i, range) in ranges.enumerated() {
+            let length = range.upperBound - range.lowerBound
+            if skipped + length > done {
+                return [(range.lowerBound + done - skipped)..<range.upperBound] + ranges[(i + 1)...]
+            }
+            skipped += length
+        }
+        return []
     }
 
     private func count(_ meter: LinkMeter, _ body: () throws -> FetchResponse) throws -> FetchResponse {

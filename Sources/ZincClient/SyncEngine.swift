@@ -144,16 +144,25 @@ public struct SyncEngine {
             result.outcome = .upToDate
             return
         }
-        let (manifest, signedContent) = try ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks)
-            .manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
+        // The chunk list comes beside the manifest, when the repo holds chunks to reuse.
+        let chunkListPath = VersionFiles(bundle: tracked.bundle, version: version).chunkList
+        let mayReuse = try LocalChunks.exist(in: repo)
+        let (hint, (manifest, signedContent)) = try concurrently(
+            { [options] in mayReuse ? chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil },
+            {
+                try ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks)
+                    .manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
+            })
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         let objects = manifest.objects(flavor: tracked.flavor)
-        let missing = objects.values.filter { !FileManager.default.fileExists(atPath: repo.objectFile($0.sha)) }
+        var missing = objects.values.filter { !FileManager.default.fileExists(atPath: repo.objectFile($0.sha)) }
+        let chunked = try chunkedFetches(of: &missing, hint: hint, result: &result)
         let plan = FetchPlan.make(
             missing: missing, archiveObjects: Array(objects.values),
             fileCount: manifest.paths(flavor: tracked.flavor).count,
             archivePath: VersionFiles(bundle: tracked.bundle, version: version).archive(tracked.flavor),
-            model: options.costModel ?? chain.link.costModel(concurrency: options.concurrency), forced: options.strategy)
+            model: options.costModel ?? chain.link.costModel(concurrency: options.concurrency), forced: options.strategy,
+            chunked: chunked?.assemblies.map(\.object) ?? [])
         let (requests, bytes) = (chain.requests, chain.bytes)
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         let checkout = try BundleCheckout(manifest, catalog: tracked.catalog, flavor: tracked.flavor, repo: repo)
@@ -161,7 +170,9 @@ public struct SyncEngine {
         let left: [Int]
         do {
             (left, _) = try concurrently(checkout.placeAvailable) {
-                try fetch(plan, expected: objects, signedContent: signedContent, name: name, chain: chain, result: &result)
+                try fetch(
+                    plan, chunked: chunked, expected: objects, signedContent: signedContent, name: name, chain: chain,
+                    result: &result)
             }
         } catch {
             checkout.abandon()
@@ -174,7 +185,60 @@ public struct SyncEngine {
         result.outcome = .updated
     }
 
+    /// The objects to assemble from chunks: each missing object the chunk list gives
+    /// chunks of, some of them in the repo already. They leave `missing`, the objects to
+    /// fetch whole. A chunk list that cannot be read is reported and costs whole objects.
+    private func chunkedFetches(
+        of missing: inout [StoredObject], hint: (bytes: [UInt8], url: String)?, result: inout SyncReport.BundleSync
+    ) throws -> ChunkedFetches? {
+        guard let hint, !missing.isEmpty else { return nil }
+        let list: ChunkList
+        do { list = try ChunkList.parse(hint.bytes, path: hint.url) } catch {
+            result.chunkListError = "\(error)"
+            return nil
+        }
+        guard missing.contains(where: { list.objects[$0.digest] != nil }) else { return nil }
+        let seeds = try LocalChunks.index(repo)
+        let (assemblies, whole) = ChunkAssembly.plan(missing, list: list) { seeds[$0] != nil }
+        missing = whole
+        return assemblies.isEmpty ? nil : ChunkedFetches(seeds: seeds, assemblies: assemblies)
+    }
+
     /// `name`: `catalog.bundle-version[~flavor]`, for the partial archive and progress.
+    private func fetch(
+        _ plan: FetchPlan, chunked: ChunkedFetches?, expected: [String: StoredObject],
+        signedContent: [SHA1.Digest: SHA256.Digest]?, name: String, chain: SourceChain,
+        result: inout SyncReport.BundleSync
+    ) throws {
+        guard let chunked else {
+            return try fetch(plan, expected: expected, signedContent: signedContent, name: name, chain: chain, result: &result)
+        }
+        let fetcher = ChunkedObjectFetcher(
+            repo: repo, chain: chain, seeds: chunked.seeds, signedContent: signedContent, parallel: options.concurrency)
+        let assemblies = chunked.assemblies
+        // The chunk ranges and the plan's downloads side by side, so their round trips overlap.
+        let (outcomes, _) = try concurrently(
+            { [options] in
+                try parallelMap(count: assemblies.count, workers: options.concurrency) { i in try fetcher.fetch(assemblies[i]) }
+            },
+            { try fetch(plan, expected: expected, signedContent: signedContent, name: name, chain: chain, result: &result) })
+        var fallBacks = [StoredObject]()
+        for (assembly, outcome) in zip(assemblies, outcomes) {
+            switch outcome {
+            case .assembled(let fetched, let reused):
+                result.chunkedObjects += 1
+                result.chunkBytes += fetched
+                result.reusedBytes += reused
+            case .fallBack(let reason):
+                result.chunkFallBacks.append("\(assembly.object.sha): \(reason)")
+                fallBacks.append(assembly.object)
+            }
+        }
+        let whole = ObjectFetcher(repo: repo, chain: chain, signedContent: signedContent)
+        _ = try parallelMap(count: fallBacks.count, workers: options.concurrency) { i in try whole.fetch(fallBacks[i]) }
+        result.individually += fallBacks.count
+    }
+
     private func fetch(
         _ plan: FetchPlan, expected: [String: StoredObject], signedContent: [SHA1.Digest: SHA256.Digest]?,
         name: String, chain: SourceChain, result: inout SyncReport.BundleSync
@@ -258,4 +322,10 @@ extension ClientError {
         default: return false
         }
     }
+}
+
+/// The objects of an update assembled from chunks, and the chunks they are assembled from.
+private struct ChunkedFetches: Sendable {
+    let seeds: LocalChunks
+    let assemblies: [ChunkAssembly]
 }

@@ -69,6 +69,15 @@ public struct SyncReport: Sendable {
         public var individually = 0
         /// Set when the archive could not be fetched and objects were fetched instead.
         public var archiveUnavailable = false
+        /// Missing objects assembled from chunks: the repo's own, and ranges of the
+        /// stored objects (`chunkBytes` of them); `reusedBytes` of content were local.
+        public var chunkedObjects = 0
+        public var chunkBytes: Int64 = 0
+        public var reusedBytes: Int64 = 0
+        /// Objects a chunk list named but that were fetched whole after all, and why.
+        public var chunkFallBacks: [String] = []
+        /// Why the version's chunk list was not used, when it could not be read.
+        public var chunkListError: String?
         /// Traffic for objects only (archive bytes and object requests), and in all (with the manifest).
         public var objectBytes: Int64 = 0
         public var objectRequests = 0
@@ -90,6 +99,11 @@ public struct SyncReport: Sendable {
                 if strategy != .objects { how += ", \(individually) fetched singly" }
                 if archiveUnavailable { how += " (archive unavailable)" }
             }
+            if chunkedObjects > 0 {
+                how +=
+                    "; \(chunkedObjects) assembled from chunks (\(HumanFormat.bytes(chunkBytes)) fetched, "
+                    + "\(HumanFormat.bytes(reusedBytes)) reused)"
+            }
             return "\(name): \(from) -> \(version ?? 0) (\(how)); \(HumanFormat.bytes(bytes)) in \(requests) "
                 + "request\(requests == 1 ? "" : "s"), \(seconds.fixedDecimals(2)) s"
         }
@@ -107,6 +121,11 @@ public struct SyncReport: Sendable {
             if let previousVersion { object["previous_version"] = .int(Int64(previousVersion)) }
             if let version { object["version"] = .int(Int64(version)) }
             if let strategy { object["strategy"] = .string(strategy.rawValue) }
+            object["chunked_objects"] = .int(Int64(chunkedObjects))
+            object["chunk_bytes"] = .int(chunkBytes)
+            object["reused_bytes"] = .int(reusedBytes)
+            if !chunkFallBacks.isEmpty { object["chunk_fall_backs"] = .array(chunkFallBacks.map { .string($0) }) }
+            if let chunkListError { object["chunk_list_error"] = .string(chunkListError) }
             if let error { object["error"] = .string(error) }
             return .object(object)
         }

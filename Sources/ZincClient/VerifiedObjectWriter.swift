@@ -11,7 +11,8 @@ import Darwin
 /// `objects/<sha>` only when the SHA-1 and the stored size are what the manifest
 /// records, and, for a signed manifest, the SHA-256 its signature records. Nothing
 /// unverified ever carries an object's name, so a rerun after a kill can trust every
-/// object it finds and skip it.
+/// object it finds and skip it. A content large enough to be chunked gets its chunk
+/// record (`LocalChunks`) on the way, so a later update can reuse its chunks.
 final class VerifiedObjectWriter {
     private let object: StoredObject
     private let format: ObjectFormat
@@ -22,6 +23,8 @@ final class VerifiedObjectWriter {
     private var storedBytes: Int64 = 0
     private let signedSHA256: SHA256.Digest?
     private let contentHash: SHA256?
+    private let chunks: ChunkRecorder?
+    private let repo: Repo
 
     /// - Parameter origin: where the bytes come from (a URL, an archive member), for messages.
     /// - Parameter signedSHA256: the SHA-256 of the content a signature records, if any.
@@ -35,7 +38,12 @@ final class VerifiedObjectWriter {
         self.scratch = scratch
         let contentHash = signedSHA256.map { _ in SHA256() }
         self.contentHash = contentHash
+        self.repo = repo
+        // A gzipped object's content size is unknown until it is inflated.
+        let chunks = format == .gz || object.formats[format]! >= ContentChunker.threshold ? ChunkRecorder() : nil
+        self.chunks = chunks
         decoder = StoredObjectDecoder(format: format) { chunk in
+            chunks?.update(chunk)
             try scratch.file.write(chunk)
             contentHash?.update(chunk)
         }
@@ -73,10 +81,30 @@ final class VerifiedObjectWriter {
                 reason: "its content has SHA-256 \(digest), but the manifest's signature "
                     + "records \(signedSHA256)")
         }
-        // Read-only: bundle files are hard links to objects, and an edit through one would change them all.
+        try Self.moveIntoPlace(scratch, as: destination)
+        if let chunks, chunks.size >= ContentChunker.threshold {
+            // Only a hint for later updates: one that cannot be written is computed then.
+            try? LocalChunks.record(chunks.splitter.finish(), of: object.sha, in: repo)
+        }
+    }
+
+    /// Gives a verified content its object's name, read-only: bundle files are hard
+    /// links to objects, and an edit through one would change them all.
+    static func moveIntoPlace(_ scratch: TemporaryFile, as destination: String) throws {
         guard fchmod(scratch.file.fd, 0o444) == 0 else { throw ZincError.io(path: scratch.path, operation: "chmod", errno: errno) }
         guard rename(scratch.path, destination) == 0 else {
             throw ZincError.io(path: destination, operation: "move into place", errno: errno)
         }
+    }
+}
+
+/// The chunks of a content as it is written.
+private final class ChunkRecorder {
+    var splitter = ChunkSplitter()
+    var size: Int64 = 0
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        splitter.update(bytes)
+        size += Int64(bytes.count)
     }
 }

@@ -1,0 +1,122 @@
+import Zinc
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Builds an object from the chunks the repo already has (`LocalChunks`) and the byte
+/// ranges of the others, fetched from the stored object in as few requests as the
+/// server allows (`SourceChain.download(_:ranges:to:)`), aligned to chunk boundaries so
+/// that every client asks a CDN for the same ranges.
+///
+/// The chunk list is a hint: every chunk is checked against its hash as it is placed,
+/// local ones included, and the whole against the manifest's SHA-1 (and the
+/// signed SHA-256) before it takes the object's name. Anything wrong ends with
+/// `Outcome.fallBack`, for the caller to fetch the object whole.
+struct ChunkedObjectFetcher {
+    let repo: Repo
+    let chain: SourceChain
+    let seeds: LocalChunks
+    var signedContent: [SHA1.Digest: SHA256.Digest]?
+    /// Requests in flight at once for a server that answers one range per request.
+    var parallel: Int
+
+    /// What assembling an object came to.
+    enum Outcome: Equatable, Sendable {
+        /// Assembled: `fetched` stored bytes came as ranges, `reused` content bytes were local.
+        case assembled(fetched: Int64, reused: Int64)
+        /// Not assembled, for `reason`: the object is to be fetched whole.
+        case fallBack(reason: String)
+    }
+
+    func fetch(_ assembly: ChunkAssembly) throws -> Outcome {
+        let (object, layout, ranges) = (assembly.object, assembly.layout, assembly.ranges)
+        let remote = StoredObject.path(sha: object.sha, format: layout.format)
+        let origin = "\(chain.catalog): \(remote)"
+        // Named after the ranges: a part left by a run that planned others is not continued.
+        let hasher = SHA1()
+        for range in ranges { hasher.update(Array("\(range.lowerBound)-\(range.upperBound),".utf8)) }
+        let part = repo.temporaryFolder + "/" + object.sha + "." + hasher.finalize().prefix(12) + ".chunks.part"
+        do {
+            try chain.download(remote, ranges: ranges, to: part, parallel: parallel)
+        } catch ClientError.rangeIgnored(_, _) {
+            unlink(part)
+            return .fallBack(reason: "the server ignores Range")
+        } catch let error as ClientError {
+            // What arrived before a cut connection stays for the next run; bytes found wrong do not.
+            if error.isDamage { unlink(part) }
+            // Fetching the object whole is tried next: another way, or the same failure told plainly.
+            return .fallBack(reason: "\(error)")
+        }
+        defer { unlink(part) }
+        do {
+            let reused = try assemble(object, layout: layout, fetched: PosixFile.open(part), origin: origin)
+            return .assembled(fetched: assembly.fetchedBytes, reused: reused)
+        } catch let error as ClientError {
+            return .fallBack(reason: "\(error)")
+        }
+    }
+
+    /// Writes the object's content chunk by chunk, from the seeds or the fetched bytes in
+    /// order, and moves it into objects/ once verified; returns the bytes reused.
+    private func assemble(_ object: StoredObject, layout: ObjectChunks, fetched: PosixFile, origin: String) throws -> Int64 {
+        let scratch = try TemporaryFile(in: repo.temporaryFolder, named: object.sha)
+        defer { scratch.remove() }
+        let content = UnsafeMutableRawBufferPointer.allocate(byteCount: ContentChunker.maximumSize, alignment: 16)
+        let stored = UnsafeMutableRawBufferPointer.allocate(byteCount: StoredChunk.maximumStoredLength, alignment: 16)
+        defer {
+            content.deallocate()
+            stored.deallocate()
+        }
+        let inflater = layout.format == .gz ? ChunkInflater() : nil
+        let whole = SHA1()
+        let signed = signedContent?[object.digest]
+        let contentHash = signed.map { _ in SHA256() }
+        var seedFiles = [String: PosixFile]()
+        var fetchedAt: Int64 = 0
+        var reused: Int64 = 0
+        for (i, chunk) in layout.chunks.enumerated() {
+            let bytes = UnsafeMutableRawBufferPointer(rebasing: content[..<chunk.length])
+            if let seed = seeds[chunk.content] {
+                let file = try seedFiles[seed.object] ?? PosixFile.openForReading(repo.objectFile(seed.object))
+                seedFiles[seed.object] = file
+                guard try file.readFully(into: bytes, at: seed.offset) == chunk.length,
+                    ChunkHash(of: UnsafeRawBufferPointer(bytes)) == chunk.hash
+                else {
+                    throw ClientError.integrity(url: repo.objectFile(seed.object), reason: "a chunk its record lists is not in it")
+                }
+                reused += Int64(chunk.length)
+            } else {
+                let input = UnsafeMutableRawBufferPointer(rebasing: stored[..<chunk.storedLength])
+                guard try fetched.readFully(into: input, at: fetchedAt) == chunk.storedLength else {
+                    throw ClientError.truncated(url: origin, received: fetchedAt, expected: fetchedAt + Int64(chunk.storedLength))
+                }
+                fetchedAt += Int64(chunk.storedLength)
+                if let inflater {
+                    do { try inflater.inflate(UnsafeRawBufferPointer(input), into: bytes) } catch {
+                        throw ClientError.integrity(url: origin, reason: "chunk \(i) does not inflate alone (\(error))")
+                    }
+                } else {
+                    bytes.copyMemory(from: UnsafeRawBufferPointer(input))
+                }
+                guard ChunkHash(of: UnsafeRawBufferPointer(bytes)) == chunk.hash else {
+                    throw ClientError.integrity(url: origin, reason: "chunk \(i) does not have the hash its list gives")
+                }
+            }
+            whole.update(UnsafeRawBufferPointer(bytes))
+            contentHash?.update(UnsafeRawBufferPointer(bytes))
+            try scratch.file.write(UnsafeRawBufferPointer(bytes))
+        }
+        guard whole.digest() == object.digest else {
+            throw ClientError.integrity(url: origin, reason: "its chunks make a content whose SHA-1 is not \(object.sha)")
+        }
+        if let signed, let contentHash, contentHash.finalize() != signed {
+            throw ClientError.integrity(url: origin, reason: "its chunks make a content whose SHA-256 is not the signed one")
+        }
+        try VerifiedObjectWriter.moveIntoPlace(scratch, as: repo.objectFile(object.sha))
+        try LocalChunks.record(layout.chunks.map(\.content), of: object.sha, in: repo)
+        return reused
+    }
+}

@@ -1,0 +1,121 @@
+import Zinc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every chunk the repo holds, in any object of any bundle, by length and hash: what a
+/// changed file is assembled from before anything is downloaded (casync's seed).
+///
+/// Each object of `ContentChunker.threshold` bytes or more has a record,
+/// `chunks/<sha>`: "ZCR1", then per chunk its length (4 bytes) and its XXH64 (8
+/// bytes), both little-endian. Records are computed from the objects themselves, never
+/// taken from a server: as an object is verified into objects/ or assembled from
+/// chunks, and, for a repo made before chunks, the first time it syncs; a record whose
+/// lengths do not add up to its object's size is computed again. A record goes when its object goes
+/// (`GarbageCollector`). Objects are read-only and named by their content, so a record
+/// never goes stale; a chunk read for reuse is still checked against its hash.
+struct LocalChunks: Sendable {
+    /// Where a chunk's bytes are: an object of the repo, and an offset in it.
+    struct Location: Sendable {
+        let object: String
+        let offset: Int64
+    }
+
+    private(set) var locations = [ContentChunk: Location]()
+
+    static let magic: [UInt8] = Array("ZCR1".utf8)
+    static let entrySize = 12
+
+    subscript(_ chunk: ContentChunk) -> Location? { locations[chunk] }
+
+    /// Whether the repo holds any chunk record, making them first for a repo made
+    /// before chunks were (whose objects/ holds large objects but no chunks/ exists).
+    static func exist(in repo: Repo) throws -> Bool {
+        if access(repo.chunksFolder, F_OK) != 0 { _ = try index(repo) }
+        guard let folder = opendir(repo.chunksFolder) else { return false }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            if withUnsafeBytes(of: entry.pointee.d_name, { $0[0] != UInt8(ascii: ".") }) { return true }
+        }
+        return false
+    }
+
+    /// Indexes every object of the repo large enough to be chunked, computing the records
+    /// it lacks.
+    static func index(_ repo: Repo) throws -> LocalChunks {
+        var index = LocalChunks()
+        if mkdir(repo.chunksFolder, 0o755) != 0, errno != EEXIST {
+            throw ZincError.io(path: repo.chunksFolder, operation: "create folder", errno: errno)
+        }
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: repo.objectsFolder) } catch { return index }
+        for name in names where Names.isSHA1(name) {
+            let path = repo.objectFile(name)
+            var info = stat()
+            guard stat(path, &info) == 0, Int64(info.st_size) >= ContentChunker.threshold else { continue }
+            let chunks: [ContentChunk]
+            if let recorded = read(repo.chunkRecordFile(name), size: Int64(info.st_size)) {
+                chunks = recorded
+            } else {
+                let (digest, computed) = try ChunkingDigest.digest(file: PosixFile.openForReading(path))
+                // Not what its name says: damaged, and no seed of anything.
+                guard digest.hex == name else { continue }
+                chunks = computed
+                try record(chunks, of: name, in: repo)
+            }
+            index.add(chunks, of: name)
+        }
+        return index
+    }
+
+    private mutating func add(_ chunks: [ContentChunk], of object: String) {
+        var offset: Int64 = 0
+        for chunk in chunks {
+            if locations[chunk] == nil { locations[chunk] = Location(object: object, offset: offset) }
+            offset += Int64(chunk.length)
+        }
+    }
+
+    /// Writes the record of object `sha` (atomically: a record is whole or absent).
+    static func record(_ chunks: [ContentChunk], of sha: String, in repo: Repo) throws {
+        var bytes = magic
+        bytes.reserveCapacity(magic.count + chunks.count * entrySize)
+        for chunk in chunks {
+            withUnsafeBytes(of: UInt32(chunk.length).littleEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: chunk.hash.value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        try AtomicFile.write(bytes, to: repo.chunkRecordFile(sha))
+    }
+
+    /// The chunks a record lists, nil when it is missing or does not describe `size` bytes.
+    private static func read(_ path: String, size: Int64) -> [ContentChunk]? {
+        let limit = magic.count + Int(size / Int64(ContentChunker.minimumSize) + 2) * entrySize
+        guard let bytes = try? AtomicFile.read(path, limit: Int64(limit)), bytes.count >= magic.count,
+            Array(bytes.prefix(magic.count)) == magic, (bytes.count - magic.count) % entrySize == 0
+        else { return nil }
+        var chunks = [ContentChunk]()
+        var total: Int64 = 0
+        var at = magic.count
+        while at < bytes.count {
+            let (length, hash) = bytes.withUnsafeBytes {
+                (
+                    Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self))),
+                    UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: at + 4, as: UInt64.self))
+                )
+            }
+            guard length >= 1, length <= ContentChunker.maximumSize else { return nil }
+            chunks.append(ContentChunk(length: length, hash: ChunkHash(hash)))
+            total += Int64(length)
+            at += entrySize
+        }
+        return total == size ? chunks : nil
+    }
+}

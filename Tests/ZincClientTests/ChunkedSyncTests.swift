@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import Zinc
+import ZincClient
+import ZincTestSupport
+
+/// Updates of large files that fetch the chunks that changed, not the files: from any
+/// server, and never a wrong file whatever the chunk list says.
+@Suite struct ChunkedSyncTests {
+    static let catalogID = "com.example.chunks"
+    static let pack = SampleContent.noise(3 << 20, seed: 11)
+    static let level = SampleContent.prose(3 << 20, seed: 12)
+
+    let dir: TemporaryDirectory
+    let catalog: Catalog
+    let server: HostileHTTPServer
+    let repo: Repo
+
+    /// Version 1 (a raw pack, a gzipped level, a small file) synced into the repo; version
+    /// 2 edits both large files (a byte flipped in one, 4 KiB inserted in the other) and
+    /// is on `master`.
+    init() throws {
+        dir = try TemporaryDirectory()
+        catalog = try Catalog.create(id: Self.catalogID, in: FileStorage(root: dir.at("cat")))
+        try dir.write("src/pack.bin", Self.pack)
+        try dir.write("src/level.json", Self.level)
+        try dir.write("src/readme.txt", "version 1")
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(1))
+        server = try HostileHTTPServer(serving: dir.at("cat"))
+        repo = try Repo.initialize(at: dir.at("repo"))
+        _ = try repo.track(url: server.url, bundle: "B")
+        let first = try SyncEngine(repo: repo).sync()
+        #expect(!first.failed && first.bundles.first?.chunkedObjects == 0)
+
+        var pack = Self.pack
+        pack[2_000_000] ^= 0xFF
+        try dir.write("src/pack.bin", pack)
+        try dir.write("src/level.json", Array(Self.level[..<1_500_000]) + SampleContent.prose(4096, seed: 13) + Self.level[1_500_000...])
+        try dir.write("src/readme.txt", "version 2")
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(2))
+    }
+
+    func sync() throws -> SyncReport.BundleSync {
+        let report = try SyncEngine(repo: repo).sync()
+        let bundle = try #require(report.bundles.first)
+        #expect(bundle.error == nil, "\(bundle.error ?? "")")
+        #expect(bundle.version == 2)
+        #expect(try bundleMatchesSource(), "the synced files are the source's")
+        return bundle
+    }
+
+    func bundleMatchesSource() throws -> Bool {
+        let folder = "repo/bundles/\(Self.catalogID).B-2"
+        return try dir.files(under: folder) == dir.files(under: "src")
+            && dir.files(under: "src").allSatisfy { try dir.read("src/" + $0) == dir.read(folder + "/" + $0) }
+    }
+
+    func objectPath(_ file: String) throws -> String {
+        try #require(try catalog.manifest(bundle: "B", version: 2).files[file]).object.preferredPath
+    }
+
+    @Test func anUpdateFetchesTheChangedChunksAndReusesTheRest() throws {
+        let before = server.requests.count
+        let update = try sync()
+        #expect(update.chunkedObjects == 2 && update.chunkFallBacks.isEmpty)
+        // A chunk or two of each file, not 6 MiB.
+        #expect(update.chunkBytes > 0 && update.chunkBytes < 1 << 20, "\(update.chunkBytes)")
+        #expect(update.reusedBytes > 5 << 20)
+        // Manifest and chunk list side by side, one request per changed file and the small one.
+        let requests = server.requests[before...].map(\.path)
+        #expect(requests.count <= 6, "\(requests)")
+        #expect(requests.contains("chunks/B-2.json.gz"))
+    }
+
+    @Test func aServerThatAnswersOneRangePerRequestIsAskedOneAtATime() throws {
+        for file in ["pack.bin", "level.json"] {
+            let path = try objectPath(file)
+            let body = try dir.read("cat/" + path)
+            server.override(path) { HostileHTTPServer.serve(body, for: $0, multipart: false) }
+        }
+        let update = try sync()
+        #expect(update.chunkedObjects == 2 && update.chunkBytes < 1 << 20)
+    }
+
+    @Test func aServerThatIgnoresRangeServesTheObjectsWhole() throws {
+        for file in ["pack.bin", "level.json"] {
+            let path = try objectPath(file)
+            let body = try dir.read("cat/" + path)
+            server.override(path) { _ in HostileHTTPServer.response(status: "200 OK", body: body) }
+        }
+        let update = try sync()
+        #expect(update.chunkedObjects == 0 && update.chunkFallBacks.count == 2)
+        #expect(update.chunkFallBacks.allSatisfy { $0.contains("ignores Range") }, "\(update.chunkFallBacks)")
+    }
+
+    /// A list that lies about a chunk costs that object whole, never a wrong file.
+    @Test func aWrongChunkListCostsTheWholeObject() throws {
+        var list = try #require(try catalog.readChunkList(bundle: "B", version: 2))
+        for (digest, layout) in list.objects {
+            let lying = layout.chunks.map { chunk in
+                StoredChunk(
+                    length: Int64(chunk.length), storedLength: Int64(chunk.storedLength), hash: ChunkHash(chunk.hash.value ^ 1),
+                    format: layout.format)!
+            }
+            list.objects[digest] = ObjectChunks(format: layout.format, offset: layout.offset, chunks: lying)
+        }
+        let gz = GzipCompressor.compress(list.encoded())
+        server.override("chunks/B-2.json.gz") { HostileHTTPServer.serve(gz, for: $0) }
+        let update = try sync()
+        // Every chunk hash is wrong: none is found locally, so the objects are fetched whole.
+        #expect(update.chunkedObjects == 0)
+    }
+
+    @Test func aDamagedChunkListIsReportedAndCostsWholeObjects() throws {
+        server.override("chunks/B-2.json.gz") { HostileHTTPServer.serve(GzipCompressor.compress(Array("{\"format\": 1".utf8)), for: $0) }
+        let update = try sync()
+        #expect(update.chunkedObjects == 0 && update.chunkListError?.contains("not a JSON object") == true)
+    }
+
+    /// A chunk whose bytes arrive wrong, though the list is right: the object is fetched
+    /// whole and checked again.
+    @Test func chunkBytesThatFailTheirHashCostTheWholeObject() throws {
+        let path = try objectPath("pack.bin")
+        var body = try dir.read("cat/" + path)
+        let whole = body
+        body[2_000_000] ^= 0x01
+        let damaged = body
+        server.override(path) { request in
+            HostileHTTPServer.serve(request.range == nil ? whole : damaged, for: request)
+        }
+        let update = try sync()
+        #expect(update.chunkedObjects == 1 && update.chunkFallBacks.count == 1)
+        #expect(update.chunkFallBacks.first?.contains("does not have the hash its list gives") == true)
+    }
+
+    /// A signed catalog: chunk lists are not signed, and need not be; a file built from
+    /// chunks is checked against the SHA-256 the manifest's signature records.
+    @Test func aSignedCatalogUpdatesByChunksToo() throws {
+        let key = try SigningKey.generate()
+        _ = try catalog.signAll(with: CatalogSigner(key: key))
+        _ = try repo.track(url: server.url, bundle: "B", trustedKeys: [key.publicKey])
+        let update = try sync()
+        #expect(update.chunkedObjects == 2 && update.chunkFallBacks.isEmpty)
+        #expect(server.requests.contains { $0.path.hasPrefix("signatures/manifests/B-2.json.") })
+    }
+
+    /// A catalog written before chunk lists: no list, whole objects, nothing else changes.
+    @Test func aCatalogWithoutChunkListsIsSyncedAsBefore() throws {
+        try FileManager.default.removeItem(atPath: dir.at("cat/chunks/B-2.json.gz"))
+        let update = try sync()
+        #expect(update.chunkedObjects == 0 && update.chunkListError == nil)
+    }
+
+    /// A repo made before chunk records gets them on its first update, and uses them.
+    @Test func aRepoMadeBeforeChunkRecordsGetsThem() throws {
+        try FileManager.default.removeItem(atPath: dir.at("repo/chunks"))
+        let update = try sync()
+        #expect(update.chunkedObjects == 2)
+        #expect(dir.files(under: "repo/chunks").count == 2, "the records of the two large objects")
+    }
+
+    /// Chunks are reused from whatever object holds them: here a file of another bundle.
+    @Test func chunksComeFromAnyBundleOfTheRepo() throws {
+        try dir.write("other/assets/pack-copy.bin", Self.pack)
+        _ = try catalog.updateBundle("C", from: dir.at("other"))
+        _ = try catalog.updateDistro(bundle: "C", distro: "master", to: .number(1))
+        let fresh = try Repo.initialize(at: dir.at("fresh"))
+        _ = try fresh.track(url: server.url, bundle: "C")
+        #expect(try !SyncEngine(repo: fresh).sync().failed)
+        _ = try fresh.track(url: server.url, bundle: "B")
+        let report = try SyncEngine(repo: fresh).sync()
+        let update = try #require(report.bundles.first { $0.bundle == "B" })
+        #expect(update.error == nil && update.chunkedObjects == 1, "the pack, from bundle C's copy")
+        #expect(try dir.read("fresh/bundles/\(Self.catalogID).B-2/pack.bin") == dir.read("src/pack.bin"))
+    }
+}
