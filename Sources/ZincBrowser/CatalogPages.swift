@@ -76,27 +76,40 @@ extension CatalogBrowser {
     /// Per version still in use, what each download strategy costs, as bars on one scale.
     func costChart(_ served: ServedCatalog, _ bundle: String, _ rows: [UpdateCosts.Row]) -> HTML {
         guard !rows.isEmpty else { return "<p class=\"muted\">No distribution is on an older version.</p>" }
-        let largest = max(1, rows.flatMap { $0.diff.plan.transfers.values.map(\.bytes) }.max() ?? 1)
+        let largest = max(1, rows.flatMap { $0.diff.plan.transfers.values.map(\.bytes) + [$0.diff.chunkBytes] }.max() ?? 1)
         let body = rows.map { row -> HTML in
             let plan = row.diff.plan
+            let chunked = row.diff.chunks.isEmpty ? [] : [chunkBar(row.diff, largest: largest)]
             let bars = HTML(
-                joining: [FetchStrategy.lmfo, .objects, .archive].compactMap { strategy -> HTML? in
-                    guard let transfer = plan.transfers[strategy] else { return nil }
-                    let width = max(0.3, Double(transfer.bytes) * 100 / Double(largest))
-                    let chosen = strategy == plan.strategy
-                    return """
-                        <tr class="bars"><td class="muted">\(Self.strategyNames[strategy]!)\(chosen ? " ✓" : "")</td>\
-                        <td style="width:55%"><div class="bar\(chosen ? " chosen" : "")" style="width:\(width.fixedDecimals(1))%"></div></td>\
-                        <td class="num">\(HumanFormat.bytes(transfer.bytes))</td><td class="num">\(transfer.requests) req</td></tr>
-                        """
-                })
+                joining: chunked
+                    + [FetchStrategy.lmfo, .objects, .archive].compactMap { strategy -> HTML? in
+                        guard let transfer = plan.transfers[strategy] else { return nil }
+                        let width = max(0.3, Double(transfer.bytes) * 100 / Double(largest))
+                        let chosen = strategy == plan.strategy
+                        return """
+                            <tr class="bars"><td class="muted">\(Self.strategyNames[strategy]!)\(chosen ? " ✓" : "")</td>\
+                            <td style="width:55%"><div class="bar\(chosen ? " chosen" : "")" style="width:\(width.fixedDecimals(1))%"></div></td>\
+                            <td class="num">\(HumanFormat.bytes(transfer.bytes))</td><td class="num">\(transfer.requests) req</td></tr>
+                            """
+                    })
             return """
                 <tr><td colspan="4"><a href="\(urls.diff(served.key, bundle, from: row.diff.from, to: row.diff.to))">\
                 from version \(row.diff.from)</a> \(badges(row.distributions)) \
-                <span class="muted">\(plan.missing.count) objects missing</span></td></tr>\(bars)
+                <span class="muted">\(plan.missing.count + row.diff.chunks.count) objects missing</span></td></tr>\(bars)
                 """
         }
         return "<table id=\"costs\">\(body)</table>"
+    }
+
+    /// The objects built from chunks the client has: fetched alongside whichever strategy
+    /// fetches the others, so always chosen.
+    private func chunkBar(_ diff: VersionDiff, largest: Int64) -> HTML {
+        let width = max(0.3, Double(diff.chunkBytes) * 100 / Double(largest))
+        return """
+            <tr class="bars"><td class="muted">chunks of \(diff.chunks.count) ✓</td>\
+            <td style="width:55%"><div class="bar chosen" style="width:\(width.fixedDecimals(1))%"></div></td>\
+            <td class="num">\(HumanFormat.bytes(diff.chunkBytes))</td><td class="num">\(diff.chunks.count) req</td></tr>
+            """
     }
 
     static let strategyNames: [FetchStrategy: String] = [.lmfo: "LMFO range", .objects: "objects", .archive: "archive"]

@@ -150,4 +150,40 @@ import ZincTestSupport
             #expect(concurrency.status == 64 && concurrency.stderr.hasPrefix("zinc: error: --concurrency must be from 1 to 64."))
         }
     }
+
+    /// A byte flipped in a large file: `diff` prices chunks, `sync` fetches them, and a
+    /// catalog written before chunk lists gains them with `add_chunk_lists`.
+    @Test func anEditInsideALargeFileCostsItsChunks() throws {
+        let dir = try TemporaryDirectory()
+        var pack = SampleContent.noise(6 << 20, seed: 3)
+        try dir.write("src/pack.bin", pack)
+        try dir.write("src/readme.txt", "one")
+        try Self.zinc(["create_catalog", "--id", "com.example.packs", "--dest", "cat"], in: dir)
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "P", "--source", "src", "--quiet"], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "P", "--name", "master", "--version", "1"], in: dir)
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "P"], in: dir)
+        try Self.zinc(["sync", "--repo", "repo", "--quiet"], in: dir)
+
+        pack[4_000_000] ^= 1
+        try dir.write("src/pack.bin", pack)
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "P", "--source", "src", "--quiet"], in: dir)
+        // As a catalog written before chunk lists, then given them.
+        try FileManager.default.removeItem(atPath: dir.at("cat/chunks/P-1.json.gz"))
+        try FileManager.default.removeItem(atPath: dir.at("cat/chunks/P-2.json.gz"))
+        #expect(
+            try Self.zinc(["add_chunk_lists", "--catalog", "cat"], in: dir).hasSuffix(
+                "Added chunk lists to 2 versions (2 objects, 12.6 MB read)\n"))
+        #expect(try Self.zinc(["verify", "--catalog", "cat"], in: dir).contains("no problems"))
+        let diff = try Self.zinc(["diff", "--catalog", "cat", "--bundle", "P", "--from", "1", "--to", "2"], in: dir)
+        #expect(diff.contains("1 object built from chunks it has (6.2"), "\(diff)")
+
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "P", "--name", "master", "--version", "2"], in: dir)
+        let update = try Self.firstBundle(Self.syncJSON(dir))
+        #expect(update["chunked_objects"] as? Int == 1 && update["outcome"] as? String == "updated")
+        let chunkBytes = try #require(update["chunk_bytes"] as? Int)
+        #expect(chunkBytes > 0 && chunkBytes <= ContentChunker.maximumSize, "one chunk, not 6 MiB: \(chunkBytes)")
+        #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.packs.P-2"))
+    }
 }

@@ -75,7 +75,15 @@ struct Diff: ParsableCommand {
 
     private func printDownload(of diff: VersionDiff) {
         let plan = diff.plan
-        print("A client on version \(diff.from) is missing \(Self.count(plan.missing.count, "object")):")
+        print("A client on version \(diff.from) is missing \(Self.count(plan.missing.count + diff.chunks.count, "object")):")
+        if !diff.chunks.isEmpty {
+            let reused = diff.chunks.reduce(0) { $0 + $1.reusedBytes }
+            print(
+                "  \(Self.count(diff.chunks.count, "object")) built from chunks it has (\(HumanFormat.bytes(reused)) reused): "
+                    + "\(Self.count(diff.chunks.count, "request")), \(HumanFormat.bytes(diff.chunkBytes))")
+            guard !plan.missing.isEmpty else { return }
+            print("  the other \(Self.count(plan.missing.count, "object")):")
+        }
         for strategy in [FetchStrategy.lmfo, .objects, .archive] {
             guard let transfer = plan.transfers[strategy] else { continue }
             let requests = Self.count(transfer.requests, "request")
@@ -93,11 +101,16 @@ struct Diff: ParsableCommand {
         print("\(costs.bundle): updating to version \(costs.to)\(scope)")
         for row in costs.rows {
             let plan = row.diff.plan
-            let transfer = plan.transfers[plan.strategy]!
+            let chunked = row.diff.chunks.count
+            // Without objects left to fetch whole, the plan's strategy fetches nothing.
+            let transfer = plan.missing.isEmpty ? FetchPlan.Transfer(requests: 0, bytes: 0) : plan.transfers[plan.strategy]!
+            var how = plan.missing.isEmpty ? [] : [Self.strategyNames[plan.strategy]!]
+            if chunked > 0 { how.append("chunks of \(Self.count(chunked, "object"))") }
             print(
                 "  from \(row.diff.from) (\(row.distributions.joined(separator: ", "))): "
-                    + "\(Self.count(plan.missing.count, "object")), \(HumanFormat.bytes(transfer.bytes)) in "
-                    + "\(Self.count(transfer.requests, "request")) by \(Self.strategyNames[plan.strategy]!)")
+                    + "\(Self.count(plan.missing.count + chunked, "object")), "
+                    + "\(HumanFormat.bytes(transfer.bytes + row.diff.chunkBytes)) in "
+                    + "\(Self.count(transfer.requests + chunked, "request")) by \(how.joined(separator: " and "))")
         }
     }
 

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Zinc
+
+struct AddChunkLists: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add_chunk_lists",
+        abstract: "Give versions written before chunk lists one, so clients update their large files by chunks.",
+        discussion: """
+            For each version without chunks/B-V.json.gz, reads its raw objects of 2 MiB or more from the \
+            catalog, cuts them into content-defined chunks and writes the list. No object is rewritten, so \
+            what clients cache stays valid. Gzipped objects written without chunk lists are fetched whole \
+            until a new version stores them again. Imports write chunk lists themselves.
+            """,
+        aliases: ["add-chunk-lists"]
+    )
+
+    @OptionGroup var catalog: CatalogOption
+
+    @Option(name: [.customLong("bundle"), .customLong("id")], help: "Only this bundle's versions (default: every bundle).")
+    var bundle: String?
+
+    @Flag(help: "Print one JSON document instead: {\"written\": [path, ...], \"chunked_objects\", \"bytes_read\"}.")
+    var json = false
+
+    func run() throws {
+        let report = try catalog.reference.open().addChunkLists(bundle: bundle)
+        if json {
+            printJSON(
+                .object([
+                    "written": .array(report.written.map { .string($0) }),
+                    "chunked_objects": .int(Int64(report.chunkedObjects)), "bytes_read": .int(report.bytesRead),
+                ]))
+            return
+        }
+        for path in report.written { print("wrote \(path)") }
+        print(
+            "Added chunk lists to \(report.written.count) version\(report.written.count == 1 ? "" : "s") "
+                + "(\(report.chunkedObjects) object\(report.chunkedObjects == 1 ? "" : "s"), "
+                + "\(HumanFormat.bytes(report.bytesRead)) read)")
+    }
+}
