@@ -7,15 +7,19 @@ import Foundation
 #endif
 
 /// The links a repo's syncs measured, per host (`links.json` in the repo), so that the
-/// next sync plans its first download with the rate it saw last time. Only hints: a
-/// missing, damaged or foreign file is taken as empty and rewritten, and a sync that
-/// cannot save it still succeeds.
+/// next sync plans its first download with the rate it saw last time, and the hosts
+/// found to answer one range per request, so that the next sync does not ask them for
+/// several (a whole-file answer wastes a round trip's worth of bytes before it is cut).
+/// Only hints: a missing, damaged or foreign file is taken as empty and rewritten, and a
+/// sync that cannot save it still succeeds.
 ///
-///     {"format":"1","hosts":{"cdn.example.com:443":{"round_trip_ms":92.5,"mbit_per_s":18.2}}}
+///     {"format":"1","hosts":{"cdn.example.com:443":{"round_trip_ms":92.5,"mbit_per_s":18.2}},
+///      "single_range":["bucket.s3.amazonaws.com:443"]}
 package struct LinkRecords: Equatable {
     static let fileName = "links.json"
 
     package var hosts: [String: LinkEstimate] = [:]
+    package var singleRangeHosts: Set<String> = []
 
     package init() {}
 
@@ -51,14 +55,16 @@ package struct LinkRecords: Equatable {
             else { continue }
             records.hosts[host] = estimate
         }
+        if case .array(let hosts)? = top["single_range"] {
+            records.singleRangeHosts = Set(hosts.prefix(1000).compactMap { if case .string(let host) = $0 { host } else { nil } })
+        }
         return records
     }
 
     package func json() -> JSONValue {
-        .object([
-            "format": .string("1"),
-            "hosts": .object(hosts.mapValues(\.json)),
-        ])
+        var top: [String: JSONValue] = ["format": .string("1"), "hosts": .object(hosts.mapValues(\.json))]
+        if !singleRangeHosts.isEmpty { top["single_range"] = .array(singleRangeHosts.sorted().map { .string($0) }) }
+        return .object(top)
     }
 }
 

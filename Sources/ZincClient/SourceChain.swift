@@ -23,8 +23,9 @@ final class SourceChain: Sendable {
     private let temporaryFolder: String
     private let traffic = Mutex(Traffic())
     private let standing: Mutex<Standing>
-    /// Sources found to answer one range per request: asked for one at a time.
-    private let singleRangeSources = Mutex(Set<Int>())
+    /// Sources found to answer one range per request, in this sync or (by host) an
+    /// earlier one: asked for one at a time.
+    private let singleRangeSources: Mutex<Set<Int>>
 
     private struct Traffic {
         var requests = 0
@@ -53,6 +54,8 @@ final class SourceChain: Sendable {
         self.sources = sources
         self.temporaryFolder = temporaryFolder
         meters = sources.map { source in LinkMeter(recorded: LinkRecords.host(of: source.url).flatMap { links.hosts[$0] }) }
+        singleRangeSources = Mutex(
+            Set(sources.indices.filter { LinkRecords.host(of: sources[$0].url).map(links.singleRangeHosts.contains) ?? false }))
         standing = Mutex(Standing(order: Array(sources.indices)))
     }
 
@@ -83,6 +86,9 @@ final class SourceChain: Sendable {
     func measured(into records: inout LinkRecords) {
         for (source, meter) in zip(sources, meters) {
             if let host = LinkRecords.host(of: source.url), let measured = meter.measured { records.hosts[host] = measured }
+        }
+        for index in singleRangeSources.withLock({ $0 }) {
+            if let host = LinkRecords.host(of: sources[index].url) { records.singleRangeHosts.insert(host) }
         }
     }
 

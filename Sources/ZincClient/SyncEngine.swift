@@ -204,7 +204,8 @@ public struct SyncEngine {
         return assemblies.isEmpty ? nil : ChunkedFetches(seeds: seeds, assemblies: assemblies)
     }
 
-    /// `name`: `catalog.bundle-version[~flavor]`, for the partial archive and progress.
+    /// Builds the `chunked` objects beside the plan's download of the others, then fetches
+    /// whole those that could not be built.
     private func fetch(
         _ plan: FetchPlan, chunked: ChunkedFetches?, expected: [String: StoredObject],
         signedContent: [SHA1.Digest: SHA256.Digest]?, name: String, chain: SourceChain,
@@ -237,8 +238,10 @@ public struct SyncEngine {
         let whole = ObjectFetcher(repo: repo, chain: chain, signedContent: signedContent)
         _ = try parallelMap(count: fallBacks.count, workers: options.concurrency) { i in try whole.fetch(fallBacks[i]) }
         result.individually += fallBacks.count
+        result.missingObjects += assemblies.count
     }
 
+    /// `name`: `catalog.bundle-version[~flavor]`, for the partial archive and progress.
     private func fetch(
         _ plan: FetchPlan, expected: [String: StoredObject], signedContent: [SHA1.Digest: SHA256.Digest]?,
         name: String, chain: SourceChain, result: inout SyncReport.BundleSync

@@ -60,7 +60,7 @@ public struct SyncReport: Sendable {
         public let previousVersion: Int?
         public var version: Int?
         public var outcome = Outcome.failed
-        /// nil when nothing was missing.
+        /// nil when no object was to be fetched whole (none missing, or all built from chunks).
         public var strategy: FetchStrategy?
         public var estimates: [FetchStrategy: Int64] = [:]
         public var missingObjects = 0
@@ -98,6 +98,8 @@ public struct SyncReport: Sendable {
                 if fromArchive > 0 || strategy != .objects { how += ", \(fromArchive) from the archive" }
                 if strategy != .objects { how += ", \(individually) fetched singly" }
                 if archiveUnavailable { how += " (archive unavailable)" }
+            } else if missingObjects > 0 {
+                how = "\(missingObjects) object\(missingObjects == 1 ? "" : "s") missing"
             }
             if chunkedObjects > 0 {
                 how +=

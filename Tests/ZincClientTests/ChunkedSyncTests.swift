@@ -75,13 +75,38 @@ import ZincTestSupport
     }
 
     @Test func aServerThatAnswersOneRangePerRequestIsAskedOneAtATime() throws {
-        for file in ["pack.bin", "level.json"] {
-            let path = try objectPath(file)
-            let body = try dir.read("cat/" + path)
-            server.override(path) { HostileHTTPServer.serve(body, for: $0, multipart: false) }
+        /// Serves every object one range per request.
+        func answerOneRange(version: Int) throws {
+            for entry in try catalog.manifest(bundle: "B", version: version).files.values {
+                let body = try dir.read("cat/" + entry.object.preferredPath)
+                server.override(entry.object.preferredPath) { HostileHTTPServer.serve(body, for: $0, multipart: false) }
+            }
         }
+        /// Version `version`: two bytes of the pack flipped far apart, two ranges to fetch.
+        func publishTwoEdits(_ version: Int) throws {
+            var pack = try dir.read("src/pack.bin")
+            pack[100_000 * version] ^= 0xFF
+            pack[2_900_000 - version] ^= 0xFF
+            try dir.write("src/pack.bin", pack)
+            _ = try catalog.updateBundle("B", from: dir.at("src"))
+            _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(version))
+            try answerOneRange(version: version)
+        }
+        try answerOneRange(version: 2)
         let update = try sync()
         #expect(update.chunkedObjects == 2 && update.chunkBytes < 1 << 20)
+
+        try publishTwoEdits(3)
+        let third = try #require(try SyncEngine(repo: repo).sync().bundles.first)
+        #expect(third.error == nil && third.chunkedObjects == 1)
+        // Remembered: the next update asks that host for one range per request, at once.
+        let host = try #require(LinkRecords.host(of: server.url))
+        #expect(LinkRecords.parse(try dir.read("repo/links.json")).singleRangeHosts == [host])
+        try publishTwoEdits(4)
+        let before = server.requests.count
+        let fourth = try #require(try SyncEngine(repo: repo).sync().bundles.first)
+        #expect(fourth.error == nil && fourth.version == 4 && fourth.chunkedObjects == 1)
+        #expect(server.requests[before...].allSatisfy { !($0.range ?? "").contains(",") })
     }
 
     @Test func aServerThatIgnoresRangeServesTheObjectsWhole() throws {
