@@ -15,6 +15,8 @@ import ZincTestSupport
     let catalog: Catalog
     let server: HostileHTTPServer
     let repo: Repo
+    /// Syncs through the build's default transport (`aRepoUpdatesByChunksThroughEachTransport` tries each).
+    let options = SyncOptions(sourceFactory: ClientTransport.standard.sourceFactory)
 
     /// Version 1 (a raw pack, a gzipped level, a small file) synced into the repo; version
     /// 2 edits both large files (a byte flipped in one, 4 KiB inserted in the other) and
@@ -29,8 +31,8 @@ import ZincTestSupport
         _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(1))
         server = try HostileHTTPServer(serving: dir.at("cat"))
         repo = try Repo.initialize(at: dir.at("repo"))
-        _ = try repo.track(url: server.url, bundle: "B")
-        let first = try SyncEngine(repo: repo).sync()
+        _ = try repo.track(url: server.url, bundle: "B", options: options)
+        let first = try SyncEngine(repo: repo, options: options).sync()
         #expect(!first.failed && first.bundles.first?.chunkedObjects == 0)
 
         var pack = Self.pack
@@ -42,8 +44,8 @@ import ZincTestSupport
         _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(2))
     }
 
-    func sync() throws -> SyncReport.BundleSync {
-        let report = try SyncEngine(repo: repo).sync()
+    func sync(through transport: ClientTransport = .standard) throws -> SyncReport.BundleSync {
+        let report = try SyncEngine(repo: repo, options: SyncOptions(sourceFactory: transport.sourceFactory)).sync()
         let bundle = try #require(report.bundles.first)
         #expect(bundle.error == nil, "\(bundle.error ?? "")")
         #expect(bundle.version == 2)
@@ -61,9 +63,9 @@ import ZincTestSupport
         try #require(try catalog.manifest(bundle: "B", version: 2).files[file]).object.preferredPath
     }
 
-    @Test func anUpdateFetchesTheChangedChunksAndReusesTheRest() throws {
+    @Test(arguments: ClientTransport.allCases) func anUpdateFetchesTheChangedChunksAndReusesTheRest(_ transport: ClientTransport) throws {
         let before = server.requests.count
-        let update = try sync()
+        let update = try sync(through: transport)
         #expect(update.chunkedObjects == 2 && update.chunkFallBacks.isEmpty)
         // A chunk or two of each file, not 6 MiB.
         #expect(update.chunkBytes > 0 && update.chunkBytes < 1 << 20, "\(update.chunkBytes)")
@@ -97,14 +99,14 @@ import ZincTestSupport
         #expect(update.chunkedObjects == 2 && update.chunkBytes < 1 << 20)
 
         try publishTwoEdits(3)
-        let third = try #require(try SyncEngine(repo: repo).sync().bundles.first)
+        let third = try #require(try SyncEngine(repo: repo, options: options).sync().bundles.first)
         #expect(third.error == nil && third.chunkedObjects == 1)
         // Remembered: the next update asks that host for one range per request, at once.
         let host = try #require(LinkRecords.host(of: server.url))
         #expect(LinkRecords.parse(try dir.read("repo/links.json")).singleRangeHosts == [host])
         try publishTwoEdits(4)
         let before = server.requests.count
-        let fourth = try #require(try SyncEngine(repo: repo).sync().bundles.first)
+        let fourth = try #require(try SyncEngine(repo: repo, options: options).sync().bundles.first)
         #expect(fourth.error == nil && fourth.version == 4 && fourth.chunkedObjects == 1)
         #expect(server.requests[before...].allSatisfy { !($0.range ?? "").contains(",") })
     }
@@ -165,7 +167,7 @@ import ZincTestSupport
     @Test func aSignedCatalogUpdatesByChunksToo() throws {
         let key = try SigningKey.generate()
         _ = try catalog.signAll(with: CatalogSigner(key: key))
-        _ = try repo.track(url: server.url, bundle: "B", trustedKeys: [key.publicKey])
+        _ = try repo.track(url: server.url, bundle: "B", trustedKeys: [key.publicKey], options: options)
         let update = try sync()
         #expect(update.chunkedObjects == 2 && update.chunkFallBacks.isEmpty)
         #expect(server.requests.contains { $0.path.hasPrefix("signatures/manifests/B-2.json.") })
@@ -192,10 +194,10 @@ import ZincTestSupport
         _ = try catalog.updateBundle("C", from: dir.at("other"))
         _ = try catalog.updateDistro(bundle: "C", distro: "master", to: .number(1))
         let fresh = try Repo.initialize(at: dir.at("fresh"))
-        _ = try fresh.track(url: server.url, bundle: "C")
-        #expect(try !SyncEngine(repo: fresh).sync().failed)
-        _ = try fresh.track(url: server.url, bundle: "B")
-        let report = try SyncEngine(repo: fresh).sync()
+        _ = try fresh.track(url: server.url, bundle: "C", options: options)
+        #expect(try !SyncEngine(repo: fresh, options: options).sync().failed)
+        _ = try fresh.track(url: server.url, bundle: "B", options: options)
+        let report = try SyncEngine(repo: fresh, options: options).sync()
         let update = try #require(report.bundles.first { $0.bundle == "B" })
         #expect(update.error == nil && update.chunkedObjects == 1, "the pack, from bundle C's copy")
         #expect(try dir.read("fresh/bundles/\(Self.catalogID).B-2/pack.bin") == dir.read("src/pack.bin"))
