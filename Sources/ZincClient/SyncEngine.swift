@@ -205,24 +205,38 @@ public struct SyncEngine {
     }
 
     /// Builds the `chunked` objects beside the plan's download of the others, then fetches
-    /// whole those that could not be built.
+    /// whole those that could not be built. `name`: `catalog.bundle-version[~flavor]`, for
+    /// the partial archive and progress, which counts both.
     private func fetch(
         _ plan: FetchPlan, chunked: ChunkedFetches?, expected: [String: StoredObject],
         signedContent: [SHA1.Digest: SHA256.Digest]?, name: String, chain: SourceChain,
         result: inout SyncReport.BundleSync
     ) throws {
+        let assemblies = chunked?.assemblies ?? []
+        guard !plan.missing.isEmpty || !assemblies.isEmpty else { return }
+        let planBytes = plan.missing.isEmpty ? 0 : plan.transfers[plan.strategy]?.bytes ?? 0
+        let meter = SyncMeter(
+            bundle: name, totalObjects: plan.missing.count + assemblies.count,
+            totalBytes: planBytes + assemblies.reduce(0) { $0 + $1.fetchedBytes }, report: options.progress)
         guard let chunked else {
-            return try fetch(plan, expected: expected, signedContent: signedContent, name: name, chain: chain, result: &result)
+            return try fetch(
+                plan, expected: expected, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)
         }
         let fetcher = ChunkedObjectFetcher(
             repo: repo, chain: chain, seeds: chunked.seeds, signedContent: signedContent, parallel: options.concurrency)
-        let assemblies = chunked.assemblies
         // The chunk ranges and the plan's downloads side by side, so their round trips overlap.
         let (outcomes, _) = try concurrently(
             { [options] in
-                try parallelMap(count: assemblies.count, workers: options.concurrency) { i in try fetcher.fetch(assemblies[i]) }
+                try parallelMap(count: assemblies.count, workers: options.concurrency) { i in
+                    let outcome = try fetcher.fetch(assemblies[i])
+                    if case .assembled = outcome { meter.finished(objects: 1, bytes: assemblies[i].fetchedBytes) }
+                    return outcome
+                }
             },
-            { try fetch(plan, expected: expected, signedContent: signedContent, name: name, chain: chain, result: &result) })
+            {
+                try fetch(
+                    plan, expected: expected, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)
+            })
         var fallBacks = [StoredObject]()
         for (assembly, outcome) in zip(assemblies, outcomes) {
             switch outcome {
@@ -236,15 +250,19 @@ public struct SyncEngine {
             }
         }
         let whole = ObjectFetcher(repo: repo, chain: chain, signedContent: signedContent)
-        _ = try parallelMap(count: fallBacks.count, workers: options.concurrency) { i in try whole.fetch(fallBacks[i]) }
+        meter.addBytesToFetch(fallBacks.reduce(0) { $0 + $1.preferredSize })
+        _ = try parallelMap(count: fallBacks.count, workers: options.concurrency) { i in
+            try whole.fetch(fallBacks[i])
+            meter.finished(objects: 1, bytes: fallBacks[i].preferredSize)
+        }
         result.individually += fallBacks.count
         result.missingObjects += assemblies.count
     }
 
-    /// `name`: `catalog.bundle-version[~flavor]`, for the partial archive and progress.
+    /// The plan's download of the objects to fetch whole.
     private func fetch(
         _ plan: FetchPlan, expected: [String: StoredObject], signedContent: [SHA1.Digest: SHA256.Digest]?,
-        name: String, chain: SourceChain, result: inout SyncReport.BundleSync
+        name: String, chain: SourceChain, meter: SyncMeter, result: inout SyncReport.BundleSync
     ) throws {
         guard !plan.missing.isEmpty else { return }
         result.strategy = plan.strategy
@@ -253,10 +271,6 @@ public struct SyncEngine {
         var remaining = Set(plan.missing.map(\.sha))
         let usesArchive = plan.strategy != .objects && plan.archivePath != nil
         let length = plan.strategy == .lmfo ? plan.prefixLength : plan.archiveLength
-        let meter = SyncMeter(
-            bundle: name, totalObjects: plan.missing.count,
-            totalBytes: usesArchive ? length : plan.missing.reduce(0) { $0 + $1.preferredSize },
-            report: options.progress)
         if usesArchive, let archivePath = plan.archivePath {
             let part = repo.temporaryFolder + "/" + name + ".tar.part"
             do {

@@ -19,7 +19,9 @@ public struct SyncProgress: Sendable, Equatable {
 final class SyncMeter: Sendable {
     private struct Counts {
         var objects = 0
-        var bytes: Int64 = 0
+        /// Bytes of downloads finished, and of the one being watched.
+        var finishedBytes: Int64 = 0
+        var watchedBytes: Int64 = 0
         var totalBytes: Int64
     }
 
@@ -42,7 +44,7 @@ final class SyncMeter: Sendable {
     func finished(objects: Int, bytes: Int64) {
         send {
             $0.objects += objects
-            $0.bytes += bytes
+            $0.finishedBytes += bytes
         }
     }
 
@@ -51,7 +53,7 @@ final class SyncMeter: Sendable {
         guard report != nil else { return try download() }
         let measure: @Sendable () -> Void = { [self] in
             guard let size = try? PosixFile.open(part).status().st_size else { return }
-            send { $0.bytes = max($0.bytes, base + Int64(size)) }
+            send { $0.watchedBytes = max($0.watchedBytes, base + Int64(size)) }
         }
         let watcher = PeriodicThread(every: 0.1, measure)
         defer {
@@ -70,6 +72,6 @@ final class SyncMeter: Sendable {
         report(
             SyncProgress(
                 bundle: bundle, completedObjects: counts.objects, totalObjects: totalObjects,
-                completedBytes: counts.bytes, totalBytes: counts.totalBytes))
+                completedBytes: counts.finishedBytes + counts.watchedBytes, totalBytes: counts.totalBytes))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Zinc
 import ZincClient
@@ -74,6 +75,19 @@ import ZincTestSupport
         let requests = server.requests[before...].map(\.path)
         #expect(requests.count <= 6, "\(requests)")
         #expect(requests.contains("chunks/B-2.json.gz"))
+    }
+
+    /// Progress counts the objects built from chunks and their ranges' bytes, beside
+    /// the small file fetched whole.
+    @Test func progressCountsTheChunksFetched() throws {
+        let reports = Mutex([SyncProgress]())
+        let options = SyncOptions(sourceFactory: ClientTransport.standard.sourceFactory) { progress in
+            reports.withLock { $0.append(progress) }
+        }
+        let update = try #require(try SyncEngine(repo: repo, options: options).sync().bundles.first)
+        let last = try #require(reports.withLock { $0.last })
+        #expect(update.chunkedObjects == 2 && last.totalObjects == 3 && last.completedObjects == 3)
+        #expect(last.completedBytes == last.totalBytes && last.totalBytes == update.chunkBytes + 9, "the chunks and 'version 2'")
     }
 
     @Test func aServerThatAnswersOneRangePerRequestIsAskedOneAtATime() throws {

@@ -61,15 +61,18 @@ public struct ContentChunker: Sendable {
             // a round where one qualifies is left to the byte-by-byte loop below.
             while stop - p >= 4 {
                 let g0 = gear[Int(p[0])]
-                let s1 = (g0 << 1) &+ gear[Int(p[1])]
-                let s2 = (s1 << 1) &+ gear[Int(p[2])]
-                let s3 = (s2 << 1) &+ gear[Int(p[3])]
-                if ((h << 1) &+ g0) & mask == 0 || ((h << 2) &+ s1) & mask == 0 || ((h << 3) &+ s2) & mask == 0
-                    || ((h << 4) &+ s3) & mask == 0
-                {
-                    break
-                }
-                h = (h << 4) &+ s3
+                let g1 = gear[Int(p[1])]
+                let g2 = gear[Int(p[2])]
+                let g3 = gear[Int(p[3])]
+                let s1 = (g0 << 1) &+ g1
+                let s2 = (s1 << 1) &+ g2
+                let s3 = (s2 << 1) &+ g3
+                let h0 = (h << 1) &+ g0
+                let h1 = (h << 2) &+ s1
+                let h2 = (h << 3) &+ s2
+                let h3 = (h << 4) &+ s3
+                if h0 & mask == 0 || h1 & mask == 0 || h2 & mask == 0 || h3 & mask == 0 { break }
+                h = h3
                 p += 4
             }
             while p < stop {
