@@ -267,7 +267,7 @@ final class SourceChain: Sendable {
         for (i, outcome) in outcomes.enumerated() {
             let arrived = try PosixFile.open(scratch[i].path)
             try arrived.forEachChunk { try file.write($0) }
-            try outcome.get()
+            _ = try outcome.get()
             guard try Int64(arrived.status().st_size) == ranges[i].upperBound - ranges[i].lowerBound else { return }
         }
     }
