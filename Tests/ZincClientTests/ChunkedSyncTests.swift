@@ -11,6 +11,7 @@ import ZincTestSupport
     static let catalogID = "com.example.chunks"
     static let pack = SampleContent.noise(3 << 20, seed: 11)
     static let level = SampleContent.prose(3 << 20, seed: 12)
+    static let video = SampleContent.noise(3 << 20, seed: 14)
 
     let dir: TemporaryDirectory
     let catalog: Catalog
@@ -19,14 +20,15 @@ import ZincTestSupport
     /// Syncs through the build's default transport (`aRepoUpdatesByChunksThroughEachTransport` tries each).
     let options = SyncOptions(sourceFactory: ClientTransport.standard.sourceFactory)
 
-    /// Version 1 (a raw pack, a gzipped level, a small file) synced into the repo; version
-    /// 2 edits both large files (a byte flipped in one, 4 KiB inserted in the other) and
-    /// is on `master`.
+    /// Version 1 (a raw pack and video, a gzipped level, a small file) synced into the
+    /// repo; version 2 edits the large files (a byte flipped in the pack, 4 KiB inserted
+    /// in the level, 256 KiB appended to the video) and is on `master`.
     init() throws {
         dir = try TemporaryDirectory()
         catalog = try Catalog.create(id: Self.catalogID, in: FileStorage(root: dir.at("cat")))
         try dir.write("src/pack.bin", Self.pack)
         try dir.write("src/level.json", Self.level)
+        try dir.write("src/video.bin", Self.video)
         try dir.write("src/readme.txt", "version 1")
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(1))
@@ -40,6 +42,7 @@ import ZincTestSupport
         pack[2_000_000] ^= 0xFF
         try dir.write("src/pack.bin", pack)
         try dir.write("src/level.json", Array(Self.level[..<1_500_000]) + SampleContent.prose(4096, seed: 13) + Self.level[1_500_000...])
+        try dir.write("src/video.bin", Self.video + SampleContent.noise(256 << 10, seed: 15))
         try dir.write("src/readme.txt", "version 2")
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(2))
@@ -67,13 +70,13 @@ import ZincTestSupport
     @Test(arguments: ClientTransport.allCases) func anUpdateFetchesTheChangedChunksAndReusesTheRest(_ transport: ClientTransport) throws {
         let before = server.requests.count
         let update = try sync(through: transport)
-        #expect(update.chunkedObjects == 2 && update.chunkFallBacks.isEmpty)
-        // A chunk or two of each file, not 6 MiB.
+        #expect(update.chunkedObjects == 3 && update.chunkFallBacks.isEmpty)
+        // A chunk or two of each file and what was appended, not 9 MiB.
         #expect(update.chunkBytes > 0 && update.chunkBytes < 1 << 20, "\(update.chunkBytes)")
-        #expect(update.reusedBytes > 5 << 20)
+        #expect(update.reusedBytes > 8 << 20)
         // Manifest and chunk list side by side, one request per changed file and the small one.
         let requests = server.requests[before...].map(\.path)
-        #expect(requests.count <= 6, "\(requests)")
+        #expect(requests.count <= 7, "\(requests)")
         #expect(requests.contains("chunks/B-2.json.gz"))
     }
 
@@ -86,7 +89,7 @@ import ZincTestSupport
         }
         let update = try #require(try SyncEngine(repo: repo, options: options).sync().bundles.first)
         let last = try #require(reports.withLock { $0.last })
-        #expect(update.chunkedObjects == 2 && last.totalObjects == 3 && last.completedObjects == 3)
+        #expect(update.chunkedObjects == 3 && last.totalObjects == 4 && last.completedObjects == 4)
         #expect(last.completedBytes == last.totalBytes && last.totalBytes == update.chunkBytes + 9, "the chunks and 'version 2'")
     }
 
@@ -110,7 +113,7 @@ import ZincTestSupport
         }
         try answerOneRange(version: 2)
         let update = try sync()
-        #expect(update.chunkedObjects == 2 && update.chunkBytes < 1 << 20)
+        #expect(update.chunkedObjects == 3 && update.chunkBytes < 1 << 20)
 
         try publishTwoEdits(3)
         let third = try #require(try SyncEngine(repo: repo, options: options).sync().bundles.first)
@@ -126,13 +129,13 @@ import ZincTestSupport
     }
 
     @Test func aServerThatIgnoresRangeServesTheObjectsWhole() throws {
-        for file in ["pack.bin", "level.json"] {
+        for file in ["pack.bin", "level.json", "video.bin"] {
             let path = try objectPath(file)
             let body = try dir.read("cat/" + path)
             server.override(path) { _ in HostileHTTPServer.response(status: "200 OK", body: body) }
         }
         let update = try sync()
-        #expect(update.chunkedObjects == 0 && update.chunkFallBacks.count == 2)
+        #expect(update.chunkedObjects == 0 && update.chunkFallBacks.count == 3)
         #expect(update.chunkFallBacks.allSatisfy { $0.contains("ignores Range") }, "\(update.chunkFallBacks)")
     }
 
@@ -172,7 +175,7 @@ import ZincTestSupport
             HostileHTTPServer.serve(request.range == nil ? whole : damaged, for: request)
         }
         let update = try sync()
-        #expect(update.chunkedObjects == 1 && update.chunkFallBacks.count == 1)
+        #expect(update.chunkedObjects == 2 && update.chunkFallBacks.count == 1)
         #expect(update.chunkFallBacks.first?.contains("does not have the hash its list gives") == true)
     }
 
@@ -183,7 +186,7 @@ import ZincTestSupport
         _ = try catalog.signAll(with: CatalogSigner(key: key))
         _ = try repo.track(url: server.url, bundle: "B", trustedKeys: [key.publicKey], options: options)
         let update = try sync()
-        #expect(update.chunkedObjects == 2 && update.chunkFallBacks.isEmpty)
+        #expect(update.chunkedObjects == 3 && update.chunkFallBacks.isEmpty)
         #expect(server.requests.contains { $0.path.hasPrefix("signatures/manifests/B-2.json.") })
     }
 
@@ -198,8 +201,8 @@ import ZincTestSupport
     @Test func aRepoMadeBeforeChunkRecordsGetsThem() throws {
         try FileManager.default.removeItem(atPath: dir.at("repo/chunks"))
         let update = try sync()
-        #expect(update.chunkedObjects == 2)
-        #expect(dir.files(under: "repo/chunks").count == 2, "the records of the two large objects")
+        #expect(update.chunkedObjects == 3)
+        #expect(dir.files(under: "repo/chunks").count == 3, "the records of the three large objects")
     }
 
     /// Chunks are reused from whatever object holds them: here a file of another bundle.
