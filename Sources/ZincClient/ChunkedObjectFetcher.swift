@@ -94,15 +94,8 @@ struct ChunkedObjectFetcher {
                     throw ClientError.truncated(url: origin, received: fetchedAt, expected: fetchedAt + Int64(chunk.storedLength))
                 }
                 fetchedAt += Int64(chunk.storedLength)
-                if let inflater {
-                    do { try inflater.inflate(UnsafeRawBufferPointer(input), into: bytes) } catch {
-                        throw ClientError.integrity(url: origin, reason: "chunk \(i) does not inflate alone (\(error))")
-                    }
-                } else {
-                    bytes.copyMemory(from: UnsafeRawBufferPointer(input))
-                }
-                guard ChunkHash(of: UnsafeRawBufferPointer(bytes)) == chunk.hash else {
-                    throw ClientError.integrity(url: origin, reason: "chunk \(i) does not have the hash its list gives")
+                do { try chunk.decode(UnsafeRawBufferPointer(input), into: bytes, inflater: inflater) } catch {
+                    throw ClientError.integrity(url: origin, reason: "chunk \(i) \(error)")
                 }
             }
             whole.update(UnsafeRawBufferPointer(bytes))

@@ -121,7 +121,7 @@ final class SourceChain: Sendable {
         defer { part.remove() }
         let source = sources[index]
         var request = FetchRequest(path, limit: limit)
-        request.patience = sources.count > 1 ? max(Self.shortestPatience, .seconds(4 * meters[index].estimate.roundTripSeconds)) : nil
+        request.patience = sources.count > 1 ? patience(of: index) : nil
         guard (try? count(meters[index]) { try source.fetch(request, into: part.file) }) != nil,
             let bytes = try? Self.gunzip(part.path, location: source.location(of: path), limit: limit)
         else { return nil }
@@ -321,7 +321,7 @@ final class SourceChain: Sendable {
         var failures = [String]()
         for (position, index) in order.enumerated() {
             let isLast = position == order.count - 1
-            let patience = isLast ? nil : max(Self.shortestPatience, .seconds(4 * meters[index].estimate.roundTripSeconds))
+            let patience = isLast ? nil : patience(of: index)
             do {
                 return try attempt(sources[index], meters[index], patience)
             } catch let error as ClientError where error.isSourceUnavailable {
@@ -333,6 +333,12 @@ final class SourceChain: Sendable {
             }
         }
         throw ClientError.allSourcesFailed(catalog: catalog, failures: failures)
+    }
+
+    /// How long source `index` may stay silent before another serves: a few round trips
+    /// of its link, at least `shortestPatience`.
+    private func patience(of index: Int) -> Duration {
+        max(Self.shortestPatience, .seconds(4 * meters[index].estimate.roundTripSeconds))
     }
 
     /// Tries source `index` last for the rest of the sync.

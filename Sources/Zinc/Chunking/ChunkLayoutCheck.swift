@@ -58,16 +58,10 @@ final class ChunkLayoutCheck {
             pending.removeAll(keepingCapacity: true)
             next += 1
         }
-        if let inflater {
-            do { try pending.withUnsafeBytes { try inflater.inflate($0, into: bytes) } } catch {
-                problem = "chunk \(next) does not inflate alone to \(chunk.length) bytes (\(error))"
-                return
-            }
-        } else {
-            pending.withUnsafeBytes { bytes.copyMemory(from: $0) }
-        }
-        if ChunkHash(of: UnsafeRawBufferPointer(bytes)) != chunk.hash {
-            problem = "chunk \(next) does not have the hash its list gives"
+        do {
+            try pending.withUnsafeBytes { try chunk.decode($0, into: bytes, inflater: inflater) }
+        } catch {
+            problem = "chunk \(next) \(error)"
         }
     }
 }

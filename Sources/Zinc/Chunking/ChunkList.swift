@@ -128,6 +128,30 @@ public struct StoredChunk: Equatable, Sendable {
 
     /// The chunk's content as a chunk the repo may hold: its length and hash.
     public var content: ContentChunk { ContentChunk(length: length, hash: hash) }
+
+    /// Why a chunk's stored bytes are not the chunk.
+    public struct Mismatch: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Makes the chunk's content from its `stored` bytes into `content` (`length` bytes):
+    /// inflated alone with `inflater` for a gz object's chunk, as they are for raw; then
+    /// checks its hash, throwing a `Mismatch` that says which failed. What a client placing
+    /// a fetched chunk and `verify` both do.
+    public func decode(
+        _ stored: UnsafeRawBufferPointer, into content: UnsafeMutableRawBufferPointer, inflater: ChunkInflater?
+    ) throws {
+        if let inflater {
+            do { try inflater.inflate(stored, into: content) } catch {
+                throw Mismatch(description: "does not inflate alone to \(length) bytes (\(error))")
+            }
+        } else {
+            content.copyMemory(from: stored)
+        }
+        guard ChunkHash(of: UnsafeRawBufferPointer(content)) == hash else {
+            throw Mismatch(description: "does not have the hash its list gives")
+        }
+    }
 }
 
 /// The chunks of one object in the format they were cut in, back to back from `offset`
