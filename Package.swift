@@ -56,13 +56,18 @@ let package = Package(
         ),
         // glibc's mallopt, for the `zinc` command's allocator settings (Linux only).
         .systemLibrary(name: "CGlibcMalloc"),
+        // glibc's renameat2, to swap a rebuilt folder with the one in use (Linux only).
+        .systemLibrary(name: "CGlibcRename"),
         // libcurl for the client's HTTP fetches, loaded at run time by the first one (see
         // its header): no other command pays for loading it. Needs libcurl's headers to build.
         .target(name: "CLibCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // All behaviour lives in the library so other Swift programs can embed Zinc.
         .target(
             name: "Zinc",
-            dependencies: ["CZlib", .product(name: "Logging", package: "swift-log")] + cryptoDependencies,
+            dependencies: [
+                "CZlib", .product(name: "Logging", package: "swift-log"),
+                .target(name: "CGlibcRename", condition: .when(platforms: [.linux])),
+            ] + cryptoDependencies,
             swiftSettings: cryptoSettings
         ),
         // `zinc serve`: a static HTTP server with CDN semantics. It knows nothing of

@@ -41,7 +41,7 @@ struct ZincCommand: AsyncParsableCommand {
                     AddChunkLists.self,
                 ]),
             CommandGroup(name: "serve", subcommands: [Serve.self]),
-            CommandGroup(name: "client", subcommands: [RepoInit.self, Track.self, Untrack.self, Sync.self, Status.self]),
+            CommandGroup(name: "client", subcommands: [RepoInit.self, Track.self, Untrack.self, Sync.self, Status.self, RepoGroup.self]),
         ]
     )
 

@@ -54,10 +54,10 @@ struct BundleCheckout: Sendable {
     func finish(left: [Int]) throws -> String {
         defer { staging.remove() }
         for i in left { _ = try place(files[i], objectMayBeMissing: false) }
-        // A folder of this version from a run killed before its switch is complete but
-        // unused: nothing refers to it, so it is rebuilt rather than trusted.
-        if FileManager.default.fileExists(atPath: folder) { try FileManager.default.removeItem(atPath: folder) }
-        guard rename(staging.path, folder) == 0 else { throw ZincError.io(path: folder, operation: "rename into place", errno: errno) }
+        // A folder of this version already there is one a run killed before its switch
+        // left (unused), or the checked-out one being repaired (in use): swapped with the
+        // new one, which the app then finds in its place, and removed with the staging folder.
+        try FolderSwap.replace(folder, with: staging.path)
         return folder
     }
 

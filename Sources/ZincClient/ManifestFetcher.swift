@@ -19,9 +19,7 @@ struct ManifestFetcher {
     func manifest(catalog: String, bundle: String, version: Int, via chain: SourceChain) throws
         -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?)
     {
-        let local = repo.manifestFile(catalog, bundle: bundle, version: version)
-        if let bytes = try AtomicFile.read(local, limit: limit) {
-            let manifest = try Manifest.parse(bytes, path: local)
+        if let (manifest, bytes) = try kept(catalog: catalog, bundle: bundle, version: version) {
             return (manifest, try checks?.checkManifest(manifest, bytes: bytes))
         }
         let remote = VersionFiles(bundle: bundle, version: version).gzippedManifest
@@ -38,7 +36,14 @@ struct ManifestFetcher {
         }
         let signedContent = try checks?.checkManifest(manifest, bytes: fetched.bytes)
         try FileManager.default.createDirectory(atPath: repo.manifestsFolder + "/" + catalog, withIntermediateDirectories: true)
-        try AtomicFile.write(fetched.bytes, to: local)
+        try AtomicFile.write(fetched.bytes, to: repo.manifestFile(catalog, bundle: bundle, version: version))
         return (manifest, signedContent)
+    }
+
+    /// The manifest an earlier run fetched (and checked), and its bytes; nil when there is none.
+    func kept(catalog: String, bundle: String, version: Int) throws -> (Manifest, [UInt8])? {
+        let local = repo.manifestFile(catalog, bundle: bundle, version: version)
+        guard let bytes = try AtomicFile.read(local, limit: limit) else { return nil }
+        return (try Manifest.parse(bytes, path: local), bytes)
     }
 }

@@ -27,19 +27,20 @@ public struct Repo: Sendable {
     public static let stateFileName = "repo.json"
     static let lockFileName = "repo.lock"
 
-    /// Opens an existing repo.
+    /// Opens an existing repo. A relative `path` is taken from the current folder and
+    /// kept absolute, so the folders the repo names stay right when the process changes folder.
     public init(at path: String) throws {
-        root = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        root = Self.absolute(path)
         guard FileManager.default.fileExists(atPath: root + "/" + Self.stateFileName) else {
-            throw ClientError.repoNotFound(root)
+            throw ClientError.repoNotFound(path)
         }
     }
 
     /// Creates the folders and an empty `repo.json`; refuses a folder that already holds a repo.
     @discardableResult
     public static func initialize(at path: String) throws -> Repo {
-        let root = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        if FileManager.default.fileExists(atPath: root + "/" + stateFileName) { throw ClientError.repoExists(root) }
+        let root = absolute(path)
+        if FileManager.default.fileExists(atPath: root + "/" + stateFileName) { throw ClientError.repoExists(path) }
         for folder in ["", "/catalogs", "/manifests", "/objects", "/chunks", "/bundles", "/tmp"] {
             do {
                 try FileManager.default.createDirectory(atPath: root + folder, withIntermediateDirectories: true)
@@ -49,6 +50,13 @@ public struct Repo: Sendable {
         }
         try RepoState().save(in: root)
         return try Repo(at: root)
+    }
+
+    private static func absolute(_ path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard !trimmed.hasPrefix("/") else { return trimmed }
+        let here = FileManager.default.currentDirectoryPath
+        return trimmed == "." ? here : here + "/" + trimmed
     }
 
     var catalogsFolder: String { root + "/catalogs" }

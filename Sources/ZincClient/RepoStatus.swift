@@ -23,6 +23,10 @@ public struct BundleStatus: Equatable, Sendable {
     public let remoteVersion: Int?
     public let files: Int
     public let bytesOnDisk: Int64
+    /// The checked-out version's folder and its damaged files (see ``BundleHealth``,
+    /// which `status` judges without hashing objects whose size and times are those
+    /// verified); nil before the first sync.
+    public let health: BundleHealth?
 
     public var json: JSONValue {
         var object: [String: JSONValue] = [
@@ -32,6 +36,10 @@ public struct BundleStatus: Equatable, Sendable {
         if let flavor { object["flavor"] = .string(flavor) }
         if let localVersion { object["local_version"] = .int(Int64(localVersion)) }
         if let remoteVersion { object["remote_version"] = .int(Int64(remoteVersion)) }
+        if let health {
+            object["folder"] = .string(health.folder)
+            object["damaged_files"] = .array(health.damagedFiles.map { .string($0) })
+        }
         return .object(object)
     }
 }
@@ -40,7 +48,9 @@ extension Repo {
     /// What each tracked bundle has on disk, against what its catalog last listed.
     public func status() throws -> [BundleStatus] {
         try withLock(exclusive: false) {
-            try loadState().bundles.map { tracked in
+            // Read-only: what it hashes is hashed again by the next sync, which keeps stamps.
+            var check = StoreCheck(repo: self)
+            return try loadState().bundles.map { tracked in
                 var remote: Int?
                 if let bytes = try AtomicFile.read(catalogFile(tracked.catalog), limit: RepoState.fileLimit),
                     let entry = try CatalogIndex.parse(bytes, path: catalogFile(tracked.catalog), onlyBundles: [tracked.bundle])
@@ -62,7 +72,8 @@ extension Repo {
                 }
                 return BundleStatus(
                     catalog: tracked.catalog, bundle: tracked.bundle, distro: tracked.distro, flavor: tracked.flavor,
-                    localVersion: tracked.version, remoteVersion: remote, files: files, bytesOnDisk: bytes)
+                    localVersion: tracked.version, remoteVersion: remote, files: files, bytesOnDisk: bytes,
+                    health: try BundleHealth.of(tracked, in: self, check: &check))
             }
         }
     }

@@ -68,36 +68,59 @@ public struct SyncEngine {
 
     /// Refreshes every tracked catalog, then brings every tracked bundle to the version its
     /// distribution names. One bundle's failure is reported and does not stop the others.
+    /// On the way, each bundle's objects are checked (`StoreCheck`): one damaged on disk
+    /// is fetched again, and a checked-out folder that no longer holds its objects' bytes
+    /// is rebuilt, so "up to date" means what the app reads is what was verified.
     public func sync() throws -> SyncReport {
+        try run(repairing: false)
+    }
+
+    /// Hashes every object of every checked-out version, fetches again those damaged or
+    /// missing, and rebuilds the folders that do not hold their objects' bytes, leaving
+    /// each bundle at its version: `zinc repo verify --repair`. The indexes are not
+    /// fetched; the sources and trusted keys are those of the last sync.
+    public func repair() throws -> SyncReport {
+        try run(repairing: true)
+    }
+
+    private func run(repairing: Bool) throws -> SyncReport {
         try repo.withLock(exclusive: true) {
             var state = try repo.loadState()
             var report = SyncReport()
             var links = LinkRecords.load(from: repo.root)
             let recorded = links
+            var check = StoreCheck(repo: repo, thorough: repairing)
             for catalog in Set(state.bundles.map(\.catalog)).sorted() {
-                try sync(catalog: catalog, state: &state, links: &links, report: &report)
+                try sync(catalog: catalog, repairing: repairing, state: &state, links: &links, check: &check, report: &report)
             }
             // Only hints for the next sync: failing to keep them fails nothing.
             if links != recorded { try? links.save(in: repo.root) }
             let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed)
+            // After the links and removals, which change the objects' status-change times.
+            check.saveStamps()
             report.removedFolders = removed.folders
             report.removedObjects = removed.objects
             return report
         }
     }
 
-    private func sync(catalog: String, state: inout RepoState, links: inout LinkRecords, report: inout SyncReport) throws {
+    private func sync(
+        catalog: String, repairing: Bool, state: inout RepoState, links: inout LinkRecords, check: inout StoreCheck,
+        report: inout SyncReport
+    ) throws {
         let chain = SourceChain(
             catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
             temporaryFolder: repo.temporaryFolder, links: links)
         defer { chain.measured(into: &links) }
         var refresh = SyncReport.CatalogRefresh(catalog: catalog)
-        let index: CatalogIndex?
-        do {
-            index = try IndexFetcher(repo: repo, limit: options.documentLimit).refresh(catalog, via: chain, state: &state, report: &refresh)
-        } catch {
-            refresh.error = "\(error)"
-            index = nil
+        var index: CatalogIndex?
+        if !repairing {
+            do {
+                index = try IndexFetcher(repo: repo, limit: options.documentLimit).refresh(
+                    catalog, via: chain, state: &state, report: &refresh)
+            } catch {
+                refresh.error = "\(error)"
+            }
         }
         refresh.bytes = chain.bytes
         refresh.requests = chain.requests
@@ -110,16 +133,24 @@ public struct SyncEngine {
 
         for i in state.bundles.indices where state.bundles[i].catalog == catalog {
             let tracked = state.bundles[i]
+            // A repair leaves a bundle never checked out alone.
+            if repairing, tracked.version == nil { continue }
             var result = SyncReport.BundleSync(
                 catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor,
                 previousVersion: tracked.version)
             let start = ContinuousClock.now
             let (requests, bytes) = (chain.requests, chain.bytes)
             do {
-                guard let index else { throw ClientError.badResponse(url: catalog, reason: "no index: \(refresh.error ?? "")") }
+                let version: Int
+                if repairing, let current = tracked.version {
+                    version = current
+                } else {
+                    guard let index else { throw ClientError.badResponse(url: catalog, reason: "no index: \(refresh.error ?? "")") }
+                    version = try VersionSpec.distro(tracked.distro).resolve(in: try index.bundle(tracked.bundle), name: tracked.bundle)
+                }
                 let keys = state.catalogs[catalog]?.trustedKeys ?? []
                 let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
-                try update(&state.bundles[i], index: index, chain: chain, checks: checks, result: &result)
+                try update(&state.bundles[i], to: version, chain: chain, checks: checks, check: &check, result: &result)
                 try state.save(in: repo.root)  // the switch
             } catch {
                 result.outcome = .failed
@@ -134,28 +165,42 @@ public struct SyncEngine {
     }
 
     private func update(
-        _ tracked: inout RepoState.TrackedBundle, index: CatalogIndex, chain: SourceChain,
-        checks: SignatureChecks?, result: inout SyncReport.BundleSync
+        _ tracked: inout RepoState.TrackedBundle, to version: Int, chain: SourceChain, checks: SignatureChecks?,
+        check: inout StoreCheck, result: inout SyncReport.BundleSync
     ) throws {
-        let version = try VersionSpec.distro(tracked.distro).resolve(in: try index.bundle(tracked.bundle), name: tracked.bundle)
         result.version = version
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        if tracked.version == version, FileManager.default.fileExists(atPath: folder) {
-            result.outcome = .upToDate
-            return
+        let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks)
+        if tracked.version == version, FileManager.default.fileExists(atPath: folder),
+            let (current, _) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+        {
+            let files = current.paths(flavor: tracked.flavor).map { ($0, current.files[$0]!.sha) }
+            result.damagedFiles = try check.damage(in: folder, files: files)
+            if result.damagedFiles.isEmpty {
+                result.outcome = .upToDate
+                return
+            }
         }
         // The chunk list comes beside the manifest, when the repo holds chunks to reuse.
         let chunkListPath = VersionFiles(bundle: tracked.bundle, version: version).chunkList
         let mayReuse = try LocalChunks.exist(in: repo)
         let (hint, (manifest, signedContent)) = try concurrently(
             { [options] in mayReuse ? chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil },
-            {
-                try ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks)
-                    .manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
-            })
+            { try manifests.manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain) })
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         let objects = manifest.objects(flavor: tracked.flavor)
-        var missing = objects.values.filter { !FileManager.default.fileExists(atPath: repo.objectFile($0.sha)) }
+        var missing = [StoredObject]()
+        for object in objects.values.sorted(by: { $0.sha < $1.sha }) {
+            switch try check.object(object.sha) {
+            case .sound: continue
+            case .missing: missing.append(object)
+            case .damaged:
+                // Never a version built from it: fetched again, like a missing one.
+                try check.discard(object.sha)
+                result.damagedObjects.append(object.sha)
+                missing.append(object)
+            }
+        }
         let chunked = try chunkedFetches(of: &missing, hint: hint, result: &result)
         let plan = FetchPlan.make(
             missing: missing, archiveObjects: Array(objects.values),
@@ -181,8 +226,9 @@ public struct SyncEngine {
         result.objectRequests = chain.requests - requests
         result.objectBytes = chain.bytes - bytes
         try checkout.finish(left: left)
+        for sha in objects.keys { check.vouch(for: sha) }
+        result.outcome = tracked.version == version ? .repaired : .updated
         tracked.version = version
-        result.outcome = .updated
     }
 
     /// The objects to assemble from chunks: each missing object the chunk list gives

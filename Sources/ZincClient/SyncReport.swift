@@ -51,6 +51,8 @@ public struct SyncReport: Sendable {
         public enum Outcome: String, Sendable {
             case upToDate = "up-to-date"
             case updated
+            /// Still at its version, whose folder was rebuilt with damaged objects fetched again.
+            case repaired
             case failed
         }
 
@@ -76,6 +78,11 @@ public struct SyncReport: Sendable {
         public var reusedBytes: Int64 = 0
         /// Objects a chunk list named but that were fetched whole after all, and why.
         public var chunkFallBacks: [String] = []
+        /// The files of the checked-out version found not to hold their objects' bytes
+        /// (edited through a link, replaced, removed), and the objects found damaged on
+        /// disk, fetched again: the folder was rebuilt.
+        public var damagedFiles: [String] = []
+        public var damagedObjects: [String] = []
         /// Why the version's chunk list was not used, when it could not be read.
         public var chunkListError: String?
         /// Traffic for objects only (archive bytes and object requests), and in all (with the manifest).
@@ -94,20 +101,25 @@ public struct SyncReport: Sendable {
             let from = previousVersion.map(String.init) ?? "none"
             var how = "nothing to download"
             if let strategy {
-                how = "\(strategy.rawValue): \(missingObjects) object\(missingObjects == 1 ? "" : "s") missing"
+                how = "\(strategy.rawValue): \(HumanFormat.count(missingObjects, "object")) missing"
                 if fromArchive > 0 || strategy != .objects { how += ", \(fromArchive) from the archive" }
                 if strategy != .objects { how += ", \(individually) fetched singly" }
                 if archiveUnavailable { how += " (archive unavailable)" }
             } else if missingObjects > 0 {
-                how = "\(missingObjects) object\(missingObjects == 1 ? "" : "s") missing"
+                how = "\(HumanFormat.count(missingObjects, "object")) missing"
             }
             if chunkedObjects > 0 {
                 how +=
                     "; \(chunkedObjects) assembled from chunks (\(HumanFormat.bytes(chunkBytes)) fetched, "
                     + "\(HumanFormat.bytes(reusedBytes)) reused)"
             }
-            return "\(name): \(from) -> \(version ?? 0) (\(how)); \(HumanFormat.bytes(bytes)) in \(requests) "
-                + "request\(requests == 1 ? "" : "s"), \(seconds.fixedDecimals(2)) s"
+            if !damagedObjects.isEmpty || !damagedFiles.isEmpty {
+                how +=
+                    "; damaged on disk: \(HumanFormat.count(damagedFiles.count, "file")), \(HumanFormat.count(damagedObjects.count, "object")) fetched again"
+            }
+            let move = outcome == .repaired ? "repaired at version \(version ?? 0)" : "\(from) -> \(version ?? 0)"
+            return "\(name): \(move) (\(how)); \(HumanFormat.bytes(bytes)) in \(HumanFormat.count(requests, "request")), "
+                + "\(seconds.fixedDecimals(2)) s"
         }
 
         public var json: JSONValue {
@@ -128,6 +140,8 @@ public struct SyncReport: Sendable {
             object["reused_bytes"] = .int(reusedBytes)
             if !chunkFallBacks.isEmpty { object["chunk_fall_backs"] = .array(chunkFallBacks.map { .string($0) }) }
             if let chunkListError { object["chunk_list_error"] = .string(chunkListError) }
+            object["damaged_files"] = .array(damagedFiles.map { .string($0) })
+            object["damaged_objects"] = .array(damagedObjects.map { .string($0) })
             if let error { object["error"] = .string(error) }
             return .object(object)
         }

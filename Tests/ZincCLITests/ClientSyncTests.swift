@@ -119,6 +119,53 @@ import ZincTestSupport
         #expect(dir.files(under: "repo/bundles").isEmpty && dir.files(under: "repo/objects").isEmpty)
     }
 
+    /// The scenario: a synced file made writable and edited, which goes through
+    /// its hard link into the repo's object.
+    @Test func anEditedFileIsReportedAndRepairedAndNeverReused() throws {
+        let dir = try TemporaryDirectory()
+        let source = try SampleContent.basicAdjectives(in: dir, at: "src")
+        try Self.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir)
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"], in: dir)
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
+        try Self.zinc(["sync", "--repo", "repo"], in: dir)
+        let file = try #require(dir.files(under: "src").first)
+        func edit(_ version: Int) throws {
+            let path = dir.at("repo/bundles/com.example.app.B-\(version)/" + file)
+            #expect(chmod(path, 0o644) == 0)
+            try Data("hacked".utf8).write(to: URL(fileURLWithPath: path))
+        }
+        try edit(1)
+        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("damaged: 1 file not as synced"))
+        let verify = try ZincBinary.run(["repo", "verify", "--repo", "repo"], in: dir.path)
+        #expect(verify.status == 2 && verify.stdout.contains("B 1: 1 damaged file in ") && verify.stdout.contains("\n  \(file)\n"))
+        let repaired = try Self.zinc(["sync", "--repo", "repo"], in: dir)
+        #expect(repaired.hasPrefix("com.example.app.B: repaired at version 1 ("), "\(repaired)")
+        #expect(repaired.contains("damaged on disk: 1 file, 1 object fetched again"))
+        #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-1"))
+        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("(up to date)"))
+
+        // Damaged again, then a version 2 that keeps the file: built from a fresh copy.
+        try edit(1)
+        try dir.write("src/more.txt", "new in version 2")
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir)
+        #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).contains("1 object fetched again"))
+        #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-2"))
+
+        try edit(2)
+        let repair = try ZincBinary.run(["repo", "verify", "--repair", "--repo", "repo"], in: dir.path)
+        #expect(repair.status == 0, "\(repair.stderr)")
+        #expect(repair.stdout.contains("repaired at version 2") && repair.stdout.contains("B 2: healthy"))
+        #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-2"))
+        let status = try JSONSerialization.jsonObject(with: Data(Self.zinc(["status", "--repo", "repo", "--json"], in: dir).utf8))
+        let bundle = try #require(((status as? [String: Any])?["bundles"] as? [[String: Any]])?.first)
+        #expect((bundle["damaged_files"] as? [String]) == [])
+        #expect(bundle["folder"] as? String == dir.at("repo/bundles/com.example.app.B-2"))
+    }
+
     @Test func concurrentSyncsOfOneRepoDoNotCorruptIt() throws {
         let dir = try TemporaryDirectory()
         try Self.makeCorpus([dir.at("src"), "--files", "60", "--mb", "3", "--seed", "3"])

@@ -28,6 +28,11 @@ public enum HumanFormat {
         return (value < 0 ? "-" : "") + grouped
     }
 
+    /// `1 file`, `1,234 files`: a count and its noun, plural (with an s) unless one.
+    public static func count(_ value: Int, _ noun: String) -> String {
+        "\(count(value)) \(noun)\(value == 1 ? "" : "s")"
+    }
+
     /// `0:07`, `12:34`, `1:02:03`.
     public static func duration(seconds: Double) -> String {
         let total = seconds.isFinite ? Int(max(0, seconds.rounded())) : 0

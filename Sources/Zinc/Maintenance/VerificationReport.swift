@@ -40,10 +40,10 @@ public struct VerificationReport: Equatable, Sendable {
     /// `Verified 3 bundles, 7 versions, 120 objects, 9 archives: 2 problems`
     public var summary: String {
         let checked = [
-            count(bundles, "bundle"), count(versions, "version"), count(objects, "object"),
-            count(archives, "archive"),
+            HumanFormat.count(bundles, "bundle"), HumanFormat.count(versions, "version"), HumanFormat.count(objects, "object"),
+            HumanFormat.count(archives, "archive"),
         ].joined(separator: ", ")
-        return "Verified \(checked): " + (isOK ? "no problems" : count(problems.count, "problem"))
+        return "Verified \(checked): " + (isOK ? "no problems" : HumanFormat.count(problems.count, "problem"))
     }
 
     /// `{"checked":{…},"ok":…,"problems":[{"path":…,"problem":…}]}`, for scripts.
@@ -58,9 +58,5 @@ public struct VerificationReport: Equatable, Sendable {
                 "archives": .int(Int64(archives)),
             ]),
         ])
-    }
-
-    private func count(_ n: Int, _ noun: String) -> String {
-        "\(HumanFormat.count(n)) \(noun)\(n == 1 ? "" : "s")"
     }
 }

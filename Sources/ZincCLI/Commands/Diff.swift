@@ -75,18 +75,18 @@ struct Diff: ParsableCommand {
 
     private func printDownload(of diff: VersionDiff) {
         let plan = diff.plan
-        print("A client on version \(diff.from) is missing \(Self.count(plan.missing.count + diff.chunks.count, "object")):")
+        print("A client on version \(diff.from) is missing \(HumanFormat.count(plan.missing.count + diff.chunks.count, "object")):")
         if !diff.chunks.isEmpty {
             let reused = diff.chunks.reduce(0) { $0 + $1.reusedBytes }
             print(
-                "  \(Self.count(diff.chunks.count, "object")) built from chunks it has (\(HumanFormat.bytes(reused)) reused): "
-                    + "\(Self.count(diff.chunks.count, "request")), \(HumanFormat.bytes(diff.chunkBytes))")
+                "  \(HumanFormat.count(diff.chunks.count, "object")) built from chunks it has (\(HumanFormat.bytes(reused)) reused): "
+                    + "\(HumanFormat.count(diff.chunks.count, "request")), \(HumanFormat.bytes(diff.chunkBytes))")
             guard !plan.missing.isEmpty else { return }
-            print("  the other \(Self.count(plan.missing.count, "object")):")
+            print("  the other \(HumanFormat.count(plan.missing.count, "object")):")
         }
         for strategy in [FetchStrategy.lmfo, .objects, .archive] {
             guard let transfer = plan.transfers[strategy] else { continue }
-            let requests = Self.count(transfer.requests, "request")
+            let requests = HumanFormat.count(transfer.requests, "request")
             let chosen = strategy == plan.strategy ? "  (sync's choice)" : ""
             let name = Self.strategyNames[strategy]!
             print("  \(name + String(repeating: " ", count: 12 - name.count))\(requests), \(HumanFormat.bytes(transfer.bytes))\(chosen)")
@@ -105,21 +105,17 @@ struct Diff: ParsableCommand {
             // Without objects left to fetch whole, the plan's strategy fetches nothing.
             let transfer = plan.missing.isEmpty ? FetchPlan.Transfer(requests: 0, bytes: 0) : plan.transfers[plan.strategy]!
             var how = plan.missing.isEmpty ? [] : [Self.strategyNames[plan.strategy]!]
-            if chunked > 0 { how.append("chunks of \(Self.count(chunked, "object"))") }
+            if chunked > 0 { how.append("chunks of \(HumanFormat.count(chunked, "object"))") }
             print(
                 "  from \(row.diff.from) (\(row.distributions.joined(separator: ", "))): "
-                    + "\(Self.count(plan.missing.count + chunked, "object")), "
+                    + "\(HumanFormat.count(plan.missing.count + chunked, "object")), "
                     + "\(HumanFormat.bytes(transfer.bytes + row.diff.chunkBytes)) in "
-                    + "\(Self.count(transfer.requests + chunked, "request")) by \(how.joined(separator: " and "))")
+                    + "\(HumanFormat.count(transfer.requests + chunked, "request")) by \(how.joined(separator: " and "))")
         }
     }
 
     private func size(_ object: StoredObject) -> String {
         object.contentSize.map(HumanFormat.bytes) ?? HumanFormat.bytes(object.preferredSize) + " gzipped"
-    }
-
-    private static func count(_ n: Int, _ noun: String) -> String {
-        "\(HumanFormat.count(n)) \(noun)\(n == 1 ? "" : "s")"
     }
 
     private static let strategyNames: [FetchStrategy: String] = [

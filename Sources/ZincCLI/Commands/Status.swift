@@ -14,7 +14,7 @@ struct Status: ParsableCommand {
 
     @Flag(
         help:
-            "Print one JSON document: {\"bundles\": [{\"catalog\", \"bundle\", \"distro\", \"local_version\", \"remote_version\", \"files\", \"bytes_on_disk\"}]}."
+            "Print one JSON document: {\"bundles\": [{\"catalog\", \"bundle\", \"distro\", \"local_version\", \"remote_version\", \"files\", \"bytes_on_disk\", \"folder\", \"damaged_files\"}]}."
     )
     var json = false
 
@@ -28,10 +28,13 @@ struct Status: ParsableCommand {
             let local = bundle.localVersion.map(String.init) ?? "-"
             let remote = bundle.remoteVersion.map(String.init) ?? "-"
             let flavor = bundle.flavor.map { "~" + $0 } ?? ""
-            let state =
+            var state =
                 bundle.localVersion == nil
                 ? "not synced"
                 : bundle.localVersion == bundle.remoteVersion ? "up to date" : "update available"
+            if let health = bundle.health, !health.isHealthy {
+                state += "; damaged: \(HumanFormat.count(health.damagedFiles.count, "file")) not as synced, 'zinc sync' repairs it"
+            }
             print(
                 "\(bundle.catalog).\(bundle.bundle)\(flavor) @\(bundle.distro): local \(local), remote \(remote), "
                     + "\(HumanFormat.count(bundle.files)) files, \(HumanFormat.bytes(bundle.bytesOnDisk)) (\(state))")

@@ -1,0 +1,64 @@
+import Zinc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Whether a checked-out version's folder holds what was verified: the files that do not
+/// (edited through a link into the repo's objects, replaced, removed, or linked to an
+/// object damaged on disk). `zinc sync` and `zinc repo verify --repair` rebuild such a
+/// folder, fetching only the damaged objects.
+public struct BundleHealth: Equatable, Sendable {
+    public let catalog: String
+    public let bundle: String
+    public let flavor: String?
+    public let version: Int
+    /// The version's folder, where the app reads its files.
+    public let folder: String
+    /// Paths in the bundle, sorted.
+    public let damagedFiles: [String]
+
+    public var isHealthy: Bool { damagedFiles.isEmpty }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "catalog": .string(catalog), "bundle": .string(bundle), "version": .int(Int64(version)),
+            "folder": .string(folder), "damaged_files": .array(damagedFiles.map { .string($0) }),
+        ]
+        if let flavor { object["flavor"] = .string(flavor) }
+        return .object(object)
+    }
+
+    /// The health of `tracked`'s checked-out version; nil before its first sync.
+    static func of(_ tracked: RepoState.TrackedBundle, in repo: Repo, check: inout StoreCheck) throws -> BundleHealth? {
+        guard let version = tracked.version else { return nil }
+        let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
+        guard let bytes = try AtomicFile.read(path, limit: RepoState.fileLimit) else {
+            throw ZincError.corruptFile(path: path, reason: "the manifest of a checked-out version is missing")
+        }
+        let manifest = try Manifest.parse(bytes, path: path)
+        let files = manifest.paths(flavor: tracked.flavor).map { ($0, manifest.files[$0]!.sha) }
+        return BundleHealth(
+            catalog: tracked.catalog, bundle: tracked.bundle, flavor: tracked.flavor, version: version, folder: folder,
+            damagedFiles: try check.damage(in: folder, files: files).sorted())
+    }
+}
+
+extension Repo {
+    /// Hashes every object of every checked-out version and checks that each file of its
+    /// folder is its object (or a copy with the same bytes). No network; nothing is
+    /// repaired (`SyncEngine.repair()` does that). Unlike `sync` and `status`, which
+    /// hash only the objects whose size or times changed since they were verified, this
+    /// finds damage that changed no metadata (a failing disk).
+    public func verify() throws -> [BundleHealth] {
+        try withLock(exclusive: true) {
+            var check = StoreCheck(repo: self, thorough: true)
+            let health = try loadState().bundles.compactMap { try BundleHealth.of($0, in: self, check: &check) }
+            check.saveStamps()
+            return health
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Zinc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whether the repo's objects and bundle folders still hold the bytes that were
+/// verified. An object whose stamp (`ObjectStamps`) matches is trusted; one whose stamp
+/// differs, or that has none, is hashed again. A sync uses the verdicts to fetch again
+/// what was damaged and never to build a version from it, `status` and `repo verify` to
+/// report it.
+struct StoreCheck {
+    enum Verdict: Equatable, Sendable {
+        case sound
+        case missing
+        /// Not the content its name says, or not a regular file.
+        case damaged
+    }
+
+    let repo: Repo
+    /// Hash every object, whatever its stamp (`repo verify`).
+    let thorough: Bool
+    private(set) var stamps: ObjectStamps
+    private var verdicts: [String: Verdict] = [:]
+
+    init(repo: Repo, thorough: Bool = false) {
+        self.repo = repo
+        self.thorough = thorough
+        stamps = ObjectStamps.load(from: repo)
+    }
+
+    /// The objects found sound (checked, or fetched and verified) during this check.
+    var sound: Set<String> { Set(verdicts.compactMap { $0.value == .sound ? $0.key : nil }) }
+
+    /// The verdict on object `sha`, hashing it when its stamp does not vouch for it.
+    mutating func object(_ sha: String) throws -> Verdict {
+        if let known = verdicts[sha] { return known }
+        let path = repo.objectFile(sha)
+        let verdict: Verdict
+        if let now = ObjectStamp.of(path) {
+            if !thorough, stamps[sha] == now {
+                verdict = .sound
+            } else {
+                verdict = try Self.hash(path) == sha ? .sound : .damaged
+            }
+        } else {
+            verdict = access(path, F_OK) == 0 ? .damaged : .missing
+        }
+        verdicts[sha] = verdict
+        return verdict
+    }
+
+    /// Records an object known sound since the check began: verified into objects/ by a fetch.
+    mutating func vouch(for sha: String) { verdicts[sha] = .sound }
+
+    /// Removes a damaged object, so that it is fetched again: the files linked to it
+    /// keep their bytes until their folder is rebuilt.
+    mutating func discard(_ sha: String) throws {
+        let path = repo.objectFile(sha)
+        if unlink(path) != 0, errno != ENOENT {
+            do { try FileManager.default.removeItem(atPath: path) } catch {
+                throw ZincError.io(path: path, operation: "remove the damaged object", errno: errno)
+            }
+        }
+        verdicts[sha] = .missing
+    }
+
+    /// The files of a checked-out folder that do not hold their object's bytes: missing,
+    /// replaced, or linked to an object that was damaged. A file that is not a link to
+    /// its object (a copy, where the file system refused the link) is hashed.
+    mutating func damage(in folder: String, files: [(path: String, sha: String)]) throws -> [String] {
+        var damaged = [String]()
+        for (path, sha) in files {
+            var file = stat()
+            var object = stat()
+            guard lstat(folder + "/" + path, &file) == 0, file.st_mode & S_IFMT == S_IFREG else {
+                damaged.append(path)
+                continue
+            }
+            let isLink = lstat(repo.objectFile(sha), &object) == 0 && file.st_ino == object.st_ino && file.st_dev == object.st_dev
+            let sound = isLink ? try self.object(sha) == .sound : try Self.hash(folder + "/" + path) == sha
+            if !sound { damaged.append(path) }
+        }
+        return damaged
+    }
+
+    /// Stamps the sound objects afresh, once the sync's own links and removals (which
+    /// change an object's status-change time) are done, forgets removed objects, and
+    /// saves. Stamps are a shortcut: failing to save them costs the next run hashing time.
+    mutating func saveStamps() {
+        let sound = sound
+        var kept = ObjectStamps()
+        for (sha, stamp) in stamps.stamps where !sound.contains(sha) && verdicts[sha] == nil {
+            if access(repo.objectFile(sha), F_OK) == 0 { kept[sha] = stamp }
+        }
+        for sha in sound { kept[sha] = ObjectStamp.of(repo.objectFile(sha)) }
+        stamps = kept
+        try? stamps.save(in: repo)
+    }
+
+    private static func hash(_ path: String) throws -> String {
+        try SHA1.digest(file: PosixFile.openForReading(path)).hex
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import Zinc
+import ZincClient
+import ZincTestSupport
+
+/// A repo whose files were edited, replaced or damaged on disk: sync, status and verify
+/// notice, repair fetches only the damaged objects, and no version is built from them.
+@Suite struct StoreHealingTests {
+    static let edited = "lessons/words.json"
+
+    /// Version 1 synced, then `lessons/words.json` edited through its hard link, as a
+    /// user would: chmod u+w, write.
+    static func syncedThenEdited() throws -> (ClientFixture, sha: String) {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let sha = try #require(fixture.manifest(1).files[edited]?.sha)
+        let path = fixture.dir.at(fixture.bundleFolder(1) + "/" + edited)
+        #expect(chmod(path, 0o644) == 0)
+        try Data("hacked".utf8).write(to: URL(fileURLWithPath: path))
+        // The edit went through to the repo's object: one inode.
+        #expect(try fixture.dir.read("repo/objects/" + sha) == Array("hacked".utf8))
+        return (fixture, sha)
+    }
+
+    @Test func anEditThroughALinkIsFoundAndRepairedBySync() throws {
+        let (fixture, sha) = try Self.syncedThenEdited()
+        let status = try #require(fixture.repo.status().first)
+        #expect(status.health?.damagedFiles == [Self.edited])
+
+        let report = try fixture.sync()
+        let bundle = try #require(report.bundles.first)
+        #expect(bundle.outcome == .repaired, "\(fixture.failure(report))")
+        #expect(bundle.damagedFiles == [Self.edited] && bundle.damagedObjects == [sha])
+        #expect(bundle.line.contains("repaired at version 1"))
+        #expect(try fixture.bundleMatchesSource(1))
+        #expect(try SHA1.hash(fixture.dir.read("repo/objects/" + sha)) == sha)
+        #expect(try fixture.repo.status().first?.health?.isHealthy == true)
+        #expect(try fixture.sync().bundles.first?.outcome == .upToDate)
+    }
+
+    @Test func anEditWithItsModificationTimeSetBackIsStillFound() throws {
+        let (fixture, _) = try Self.syncedThenEdited()
+        let path = fixture.dir.at(fixture.bundleFolder(1) + "/" + Self.edited)
+        // "hacked" is shorter: make the size what it was too, then set the time back.
+        let original = try fixture.dir.read("src/" + Self.edited)
+        try Data(original.map { $0 == UInt8(ascii: "b") ? UInt8(ascii: "B") : $0 }).write(to: URL(fileURLWithPath: path))
+        let times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, path, times, 0) == 0)
+        let report = try fixture.sync()
+        #expect(report.bundles.first?.outcome == .repaired)
+        #expect(try fixture.bundleMatchesSource(1))
+    }
+
+    @Test func aNewVersionIsNeverBuiltFromADamagedObject() throws {
+        let (fixture, sha) = try Self.syncedThenEdited()
+        // Version 2 keeps lessons/words.json: its object is the one damaged.
+        try fixture.publishVersion2()
+        #expect(try fixture.manifest(2).files[Self.edited]?.sha == sha)
+        let report = try fixture.sync()
+        let bundle = try #require(report.bundles.first)
+        #expect(bundle.outcome == .updated && bundle.damagedObjects == [sha], "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(2))
+    }
+
+    @Test func aRemovedOrReplacedFileIsRebuiltWithoutADownload() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let folder = fixture.dir.at(fixture.bundleFolder(1))
+        // The folder is the app's to write in: a file removed, another replaced by a new file.
+        #expect(unlink(folder + "/photos/2.jpg") == 0)
+        #expect(unlink(folder + "/photos/3.jpg") == 0)
+        try fixture.dir.write(fixture.bundleFolder(1) + "/photos/3.jpg", "not a photo")
+        let report = try fixture.sync()
+        let bundle = try #require(report.bundles.first)
+        #expect(bundle.outcome == .repaired && bundle.damagedFiles == ["photos/2.jpg", "photos/3.jpg"])
+        #expect(bundle.damagedObjects.isEmpty && bundle.objectRequests == 0)
+        #expect(try fixture.bundleMatchesSource(1))
+    }
+
+    /// What a failing disk does: bytes changed, no time or size. Only hashing finds it.
+    @Test func verifyFindsSilentDamageAndRepairFetchesOnlyIt() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let sha = try #require(fixture.manifest(1).files["photos/0.jpg"]?.sha)
+        let object = fixture.dir.at("repo/objects/" + sha)
+        var before = stat()
+        #expect(stat(object, &before) == 0)
+        try Self.flipFirstByte(of: object)
+        // Stamp it as the disk would leave it, as if nothing had changed.
+        try Self.restamp(sha, in: fixture)
+        #expect(try fixture.sync().bundles.first?.outcome == .upToDate)
+
+        let found = try fixture.repo.verify()
+        #expect(found.map(\.damagedFiles) == [["photos/0.jpg"]])
+        let repair = try SyncEngine(repo: fixture.repo, options: fixture.options()).repair()
+        let bundle = try #require(repair.bundles.first)
+        #expect(bundle.outcome == .repaired && bundle.damagedObjects == [sha], "\(fixture.failure(repair))")
+        // No index: only the object.
+        #expect(repair.catalogs.first?.requests == 0)
+        #expect(bundle.objectBytes == before.st_size || bundle.missingObjects == 1)
+        #expect(try fixture.repo.verify().allSatisfy(\.isHealthy))
+        #expect(try fixture.bundleMatchesSource(1))
+    }
+
+    private static func flipFirstByte(of path: String) throws {
+        #expect(chmod(path, 0o644) == 0)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let first = try #require(try handle.read(upToCount: 1))
+        try handle.seek(toOffset: 0)
+        try handle.write(contentsOf: Data([first[0] ^ 0xFF]))
+        try handle.close()
+        #expect(chmod(path, 0o444) == 0)
+    }
+
+    /// Rewrites the repo's stamp of `sha` from its object as it is now (see `stamps.json` in the client guide).
+    private static func restamp(_ sha: String, in fixture: ClientFixture) throws {
+        var info = stat()
+        #expect(stat(fixture.dir.at("repo/objects/" + sha), &info) == 0)
+        let path = fixture.dir.at("repo/stamps.json")
+        guard case .object(var top) = try JSONValue.parse(fixture.dir.read("repo/stamps.json")),
+            case .object(var objects)? = top["objects"]
+        else { throw CocoaError(.fileReadCorruptFile) }
+        let nanoseconds = { (t: timespec) in JSONValue.int(Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)) }
+        objects[sha] = .array([.int(Int64(info.st_size)), nanoseconds(info.st_mtim), nanoseconds(info.st_ctim), .int(Int64(info.st_ino))])
+        top["objects"] = .object(objects)
+        try Data(JSONValue.object(top).encoded()).write(to: URL(fileURLWithPath: path))
+    }
+}
