@@ -37,6 +37,8 @@ struct GarbageCollector {
             result.folders += 1
         }
 
+        CurrentLinks.removeStale(state, in: repo)
+
         var keptManifests = Set<String>()
         var referenced = Set<String>()
         for (tracked, version) in current {

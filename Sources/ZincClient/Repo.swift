@@ -19,6 +19,9 @@ import Darwin
 ///     objects/<sha>                                 uncompressed, verified, read-only
 ///     chunks/<sha>                                  the chunks of a large object (LocalChunks)
 ///     bundles/<catalog id>.<bundle>-<v>[~flavor]/   files hard-linked from objects/
+///     current/<catalog id>.<bundle>                 a link to the bundle's checked-out folder
+///     stamps.json                                   each object's size and times when verified
+///     links.json                                    each host's measured link
 ///     tmp/                                          downloads in progress (kept to resume)
 ///     repo.lock                                     flock: one writer at a time
 public struct Repo: Sendable {
@@ -33,6 +36,23 @@ public struct Repo: Sendable {
         root = Self.absolute(path)
         guard FileManager.default.fileExists(atPath: root + "/" + Self.stateFileName) else {
             throw ClientError.repoNotFound(path)
+        }
+    }
+
+    /// The repo `folder` is in (a bundle folder, the repo itself, or anything below
+    /// them), found by looking for `repo.json` beside an `objects/` folder from `folder`
+    /// up; nil when there is none.
+    public static func discover(from folder: String) throws -> Repo? {
+        var candidate = absolute(folder)
+        while true {
+            var objects = stat()
+            if access(candidate + "/" + stateFileName, F_OK) == 0, stat(candidate + "/objects", &objects) == 0,
+                objects.st_mode & S_IFMT == S_IFDIR
+            {
+                return try Repo(at: candidate)
+            }
+            guard candidate != "/", let slash = candidate.lastIndex(of: "/") else { return nil }
+            candidate = slash == candidate.startIndex ? "/" : String(candidate[..<slash])
         }
     }
 

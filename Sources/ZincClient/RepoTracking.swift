@@ -46,15 +46,22 @@ extension Repo {
     }
 
     /// Stops tracking a bundle and removes its folder and whatever only it used.
+    /// - Parameter catalog: the catalog's id, or any location it was tracked at (as `track` took it).
     public func untrack(catalog: String, bundle: String) throws {
         try withLock(exclusive: true) {
             var state = try loadState()
-            guard let i = state.bundles.firstIndex(where: { $0.catalog == catalog && $0.bundle == bundle }) else {
-                throw ClientError.notTracked(catalog: catalog, bundle: bundle)
+            let url = catalogURL(forLocation: catalog)
+            let id = state.catalogs[catalog] != nil ? catalog : state.catalogs.first { $0.value.urls.contains(url) }?.key ?? catalog
+            guard let i = state.bundles.firstIndex(where: { $0.catalog == id && $0.bundle == bundle }) else {
+                throw ClientError.notTracked(catalog: id, bundle: bundle)
             }
             state.bundles.remove(at: i)
             try state.save(in: root)
+            // Removing the folder changes the times of the objects other bundles share.
+            var check = StoreCheck(repo: self)
+            check.trustStamped()
             _ = try GarbageCollector(repo: self).collect(state, downloads: true)
+            check.saveStamps()
         }
     }
 }

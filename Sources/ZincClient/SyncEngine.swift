@@ -152,6 +152,7 @@ public struct SyncEngine {
                 let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
                 try update(&state.bundles[i], to: version, chain: chain, checks: checks, check: &check, result: &result)
                 try state.save(in: repo.root)  // the switch
+                try CurrentLinks.point(state.bundles[i], at: version, in: repo)
             } catch {
                 result.outcome = .failed
                 result.error = "\(error)"

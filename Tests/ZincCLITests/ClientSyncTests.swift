@@ -166,6 +166,49 @@ import ZincTestSupport
         #expect(bundle["folder"] as? String == dir.at("repo/bundles/com.example.app.B-2"))
     }
 
+    /// The repo without --repo ($ZINC_REPO, or found from the current folder), the
+    /// `current` link, untrack by URL, and a sync with nothing to do.
+    @Test func theRepoIsFoundAndEachBundleHasAStablePath() throws {
+        let dir = try TemporaryDirectory()
+        let source = try SampleContent.basicAdjectives(in: dir, at: "src")
+        try Self.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir)
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"], in: dir)
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        let environment = ["ZINC_REPO": dir.at("repo")]
+        #expect(try ZincBinary.run(["repo_init"], in: dir.path, extraEnvironment: environment).status == 0)
+        let nothing = try ZincBinary.run(["sync"], in: dir.path, extraEnvironment: environment)
+        #expect(nothing.status == 0 && nothing.stdout == "Nothing to sync: the repo tracks no bundle (add one with 'zinc track').\n")
+        let track = try ZincBinary.run(["track", "--catalog", server.url, "--bundle", "B"], in: dir.path, extraEnvironment: environment)
+        #expect(track.status == 0, "\(track.stderr)")
+        #expect(try ZincBinary.run(["sync"], in: dir.path, extraEnvironment: environment).status == 0)
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: dir.at("repo/current/com.example.app.B"))
+                == "../bundles/com.example.app.B-1")
+        #expect(try dir.files(under: "src").allSatisfy { try dir.read("repo/current/com.example.app.B/" + $0) == dir.read("src/" + $0) })
+
+        // From inside the repo (here, a bundle folder), no option and no variable needed.
+        let inside = dir.at("repo/bundles/com.example.app.B-1")
+        #expect(try zincSucceeds(["status"], in: inside).hasPrefix("com.example.app.B @master: local 1, remote 1"))
+        let outside = try ZincBinary.run(["status"], in: dir.path)
+        #expect(outside.status == 64 && outside.stderr.contains("give --repo DIR, set ZINC_REPO, or run inside a repo"))
+
+        try dir.write("src/more.txt", "version 2")
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir)
+        _ = try zincSucceeds(["sync"], in: dir.at("repo"))
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: dir.at("repo/current/com.example.app.B"))
+                == "../bundles/com.example.app.B-2")
+        #expect(try dir.files(under: "src").allSatisfy { try dir.read("repo/current/com.example.app.B/" + $0) == dir.read("src/" + $0) })
+
+        // untrack takes what track took.
+        #expect(
+            try Self.zinc(["untrack", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir).hasPrefix(
+                "No longer tracking 'B'"))
+        #expect(dir.files(under: "repo/bundles").isEmpty && !dir.exists("repo/current/com.example.app.B"))
+    }
+
     @Test func concurrentSyncsOfOneRepoDoNotCorruptIt() throws {
         let dir = try TemporaryDirectory()
         try Self.makeCorpus([dir.at("src"), "--files", "60", "--mb", "3", "--seed", "3"])

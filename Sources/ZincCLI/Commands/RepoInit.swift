@@ -15,7 +15,7 @@ struct RepoInit: ParsableCommand {
     @OptionGroup var repo: RepoOption
 
     func run() throws {
-        let created = try Repo.initialize(at: repo.repo)
+        let created = try Repo.initialize(at: repo.folderToCreate())
         print("Created repo \(created.root)")
     }
 }

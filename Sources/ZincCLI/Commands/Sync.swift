@@ -69,6 +69,8 @@ struct Sync: ParsableCommand {
         }
         if json {
             printJSON(report.json)
+        } else if report.bundles.isEmpty && report.catalogs.isEmpty {
+            print("Nothing to sync: the repo tracks no bundle (add one with 'zinc track').")
         } else {
             for catalog in report.catalogs where catalog.error != nil {
                 print("\(catalog.catalog): index not refreshed: \(catalog.error!)")

@@ -10,14 +10,16 @@ struct Untrack: ParsableCommand {
 
     @OptionGroup var repo: RepoOption
 
-    @Option(help: ArgumentHelp("The catalog id (as 'status' shows it).", valueName: "ID"))
-    var catalogId: String
+    @Option(
+        name: [.customLong("catalog"), .customLong("catalog-id")],
+        help: ArgumentHelp("The catalog: its id (as 'status' shows it), or the URL or path it was tracked at.", valueName: "CAT"))
+    var catalog: String
 
     @Option(help: "The bundle name.")
     var bundle: String
 
     func run() throws {
-        try repo.open().untrack(catalog: catalogId, bundle: bundle)
-        print("No longer tracking '\(bundle)' of \(catalogId)")
+        try repo.open().untrack(catalog: catalog, bundle: bundle)
+        print("No longer tracking '\(bundle)' of \(catalog)")
     }
 }
