@@ -2,7 +2,10 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static struct {
     CURLcode (*global_init)(long flags);
@@ -10,11 +13,18 @@ static struct {
     void (*easy_cleanup)(CURL *handle);
     void (*easy_reset)(CURL *handle);
     CURLcode (*easy_getinfo)(CURL *handle, CURLINFO info, ...);
-    CURLcode (*easy_perform)(CURL *handle);
     const char *(*easy_strerror)(CURLcode code);
     CURLcode (*easy_setopt)(CURL *handle, CURLoption option, ...);
     struct curl_slist *(*slist_append)(struct curl_slist *list, const char *string);
     void (*slist_free_all)(struct curl_slist *list);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_cleanup)(CURLM *multi);
+    CURLMcode (*multi_add_handle)(CURLM *multi, CURL *handle);
+    CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *handle);
+    CURLMcode (*multi_perform)(CURLM *multi, int *running);
+    CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd extra[], unsigned int count, int timeout, int *numfds);
+    CURLMcode (*multi_wakeup)(CURLM *multi);
+    CURLMsg *(*multi_info_read)(CURLM *multi, int *queued);
 } curl;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -52,11 +62,18 @@ static void load(void) {
         && resolve(library, "curl_easy_cleanup", (void **)&curl.easy_cleanup)
         && resolve(library, "curl_easy_reset", (void **)&curl.easy_reset)
         && resolve(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo)
-        && resolve(library, "curl_easy_perform", (void **)&curl.easy_perform)
         && resolve(library, "curl_easy_strerror", (void **)&curl.easy_strerror)
         && resolve(library, "curl_easy_setopt", (void **)&curl.easy_setopt)
         && resolve(library, "curl_slist_append", (void **)&curl.slist_append)
-        && resolve(library, "curl_slist_free_all", (void **)&curl.slist_free_all);
+        && resolve(library, "curl_slist_free_all", (void **)&curl.slist_free_all)
+        && resolve(library, "curl_multi_init", (void **)&curl.multi_init)
+        && resolve(library, "curl_multi_cleanup", (void **)&curl.multi_cleanup)
+        && resolve(library, "curl_multi_add_handle", (void **)&curl.multi_add_handle)
+        && resolve(library, "curl_multi_remove_handle", (void **)&curl.multi_remove_handle)
+        && resolve(library, "curl_multi_perform", (void **)&curl.multi_perform)
+        && resolve(library, "curl_multi_poll", (void **)&curl.multi_poll)
+        && resolve(library, "curl_multi_wakeup", (void **)&curl.multi_wakeup)
+        && resolve(library, "curl_multi_info_read", (void **)&curl.multi_info_read);
     if (!ok) return;
     CURLcode code = curl.global_init(CURL_GLOBAL_DEFAULT);
     if (code != CURLE_OK) {
@@ -78,7 +95,6 @@ void zinc_curl_easy_reset(CURL *handle) { curl.easy_reset(handle); }
 CURLcode zinc_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl.easy_getinfo(handle, info, value);
 }
-CURLcode zinc_curl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
 const char *zinc_curl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
 
 CURLcode zinc_curl_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -98,3 +114,65 @@ struct curl_slist *zinc_curl_slist_append(struct curl_slist *list, const char *s
 }
 
 void zinc_curl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }
+
+struct zinc_curl_transfer {
+    CURLM *multi;
+    atomic_bool stopped;
+};
+
+zinc_curl_transfer *zinc_curl_transfer_new(void) {
+    zinc_curl_transfer *transfer = calloc(1, sizeof *transfer);
+    if (transfer == NULL) return NULL;
+    transfer->multi = curl.multi_init();
+    if (transfer->multi == NULL) {
+        free(transfer);
+        return NULL;
+    }
+    atomic_init(&transfer->stopped, false);
+    return transfer;
+}
+
+void zinc_curl_transfer_free(zinc_curl_transfer *transfer) {
+    curl.multi_cleanup(transfer->multi);
+    free(transfer);
+}
+
+void zinc_curl_transfer_rearm(zinc_curl_transfer *transfer) { atomic_store(&transfer->stopped, false); }
+
+CURLcode zinc_curl_transfer_perform(zinc_curl_transfer *transfer, CURL *handle) {
+    if (curl.multi_add_handle(transfer->multi, handle) != CURLM_OK) return CURLE_FAILED_INIT;
+    CURLcode result = CURLE_OK;
+    int running = 1;
+    while (1) {
+        if (curl.multi_perform(transfer->multi, &running) != CURLM_OK) {
+            result = CURLE_FAILED_INIT;
+            break;
+        }
+        if (running == 0) {
+            int queued;
+            CURLMsg *message;
+            while ((message = curl.multi_info_read(transfer->multi, &queued)) != NULL) {
+                if (message->msg == CURLMSG_DONE) result = message->data.result;
+            }
+            break;
+        }
+        if (atomic_load(&transfer->stopped)) {
+            result = CURLE_ABORTED_BY_CALLBACK;
+            break;
+        }
+        // The wait ends when the socket is ready, libcurl's next timeout is due, or
+        // zinc_curl_transfer_stop wakes it.
+        curl.multi_poll(transfer->multi, NULL, 0, 1000, NULL);
+        if (atomic_load(&transfer->stopped)) {
+            result = CURLE_ABORTED_BY_CALLBACK;
+            break;
+        }
+    }
+    curl.multi_remove_handle(transfer->multi, handle);
+    return result;
+}
+
+void zinc_curl_transfer_stop(zinc_curl_transfer *transfer) {
+    atomic_store(&transfer->stopped, true);
+    curl.multi_wakeup(transfer->multi);
+}

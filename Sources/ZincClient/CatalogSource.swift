@@ -28,6 +28,11 @@ public protocol CatalogSource: AnyObject, Sendable {
 
 /// What to fetch of one catalog file.
 public struct FetchRequest: Equatable, Sendable {
+    public static func == (a: FetchRequest, b: FetchRequest) -> Bool {
+        a.path == b.path && a.ranges == b.ranges && a.etag == b.etag && a.limit == b.limit
+            && a.ignoredRangeAllowance == b.ignoredRangeAllowance && a.patience == b.patience && a.cancellation === b.cancellation
+    }
+
     /// The catalog-relative path.
     public var path: String
     /// The byte ranges wanted, ascending and not overlapping; none: the whole file.
@@ -44,6 +49,10 @@ public struct FetchRequest: Equatable, Sendable {
     /// gives up with `ClientError.transport`, so that another source can serve; nil: the
     /// transport's own (a minute). Transports may round it up to a whole second.
     public var patience: Duration?
+    /// The sync's cancellation: a transport stops the request at once when it is
+    /// cancelled (registering what stops it with ``SyncCancellation/whileRunning(onCancel:_:)``,
+    /// or checking it between chunks) and throws `CancellationError`.
+    public var cancellation: SyncCancellation?
 
     /// - Precondition: `ranges` are ascending, not overlapping, none empty or negative.
     public init(

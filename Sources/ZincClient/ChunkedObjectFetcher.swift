@@ -78,6 +78,7 @@ struct ChunkedObjectFetcher {
         var fetchedAt: Int64 = 0
         var reused: Int64 = 0
         for (i, chunk) in layout.chunks.enumerated() {
+            try chain.cancellation?.check()
             let bytes = UnsafeMutableRawBufferPointer(rebasing: content[..<chunk.length])
             if let seed = seeds[chunk.content] {
                 let file = try seedFiles[seed.object] ?? PosixFile.openForReading(repo.objectFile(seed.object))

@@ -29,6 +29,10 @@ public enum ClientError: Error, Equatable, Sendable {
     /// of them, or an index older than one accepted before (rollback) or whose signature
     /// has expired (freeze). Nothing of it was used.
     case untrusted(catalog: String, file: String, reason: String)
+    /// A catalog tracked with trusted keys served a validly signed index older than one
+    /// accepted before (a rollback), or whose signature has expired (a frozen catalog: a
+    /// mirror or attacker replaying an old index). Nothing of it was used.
+    case rolledBack(catalog: String, file: String, reason: String)
 }
 
 extension ClientError: CustomStringConvertible {
@@ -62,7 +66,7 @@ extension ClientError: CustomStringConvertible {
             return "no source of catalog '\(catalog)' could serve it: " + failures.joined(separator: "; ")
         case .notTracked(let catalog, let bundle):
             return "bundle '\(bundle)' of catalog '\(catalog)' is not tracked"
-        case .untrusted(let catalog, let file, let reason):
+        case .untrusted(let catalog, let file, let reason), .rolledBack(let catalog, let file, let reason):
             return "catalog '\(catalog)': refused \(file): \(reason)"
         }
     }

@@ -43,6 +43,7 @@ public final class FileCatalogSource: CatalogSource, @unchecked Sendable {
             var position = range.lowerBound
             let end = min(range.upperBound, size)
             while position < end {
+                try request.cancellation?.check()
                 let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(Int64(buffer.count), end - position))])
                 let n = try file.read(into: slice, at: position)
                 if n == 0 { break }

@@ -28,15 +28,25 @@ public final class HTTPCatalogSource: CatalogSource, @unchecked Sendable {
         let location = location(of: request.path)
         let transfer = FetchTransfer(url: location, request: request, sink: sink)
         let headers = transfer.validator.map { ["If-None-Match: \($0)"] } ?? []
-        do {
-            // No Accept-Encoding: catalog files go over the wire as stored, so byte
-            // ranges of archives mean what they say.
-            var get = HTTPRequest(.get, base.appendingPathComponent(request.path).absoluteString, headers: headers, ranges: request.ranges)
-            get.patience = request.patience
+        // No Accept-Encoding: catalog files go over the wire as stored, so byte
+        // ranges of archives mean what they say.
+        var get = HTTPRequest(.get, base.appendingPathComponent(request.path).absoluteString, headers: headers, ranges: request.ranges)
+        get.patience = request.patience
+        let stop = TransferStop()
+        get.stop = stop
+        let perform = { [client] () throws(CurlError) in
             transfer.complete(try client.perform(get, receiver: HTTPReceiver(header: transfer.header, body: transfer.receive)))
-        } catch {
+        }
+        do {
+            if let cancellation = request.cancellation {
+                try cancellation.whileRunning(onCancel: stop.fire) { try perform() }
+            } else {
+                try perform()
+            }
+        } catch let error as CurlError {
             throw ClientError.transport(url: location, reason: error.reason, received: 0)
         }
+        if stop.fired { throw CancellationError() }
         return try transfer.outcome()
     }
 }

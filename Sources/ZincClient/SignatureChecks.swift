@@ -59,12 +59,12 @@ struct SignatureChecks {
         }
         let now = Int64(Date().timeIntervalSince1970)
         if signature.isExpired(at: now) {
-            throw ClientError.untrusted(
+            throw ClientError.rolledBack(
                 catalog: catalog, file: file,
                 reason: "the index signature expired \(now - signature.expiresAt) seconds ago (a frozen catalog)")
         }
         if let lastSequence, signature.sequence < lastSequence {
-            throw ClientError.untrusted(
+            throw ClientError.rolledBack(
                 catalog: catalog, file: file,
                 reason: "its sequence number \(signature.sequence) is below \(lastSequence), "
                     + "the last one accepted (a rollback to an older index)")

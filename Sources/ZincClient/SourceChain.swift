@@ -49,8 +49,15 @@ final class SourceChain: Sendable {
     /// a stalled or cold mirror costs little more than this.
     static let shortestPatience = Duration.seconds(1)
 
-    init(catalog: String, sources: [CatalogSource], temporaryFolder: String, links: LinkRecords = LinkRecords()) {
+    /// Set on every request, so that a cancelled sync stops the ones in flight.
+    let cancellation: SyncCancellation?
+
+    init(
+        catalog: String, sources: [CatalogSource], temporaryFolder: String, links: LinkRecords = LinkRecords(),
+        cancellation: SyncCancellation? = nil
+    ) {
         self.catalog = catalog
+        self.cancellation = cancellation
         self.sources = sources
         self.temporaryFolder = temporaryFolder
         meters = sources.map { source in LinkMeter(recorded: LinkRecords.host(of: source.url).flatMap { links.hosts[$0] }) }
@@ -105,7 +112,7 @@ final class SourceChain: Sendable {
             try part.reset()
             var request = FetchRequest(path, etag: etags[source.url], limit: limit)
             request.patience = patience
-            let response = try count(meter) { try source.fetch(request, into: part.file) }
+            let response = try fetch(request, from: source, into: part.file, meter: meter)
             if response.status == .notModified { return nil }
             guard gzipped else { return (try PosixFile.open(part.path).readAll(upTo: Int(limit)), source.url, response.etag) }
             return (try Self.gunzip(part.path, location: source.location(of: path), limit: limit), source.url, response.etag)
@@ -122,7 +129,7 @@ final class SourceChain: Sendable {
         let source = sources[index]
         var request = FetchRequest(path, limit: limit)
         request.patience = sources.count > 1 ? patience(of: index) : nil
-        guard (try? count(meters[index]) { try source.fetch(request, into: part.file) }) != nil,
+        guard (try? fetch(request, from: source, into: part.file, meter: meters[index])) != nil,
             let bytes = try? Self.gunzip(part.path, location: source.location(of: path), limit: limit)
         else { return nil }
         return (bytes, source.location(of: path))
@@ -167,7 +174,7 @@ final class SourceChain: Sendable {
                     ranged || have > 0
                     ? FetchRequest(path, ranges: [have..<length], ignoredRangeAllowance: have) : FetchRequest(path, limit: length)
                 request.patience = patience
-                _ = try count(meter) { try source.fetch(request, into: file) }
+                _ = try fetch(request, from: source, into: file, meter: meter)
                 served = sources.firstIndex { $0 === source }
                 return true
             }
@@ -230,7 +237,7 @@ final class SourceChain: Sendable {
                 do {
                     if singleRangeSources.withLock({ $0.contains(index) }) {
                         try fetchSingly(Array(rest.prefix(parallel)), of: request, from: source, meter: meter, into: file)
-                    } else if try count(meter, { try source.fetch(request, into: file) }).rangeAnswer == .singlePart,
+                    } else if try fetch(request, from: source, into: file, meter: meter).rangeAnswer == .singlePart,
                         request.ranges.count > 1
                     {
                         singleRangeSources.withLock { _ = $0.insert(index) }
@@ -262,7 +269,7 @@ final class SourceChain: Sendable {
         let outcomes = try parallelMap(count: ranges.count, workers: ranges.count) { i in
             var single = request
             single.ranges = [ranges[i]]
-            return Result { try count(meter) { try source.fetch(single, into: scratch[i].file) } }
+            return Result { try fetch(single, from: source, into: scratch[i].file, meter: meter) }
         }
         for (i, outcome) in outcomes.enumerated() {
             let arrived = try PosixFile.open(scratch[i].path)
@@ -283,6 +290,16 @@ final class SourceChain: Sendable {
             skipped += length
         }
         return []
+    }
+
+    /// Every request of the chain: counted, measured, and stopped if the sync is cancelled.
+    private func fetch(_ request: FetchRequest, from source: CatalogSource, into sink: PosixFile, meter: LinkMeter) throws
+        -> FetchResponse
+    {
+        try cancellation?.check()
+        var request = request
+        request.cancellation = cancellation
+        return try count(meter) { try source.fetch(request, into: sink) }
     }
 
     private func count(_ meter: LinkMeter, _ body: () throws -> FetchResponse) throws -> FetchResponse {

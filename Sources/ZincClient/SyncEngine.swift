@@ -31,6 +31,8 @@ public struct SyncOptions: Sendable {
     public var sourceFactory: @Sendable (String) throws -> CatalogSource
     /// Told how each bundle's download advances, for progress displays.
     public var progress: (@Sendable (SyncProgress) -> Void)?
+    /// Stops the sync when cancelled (the async API cancels it with its task).
+    public var cancellation: SyncCancellation?
 
     public static let defaultDocumentLimit: Int64 = 64 << 20
     /// Enough to hide a phone's round trip behind the transfer of the objects before it,
@@ -110,7 +112,7 @@ public struct SyncEngine {
     ) throws {
         let chain = SourceChain(
             catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
-            temporaryFolder: repo.temporaryFolder, links: links)
+            temporaryFolder: repo.temporaryFolder, links: links, cancellation: options.cancellation)
         defer { chain.measured(into: &links) }
         var refresh = SyncReport.CatalogRefresh(catalog: catalog)
         var index: CatalogIndex?
@@ -119,7 +121,8 @@ public struct SyncEngine {
                 index = try IndexFetcher(repo: repo, limit: options.documentLimit).refresh(
                     catalog, via: chain, state: &state, report: &refresh)
             } catch {
-                refresh.error = "\(error)"
+                try options.cancellation?.check()
+                refresh.failure = SyncError(error, repo: repo)
             }
         }
         refresh.bytes = chain.bytes
@@ -145,7 +148,10 @@ public struct SyncEngine {
                 if repairing, let current = tracked.version {
                     version = current
                 } else {
-                    guard let index else { throw ClientError.badResponse(url: catalog, reason: "no index: \(refresh.error ?? "")") }
+                    // The catalog's failure is each of its bundles'.
+                    guard let index else {
+                        throw refresh.failure ?? SyncError(ClientError.allSourcesFailed(catalog: catalog, failures: []))
+                    }
                     version = try VersionSpec.distro(tracked.distro).resolve(in: try index.bundle(tracked.bundle), name: tracked.bundle)
                 }
                 let keys = state.catalogs[catalog]?.trustedKeys ?? []
@@ -154,8 +160,10 @@ public struct SyncEngine {
                 try state.save(in: repo.root)  // the switch
                 try CurrentLinks.point(state.bundles[i], at: version, in: repo)
             } catch {
+                // A cancelled sync stops here, leaving what a killed one would.
+                try options.cancellation?.check()
                 result.outcome = .failed
-                result.error = "\(error)"
+                result.failure = SyncError(error, repo: repo)
             }
             result.requests = chain.requests - requests
             result.bytes = chain.bytes - bytes
@@ -170,6 +178,9 @@ public struct SyncEngine {
         check: inout StoreCheck, result: inout SyncReport.BundleSync
     ) throws {
         result.version = version
+        let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        SyncMeter.announce(.planning, bundle: name, report: options.progress)
+        defer { if result.outcome != .failed { SyncMeter.announce(.finished, bundle: name, report: options.progress) } }
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks)
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
@@ -210,7 +221,6 @@ public struct SyncEngine {
             model: options.costModel ?? chain.link.costModel(concurrency: options.concurrency), forced: options.strategy,
             chunked: chunked?.assemblies.map(\.object) ?? [])
         let (requests, bytes) = (chain.requests, chain.bytes)
-        let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         let checkout = try BundleCheckout(manifest, catalog: tracked.catalog, flavor: tracked.flavor, repo: repo)
         // The files the repo has are placed while the others download.
         let left: [Int]

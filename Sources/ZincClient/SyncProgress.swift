@@ -1,12 +1,24 @@
 import Synchronization
 import Zinc
 
-/// Where a sync's download for one bundle is, for progress displays: the objects it
-/// lacks and the bytes it must fetch for them (the archive range, or the objects one
-/// by one), and how many have arrived.
+/// Where a sync's download for one bundle is, for progress displays: its phase and,
+/// while downloading, the objects it lacks and the bytes it must fetch for them (the
+/// archive range, the chunks, or the objects one by one), and how many have arrived.
+/// The counts are zero in the other phases.
 public struct SyncProgress: Sendable, Equatable {
+    /// Where a bundle's sync is.
+    public enum Phase: String, Sendable {
+        /// Objects, bytes and requests are being counted (manifest, local checks, plan).
+        case planning
+        /// The missing objects (or their chunks) are being fetched.
+        case downloading
+        /// The bundle's folder is complete and in use.
+        case finished
+    }
+
     /// `catalog.bundle-version[~flavor]`, as the repo names the bundle's folder.
     public let bundle: String
+    public let phase: Phase
     public let completedObjects: Int
     public let totalObjects: Int
     public let completedBytes: Int64
@@ -71,7 +83,12 @@ final class SyncMeter: Sendable {
         }
         report(
             SyncProgress(
-                bundle: bundle, completedObjects: counts.objects, totalObjects: totalObjects,
+                bundle: bundle, phase: .downloading, completedObjects: counts.objects, totalObjects: totalObjects,
                 completedBytes: counts.finishedBytes + counts.watchedBytes, totalBytes: counts.totalBytes))
+    }
+
+    /// Tells `report` that `bundle` is at `phase` outside a download (planning, finished).
+    static func announce(_ phase: SyncProgress.Phase, bundle: String, report: (@Sendable (SyncProgress) -> Void)?) {
+        report?(SyncProgress(bundle: bundle, phase: phase, completedObjects: 0, totalObjects: 0, completedBytes: 0, totalBytes: 0))
     }
 }

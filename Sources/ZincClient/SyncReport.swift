@@ -30,7 +30,9 @@ public struct SyncReport: Sendable {
         /// What each source that failed during this sync did (unreachable, stalled, bytes
         /// found wrong), another source then serving: a mirror to look at.
         public var sourceFailures: [String] = []
-        public var error: String?
+        /// Why the index could not be refreshed; its bundles then fail with the same error.
+        public var failure: SyncError?
+        public var error: String? { failure?.description }
 
         public var json: JSONValue {
             var object: [String: JSONValue] = [
@@ -40,7 +42,11 @@ public struct SyncReport: Sendable {
             if let url { object["url"] = .string(url) }
             if let link { object["link"] = link.json }
             if !sourceFailures.isEmpty { object["source_failures"] = .array(sourceFailures.map { .string($0) }) }
-            if let error { object["error"] = .string(error) }
+            if let failure {
+                object["error"] = .string(failure.description)
+                object["error_code"] = .string(failure.code.rawValue)
+                if let status = failure.httpStatus { object["http_status"] = .int(Int64(status)) }
+            }
             return .object(object)
         }
     }
@@ -91,7 +97,9 @@ public struct SyncReport: Sendable {
         public var bytes: Int64 = 0
         public var requests = 0
         public var seconds = 0.0
-        public var error: String?
+        /// Why the bundle failed (its ``SyncError/code`` is what an app branches on).
+        public var failure: SyncError?
+        public var error: String? { failure?.description }
 
         public var name: String { "\(catalog).\(bundle)" + (flavor.map { "~" + $0 } ?? "") }
 
@@ -142,7 +150,11 @@ public struct SyncReport: Sendable {
             if let chunkListError { object["chunk_list_error"] = .string(chunkListError) }
             object["damaged_files"] = .array(damagedFiles.map { .string($0) })
             object["damaged_objects"] = .array(damagedObjects.map { .string($0) })
-            if let error { object["error"] = .string(error) }
+            if let failure {
+                object["error"] = .string(failure.description)
+                object["error_code"] = .string(failure.code.rawValue)
+                if let status = failure.httpStatus { object["http_status"] = .int(Int64(status)) }
+            }
             return .object(object)
         }
     }

@@ -12,6 +12,8 @@ import Darwin
 /// one to a single thread at a time.
 final class CurlHandle {
     private let handle: UnsafeMutableRawPointer
+    /// Drives `handle` so that a `TransferStop` can end it at once; keeps its connections.
+    private let transfer: OpaquePointer
     /// Where libcurl writes its detailed message for a failed transfer.
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
@@ -19,11 +21,17 @@ final class CurlHandle {
     init() throws(CurlError) {
         if let problem = zinc_curl_load() { throw CurlError(reason: String(cString: problem)) }
         guard let handle = zinc_curl_easy_init() else { throw CurlError(reason: "libcurl could not create a transfer") }
+        guard let transfer = zinc_curl_transfer_new() else {
+            zinc_curl_easy_cleanup(handle)
+            throw CurlError(reason: "libcurl could not create a transfer")
+        }
         self.handle = handle
+        self.transfer = transfer
         errorBuffer.initialize(to: 0)
     }
 
     deinit {
+        zinc_curl_transfer_free(transfer)
         zinc_curl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
@@ -80,12 +88,20 @@ final class CurlHandle {
                 })
         }
         errorBuffer[0] = 0
-        let code = zinc_curl_easy_perform(handle)
+        if let stop = request.stop {
+            guard stop.attach(transfer) else { return Self.stoppedMessage }
+        } else {
+            zinc_curl_transfer_rearm(transfer)
+        }
+        defer { request.stop?.detach() }
+        let code = zinc_curl_transfer_perform(transfer, handle)
+        if code == CURLE_ABORTED_BY_CALLBACK, request.stop?.fired == true { return Self.stoppedMessage }
         guard code != CURLE_OK else { return nil }
         return errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: zinc_curl_easy_strerror(code))
     }
 
     private static let abortRead = Int(CURL_READFUNC_ABORT)
+    static let stoppedMessage = "stopped"
 
     private func setCommonOptions(followRedirects: Bool) throws(CurlError) {
         try set(CURLOPT_ERRORBUFFER, errorBuffer)

@@ -26,6 +26,8 @@ package struct HTTPRequest: Sendable {
     /// The longest silence before the request fails, rounded up to whole seconds (libcurl
     /// checks once a second); nil: a minute.
     package var patience: Duration?
+    /// Stops the request from another thread when fired.
+    package var stop: TransferStop?
 
     package init(
         _ method: Method, _ url: String, headers: [String] = [], ranges: [Range<Int64>] = [],

@@ -31,7 +31,7 @@ final class URLSessionCatalogSource: CatalogSource {
             // The request's idle timeout: how long it may wait for the next byte.
             request.timeoutInterval = max(1, patience.inSeconds)
         }
-        transport.perform(request, into: transfer)
+        try transport.perform(request, into: transfer, cancellation: fetch.cancellation)
         return try transfer.outcome()
     }
 }

@@ -56,11 +56,18 @@ public final class URLSessionTransport: Sendable {
     /// Performs `request`, feeding its response to `transfer`, and returns when it has
     /// ended. The protocol is synchronous; the session calls back on its own queue, so
     /// the calling thread waits for the completion the delegate signals.
-    func perform(_ request: URLRequest, into transfer: FetchTransfer) {
+    /// Performs `request`; a cancelled sync cancels its task, which ends the wait at once
+    /// (and throws `CancellationError`).
+    func perform(_ request: URLRequest, into transfer: FetchTransfer, cancellation: SyncCancellation?) throws {
         let exchange = Exchange(transfer)
         let task = session.dataTask(with: request)
-        delegate.register(exchange, for: task)
-        task.resume()
-        exchange.waitUntilComplete()
+        let run = { [delegate] in
+            delegate.register(exchange, for: task)
+            task.resume()
+            exchange.waitUntilComplete()
+        }
+        guard let cancellation else { return run() }
+        try cancellation.whileRunning(onCancel: { task.cancel() }, run)
+        try cancellation.check()
     }
 }

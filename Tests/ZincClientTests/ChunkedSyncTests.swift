@@ -88,7 +88,8 @@ import ZincTestSupport
             reports.withLock { $0.append(progress) }
         }
         let update = try #require(try SyncEngine(repo: repo, options: options).sync().bundles.first)
-        let last = try #require(reports.withLock { $0.last })
+        let last = try #require(reports.withLock { $0.last { $0.phase == .downloading } })
+        #expect(reports.withLock { $0.last?.phase } == .finished)
         #expect(update.chunkedObjects == 3 && last.totalObjects == 4 && last.completedObjects == 4)
         #expect(last.completedBytes == last.totalBytes && last.totalBytes == update.chunkBytes + 9, "the chunks and 'version 2'")
     }

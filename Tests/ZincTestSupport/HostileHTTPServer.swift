@@ -25,6 +25,8 @@ public final class HostileHTTPServer: @unchecked Sendable {
     private let listener: Int32
     private let lock = NSLock()
     private var handlers = [String: Handler]()
+    /// Paths whose answer stops after so many bytes, the connection then left open.
+    private var stalls = [String: Int]()
     private var log = [Request]()
     private let root: String?
 
@@ -62,6 +64,12 @@ public final class HostileHTTPServer: @unchecked Sendable {
         lock.withLock { handlers[path] = handler }
     }
 
+    /// Sends the first `bytes` bytes of `path`'s answer, then nothing until the client
+    /// goes (a download stalled mid-body); nil stops stalling.
+    public func stall(_ path: String, after bytes: Int?) {
+        lock.withLock { stalls[path] = bytes }
+    }
+
     /// Every request received so far.
     public var requests: [Request] { lock.withLock { log } }
 
@@ -96,11 +104,13 @@ public final class HostileHTTPServer: @unchecked Sendable {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let request = Request(path: String(target.dropFirst()), headers: headers)
-        let handler = lock.withLock { () -> Handler? in
+        let (handler, stall) = lock.withLock { () -> (Handler?, Int?) in
             log.append(request)
-            return handlers[request.path]
+            return (handlers[request.path], stalls[request.path])
         }
-        let response = handler?(request) ?? honest(request)
+        var response = handler?(request) ?? honest(request)
+        if let stall { response = Array(response.prefix(stall)) }
+        defer { if stall != nil { Self.waitUntilClosed(connection) } }
         response.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -108,6 +118,16 @@ public final class HostileHTTPServer: @unchecked Sendable {
                 if n <= 0 { return }
                 offset += n
             }
+        }
+    }
+
+    /// Returns once the client has closed `connection` (or after a minute).
+    private static func waitUntilClosed(_ connection: Int32) {
+        var byte: UInt8 = 0
+        for _ in 0..<1200 {
+            let n = recv(connection, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { return }
+            usleep(50_000)
         }
     }
 

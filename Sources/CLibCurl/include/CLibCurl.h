@@ -18,12 +18,25 @@ void zinc_curl_easy_cleanup(CURL *handle);
 /// Forgets every option but keeps the handle's connections, so the next request reuses them.
 void zinc_curl_easy_reset(CURL *handle);
 CURLcode zinc_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
-CURLcode zinc_curl_easy_perform(CURL *handle);
 const char *zinc_curl_easy_strerror(CURLcode code);
 CURLcode zinc_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode zinc_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value);
 CURLcode zinc_curl_setopt_callback(CURL *handle, CURLoption option, curl_write_callback callback);
 struct curl_slist *zinc_curl_slist_append(struct curl_slist *list, const char *string);
 void zinc_curl_slist_free_all(struct curl_slist *list);
+
+/// A transfer another thread can stop at once: the easy handle is driven through a multi
+/// handle of its own (which also keeps its connections between transfers), whose wait
+/// zinc_curl_transfer_stop wakes. curl_easy_perform offers no such thing: its progress
+/// callback comes as rarely as once a second while nothing arrives.
+typedef struct zinc_curl_transfer zinc_curl_transfer;
+zinc_curl_transfer *zinc_curl_transfer_new(void);
+void zinc_curl_transfer_free(zinc_curl_transfer *transfer);
+/// Clears a stop, for the next transfer.
+void zinc_curl_transfer_rearm(zinc_curl_transfer *transfer);
+/// Performs the handle's transfer; CURLE_ABORTED_BY_CALLBACK when stopped (before or during).
+CURLcode zinc_curl_transfer_perform(zinc_curl_transfer *transfer, CURL *handle);
+/// Thread-safe: the perform in progress (or the next one, until rearmed) ends at once.
+void zinc_curl_transfer_stop(zinc_curl_transfer *transfer);
 
 #endif

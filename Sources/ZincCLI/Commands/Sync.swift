@@ -55,6 +55,7 @@ struct Sync: ParsableCommand {
             costModel: requestCost.map { CostModel(requestOverhead: $0, concurrency: concurrency) },
             concurrency: concurrency)
         options.progress = { progress in
+            guard progress.phase == .downloading else { return }
             bar.update(
                 "Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,
                 bytes: progress.completedBytes, of: progress.totalBytes)

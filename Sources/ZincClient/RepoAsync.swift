@@ -1,0 +1,91 @@
+import Zinc
+
+/// The repo's operations for Swift concurrency: what an app calls. Each runs the same
+/// engine as the blocking API (which the `zinc` command uses) on a thread of its own,
+/// off the cooperative pool, so a sync of gigabytes never holds up the app's tasks.
+/// Cancelling the calling task cancels the operation: the requests in flight stop at
+/// once, and the call throws a ``SyncError`` with code ``SyncError/Code/cancelled``,
+/// leaving what an interrupted sync leaves (the previous version in use, and what was
+/// verified and downloaded kept for the next sync to resume from). Every failure is a
+/// ``SyncError``, whose ``SyncError/code`` an app switches on.
+extension Repo {
+    /// Opens the repo at `path`, creating it first when there is none.
+    public static func openOrCreate(at path: String) throws(SyncError) -> Repo {
+        do {
+            if let repo = try? Repo(at: path) { return repo }
+            return try Repo.initialize(at: path)
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    /// Brings every tracked bundle to the version its distribution points at (see
+    /// ``SyncEngine/sync()``). One bundle's failure is in the report (its
+    /// ``SyncReport/BundleSync/failure``), not thrown; what is thrown stopped the whole
+    /// sync (a cancellation, a repo that cannot be read).
+    /// - Parameter progress: receives each bundle's progress as the sync goes (beside
+    ///   `options.progress`, if any), and is finished when the sync ends.
+    public func sync(
+        options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
+    ) async throws(SyncError) -> SyncReport {
+        try await run(options, progress) { repo, options in try SyncEngine(repo: repo, options: options).sync() }
+    }
+
+    /// Fetches again what is damaged or missing in the checked-out versions, without
+    /// moving any bundle (see ``SyncEngine/repair()``).
+    public func repair(
+        options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
+    ) async throws(SyncError) -> SyncReport {
+        try await run(options, progress) { repo, options in try SyncEngine(repo: repo, options: options).repair() }
+    }
+
+    /// Starts tracking a bundle (see ``track(url:bundle:distro:flavor:trustedKeys:options:)``).
+    public func track(
+        url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
+        trustedKeys: [PublicKey] = [], options: SyncOptions = SyncOptions()
+    ) async throws(SyncError) -> RepoState.TrackedBundle {
+        try await run(options, nil) { repo, options in
+            try repo.track(url: location, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys, options: options)
+        }
+    }
+
+    /// What each tracked bundle has on disk (see ``status()``); no network.
+    public func status() async throws(SyncError) -> [BundleStatus] {
+        try await run(SyncOptions(), nil) { repo, _ in try repo.status() }
+    }
+
+    /// Hashes every checked-out object and file (see ``verify()``); no network.
+    public func verify() async throws(SyncError) -> [BundleHealth] {
+        try await run(SyncOptions(), nil) { repo, _ in try repo.verify() }
+    }
+
+    private func run<T: Sendable>(
+        _ options: SyncOptions, _ progress: AsyncStream<SyncProgress>.Continuation?,
+        _ body: @escaping @Sendable (Repo, SyncOptions) throws -> T
+    ) async throws(SyncError) -> T {
+        var options = options
+        let cancellation = options.cancellation ?? SyncCancellation()
+        options.cancellation = cancellation
+        if let progress {
+            let told = options.progress
+            options.progress = { update in
+                told?(update)
+                progress.yield(update)
+            }
+        }
+        defer { progress?.finish() }
+        let repo = self
+        let settled = options
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    WorkerThread.start { continuation.resume(with: Result { try body(repo, settled) }) }
+                }
+            } onCancel: {
+                cancellation.cancel()
+            }
+        } catch {
+            throw SyncError(error, repo: self)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Zinc
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a sync, or one bundle or catalog of it, failed, in a form an app can branch on:
+/// a stable ``code`` (which can gain new values without breaking an app's `switch`,
+/// as long as it has a `default`), the HTTP status where there is one, and the error
+/// underneath for logs. See "Handling sync errors" in the ZincClient documentation for
+/// what an app should do for each code.
+public struct SyncError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure: stable strings (`sync --json` prints them as `error_code`).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public var description: String { rawValue }
+
+        /// A catalog with trusted keys served something without a valid signature: a
+        /// tampered file or mirror. Keep the version the app has; retry later; report it.
+        public static let untrusted = Code(rawValue: "untrusted")
+        /// A validly signed but older (or expired) index: someone replays an old catalog.
+        /// Keep the version the app has; do not fall back to an unsigned source.
+        public static let rolledBack = Code(rawValue: "rolled_back")
+        /// Bytes that arrived are not what the catalog says (a hash, a length, a
+        /// malformed answer), from every source: a broken CDN or a proxy rewriting content.
+        public static let corruptDownload = Code(rawValue: "corrupt_download")
+        /// The catalog does not have the file, bundle, distribution or version asked for.
+        public static let notFound = Code(rawValue: "not_found")
+        /// A server answered with an HTTP error status (``SyncError/httpStatus``).
+        public static let httpStatus = Code(rawValue: "http_status")
+        /// No connection, a cut one, or a server that stalled: retry when the network is back.
+        public static let network = Code(rawValue: "network")
+        /// The device has no room left: the previous version is still in place; free
+        /// space (or ask the user to) and sync again, which resumes.
+        public static let diskFull = Code(rawValue: "disk_full")
+        /// Another local file problem (permissions, a read-only volume).
+        public static let localStorage = Code(rawValue: "local_storage")
+        /// The repo's own bookkeeping is damaged (repo.json, a kept manifest):
+        /// `zinc repo verify --repair`, or start a fresh repo.
+        public static let damagedRepo = Code(rawValue: "damaged_repo")
+        /// A catalog file that is not valid Zinc (or a format this client does not read).
+        public static let invalidCatalog = Code(rawValue: "invalid_catalog")
+        /// What the caller asked cannot be done: no repo there, a bundle not tracked, an
+        /// unsupported URL, an invalid name.
+        public static let invalidRequest = Code(rawValue: "invalid_request")
+        /// The sync was cancelled; the next one resumes where it stopped.
+        public static let cancelled = Code(rawValue: "cancelled")
+        /// Anything else; ``SyncError/underlying`` says what.
+        public static let other = Code(rawValue: "other")
+    }
+
+    public let code: Code
+    /// The status a server answered with, for ``Code/httpStatus``.
+    public let httpStatus: Int?
+    /// The error the sync met (`ClientError`, `ZincError`, `CancellationError`, …).
+    public let underlying: any Error & Sendable
+
+    public var description: String { "\(underlying)" }
+
+    /// Classifies `error`; `repo` tells the repo's own files from a catalog's.
+    public init(_ error: any Error & Sendable, repo: Repo? = nil) {
+        if let already = error as? SyncError {
+            self = already
+            return
+        }
+        underlying = error
+        var status: Int?
+        code = Self.classify(error, repo: repo, status: &status)
+        httpStatus = status
+    }
+
+    private static func classify(_ error: any Error, repo: Repo?, status: inout Int?) -> Code {
+        if error is CancellationError { return .cancelled }
+        if let error = error as? ClientError {
+            switch error {
+            case .untrusted: return .untrusted
+            case .rolledBack: return .rolledBack
+            case .integrity, .truncated, .badResponse, .tooLarge, .rangeIgnored: return .corruptDownload
+            case .notFound: return .notFound
+            case .httpStatus(_, let answered):
+                status = answered
+                return .httpStatus
+            case .transport, .allSourcesFailed: return .network
+            case .repoNotFound, .repoExists, .unsupportedURL, .noDefaultHTTPTransport, .notTracked: return .invalidRequest
+            }
+        }
+        guard let error = error as? ZincError else { return .other }
+        switch error {
+        case .io(let path, _, let code):
+            if code == ENOSPC || code == EDQUOT { return .diskFull }
+            return isInRepo(path, repo) && code == ENOENT ? .damagedRepo : .localStorage
+        case .corruptFile(let path, _), .unsupportedFormat(let path, _), .integrity(let path, _):
+            return isInRepo(path, repo) ? .damagedRepo : .invalidCatalog
+        case .invalidPath, .signature: return .invalidCatalog
+        case .bundleNotFound, .versionNotFound, .distroNotFound, .flavorNotFound: return .notFound
+        case .invalidName, .invalidVersionSpec: return .invalidRequest
+        default: return .other
+        }
+    }
+
+    private static func isInRepo(_ path: String, _ repo: Repo?) -> Bool {
+        guard let repo else { return false }
+        return path.hasPrefix(repo.root + "/")
+    }
+}
