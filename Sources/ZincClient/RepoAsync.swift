@@ -31,6 +31,19 @@ extension Repo {
         try await run(options, progress) { repo, options in try SyncEngine(repo: repo, options: options).sync() }
     }
 
+    /// What ``sync(options:progress:)`` would do, with no object downloaded (see ``SyncPlan``).
+    public func plan(options: SyncOptions = SyncOptions()) async throws(SyncError) -> SyncPlan {
+        try await run(options, nil) { repo, options in try SyncEngine(repo: repo, options: options).plan() }
+    }
+
+    /// Carries out `plan` (see ``SyncEngine/sync(following:)``): what was approved is what
+    /// is downloaded.
+    public func sync(
+        following plan: SyncPlan, options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
+    ) async throws(SyncError) -> SyncReport {
+        try await run(options, progress) { repo, options in try SyncEngine(repo: repo, options: options).sync(following: plan) }
+    }
+
     /// Fetches again what is damaged or missing in the checked-out versions, without
     /// moving any bundle (see ``SyncEngine/repair()``).
     public func repair(

@@ -11,49 +11,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Options of a sync.
-public struct SyncOptions: Sendable {
-    /// A strategy to use for every update instead of the cost model's choice.
-    public var strategy: FetchStrategy?
-    /// How requests weigh against bytes; nil (the default): as the link to the catalog's
-    /// source measures, a round trip costing what the link moves meanwhile (see
-    /// ``LinkEstimate``).
-    public var costModel: CostModel?
-    /// Requests in flight at once where objects are fetched one by one, each on a
-    /// kept-alive connection of its own.
-    public var concurrency: Int
-    /// The most an index or manifest may weigh, gzipped or not: a server cannot make
-    /// the client read an endless document into memory.
-    public var documentLimit: Int64
-    /// Makes the transport for a tracked URL: libcurl by default (on Linux and macOS),
-    /// `URLSessionTransport`'s `sourceFactory` (the ZincURLSession library) for an app's
-    /// own networking, and on iOS, which has no libcurl.
-    public var sourceFactory: @Sendable (String) throws -> CatalogSource
-    /// Told how each bundle's download advances, for progress displays.
-    public var progress: (@Sendable (SyncProgress) -> Void)?
-    /// Stops the sync when cancelled (the async API cancels it with its task).
-    public var cancellation: SyncCancellation?
-
-    public static let defaultDocumentLimit: Int64 = 64 << 20
-    /// Enough to hide a phone's round trip behind the transfer of the objects before it,
-    /// few enough that a CDN sees an ordinary browser's connection count.
-    public static let defaultConcurrency = 8
-
-    public init(
-        strategy: FetchStrategy? = nil, costModel: CostModel? = nil, concurrency: Int = defaultConcurrency,
-        documentLimit: Int64 = defaultDocumentLimit,
-        sourceFactory: @escaping @Sendable (String) throws -> CatalogSource = makeCatalogSource,
-        progress: (@Sendable (SyncProgress) -> Void)? = nil
-    ) {
-        self.progress = progress
-        self.strategy = strategy
-        self.costModel = costModel
-        self.concurrency = max(1, concurrency)
-        self.documentLimit = documentLimit
-        self.sourceFactory = sourceFactory
-    }
-}
-
 /// Brings every tracked bundle to the version its distro points at: index → version →
 /// manifest → plan → fetch → checkout → switch, then removes what nothing uses. The
 /// whole run holds the repo lock. Each bundle switches (repo.json) only after its new
@@ -74,7 +31,19 @@ public struct SyncEngine {
     /// is fetched again, and a checked-out folder that no longer holds its objects' bytes
     /// is rebuilt, so "up to date" means what the app reads is what was verified.
     public func sync() throws -> SyncReport {
-        try run(repairing: false)
+        try run(.follow).report
+    }
+
+    /// Carries out `plan`: each bundle it plans moves to the version planned, by the
+    /// strategy planned (the cost model still decides for bundles planned without one);
+    /// the others are left as they are.
+    public func sync(following plan: SyncPlan) throws -> SyncReport {
+        try run(.following(plan)).report
+    }
+
+    /// What ``sync()`` would do, without downloading any object (see ``SyncPlan``).
+    public func plan() throws -> SyncPlan {
+        try run(.plan).plan
     }
 
     /// Hashes every object of every checked-out version, fetches again those damaged or
@@ -82,33 +51,55 @@ public struct SyncEngine {
     /// each bundle at its version: `zinc repo verify --repair`. The indexes are not
     /// fetched; the sources and trusted keys are those of the last sync.
     public func repair() throws -> SyncReport {
-        try run(repairing: true)
+        try run(.repair).report
     }
 
-    private func run(repairing: Bool) throws -> SyncReport {
+    /// What a run does with each tracked bundle.
+    private enum Mode {
+        /// Moves it to its distribution's version.
+        case follow
+        /// Moves it to the version a plan gives.
+        case following(SyncPlan)
+        /// Plans its move, and makes none.
+        case plan
+        /// Leaves it at its version, every object hashed and the damaged fetched again.
+        case repair
+
+        var isPlanning: Bool { if case .plan = self { true } else { false } }
+        var isRepair: Bool { if case .repair = self { true } else { false } }
+    }
+
+    private func run(_ mode: Mode) throws -> (report: SyncReport, plan: SyncPlan) {
         try repo.withLock(exclusive: true) {
             var state = try repo.loadState()
             var report = SyncReport()
+            var plan = SyncPlan()
             var links = LinkRecords.load(from: repo.root)
             let recorded = links
-            var check = StoreCheck(repo: repo, thorough: repairing)
+            var check = StoreCheck(repo: repo, thorough: mode.isRepair)
             for catalog in Set(state.bundles.map(\.catalog)).sorted() {
-                try sync(catalog: catalog, repairing: repairing, state: &state, links: &links, check: &check, report: &report)
+                try sync(catalog: catalog, mode: mode, state: &state, links: &links, check: &check, report: &report, plan: &plan)
             }
             // Only hints for the next sync: failing to keep them fails nothing.
             if links != recorded { try? links.save(in: repo.root) }
+            if mode.isPlanning {
+                // The indexes refreshed, kept with their validators for the sync to come.
+                try state.save(in: repo.root)
+                check.saveStamps()
+                return (report, plan)
+            }
             let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed)
             // After the links and removals, which change the objects' status-change times.
             check.saveStamps()
             report.removedFolders = removed.folders
             report.removedObjects = removed.objects
-            return report
+            return (report, plan)
         }
     }
 
     private func sync(
-        catalog: String, repairing: Bool, state: inout RepoState, links: inout LinkRecords, check: inout StoreCheck,
-        report: inout SyncReport
+        catalog: String, mode: Mode, state: inout RepoState, links: inout LinkRecords, check: inout StoreCheck,
+        report: inout SyncReport, plan: inout SyncPlan
     ) throws {
         let chain = SourceChain(
             catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
@@ -116,7 +107,7 @@ public struct SyncEngine {
         defer { chain.measured(into: &links) }
         var refresh = SyncReport.CatalogRefresh(catalog: catalog)
         var index: CatalogIndex?
-        if !repairing {
+        if !mode.isRepair {
             do {
                 index = try IndexFetcher(repo: repo, limit: options.documentLimit).refresh(
                     catalog, via: chain, state: &state, report: &refresh)
@@ -136,17 +127,33 @@ public struct SyncEngine {
 
         for i in state.bundles.indices where state.bundles[i].catalog == catalog {
             let tracked = state.bundles[i]
-            // A repair leaves a bundle never checked out alone.
-            if repairing, tracked.version == nil { continue }
+            var forced = options.strategy
+            var pinned: Int?
+            switch mode {
+            case .repair:
+                // A repair leaves a bundle never checked out alone.
+                guard let current = tracked.version else { continue }
+                pinned = current
+            case .following(let approved):
+                // A bundle the plan does not move is left alone.
+                guard let planned = approved.plan(catalog: catalog, bundle: tracked.bundle), let version = planned.version,
+                    planned.action != .failed
+                else { continue }
+                pinned = version
+                forced = planned.strategy ?? forced
+            case .follow, .plan:
+                break
+            }
             var result = SyncReport.BundleSync(
                 catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor,
                 previousVersion: tracked.version)
+            var planned = BundlePlan(catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor, currentVersion: tracked.version)
             let start = ContinuousClock.now
             let (requests, bytes) = (chain.requests, chain.bytes)
             do {
                 let version: Int
-                if repairing, let current = tracked.version {
-                    version = current
+                if let pinned {
+                    version = pinned
                 } else {
                     // The catalog's failure is each of its bundles'.
                     guard let index else {
@@ -154,16 +161,41 @@ public struct SyncEngine {
                     }
                     version = try VersionSpec.distro(tracked.distro).resolve(in: try index.bundle(tracked.bundle), name: tracked.bundle)
                 }
+                result.version = version
+                planned.version = version
                 let keys = state.catalogs[catalog]?.trustedKeys ?? []
                 let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
-                try update(&state.bundles[i], to: version, chain: chain, checks: checks, check: &check, result: &result)
-                try state.save(in: repo.root)  // the switch
-                try CurrentLinks.point(state.bundles[i], at: version, in: repo)
+                let update = try prepare(
+                    tracked, to: version, forced: forced, chain: chain, checks: checks, check: &check,
+                    planning: mode.isPlanning, result: &result)
+                update?.describe(&planned)
+                if update == nil { planned.action = .upToDate }
+                if mode.isPlanning {
+                    plan.bundles.append(planned)
+                    continue
+                }
+                if let update {
+                    if let budget = options.maxBytes, update.bytes > budget {
+                        result.outcome = .skipped
+                        result.plannedBytes = update.bytes
+                    } else {
+                        try execute(update, for: &state.bundles[i], chain: chain, check: &check, result: &result)
+                        try state.save(in: repo.root)  // the switch
+                    }
+                } else {
+                    result.outcome = .upToDate
+                }
+                try CurrentLinks.point(state.bundles[i], at: state.bundles[i].version ?? version, in: repo)
             } catch {
                 // A cancelled sync stops here, leaving what a killed one would.
                 try options.cancellation?.check()
                 result.outcome = .failed
                 result.failure = SyncError(error, repo: repo)
+                planned.failure = result.failure
+                if mode.isPlanning {
+                    plan.bundles.append(planned)
+                    continue
+                }
             }
             result.requests = chain.requests - requests
             result.bytes = chain.bytes - bytes
@@ -173,14 +205,15 @@ public struct SyncEngine {
         }
     }
 
-    private func update(
-        _ tracked: inout RepoState.TrackedBundle, to version: Int, chain: SourceChain, checks: SignatureChecks?,
-        check: inout StoreCheck, result: inout SyncReport.BundleSync
-    ) throws {
-        result.version = version
+    /// What to fetch to bring `tracked` to `version`, found without downloading any
+    /// object; nil when the version is checked out and sound. Unless `planning`, an
+    /// object found damaged is removed (to be fetched again).
+    private func prepare(
+        _ tracked: RepoState.TrackedBundle, to version: Int, forced: FetchStrategy?, chain: SourceChain,
+        checks: SignatureChecks?, check: inout StoreCheck, planning: Bool, result: inout SyncReport.BundleSync
+    ) throws -> PreparedUpdate? {
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        SyncMeter.announce(.planning, bundle: name, report: options.progress)
-        defer { if result.outcome != .failed { SyncMeter.announce(.finished, bundle: name, report: options.progress) } }
+        if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks)
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
@@ -188,10 +221,7 @@ public struct SyncEngine {
         {
             let files = current.paths(flavor: tracked.flavor).map { ($0, current.files[$0]!.sha) }
             result.damagedFiles = try check.damage(in: folder, files: files)
-            if result.damagedFiles.isEmpty {
-                result.outcome = .upToDate
-                return
-            }
+            if result.damagedFiles.isEmpty { return nil }
         }
         // The chunk list comes beside the manifest, when the repo holds chunks to reuse.
         let chunkListPath = VersionFiles(bundle: tracked.bundle, version: version).chunkList
@@ -208,7 +238,7 @@ public struct SyncEngine {
             case .missing: missing.append(object)
             case .damaged:
                 // Never a version built from it: fetched again, like a missing one.
-                try check.discard(object.sha)
+                if !planning { try check.discard(object.sha) }
                 result.damagedObjects.append(object.sha)
                 missing.append(object)
             }
@@ -218,17 +248,27 @@ public struct SyncEngine {
             missing: missing, archiveObjects: Array(objects.values),
             fileCount: manifest.paths(flavor: tracked.flavor).count,
             archivePath: VersionFiles(bundle: tracked.bundle, version: version).archive(tracked.flavor),
-            model: options.costModel ?? chain.link.costModel(concurrency: options.concurrency), forced: options.strategy,
+            model: options.costModel ?? chain.link.costModel(concurrency: options.concurrency), forced: forced,
             chunked: chunked?.assemblies.map(\.object) ?? [])
+        return PreparedUpdate(
+            name: name, version: version, manifest: manifest, signedContent: signedContent, objects: objects, plan: plan,
+            chunked: chunked, isRepair: tracked.version == version)
+    }
+
+    /// Downloads what `update` lacks, builds the version's folder and moves `tracked` to it.
+    private func execute(
+        _ update: PreparedUpdate, for tracked: inout RepoState.TrackedBundle, chain: SourceChain, check: inout StoreCheck,
+        result: inout SyncReport.BundleSync
+    ) throws {
         let (requests, bytes) = (chain.requests, chain.bytes)
-        let checkout = try BundleCheckout(manifest, catalog: tracked.catalog, flavor: tracked.flavor, repo: repo)
+        let checkout = try BundleCheckout(update.manifest, catalog: tracked.catalog, flavor: tracked.flavor, repo: repo)
         // The files the repo has are placed while the others download.
         let left: [Int]
         do {
             (left, _) = try concurrently(checkout.placeAvailable) {
                 try fetch(
-                    plan, chunked: chunked, expected: objects, signedContent: signedContent, name: name, chain: chain,
-                    result: &result)
+                    update.plan, chunked: update.chunked, expected: update.objects, signedContent: update.signedContent,
+                    name: update.name, chain: chain, result: &result)
             }
         } catch {
             checkout.abandon()
@@ -237,9 +277,10 @@ public struct SyncEngine {
         result.objectRequests = chain.requests - requests
         result.objectBytes = chain.bytes - bytes
         try checkout.finish(left: left)
-        for sha in objects.keys { check.vouch(for: sha) }
-        result.outcome = tracked.version == version ? .repaired : .updated
-        tracked.version = version
+        for sha in update.objects.keys { check.vouch(for: sha) }
+        result.outcome = update.isRepair ? .repaired : .updated
+        tracked.version = update.version
+        SyncMeter.announce(.finished, bundle: update.name, report: options.progress)
     }
 
     /// The objects to assemble from chunks: each missing object the chunk list gives
@@ -399,7 +440,7 @@ extension ClientError {
 }
 
 /// The objects of an update assembled from chunks, and the chunks they are assembled from.
-private struct ChunkedFetches: Sendable {
+struct ChunkedFetches: Sendable {
     let seeds: LocalChunks
     let assemblies: [ChunkAssembly]
 }

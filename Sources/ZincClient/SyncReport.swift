@@ -59,6 +59,9 @@ public struct SyncReport: Sendable {
             case updated
             /// Still at its version, whose folder was rebuilt with damaged objects fetched again.
             case repaired
+            /// Left at its version: the update would download more than ``SyncOptions/maxBytes``
+            /// (``plannedBytes``).
+            case skipped
             case failed
         }
 
@@ -97,6 +100,8 @@ public struct SyncReport: Sendable {
         public var bytes: Int64 = 0
         public var requests = 0
         public var seconds = 0.0
+        /// What the update skipped for the budget would have downloaded.
+        public var plannedBytes: Int64?
         /// Why the bundle failed (its ``SyncError/code`` is what an app branches on).
         public var failure: SyncError?
         public var error: String? { failure?.description }
@@ -106,6 +111,10 @@ public struct SyncReport: Sendable {
         public var line: String {
             if let error { return "\(name): failed: \(error)" }
             if outcome == .upToDate { return "\(name): up to date at version \(version ?? 0)" }
+            if outcome == .skipped {
+                return "\(name): skipped version \(version ?? 0): its update would download "
+                    + "\(HumanFormat.bytes(plannedBytes ?? 0)), over the budget"
+            }
             let from = previousVersion.map(String.init) ?? "none"
             var how = "nothing to download"
             if let strategy {
@@ -148,6 +157,7 @@ public struct SyncReport: Sendable {
             object["reused_bytes"] = .int(reusedBytes)
             if !chunkFallBacks.isEmpty { object["chunk_fall_backs"] = .array(chunkFallBacks.map { .string($0) }) }
             if let chunkListError { object["chunk_list_error"] = .string(chunkListError) }
+            if let plannedBytes { object["planned_bytes"] = .int(plannedBytes) }
             object["damaged_files"] = .array(damagedFiles.map { .string($0) })
             object["damaged_objects"] = .array(damagedObjects.map { .string($0) })
             if let failure {

@@ -209,6 +209,44 @@ import ZincTestSupport
         #expect(dir.files(under: "repo/bundles").isEmpty && !dir.exists("repo/current/com.example.app.B"))
     }
 
+    /// `sync --dry-run`, `status --fetch` and `--max-bytes`: the download is known
+    /// before it starts, and a budget holds it back.
+    @Test func aSyncSaysWhatItWouldDownloadFirst() throws {
+        let dir = try TemporaryDirectory()
+        let source = try SampleContent.basicAdjectives(in: dir, at: "src")
+        try Self.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir)
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"], in: dir)
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
+        let dry = try Self.zinc(["sync", "--repo", "repo", "--dry-run"], in: dir)
+        #expect(dry.hasPrefix("com.example.app.B: would none -> 1: "), "\(dry)")
+        #expect(dir.files(under: "repo/objects").isEmpty)
+        let plan = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(Self.zinc(["sync", "--repo", "repo", "--dry-run", "--json", "--strategy", "objects"], in: dir).utf8))
+                as? [String: Any])
+        let planned = try #require((plan["bundles"] as? [[String: Any]])?.first)
+        let bytes = try #require(planned["bytes"] as? Int)
+        #expect(planned["action"] as? String == "update" && planned["version"] as? Int == 1)
+
+        // One strategy throughout: loopback's measured link may tip the cost model either way between runs.
+        let skipped = try Self.zinc(["sync", "--repo", "repo", "--strategy", "objects", "--max-bytes", "\(bytes - 1)"], in: dir)
+        #expect(skipped.contains("com.example.app.B: skipped version 1: its update would download"), "\(skipped)")
+        #expect(!dir.exists("repo/bundles/com.example.app.B-1"))
+        let synced = try Self.firstBundle(Self.syncJSON(dir, ["--strategy", "objects", "--max-bytes", "\(bytes)"]))
+        #expect(synced["outcome"] as? String == "updated")
+        #expect(abs((synced["object_bytes"] as? Int ?? 0) - bytes) <= bytes / 100, "\(synced) \(planned)")
+
+        try dir.write("src/more.txt", "version 2")
+        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
+        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir)
+        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("local 1, remote 1"))
+        let fetched = try Self.zinc(["status", "--repo", "repo", "--fetch"], in: dir)
+        #expect(fetched.contains("local 1, remote 2") && fetched.contains("(update available: "), "\(fetched)")
+    }
+
     @Test func concurrentSyncsOfOneRepoDoNotCorruptIt() throws {
         let dir = try TemporaryDirectory()
         try Self.makeCorpus([dir.at("src"), "--files", "60", "--mb", "3", "--seed", "3"])

@@ -6,8 +6,11 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show the tracked bundles of a client repo: local version, remote version, bytes on disk.",
-        discussion:
-            "The remote version is the distro's version in the index the last sync or track fetched; status does not use the network."
+        discussion: """
+            The remote version is the distro's version in the index the last sync or track fetched: status does \
+            not use the network unless given --fetch, which asks the servers first (and says what each update \
+            would download, as 'sync --dry-run' does).
+            """
     )
 
     @OptionGroup var repo: RepoOption
@@ -18,12 +21,20 @@ struct Status: ParsableCommand {
     )
     var json = false
 
+    @Flag(help: "Fetch each catalog's index (and the manifests of new versions) first, and give the download each update needs.")
+    var fetch = false
+
     func run() throws {
-        let bundles = try repo.open().status()
+        let opened = try repo.open()
+        let plan = fetch ? try SyncEngine(repo: opened).plan() : nil
+        let bundles = try opened.status()
         if json {
-            printJSON(.object(["bundles": .array(bundles.map(\.json))]))
+            var document: [String: JSONValue] = ["bundles": .array(bundles.map(\.json))]
+            if let plan { document["plan"] = plan.json }
+            printJSON(.object(document))
             return
         }
+        for failed in plan?.bundles.filter({ $0.failure != nil }) ?? [] { print(failed.line) }
         for bundle in bundles {
             let local = bundle.localVersion.map(String.init) ?? "-"
             let remote = bundle.remoteVersion.map(String.init) ?? "-"
@@ -32,6 +43,11 @@ struct Status: ParsableCommand {
                 bundle.localVersion == nil
                 ? "not synced"
                 : bundle.localVersion == bundle.remoteVersion ? "up to date" : "update available"
+            if let planned = plan?.bundles.first(where: { $0.catalog == bundle.catalog && $0.bundle == bundle.bundle }),
+                planned.action == .update || planned.action == .repair
+            {
+                state += ": \(HumanFormat.bytes(planned.bytes)) in \(HumanFormat.count(planned.requests, "request"))"
+            }
             if let health = bundle.health, !health.isHealthy {
                 state += "; damaged: \(HumanFormat.count(health.damagedFiles.count, "file")) not as synced, 'zinc sync' repairs it"
             }

@@ -48,6 +48,18 @@ struct Sync: ParsableCommand {
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Download nothing: print, per bundle, the version it would move to and the bytes and requests it would take.",
+            discussion: "The indexes and manifests are fetched (and kept, so the sync to come does not fetch them again)."))
+    var dryRun = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Skip (and say so) each bundle whose update would download more than this (500k, 50MB, 1.5G).",
+            valueName: "BYTES"))
+    var maxBytes: ByteCount?
+
     func run() throws {
         let bar = ProgressBar(quiet: quiet || json)
         var options = SyncOptions(
@@ -60,6 +72,8 @@ struct Sync: ParsableCommand {
                 "Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,
                 bytes: progress.completedBytes, of: progress.totalBytes)
         }
+        options.maxBytes = maxBytes?.value
+        if dryRun { return try printPlan(SyncEngine(repo: repo.open(), options: options).plan()) }
         let report: SyncReport
         do {
             report = try SyncEngine(repo: repo.open(), options: options).sync()
@@ -83,5 +97,16 @@ struct Sync: ParsableCommand {
         }
         let failures = report.bundles.filter { $0.error != nil }.count
         if failures > 0 { throw CLIError.bundlesFailedToSync(failed: failures, total: report.bundles.count) }
+    }
+
+    private func printPlan(_ plan: SyncPlan) throws {
+        if json { return printJSON(plan.json) }
+        if plan.bundles.isEmpty { print("Nothing to sync: the repo tracks no bundle (add one with 'zinc track').") }
+        for bundle in plan.bundles {
+            let over = maxBytes.map { bundle.bytes > $0.value } ?? false
+            print(bundle.line + (over ? " (over --max-bytes: would be skipped)" : ""))
+        }
+        let failures = plan.bundles.filter { $0.failure != nil }.count
+        if failures > 0 { throw CLIError.bundlesFailedToSync(failed: failures, total: plan.bundles.count) }
     }
 }

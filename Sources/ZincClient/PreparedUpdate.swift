@@ -1,0 +1,43 @@
+import Zinc
+
+/// One bundle's update as the engine found it before downloading anything: the
+/// version's manifest, the objects the repo lacks and how they will come. A plan
+/// describes it; a sync carries it out.
+struct PreparedUpdate: Sendable {
+    /// `catalog.bundle-version[~flavor]`, for the partial archive and progress.
+    let name: String
+    let version: Int
+    let manifest: Manifest
+    let signedContent: [SHA1.Digest: SHA256.Digest]?
+    /// Every object of the version (of the flavor), by sha.
+    let objects: [String: StoredObject]
+    /// How the objects to fetch whole come.
+    let plan: FetchPlan
+    let chunked: ChunkedFetches?
+    /// The version is the one checked out, whose damaged files are fetched again.
+    let isRepair: Bool
+
+    /// The bytes the download moves: the plan's transfer and the chunk ranges.
+    var bytes: Int64 {
+        (plan.missing.isEmpty ? 0 : plan.transfers[plan.strategy]?.bytes ?? 0)
+            + (chunked?.assemblies.reduce(0) { $0 + $1.fetchedBytes } ?? 0)
+    }
+
+    /// Its requests: the plan's, and the chunk ranges' (several ranges to a request,
+    /// from a server that answers several at once).
+    var requests: Int {
+        let whole = plan.missing.isEmpty ? 0 : plan.transfers[plan.strategy]?.requests ?? 0
+        let ranges =
+            chunked?.assemblies.reduce(0) { $0 + ($1.ranges.count + SourceChain.rangesPerRequest - 1) / SourceChain.rangesPerRequest } ?? 0
+        return whole + ranges
+    }
+
+    func describe(_ planned: inout BundlePlan) {
+        planned.action = isRepair ? .repair : .update
+        planned.strategy = plan.missing.isEmpty ? nil : plan.strategy
+        planned.missingObjects = plan.missing.count + (chunked?.assemblies.count ?? 0)
+        planned.chunkedObjects = chunked?.assemblies.count ?? 0
+        planned.bytes = bytes
+        planned.requests = requests
+    }
+}

@@ -1,0 +1,95 @@
+import Zinc
+
+/// What a sync would do, found before anything is downloaded (`zinc sync --dry-run`,
+/// ``SyncEngine/plan()``): per bundle, the version it would move to and the bytes and
+/// requests of the download the cost model chose. The indexes, manifests and chunk
+/// lists are fetched to make it (and kept, so the sync does not fetch them again). A
+/// plan is also what a sync can be told to carry out (``SyncEngine/sync(following:)``):
+/// each bundle then moves to the version planned, by the strategy planned, even if its
+/// distribution moved meanwhile, so what was approved is what is downloaded.
+public struct SyncPlan: Sendable {
+    public var bundles: [BundlePlan] = []
+
+    /// The bytes every planned download adds up to.
+    public var bytes: Int64 { bundles.reduce(0) { $0 + $1.bytes } }
+
+    public var json: JSONValue {
+        .object(["bundles": .array(bundles.map(\.json)), "bytes": .int(bytes)])
+    }
+
+    func plan(catalog: String, bundle: String) -> BundlePlan? {
+        bundles.first { $0.catalog == catalog && $0.bundle == bundle }
+    }
+}
+
+/// One bundle of a ``SyncPlan``.
+public struct BundlePlan: Sendable {
+    public enum Action: String, Sendable {
+        /// Nothing to fetch: the version is checked out and sound.
+        case upToDate = "up-to-date"
+        /// Another version: its missing objects are fetched and its folder built.
+        case update
+        /// The version checked out, whose damaged files are fetched again.
+        case repair
+        /// The plan could not be made (``BundlePlan/failure``).
+        case failed
+    }
+
+    public let catalog: String
+    public let bundle: String
+    public let flavor: String?
+    /// The version checked out now, nil before the first sync.
+    public let currentVersion: Int?
+    /// The version the sync would move to (nil when the plan failed before knowing it).
+    public internal(set) var version: Int?
+    public internal(set) var action = Action.failed
+    /// How the objects to fetch whole would come; nil when none are.
+    public internal(set) var strategy: FetchStrategy?
+    /// Objects the repo lacks, and how many of them would be assembled from chunks.
+    public internal(set) var missingObjects = 0
+    public internal(set) var chunkedObjects = 0
+    /// The bytes and requests of the download (archive or objects, and chunk ranges).
+    public internal(set) var bytes: Int64 = 0
+    public internal(set) var requests = 0
+    public internal(set) var failure: SyncError?
+
+    init(catalog: String, bundle: String, flavor: String?, currentVersion: Int?) {
+        self.catalog = catalog
+        self.bundle = bundle
+        self.flavor = flavor
+        self.currentVersion = currentVersion
+    }
+
+    public var name: String { "\(catalog).\(bundle)" + (flavor.map { "~" + $0 } ?? "") }
+
+    public var line: String {
+        let from = currentVersion.map(String.init) ?? "none"
+        switch action {
+        case .failed: return "\(name): cannot plan: \(failure?.description ?? "")"
+        case .upToDate: return "\(name): up to date at version \(version ?? 0)"
+        case .update, .repair:
+            let move = action == .repair ? "repair at version \(version ?? 0)" : "\(from) -> \(version ?? 0)"
+            var how = "\(HumanFormat.count(missingObjects, "object")) missing"
+            if let strategy { how += ", by \(strategy.rawValue)" }
+            if chunkedObjects > 0 { how += ", \(chunkedObjects) from chunks" }
+            return "\(name): would \(move): \(how); \(HumanFormat.bytes(bytes)) in \(HumanFormat.count(requests, "request"))"
+        }
+    }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "catalog": .string(catalog), "bundle": .string(bundle), "action": .string(action.rawValue),
+            "missing_objects": .int(Int64(missingObjects)), "chunked_objects": .int(Int64(chunkedObjects)),
+            "bytes": .int(bytes), "requests": .int(Int64(requests)),
+        ]
+        if let flavor { object["flavor"] = .string(flavor) }
+        if let currentVersion { object["current_version"] = .int(Int64(currentVersion)) }
+        if let version { object["version"] = .int(Int64(version)) }
+        if let strategy { object["strategy"] = .string(strategy.rawValue) }
+        if let failure {
+            object["error"] = .string(failure.description)
+            object["error_code"] = .string(failure.code.rawValue)
+        }
+        return .object(object)
+    }
+}
