@@ -60,7 +60,11 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     /// The error the sync met (`ClientError`, `ZincError`, `CancellationError`, …).
     public let underlying: any Error & Sendable
 
-    public var description: String { "\(underlying)" }
+    public var description: String {
+        code == .diskFull
+            ? "\(underlying) (the disk is full: free some space and sync again, which resumes; the version in use is untouched)"
+            : "\(underlying)"
+    }
 
     /// Classifies `error`; `repo` tells the repo's own files from a catalog's.
     public init(_ error: any Error & Sendable, repo: Repo? = nil) {
