@@ -94,7 +94,7 @@ import ZincTestSupport
                 "-h", "version", "create_catalog", "update_bundle", "update_distro", "update_flavorspec",
                 "publish", "keygen", "sign", "list", "list_bundle", "list_flavorspecs", "dump_index", "dump_manifest", "diff",
                 "clone_bundle", "verify", "clean", "prune", "delete_bundle", "delete_distro", "delete_flavorspec", "add_chunk_lists",
-                "serve", "repo_init", "track", "untrack", "sync", "status",
+                "serve", "repo_init", "track", "untrack", "sync", "status", "repo",
             ])
         #expect(
             help.contains("Python tool's spellings (bundle:update, catalog:list, ...) work too: 'zinc help\npython-aliases' lists them."))
