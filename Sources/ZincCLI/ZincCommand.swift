@@ -32,7 +32,7 @@ struct ZincCommand: AsyncParsableCommand {
                 name: "inspect",
                 subcommands: [
                     ListCatalog.self, ListBundle.self, ListFlavorspecs.self, DumpIndex.self, DumpManifest.self, Diff.self,
-                    CloneBundle.self,
+                    CloneBundle.self, ExportSeed.self,
                 ]),
             CommandGroup(
                 name: "maintain",

@@ -86,9 +86,8 @@ struct BundleCheckout: Sendable {
                     "another file of the bundle already takes its place (names differing only in case collide on a case-insensitive file system)"
             )
         case EXDEV, EPERM, EMLINK, EOPNOTSUPP:
-            let source = try PosixFile.openForReading(object)
-            let copy = try PosixFile.open(target, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o444)
-            try copy.appendContents(of: source)
+            // A clone where the file system makes one, so the bytes are still stored once.
+            _ = try FileClone.cloneOrCopy(object, to: target, mode: 0o444)
             return true
         default:
             throw ZincError.io(path: target, operation: "link \(object) to", errno: code)

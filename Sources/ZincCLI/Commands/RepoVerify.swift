@@ -7,7 +7,7 @@ struct RepoGroup: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repo",
         abstract: "Check or repair a client repo.",
-        subcommands: [RepoVerify.self]
+        subcommands: [RepoVerify.self, RepoSeed.self]
     )
 }
 

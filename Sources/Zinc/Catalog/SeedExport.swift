@@ -1,0 +1,180 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Options of `export_seed`.
+public struct SeedExportOptions: Sendable {
+    /// Export only the files of this flavor.
+    public var flavor: String?
+    /// Told about each file as it is written (from worker threads), for progress displays.
+    public var progress: (@Sendable (CloneProgress) -> Void)?
+    /// How many threads may write files at once; nil means one per available core.
+    public var workers: Int?
+
+    public init(flavor: String? = nil, progress: (@Sendable (CloneProgress) -> Void)? = nil, workers: Int? = nil) {
+        self.flavor = flavor
+        self.progress = progress
+        self.workers = workers
+    }
+}
+
+/// What ``Catalog/exportSeed(bundle:version:to:options:)`` wrote.
+public struct SeedExportResult: Equatable, Sendable {
+    /// What `seed.json` says: the catalog, bundle, version and flavor.
+    public let seed: SeedFolder
+    public let folder: String
+    public let fileCount: Int
+    /// The files' bytes, uncompressed: what the app ships.
+    public let bytes: Int64
+    /// The ids of the keys whose manifest signatures the seed holds; empty for a catalog
+    /// that is not signed. A client trusting one of them checks the seed against it.
+    public let signingKeys: [String]
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "catalog": .string(seed.catalog), "bundle": .string(seed.bundle), "version": .int(Int64(seed.version)),
+            "folder": .string(folder), "files": .int(Int64(fileCount)), "bytes": .int(bytes),
+            "signing_keys": .array(signingKeys.map { .string($0) }),
+        ]
+        if let flavor = seed.flavor { object["flavor"] = .string(flavor) }
+        return .object(object)
+    }
+}
+
+extension Catalog {
+    /// Writes a seed of one bundle version into the new folder `destination` (see
+    /// ``SeedFolder``): the index as `catalog.json` holds it, the version's manifest, the
+    /// signatures of both when the catalog is signed, and the files, each checked
+    /// against its SHA-1 as `cloneBundle` checks it and left read-only, so that a client
+    /// may hard-link its objects to them.
+    ///
+    /// The seed is built in a staging folder beside `destination` and renamed into place
+    /// complete; an existing `destination` (even an empty folder, or a symlink) is
+    /// refused. An index signature that covers another index than `catalog.json` (a
+    /// tool that does not sign changed the catalog since) is refused too: a client
+    /// trusting the key would refuse the seed on the device.
+    public func exportSeed(
+        bundle name: String, version spec: VersionSpec, to destination: String, options: SeedExportOptions = SeedExportOptions()
+    ) throws -> SeedExportResult {
+        try Names.validateBundleName(name)
+        if let flavor = options.flavor { try Names.validateFlavorName(flavor) }
+        let (index, indexSignature) = try signedIndex()
+        try Names.validateCatalogID(index.index.id)
+        let version = try spec.resolve(in: index.index.bundle(name), name: name)
+        let (manifestJSON, manifestLocation) = try manifestBytes(bundle: name, version: version)
+        let manifest = try Manifest.parse(manifestJSON, path: manifestLocation)
+        let paths = try manifest.paths(ofExistingFlavor: options.flavor)
+        let manifestSignatures = try self.manifestSignatures(of: manifest, bytes: manifestJSON)
+        let seed = SeedFolder(catalog: index.index.id, bundle: name, version: version, flavor: options.flavor)
+
+        let root = destination.count > 1 && destination.hasSuffix("/") ? String(destination.dropLast()) : destination
+        let path = root.contains("/") ? root : "./" + root
+        let slash = path.lastIndex(of: "/")!
+        let parent = slash == path.startIndex ? "/" : String(path[..<slash])
+        try StagingFolder.createFolders(parent.split(separator: "/"), in: parent.hasPrefix("/") ? "" : ".")
+        try Self.refuseExisting(root)
+        let staging = try StagingFolder(in: parent, for: String(path[path.index(after: slash)...]))
+        defer { staging.remove() }
+        let tree = staging.path + "/seed"
+        guard mkdir(tree, 0o755) == 0 else { throw ZincError.io(path: tree, operation: "create folder", errno: errno) }
+
+        // The documents, gzipped as a client downloads them: from the bytes the signatures
+        // cover, so the `.gz` copies a catalog keeps (which may lag) never matter.
+        var documents: [(String, [UInt8])] = [
+            (SeedFolder.descriptionFile, seed.encoded()), (SeedFolder.indexFile, GzipCompressor.compress(index.bytes)),
+            (seed.manifestFile, GzipCompressor.compress(manifestJSON)),
+        ]
+        if let indexSignature { documents.append((IndexSignature.path, indexSignature)) }
+        documents += manifestSignatures.map { ($0.path, $0.bytes) }
+        for (file, bytes) in documents {
+            try StagingFolder.createFolders(file.split(separator: "/").dropLast(), in: tree)
+            try PosixFile.open(tree + "/" + file, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW).write(bytes)
+        }
+
+        // The files, as `clone_bundle` writes them (gunzipped, each SHA-1 checked), then made read-only.
+        let clone = try cloneBundle(
+            name, version: .number(version), into: staging.path + "/clone",
+            options: BundleCloneOptions(flavor: options.flavor, progress: options.progress, workers: options.workers))
+        let files = tree + "/" + SeedFolder.filesFolder
+        guard rename(clone.folder, files) == 0 else { throw ZincError.io(path: files, operation: "rename into place", errno: errno) }
+        var bytes: Int64 = 0
+        for file in paths.map({ files + "/" + $0 }) {
+            var info = stat()
+            guard lstat(file, &info) == 0, chmod(file, 0o444) == 0 else {
+                throw ZincError.io(path: file, operation: "make read-only", errno: errno)
+            }
+            bytes += Int64(info.st_size)
+        }
+
+        try Self.renameNew(tree, to: root)
+        return SeedExportResult(
+            seed: seed, folder: root, fileCount: paths.count, bytes: bytes, signingKeys: manifestSignatures.map(\.keyID))
+    }
+
+    /// The index (its bytes as `catalog.json` holds them) and the signature covering it,
+    /// if the catalog is signed. A signature covering another index is read again once
+    /// with the index (a signing writer may have been between its two writes), then refused.
+    private func signedIndex() throws -> (StoredIndex, [UInt8]?) {
+        let signaturePath = storage.location + "/" + IndexSignature.path
+        for attempt in 0..<2 {
+            let index = try readIndex()
+            guard let bytes = try storage.read(IndexSignature.path) else { return (index, nil) }
+            let signature = try IndexSignature.parseUnverified(bytes, path: signaturePath)
+            guard signature.indexSHA256 != SHA256.digest(index.bytes) else {
+                guard signature.catalog == index.index.id else {
+                    throw ZincError.signature(path: signaturePath, reason: "it signs catalog '\(signature.catalog)'")
+                }
+                return (index, bytes)
+            }
+            if attempt == 1 { break }
+        }
+        throw ZincError.signature(
+            path: signaturePath,
+            reason: "it covers another index than catalog.json (changed by a tool that does not sign): "
+                + "sign the catalog again before exporting a seed of it")
+    }
+
+    /// Every signature of `manifest` the catalog holds (one per key that signed it), each
+    /// checked to cover it, with its path and key id.
+    private func manifestSignatures(of manifest: Manifest, bytes: [UInt8]) throws -> [(path: String, bytes: [UInt8], keyID: String)] {
+        var found = [(path: String, bytes: [UInt8], keyID: String)]()
+        for path in try storage.list(ManifestSignature.folder) where ManifestSignature.manifestPath(ofSignature: path) == manifest.path {
+            guard let signatureBytes = try storage.read(path) else { continue }
+            let location = storage.location + "/" + path
+            let signature = try ManifestSignature.parseUnverified(signatureBytes, path: location)
+            try signature.check(covers: manifest, bytes: bytes, path: location)
+            found.append((path, signatureBytes, signature.keyID))
+        }
+        return found
+    }
+
+    /// Refuses anything at `path`, a symlink or an empty folder included: a seed is
+    /// written into a folder of its own, never into or through what is there.
+    private static func refuseExisting(_ path: String) throws {
+        var info = stat()
+        if lstat(path, &info) == 0 { throw ZincError.io(path: path, operation: "create the seed folder", errno: EEXIST) }
+        if errno != ENOENT { throw ZincError.io(path: path, operation: "check", errno: errno) }
+    }
+
+    /// Renames the finished seed into place, never over anything (rename alone would
+    /// replace an empty folder made meanwhile).
+    private static func renameNew(_ tree: String, to destination: String) throws {
+        #if os(Linux)
+        if KernelCalls.renameNoReplace(tree, destination) == 0 { return }
+        if errno != ENOSYS && errno != EINVAL {
+            throw ZincError.io(path: destination, operation: "create the seed folder", errno: errno == ENOTEMPTY ? EEXIST : errno)
+        }
+        #endif
+        try refuseExisting(destination)
+        guard rename(tree, destination) == 0 else {
+            throw ZincError.io(path: destination, operation: "create the seed folder", errno: errno == ENOTEMPTY ? EEXIST : errno)
+        }
+    }
+}

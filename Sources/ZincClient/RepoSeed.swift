@@ -1,0 +1,371 @@
+import Zinc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// When ``Repo/seed(from:sources:distro:trustedKeys:hashing:)`` hashes the seed's files.
+public enum SeedHashing: Sendable {
+    /// When the catalog is trusted with keys (given to `seed`, or the repo's already):
+    /// then every file's SHA-1 must be the manifest's and its SHA-256 the one the
+    /// manifest's signature records. Otherwise the files are taken as the manifest names
+    /// them, their sizes checked where it records them: they are the app's own files,
+    /// which the app's code signature covers where the system checks one.
+    case whenSigned
+    /// Always: every file's SHA-1 (and, for a signed seed, SHA-256) must match.
+    case always
+}
+
+/// What ``Repo/seed(from:sources:distro:trustedKeys:hashing:)`` did.
+public struct SeedResult: Equatable, Sendable {
+    public let catalog: String
+    public let bundle: String
+    /// The version the seed holds.
+    public let version: Int
+    public let flavor: String?
+    /// The files of that version (of the flavor).
+    public let files: Int
+    /// Objects placed from the seed's files, and their bytes, by how: a hard link or a
+    /// clone stores no byte again; a copy does, where the file system allows neither.
+    public let linkedObjects: Int
+    public let clonedObjects: Int
+    public let copiedObjects: Int
+    public let linkedBytes: Int64
+    public let clonedBytes: Int64
+    public let copiedBytes: Int64
+    /// Objects the repo held already: the seed's files for them were not read.
+    public let presentObjects: Int
+    /// Whether the seed's files were hashed (see ``SeedHashing``).
+    public let hashed: Bool
+    /// Whether the bundle switched to the seed's version. False when the repo held this
+    /// version or a newer one already: a seed never replaces newer content with older.
+    public let switched: Bool
+    /// The version the repo has checked out now (the seed's, or the newer one it kept).
+    public let checkedOutVersion: Int
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "catalog": .string(catalog), "bundle": .string(bundle), "version": .int(Int64(version)),
+            "files": .int(Int64(files)), "linked_objects": .int(Int64(linkedObjects)),
+            "cloned_objects": .int(Int64(clonedObjects)), "copied_objects": .int(Int64(copiedObjects)),
+            "linked_bytes": .int(linkedBytes), "cloned_bytes": .int(clonedBytes), "copied_bytes": .int(copiedBytes),
+            "present_objects": .int(Int64(presentObjects)), "hashed": .bool(hashed), "switched": .bool(switched),
+            "checked_out_version": .int(Int64(checkedOutVersion)),
+        ]
+        if let flavor { object["flavor"] = .string(flavor) }
+        return .object(object)
+    }
+}
+
+extension Repo {
+    /// Checks out the bundle version a seed folder holds (an app's own copy of it, written
+    /// by `zinc export_seed`; see ``SeedFolder``), reading nothing but that folder: no
+    /// request is made, so a first launch offline has the bundle at once. The bundle is
+    /// then tracked as `track` would track it, and the next sync fetches only what the
+    /// seed lacked.
+    ///
+    /// The seed is checked as a sync checks a catalog: its index must be the catalog
+    /// `seed.json` names and list the version, the distro must exist in it, and the
+    /// manifest must describe that version. With trusted keys (`trustedKeys`, or the
+    /// repo's for that catalog when none are given) the index and manifest signatures
+    /// must verify by one of them, or the seed is refused with
+    /// ``ClientError/untrusted(catalog:file:reason:)``; the index signature's expiry is
+    /// not held against a seed, which ships inside an app for months (its sequence still
+    /// becomes the lowest a later sync accepts).
+    ///
+    /// **Hashing.** With trusted keys, or with `hashing` `.always`, every file placed is
+    /// hashed first (SHA-1, and the SHA-256 a signed manifest records), and a file that
+    /// does not match refuses the seed with ``ClientError/integrity(url:reason:)``.
+    /// Otherwise (`.whenSigned` and no keys) the files are trusted as the app ships them,
+    /// only their sizes checked where the manifest records them. Either way the repo
+    /// vouches for the objects (`stamps.json`), so the next sync neither hashes nor
+    /// fetches them again; `zinc repo verify` hashes everything.
+    ///
+    /// **Placement.** Each object the repo lacks goes into `objects/` without storing its
+    /// bytes again where the file system allows: a clone first on Apple systems
+    /// (`clonefile`), then a hard link to the seed's file when nothing may write to that
+    /// file (no write permission bit: `export_seed` writes them so, and an object must
+    /// never change through the app's folder), then a clone (`FICLONE`), then a copy.
+    /// Nothing is ever written into the seed folder.
+    ///
+    /// When the repo holds this bundle (same flavor) at the seed's version or a newer one,
+    /// nothing is placed or switched (`switched` false): an app update that ships an older
+    /// seed than what was downloaded since changes nothing. The sources, distro and keys
+    /// are recorded either way.
+    ///
+    /// - Parameters:
+    ///   - sources: where later syncs fetch the catalog (URLs or local paths, as `track`
+    ///     takes them), added to those the repo has for it.
+    ///   - distro: the distribution later syncs follow; it must exist in the seed's index.
+    ///   - trustedKeys: replace the catalog's trusted keys, as with `track`.
+    @discardableResult
+    public func seed(
+        from seedFolder: String, sources: [String], distro: String = "master", trustedKeys: [PublicKey] = [],
+        hashing: SeedHashing = .whenSigned
+    ) throws -> SeedResult {
+        try Names.validateDistroName(distro)
+        let urls = sources.map(catalogURL(forLocation:))
+        let seed = try SeedReader(folder: seedFolder, repo: self)
+        return try withLock(exclusive: true) {
+            var state = try loadState()
+            let keys = trustedKeys.isEmpty ? state.catalogs[seed.description.catalog]?.trustedKeys ?? [] : trustedKeys
+            let checked = try seed.check(distro: distro, keys: keys)
+            let catalog = checked.index.id
+            let flavor = seed.description.flavor
+
+            var sources = state.catalogs[catalog] ?? .init()
+            for url in urls where !sources.urls.contains(url) { sources.urls.append(url) }
+            if !trustedKeys.isEmpty { sources.trustedKeys = trustedKeys }
+            state.catalogs[catalog] = sources
+            // As `track` does: the version checked out stays when the flavor does.
+            state.track(.init(catalog: catalog, bundle: seed.description.bundle, distro: distro, flavor: flavor))
+            let position = state.bundles.firstIndex { $0.catalog == catalog && $0.bundle == seed.description.bundle }!
+            let bundle = state.bundles[position].bundle
+
+            let version = seed.description.version
+            var placement = SeedPlacement()
+            if let kept = state.bundles[position].version, kept >= version,
+                FileManager.default.fileExists(atPath: bundleFolder(catalog: catalog, bundle: bundle, version: kept, flavor: flavor))
+            {
+                try state.save(in: root)
+            } else {
+                var check = StoreCheck(repo: self)
+                placement = try seed.place(
+                    checked.manifest, flavor: flavor, check: &check, hashing: hashing == .always || !keys.isEmpty,
+                    signedContent: checked.signedContent)
+                let checkout = try BundleCheckout(checked.manifest, catalog: catalog, flavor: flavor, repo: self)
+                do {
+                    try checkout.finish(left: checkout.placeAvailable())
+                } catch {
+                    checkout.abandon()
+                    throw error
+                }
+                keepIndex(checked, in: &state)
+                state.bundles[position].version = version
+                try state.save(in: root)  // the switch
+                try CurrentLinks.point(state.bundles[position], at: version, in: self)
+                placement.switched = true
+                // The versions this replaced go, as after a sync; their objects wait for the
+                // next sync, which removes those nothing uses.
+                check.trustStamped()
+                _ = try GarbageCollector(repo: self).collect(state, downloads: false)
+                check.saveStamps()
+            }
+            return SeedResult(
+                catalog: catalog, bundle: bundle, version: version, flavor: flavor,
+                files: checked.manifest.paths(flavor: flavor).count, linkedObjects: placement.count[.linked, default: 0],
+                clonedObjects: placement.count[.cloned, default: 0], copiedObjects: placement.count[.copied, default: 0],
+                linkedBytes: placement.bytes[.linked, default: 0], clonedBytes: placement.bytes[.cloned, default: 0],
+                copiedBytes: placement.bytes[.copied, default: 0], presentObjects: placement.present, hashed: placement.hashed,
+                switched: placement.switched, checkedOutVersion: state.bundles[position].version ?? version)
+        }
+    }
+
+    /// Keeps the seed's index as the catalog's last one (with its signature, for a
+    /// catalog with trusted keys), unless the repo accepted a newer signed index already.
+    /// Its sources' validators are forgotten: they belong to the index they came with, and
+    /// the next sync must fetch the index rather than hear that this one is unchanged.
+    private func keepIndex(_ checked: SeedReader.Checked, in state: inout RepoState) {
+        let catalog = checked.index.id
+        var sources = state.catalogs[catalog] ?? .init()
+        if let signature = checked.indexSignature {
+            if let accepted = sources.indexSequence, accepted > signature.sequence { return }
+            sources.indexSequence = signature.sequence
+        }
+        // Only what `status` shows until the next sync, which fetches the index anyway.
+        guard (try? AtomicFile.write(checked.indexBytes, to: catalogFile(catalog))) != nil else { return }
+        if let signature = checked.indexSignature { try? AtomicFile.write(signature.bytes, to: catalogFile(catalog) + ".sig") }
+        sources.etags = [:]
+        sources.signatureETags = [:]
+        state.catalogs[catalog] = sources
+    }
+}
+
+/// What placing a seed's objects did.
+private struct SeedPlacement {
+    var count: [FileClone.Method: Int] = [:]
+    var bytes: [FileClone.Method: Int64] = [:]
+    var present = 0
+    var hashed = false
+    var switched = false
+}
+
+/// One seed folder, read through a `FileCatalogSource` so that its index, manifest and
+/// signatures go through the checks of a sync. Nothing is written into it.
+private struct SeedReader {
+    let folder: String
+    let url: String
+    let description: SeedFolder
+    let repo: Repo
+    let chain: SourceChain
+
+    /// The seed's documents, checked.
+    struct Checked {
+        let index: CatalogIndex
+        let indexBytes: [UInt8]
+        /// The index signature and its bytes, with trusted keys.
+        let indexSignature: (sequence: Int64, bytes: [UInt8])?
+        let manifest: Manifest
+        /// The SHA-256 of each object's content, for a signed manifest.
+        let signedContent: [SHA1.Digest: SHA256.Digest]?
+    }
+
+    init(folder path: String, repo: Repo) throws {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        folder = trimmed.hasPrefix("/") ? trimmed : FileManager.default.currentDirectoryPath + "/" + trimmed
+        url = "file://" + folder
+        let file = folder + "/" + SeedFolder.descriptionFile
+        guard let bytes = try AtomicFile.read(file, limit: Int64(SeedFolder.descriptionSizeLimit)) else {
+            throw ZincError.io(path: file, operation: "read", errno: ENOENT)
+        }
+        description = try SeedFolder.parse(bytes, path: file)
+        self.repo = repo
+        chain = SourceChain(catalog: url, sources: [FileCatalogSource(url: url, root: folder)], temporaryFolder: repo.temporaryFolder)
+    }
+
+    func check(distro: String, keys: [PublicKey]) throws -> Checked {
+        let limit = SyncOptions.defaultDocumentLimit
+        guard let indexBytes = try chain.fetchDocument(IndexFetcher.remotePath, limit: limit)?.bytes else {
+            throw ClientError.badResponse(url: url, reason: "answered 304 to a request without a validator")
+        }
+        let index = try IndexFetcher.parse(indexBytes, url: url)
+        let catalog = description.catalog
+        guard index.id == catalog else {
+            throw ClientError.badResponse(url: url, reason: "holds catalog '\(index.id)', but seed.json names '\(catalog)'")
+        }
+        let entry = try index.bundle(description.bundle)
+        guard entry.versions.contains(description.version) else {
+            throw ZincError.versionNotFound(bundle: description.bundle, version: "\(description.version) (in the seed's index)")
+        }
+        _ = try VersionSpec.distro(distro).resolve(in: entry, name: description.bundle)
+        let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
+        let indexSignature = try checks.map { _ in try checkIndexSignature(indexBytes, keys: keys) }
+        let (manifest, signedContent) = try ManifestFetcher(repo: repo, limit: limit, checks: checks).manifest(
+            catalog: catalog, bundle: description.bundle, version: description.version, via: chain)
+        _ = try manifest.paths(ofExistingFlavor: description.flavor)
+        return Checked(
+            index: index, indexBytes: indexBytes, indexSignature: indexSignature, manifest: manifest, signedContent: signedContent)
+    }
+
+    /// The index signature, by a trusted key and covering the seed's index. Unlike a
+    /// sync's check, an expired signature is accepted: a seed is as old as the app that
+    /// ships it, and the next sync checks the catalog's current one.
+    private func checkIndexSignature(_ index: [UInt8], keys: [PublicKey]) throws -> (sequence: Int64, bytes: [UInt8]) {
+        let file = url + "/" + IndexSignature.path
+        let bytes: [UInt8]
+        do {
+            guard let fetched = try chain.fetchDocument(IndexSignature.path, limit: Int64(IndexSignature.sizeLimit), gzipped: false)
+            else { throw ClientError.notFound(url: file) }
+            bytes = fetched.bytes
+        } catch ClientError.notFound {
+            throw ClientError.untrusted(catalog: description.catalog, file: file, reason: "missing: the seed is not signed")
+        }
+        let signature: IndexSignature
+        do { signature = try IndexSignature.verified(bytes, path: file, trusted: keys) } catch ZincError.signature(_, let reason) {
+            throw ClientError.untrusted(catalog: description.catalog, file: file, reason: reason)
+        } catch ZincError.corruptFile(_, let reason) {
+            throw ClientError.untrusted(catalog: description.catalog, file: file, reason: reason)
+        }
+        guard signature.indexSHA256 == SHA256.digest(index) else {
+            throw ClientError.untrusted(
+                catalog: description.catalog, file: url + "/" + SeedFolder.indexFile, reason: "the index signature covers another index")
+        }
+        guard signature.catalog == description.catalog else {
+            throw ClientError.untrusted(catalog: description.catalog, file: file, reason: "it signs catalog '\(signature.catalog)'")
+        }
+        return (signature.sequence, bytes)
+    }
+
+    /// Places into objects/ every object of the version (of the flavor) the repo lacks or
+    /// holds damaged, from the seed's files, each on its own core; see `Repo.seed`.
+    func place(
+        _ manifest: Manifest, flavor: String?, check: inout StoreCheck, hashing: Bool,
+        signedContent: [SHA1.Digest: SHA256.Digest]?
+    ) throws -> SeedPlacement {
+        var placement = SeedPlacement()
+        placement.hashed = hashing
+        // One file per object: the others with the same content are the same bytes.
+        var fileOf = [String: String]()
+        for path in manifest.paths(flavor: flavor) where fileOf[manifest.files[path]!.sha] == nil {
+            fileOf[manifest.files[path]!.sha] = path
+        }
+        var wanted = [(object: StoredObject, path: String)]()
+        for (sha, path) in fileOf.sorted(by: { $0.key < $1.key }) {
+            switch try check.object(sha) {
+            case .sound:
+                placement.present += 1
+                continue
+            case .damaged:
+                try check.discard(sha)
+            case .missing:
+                break
+            }
+            wanted.append((manifest.files[path]!.object, path))
+        }
+        let placed = try parallelMap(count: wanted.count, workers: nil) { i in
+            try place(wanted[i].object, from: wanted[i].path, hashing: hashing, signedSHA256: signedContent?[wanted[i].object.digest])
+        }
+        for ((object, _), (method, size)) in zip(wanted, placed) {
+            placement.count[method, default: 0] += 1
+            placement.bytes[method, default: 0] += size
+            check.vouch(for: object.sha)
+        }
+        return placement
+    }
+
+    /// One object from the seed's file at `path`: placed under a scratch name, hashed
+    /// there when `hashing` (the bytes checked are the bytes kept, whatever the seed's
+    /// file does later), then renamed into objects/. Returns how, and its size.
+    private func place(_ object: StoredObject, from path: String, hashing: Bool, signedSHA256: SHA256.Digest?) throws
+        -> (FileClone.Method, Int64)
+    {
+        let source = folder + "/" + SeedFolder.filesFolder + "/" + path
+        var info = stat()
+        guard lstat(source, &info) == 0 else { throw ZincError.io(path: source, operation: "read", errno: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw ClientError.integrity(url: source, reason: "not a regular file")
+        }
+        let size = Int64(info.st_size)
+        if let expected = object.contentSize, expected != size {
+            throw ClientError.integrity(url: source, reason: "it has \(size) bytes, but the manifest records \(expected)")
+        }
+        let scratch = repo.temporaryFolder + "/" + object.sha + ".seed"
+        unlink(scratch)
+        // A link only to a file no one may write to: the object would change with it.
+        let method = try FileClone.place(source, at: scratch, linkable: info.st_mode & 0o222 == 0, mode: 0o444)
+        do {
+            if hashing { try verify(scratch, as: object, from: source, signedSHA256: signedSHA256) }
+            guard rename(scratch, repo.objectFile(object.sha)) == 0 else {
+                throw ZincError.io(path: repo.objectFile(object.sha), operation: "move into place", errno: errno)
+            }
+        } catch {
+            unlink(scratch)
+            throw error
+        }
+        return (method, size)
+    }
+
+    private func verify(_ file: String, as object: StoredObject, from source: String, signedSHA256: SHA256.Digest?) throws {
+        let sha1 = SHA1()
+        let sha256 = signedSHA256.map { _ in SHA256() }
+        try PosixFile.openForReading(file).forEachChunk { chunk in
+            sha1.update(chunk)
+            sha256?.update(chunk)
+        }
+        let digest = sha1.digest()
+        guard digest == object.digest else {
+            throw ClientError.integrity(url: source, reason: "its content has SHA-1 \(digest), but the manifest records \(object.sha)")
+        }
+        if let signedSHA256, let content = sha256?.finalize(), content != signedSHA256 {
+            throw ClientError.integrity(
+                url: source, reason: "its content has SHA-256 \(content), but the manifest's signature records \(signedSHA256)")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// `export_seed` and `repo seed` end to end: a first launch offline, then syncs from `zinc serve`.
+@Suite struct SeedCommandTests {
+    @Test func anAppStartsFromItsSeedOfflineThenSyncs() throws {
+        let dir = try TemporaryDirectory()
+        let source = try SampleContent.basicAdjectives(in: dir, at: "src")
+        try zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir)
+        try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
+        try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"], in: dir)
+        let exported = try zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed", "--quiet"], in: dir)
+        #expect(exported.hasPrefix("Exported a seed of 'B' version 1 (3 files, "), "\(exported)")
+        let again = try ZincBinary.run(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed"], in: dir.path)
+        #expect(again.status == 1 && again.stderr.contains("app/seed"))
+
+        // Offline: the URL later syncs use answers nothing yet.
+        let seeded = try zinc(["repo", "seed", "--repo", "device", "--seed", "app/seed", "--catalog", "http://127.0.0.1:9/"], in: dir)
+        #expect(seeded.hasPrefix("com.example.app.B: seeded version 1, 3 files; 3 objects linked ("), "\(seeded)")
+        #expect(try ClientSyncTests.sameFiles(dir, "src", "device/bundles/com.example.app.B-1"))
+        #expect(try zinc(["status", "--repo", "device"], in: dir).contains("local 1, remote 1, 3 files"))
+        let json = try zinc(["repo", "seed", "--repo", "device", "--seed", "app/seed", "--json"], in: dir)
+        let kept = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(kept["switched"] as? Bool == false && kept["checked_out_version"] as? Int == 1)
+
+        // Online, a version 2: the sync fetches only the new file.
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        try zinc(["track", "--repo", "device", "--catalog", server.url, "--bundle", "B"], in: dir)
+        try dir.write("src/more.txt", "new in version 2")
+        try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
+        try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir)
+        let output = try zinc(["sync", "--repo", "device", "--strategy", "objects", "--json"], in: dir)
+        let report = try ClientSyncTests.firstBundle(
+            try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]))
+        #expect(report["outcome"] as? String == "updated" && report["missing_objects"] as? Int == 1, "\(report)")
+        #expect(try ClientSyncTests.sameFiles(dir, "src", "device/bundles/com.example.app.B-2"))
+    }
+
+    @discardableResult
+    private func zinc(_ arguments: [String], in dir: TemporaryDirectory) throws -> String {
+        try zincSucceeds(arguments, in: dir.path)
+    }
+}

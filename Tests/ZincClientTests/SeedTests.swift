@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import Zinc
+import ZincClient
+import ZincTestSupport
+
+/// A first launch from the seed an app ships: the bundle checked out with no request,
+/// objects linked rather than copied, the seed checked as a catalog is, and the first
+/// sync fetching only what the seed lacked.
+@Suite struct SeedTests {
+    /// Version 1 exported as a seed into `seed/`, and a fresh repo (not the fixture's) at `device/`.
+    static func exported(signer: CatalogSigner? = nil) throws -> (ClientFixture, seed: String, repo: Repo) {
+        let fixture = try ClientFixture()
+        if let signer { _ = try fixture.catalog.signAll(with: signer) }
+        _ = try fixture.catalog.exportSeed(bundle: "B", version: .number(1), to: fixture.dir.at("seed"))
+        return (fixture, fixture.dir.at("seed"), try Repo.initialize(at: fixture.dir.at("device")))
+    }
+
+    static func folder(_ fixture: ClientFixture, _ version: Int) -> String {
+        "device/bundles/\(ClientFixture.catalogID).B-\(version)"
+    }
+
+    static func matchesSource(_ fixture: ClientFixture, _ version: Int) throws -> Bool {
+        let files = fixture.dir.files(under: "src")
+        guard fixture.dir.files(under: folder(fixture, version)) == files else { return false }
+        return try files.allSatisfy { try fixture.dir.read("src/" + $0) == fixture.dir.read(folder(fixture, version) + "/" + $0) }
+    }
+
+    @Test func aSeedChecksOutItsVersionWithNoRequestAndLinksItsFiles() throws {
+        let (fixture, seed, repo) = try Self.exported()
+        let requests = fixture.server.requests.count
+        fixture.server.stop()  // the device is offline
+        let result = try repo.seed(from: seed, sources: [fixture.server.url])
+        #expect(result.switched && result.version == 1 && result.checkedOutVersion == 1)
+        #expect(result.copiedObjects == 0 && result.copiedBytes == 0 && result.linkedObjects + result.clonedObjects > 0)
+        #expect(!result.hashed)
+        #expect(fixture.server.requests.count == requests)
+        #expect(try Self.matchesSource(fixture, 1))
+        // Linked: the object is the seed's file, and stays read-only.
+        let sha = try #require(fixture.manifest(1).files["lessons/words.json"]?.sha)
+        var object = stat()
+        var shipped = stat()
+        #expect(stat(fixture.dir.at("device/objects/" + sha), &object) == 0 && stat(seed + "/files/lessons/words.json", &shipped) == 0)
+        #expect(object.st_ino == shipped.st_ino && object.st_mode & 0o222 == 0)
+        #expect(try repo.status().first?.health?.isHealthy == true)
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: repo.currentFolder(catalog: ClientFixture.catalogID, bundle: "B"))
+                == "../bundles/\(ClientFixture.catalogID).B-1")
+    }
+
+    @Test func theFirstSyncFetchesOnlyWhatTheSeedLacks() throws {
+        let (fixture, seed, repo) = try Self.exported()
+        try repo.seed(from: seed, sources: [fixture.server.url])
+        let unchanged = try #require(try SyncEngine(repo: repo, options: fixture.options()).sync().bundles.first)
+        #expect(unchanged.outcome == .upToDate && unchanged.objectRequests == 0, "\(unchanged.line)")
+
+        try fixture.publishVersion2()
+        let update = try #require(try SyncEngine(repo: repo, options: fixture.options(.objects)).sync().bundles.first)
+        let old = try Set(fixture.manifest(1).objects().keys)
+        let new = try fixture.manifest(2).objects().values.filter { !old.contains($0.sha) }
+        #expect(update.outcome == .updated && update.missingObjects == new.count, "\(update.line)")
+        #expect(update.objectBytes == new.reduce(0) { $0 + $1.preferredSize })
+        #expect(try Self.matchesSource(fixture, 2))
+    }
+
+    /// An app update that ships an older seed than what was downloaded since changes nothing.
+    @Test func anOlderSeedNeverReplacesNewerContent() throws {
+        let (fixture, seed, repo) = try Self.exported()
+        try repo.seed(from: seed, sources: [fixture.server.url])
+        try fixture.publishVersion2()
+        #expect(try SyncEngine(repo: repo, options: fixture.options()).sync().bundles.first?.version == 2)
+        let again = try repo.seed(from: seed, sources: [fixture.server.url])
+        #expect(!again.switched && again.checkedOutVersion == 2)
+        #expect(try repo.loadState().bundles.first?.version == 2)
+        #expect(try Self.matchesSource(fixture, 2))
+    }
+
+    @Test func aTamperedFileIsRefusedWhenHashed() throws {
+        let (fixture, seed, repo) = try Self.exported()
+        let file = seed + "/files/lessons/words.json"
+        let size = try fixture.dir.read("seed/files/lessons/words.json").count
+        #expect(chmod(file, 0o644) == 0)
+        try Data(repeating: UInt8(ascii: "x"), count: size).write(to: URL(fileURLWithPath: file))
+        #expect(throws: ClientError.self) { try repo.seed(from: seed, sources: [fixture.server.url], hashing: .always) }
+        #expect(try repo.loadState().bundles.isEmpty || repo.loadState().bundles.first?.version == nil)
+        #expect(fixture.dir.files(under: "device/bundles").isEmpty)
+    }
+
+    @Test func aSignedSeedIsCheckedAgainstTheTrustedKeys() throws {
+        let key = try SigningKey.generate()
+        let (fixture, seed, repo) = try Self.exported(signer: CatalogSigner(key: key))
+        let stranger = try SigningKey.generate().publicKey
+        #expect(throws: ClientError.self) { try repo.seed(from: seed, sources: [fixture.server.url], trustedKeys: [stranger]) }
+        #expect(fixture.dir.files(under: "device/bundles").isEmpty)
+
+        let result = try repo.seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey])
+        #expect(result.switched && result.hashed)
+        #expect(try Self.matchesSource(fixture, 1))
+        // The signed seed's files are hashed: one changed is refused, keys or not asked.
+        let other = try Repo.initialize(at: fixture.dir.at("other"))
+        let file = seed + "/files/photos/0.jpg"
+        #expect(chmod(file, 0o644) == 0)
+        var bytes = try fixture.dir.read("seed/files/photos/0.jpg")
+        bytes[0] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        #expect(throws: ClientError.self) { try other.seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey]) }
+        // The first repo's object is a link to that file: its next sync finds the damage and repairs it.
+        #expect(try SyncEngine(repo: repo, options: fixture.options()).sync().bundles.first?.outcome == .repaired)
+        #expect(try Self.matchesSource(fixture, 1))
+    }
+
+    @Test func aSeedOfAnotherCatalogOrAMissingDistroIsRefused() throws {
+        let (fixture, seed, repo) = try Self.exported()
+        #expect(throws: ZincError.self) { try repo.seed(from: seed, sources: [fixture.server.url], distro: "beta") }
+        try fixture.dir.write("seed-copy/seed.json", "{\"format\":1,\"catalog\":\"com.other\",\"bundle\":\"B\",\"version\":1}")
+        for entry in ["catalog.json.gz", "manifests", "files"] {
+            try FileManager.default.copyItem(atPath: seed + "/" + entry, toPath: fixture.dir.at("seed-copy/" + entry))
+        }
+        #expect(throws: ClientError.self) { try repo.seed(from: fixture.dir.at("seed-copy"), sources: [fixture.server.url]) }
+        #expect(fixture.dir.files(under: "device/bundles").isEmpty)
+    }
+}
