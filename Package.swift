@@ -91,7 +91,7 @@ let package = Package(
         // HTTP over libcurl, shared by the client's default transport and the S3 backend.
         .target(name: "ZincCurl", dependencies: ["CLibCurl", "ZincHTTP"]),
         // Catalogs in S3-compatible object stores (`s3://BUCKET/PREFIX`).
-        .target(name: "ZincS3", dependencies: ["Zinc", "ZincHTTP", "ZincCurl"]),
+        .target(name: "ZincS3", dependencies: ["Zinc", "ZincHTTP", "ZincCurl", "ZincClient"]),
         // The client side: keeps a local repo of bundles in sync with remote catalogs.
         .target(name: "ZincClient", dependencies: ["Zinc", "ZincHTTP"] + clientCurlDependencies, swiftSettings: clientCurlSettings),
         // The client's HTTP through URLSession, for apps (FoundationNetworking on Linux).
@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "ZincCLITests", dependencies: ["Zinc", "ZincCLI", "ZincTestSupport"]),
         .testTarget(name: "ZincServerTests", dependencies: ["ZincServer", "ZincHTTP"]),
         .testTarget(name: "ZincBrowserTests", dependencies: ["ZincBrowser", "Zinc", "ZincServer", "ZincCLI", "ZincTestSupport"]),
-        .testTarget(name: "ZincS3Tests", dependencies: ["ZincS3", "Zinc", "ZincTestSupport"]),
+        .testTarget(name: "ZincS3Tests", dependencies: ["ZincS3", "ZincClient", "Zinc", "ZincTestSupport"]),
         // Runs each HTTP test once per transport the client has (`ZINC_LIBCURL`).
         .testTarget(
             name: "ZincClientTests", dependencies: ["ZincClient", "ZincURLSession", "ZincServer", "ZincHTTP", "Zinc", "ZincTestSupport"],

@@ -59,6 +59,11 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         let records = LinkRecords.parse(bytes)
         _ = records.hosts.values.map { $0.costModel(concurrency: 8).cost(requests: 17, bytes: 1 << 20) }
     },
+    "client-stamps": { bytes in
+        let stamps = ObjectStamps.parse(bytes)
+        _ = stamps.stamps.values.map { $0.size &+ $0.modified }
+    },
+    "seed-description": { _ = try? SeedFolder.parse($0, path: "seed.json") },
     "lock-record": { _ = try? LockRecord.parse($0) },
     "s3-xml": { bytes in
         guard let document = XMLElement.parse(bytes) else { return }

@@ -11,11 +11,11 @@ import Darwin
 /// object (after a `chmod u+w`, the only way to edit a read-only file) changes both
 /// times, and `touch` can set the first back but not the second, so a file whose stamp
 /// still matches holds the bytes that were verified.
-struct ObjectStamp: Equatable, Sendable {
-    let size: Int64
-    let modified: Int64
-    let changed: Int64
-    let inode: UInt64
+package struct ObjectStamp: Equatable, Sendable {
+    package let size: Int64
+    package let modified: Int64
+    package let changed: Int64
+    package let inode: UInt64
 
     init(size: Int64, modified: Int64, changed: Int64, inode: UInt64) {
         self.size = size
@@ -46,10 +46,10 @@ struct ObjectStamp: Equatable, Sendable {
 /// damaged or foreign file costs hashing time and nothing else.
 ///
 ///     {"format":1,"objects":{"<sha>":[size, modified_ns, changed_ns, inode]}}
-struct ObjectStamps: Equatable, Sendable {
+package struct ObjectStamps: Equatable, Sendable {
     static let fileName = "stamps.json"
 
-    private(set) var stamps: [String: ObjectStamp] = [:]
+    package private(set) var stamps: [String: ObjectStamp] = [:]
 
     subscript(_ sha: String) -> ObjectStamp? {
         get { stamps[sha] }
@@ -73,7 +73,7 @@ struct ObjectStamps: Equatable, Sendable {
     }
 
     /// What can be believed of `bytes`: entries that are not a sha and four integers are left out.
-    static func parse(_ bytes: [UInt8]) -> ObjectStamps {
+    package static func parse(_ bytes: [UInt8]) -> ObjectStamps {
         var result = ObjectStamps()
         guard case .object(let top)? = try? JSONValue.parse(bytes), case .int(1)? = top["format"],
             case .object(let objects)? = top["objects"]

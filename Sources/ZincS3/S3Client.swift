@@ -91,6 +91,16 @@ final class S3Client: Sendable {
         503: "ServiceUnavailable",
     ]
 
+    /// `request` signed, for a transfer streamed by the caller (`stream`).
+    func signedRequest(_ request: S3Request) -> HTTPRequest { httpRequest(for: request) }
+
+    /// Performs a signed request once, handing the head and body to `receiver` as they
+    /// arrive (the client's downloads: no retry here, the client's source chain decides);
+    /// nil on success, otherwise libcurl's message.
+    func stream(_ request: HTTPRequest, receiver: HTTPReceiver) throws(CurlError) -> String? {
+        try http.perform(request, receiver: receiver)
+    }
+
     private func httpRequest(for request: S3Request) -> HTTPRequest {
         let endpoint = self.endpoint
         var encodedPath = endpoint.basePath

@@ -43,7 +43,7 @@ struct RepoVerify: ParsableCommand {
         var found = try opened.verify()
         var repairReport: SyncReport?
         if repair, found.contains(where: { !$0.isHealthy }) {
-            repairReport = try SyncEngine(repo: opened).repair()
+            repairReport = try SyncEngine(repo: opened, options: .command).repair()
             found = try opened.verify()
         }
         if json {

@@ -26,7 +26,7 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let opened = try repo.open()
-        let plan = fetch ? try SyncEngine(repo: opened).plan() : nil
+        let plan = fetch ? try SyncEngine(repo: opened, options: .command).plan() : nil
         let bundles = try opened.status()
         if json {
             var document: [String: JSONValue] = ["bundles": .array(bundles.map(\.json))]

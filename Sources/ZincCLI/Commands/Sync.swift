@@ -62,10 +62,10 @@ struct Sync: ParsableCommand {
 
     func run() throws {
         let bar = ProgressBar(quiet: quiet || json)
-        var options = SyncOptions(
-            strategy: FetchStrategy(rawValue: strategy.rawValue),
-            costModel: requestCost.map { CostModel(requestOverhead: $0, concurrency: concurrency) },
-            concurrency: concurrency)
+        var options = SyncOptions.command
+        options.strategy = FetchStrategy(rawValue: strategy.rawValue)
+        options.costModel = requestCost.map { CostModel(requestOverhead: $0, concurrency: concurrency) }
+        options.concurrency = concurrency
         options.progress = { progress in
             guard progress.phase == .downloading else { return }
             bar.update(

@@ -16,7 +16,7 @@ struct Track: ParsableCommand {
 
     @OptionGroup var repo: RepoOption
 
-    @Option(help: ArgumentHelp("The catalog root: http(s)://..., file://... or a local path.", valueName: "URL"))
+    @Option(help: ArgumentHelp("The catalog root: http(s)://..., s3://BUCKET/PREFIX, file://... or a local path.", valueName: "URL"))
     var catalog: String
 
     @Option(help: "The bundle name.")
@@ -37,7 +37,8 @@ struct Track: ParsableCommand {
 
     func run() throws {
         let keys = try trustedKey.map(PublicKey.load)
-        let tracked = try repo.open().track(url: catalog, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: keys)
+        let tracked = try repo.open().track(
+            url: catalog, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: keys, options: .command)
         print(
             "Tracking '\(tracked.bundle)' of \(tracked.catalog) at distribution '\(tracked.distro)'"
                 + (tracked.flavor.map { ", flavor '\($0)'" } ?? ""))

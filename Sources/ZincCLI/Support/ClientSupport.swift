@@ -1,6 +1,7 @@
 import ArgumentParser
 import Zinc
 import ZincClient
+import ZincS3
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -32,4 +33,11 @@ struct RepoOption: ParsableArguments {
         }
         return path
     }
+}
+
+extension SyncOptions {
+    /// The options the client commands start from: catalogs in S3 buckets
+    /// (`s3://BUCKET/PREFIX`, with the AWS configuration the publisher uses) as well as
+    /// over HTTP and in folders.
+    static var command: SyncOptions { SyncOptions(sourceFactory: makeCatalogSourceWithS3) }
 }
