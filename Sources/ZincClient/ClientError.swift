@@ -4,6 +4,8 @@
 public enum ClientError: Error, Equatable, Sendable {
     case repoNotFound(String)
     case repoExists(String)
+    /// A URL no source handles: s3:// too needs a factory that knows it (`ZincS3`'s,
+    /// which `zinc` uses), since ZincClient alone has no S3.
     case unsupportedURL(String)
     /// An `http(s)://` URL given to the default ``makeCatalogSource(_:)`` in a build
     /// without libcurl (iOS): the app must pass a transport of its own, such as the
@@ -43,7 +45,7 @@ extension ClientError: CustomStringConvertible {
         case .repoExists(let path):
             return "a Zinc repo already exists at '\(path)'"
         case .unsupportedURL(let url):
-            return "unsupported catalog URL '\(url)': use http://, https://, file:// or a local path"
+            return "unsupported catalog URL '\(url)': use http://, https://, s3://, file:// or a local path"
         case .noDefaultHTTPTransport(let url):
             return "cannot fetch '\(url)': this build has no libcurl; sync through ZincURLSession's URLSessionTransport().sourceFactory"
         case .transport(let url, let reason, let received):

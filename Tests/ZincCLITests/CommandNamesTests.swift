@@ -193,10 +193,10 @@ import ZincTestSupport
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(dir.files(under: "repo/bundles/com.example.app.BasicAdjectives-1") == dir.files(under: "src"))
 
-        for location in ["s3://bucket/cat", ""] {
+        for location in ["ftp://example.com/cat", ""] {
             try expectFailure(
                 ["track", "--repo", "repo", "--catalog", location, "--bundle", "BasicAdjectives"], status: 1,
-                stderr: "zinc: error: unsupported catalog URL '\(location)': use http://, https://, file:// or a local path\n")
+                stderr: "zinc: error: unsupported catalog URL '\(location)': use http://, https://, s3://, file:// or a local path\n")
         }
     }
 }
