@@ -207,6 +207,21 @@ package final class FetchTransfer {
         return false
     }
 
+    /// Runs the transport's `exchange` (which feeds this transfer one response and returns
+    /// the transport's message when it failed), with `stop` registered to end it if the
+    /// request's sync is cancelled meanwhile (`CancellationError` then), and gives the outcome.
+    package func perform(stop: @escaping @Sendable () -> Void, stopped: () -> Bool, _ exchange: () throws -> String?) throws
+        -> FetchResponse
+    {
+        if let cancellation = request.cancellation {
+            try cancellation.whileRunning(onCancel: stop) { complete(try exchange()) }
+        } else {
+            complete(try exchange())
+        }
+        if stopped() { throw CancellationError() }
+        return try outcome()
+    }
+
     /// The transfer ended: `error` is the transport's message when it failed, which is
     /// moot when this side stopped it.
     package func complete(_ error: String?) {

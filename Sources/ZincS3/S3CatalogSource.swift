@@ -32,20 +32,13 @@ public final class S3CatalogSource: CatalogSource {
         get.patience = request.patience
         let stop = TransferStop()
         get.stop = stop
-        let perform = { [client] () throws(CurlError) in
-            transfer.complete(try client.stream(get, receiver: HTTPReceiver(header: transfer.header, body: transfer.receive)))
-        }
         do {
-            if let cancellation = request.cancellation {
-                try cancellation.whileRunning(onCancel: stop.fire) { try perform() }
-            } else {
-                try perform()
+            return try transfer.perform(stop: stop.fire, stopped: { stop.fired }) {
+                try client.stream(get, receiver: HTTPReceiver(header: transfer.header, body: transfer.receive))
             }
         } catch let error as CurlError {
             throw ClientError.transport(url: location, reason: error.reason, received: 0)
         }
-        if stop.fired { throw CancellationError() }
-        return try transfer.outcome()
     }
 }
 

@@ -20,6 +20,17 @@ import ZincTestSupport
         try #require((report["bundles"] as? [[String: Any]])?.first)
     }
 
+    /// Bundle `B` of catalog `cat` (com.example.app) imported from `src` (the talk's
+    /// BasicAdjectives files at first) as `version`, which `master` then points at.
+    static func publishB(in dir: TemporaryDirectory, version: Int) throws {
+        if version == 1 {
+            try SampleContent.basicAdjectives(in: dir, at: "src")
+            try zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir)
+        }
+        try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"], in: dir)
+        try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "\(version)"], in: dir)
+    }
+
     /// Whether `folder` holds exactly the files of `source`, byte for byte.
     static func sameFiles(_ dir: TemporaryDirectory, _ source: String, _ folder: String) throws -> Bool {
         let files = dir.files(under: source)
@@ -123,10 +134,7 @@ import ZincTestSupport
     /// its hard link into the repo's object.
     @Test func anEditedFileIsReportedAndRepairedAndNeverReused() throws {
         let dir = try TemporaryDirectory()
-        let source = try SampleContent.basicAdjectives(in: dir, at: "src")
-        try Self.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir)
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"], in: dir)
+        try Self.publishB(in: dir, version: 1)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
         try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
         try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
@@ -150,8 +158,7 @@ import ZincTestSupport
         // Damaged again, then a version 2 that keeps the file: built from a fresh copy.
         try edit(1)
         try dir.write("src/more.txt", "new in version 2")
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir)
+        try Self.publishB(in: dir, version: 2)
         #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).contains("1 object fetched again"))
         #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-2"))
 
@@ -170,10 +177,7 @@ import ZincTestSupport
     /// `current` link, untrack by URL, and a sync with nothing to do.
     @Test func theRepoIsFoundAndEachBundleHasAStablePath() throws {
         let dir = try TemporaryDirectory()
-        let source = try SampleContent.basicAdjectives(in: dir, at: "src")
-        try Self.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir)
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"], in: dir)
+        try Self.publishB(in: dir, version: 1)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
         let environment = ["ZINC_REPO": dir.at("repo")]
         #expect(try ZincBinary.run(["repo_init"], in: dir.path, extraEnvironment: environment).status == 0)
@@ -194,8 +198,7 @@ import ZincTestSupport
         #expect(outside.status == 64 && outside.stderr.contains("give --repo DIR, set ZINC_REPO, or run inside a repo"))
 
         try dir.write("src/more.txt", "version 2")
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir)
+        try Self.publishB(in: dir, version: 2)
         _ = try zincSucceeds(["sync"], in: dir.at("repo"))
         #expect(
             try FileManager.default.destinationOfSymbolicLink(atPath: dir.at("repo/current/com.example.app.B"))
@@ -213,10 +216,7 @@ import ZincTestSupport
     /// before it starts, and a budget holds it back.
     @Test func aSyncSaysWhatItWouldDownloadFirst() throws {
         let dir = try TemporaryDirectory()
-        let source = try SampleContent.basicAdjectives(in: dir, at: "src")
-        try Self.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir)
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"], in: dir)
+        try Self.publishB(in: dir, version: 1)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
         try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
         try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
@@ -240,8 +240,7 @@ import ZincTestSupport
         #expect(abs((synced["object_bytes"] as? Int ?? 0) - bytes) <= bytes / 100, "\(synced) \(planned)")
 
         try dir.write("src/more.txt", "version 2")
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir)
+        try Self.publishB(in: dir, version: 2)
         #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("local 1, remote 1"))
         let fetched = try Self.zinc(["status", "--repo", "repo", "--fetch"], in: dir)
         #expect(fetched.contains("local 1, remote 2") && fetched.contains("(update available: "), "\(fetched)")

@@ -7,10 +7,7 @@ import ZincTestSupport
 @Suite struct SeedCommandTests {
     @Test func anAppStartsFromItsSeedOfflineThenSyncs() throws {
         let dir = try TemporaryDirectory()
-        let source = try SampleContent.basicAdjectives(in: dir, at: "src")
-        try zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir)
-        try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
-        try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"], in: dir)
+        try ClientSyncTests.publishB(in: dir, version: 1)
         let exported = try zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed", "--quiet"], in: dir)
         #expect(exported.hasPrefix("Exported a seed of 'B' version 1 (3 files, "), "\(exported)")
         let again = try ZincBinary.run(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed"], in: dir.path)
@@ -29,8 +26,7 @@ import ZincTestSupport
         let server = try ServeProcess(catalog: "cat", in: dir.path)
         try zinc(["track", "--repo", "device", "--catalog", server.url, "--bundle", "B"], in: dir)
         try dir.write("src/more.txt", "new in version 2")
-        try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", source, "--quiet"], in: dir)
-        try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir)
+        try ClientSyncTests.publishB(in: dir, version: 2)
         let output = try zinc(["sync", "--repo", "device", "--strategy", "objects", "--json"], in: dir)
         let report = try ClientSyncTests.firstBundle(
             try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]))
