@@ -26,12 +26,15 @@ struct BundleCheckout: Sendable {
     let staging: StagingFolder
     /// Each file of the version (of the flavor) and the sha of its object.
     private let files: [(path: String, sha: String)]
+    /// Files of the app's own (clones or copies, writable) rather than links to objects.
+    private let writable: Bool
 
-    init(_ manifest: Manifest, catalog: String, flavor: String?, repo: Repo) throws {
+    init(_ manifest: Manifest, catalog: String, flavor: String?, writable: Bool = false, repo: Repo) throws {
         let paths = manifest.paths(flavor: flavor)
         // Parsing validated them already; a manifest decides where files go, so check again where it matters.
         for path in paths { try Names.validateRelativePath(path) }
         self.repo = repo
+        self.writable = writable
         folder = repo.bundleFolder(catalog: catalog, bundle: manifest.bundle, version: manifest.version, flavor: flavor)
         files = paths.map { ($0, manifest.files[$0]!.sha) }
         staging = try StagingFolder(in: repo.bundlesFolder, for: String(folder.split(separator: "/").last!))
@@ -75,6 +78,12 @@ struct BundleCheckout: Sendable {
             try StagingFolder.createFolders(file.path.split(separator: "/").dropLast(), in: staging.path)
         } catch ZincError.io(_, _, ENOTDIR) {
             throw ZincError.invalidPath(file.path, reason: "another file of the bundle already takes its place")
+        }
+        if writable {
+            do { _ = try FileClone.cloneOrCopy(object, to: target, mode: 0o644) } catch ZincError.io(_, _, EEXIST) {
+                throw ZincError.invalidPath(file.path, reason: "another file of the bundle already takes its place")
+            }
+            return true
         }
         if link(object, target) == 0 { return true }
         let code = errno

@@ -40,7 +40,8 @@ public struct BundleHealth: Equatable, Sendable {
             throw ZincError.corruptFile(path: path, reason: "the manifest of a checked-out version is missing")
         }
         let manifest = try Manifest.parse(bytes, path: path)
-        let files = manifest.paths(flavor: tracked.flavor).map { ($0, manifest.files[$0]!.sha) }
+        // Writable files are the app's: not judged.
+        let files = tracked.writableFiles ? [] : manifest.paths(flavor: tracked.flavor).map { ($0, manifest.files[$0]!.sha) }
         return BundleHealth(
             catalog: tracked.catalog, bundle: tracked.bundle, flavor: tracked.flavor, version: version, folder: folder,
             damagedFiles: try check.damage(in: folder, files: files).sorted())

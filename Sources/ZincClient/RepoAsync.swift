@@ -52,13 +52,15 @@ extension Repo {
         try await run(options, progress) { repo, options in try SyncEngine(repo: repo, options: options).repair() }
     }
 
-    /// Starts tracking a bundle (see ``track(url:bundle:distro:flavor:trustedKeys:options:)``).
+    /// Starts tracking a bundle (see ``track(url:bundle:distro:flavor:trustedKeys:writableFiles:options:)``).
     public func track(
         url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
-        trustedKeys: [PublicKey] = [], options: SyncOptions = SyncOptions()
+        trustedKeys: [PublicKey] = [], writableFiles: Bool = false, options: SyncOptions = SyncOptions()
     ) async throws(SyncError) -> RepoState.TrackedBundle {
         try await run(options, nil) { repo, options in
-            try repo.track(url: location, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys, options: options)
+            try repo.track(
+                url: location, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys, writableFiles: writableFiles,
+                options: options)
         }
     }
 

@@ -39,6 +39,10 @@ public struct RepoState: Equatable, Sendable {
         public var flavor: String?
         /// The version checked out under bundles/, nil before the first sync.
         public var version: Int?
+        /// The app gets files of its own, which it may write to: clones of the objects
+        /// where the file system makes them, copies otherwise, never links into the
+        /// store. Their content is the app's: a sync does not judge or repair it.
+        public var writableFiles = false
 
         public init(catalog: String, bundle: String, distro: String, flavor: String? = nil, version: Int? = nil) {
             self.catalog = catalog
@@ -63,7 +67,10 @@ public struct RepoState: Equatable, Sendable {
     mutating func track(_ tracked: TrackedBundle) {
         var entry = tracked
         if let i = bundles.firstIndex(where: { $0.catalog == tracked.catalog && $0.bundle == tracked.bundle }) {
-            if bundles[i].flavor == tracked.flavor { entry.version = bundles[i].version }
+            // Another flavor or kind of files is another folder: the next sync builds it.
+            if bundles[i].flavor == tracked.flavor, bundles[i].writableFiles == tracked.writableFiles {
+                entry.version = bundles[i].version
+            }
             bundles[i] = entry
         } else {
             bundles.append(entry)
@@ -126,6 +133,7 @@ public struct RepoState: Equatable, Sendable {
                 var tracked = TrackedBundle(catalog: catalog, bundle: bundle, distro: distro)
                 if case .string(let flavor)? = entry["flavor"] { tracked.flavor = flavor }
                 if case .int(let version)? = entry["version"] { tracked.version = Int(version) }
+                if case .bool(true)? = entry["writable"] { tracked.writableFiles = true }
                 try Names.checked(in: path) {
                     try Names.validateCatalogID(catalog)
                     try Names.validateBundleName(bundle)
@@ -165,6 +173,7 @@ public struct RepoState: Equatable, Sendable {
                     ]
                     if let flavor = tracked.flavor { entry["flavor"] = .string(flavor) }
                     if let version = tracked.version { entry["version"] = .int(Int64(version)) }
+                    if tracked.writableFiles { entry["writable"] = .bool(true) }
                     return .object(entry)
                 }),
         ])

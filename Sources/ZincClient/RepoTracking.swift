@@ -13,11 +13,12 @@ extension Repo {
     /// bundle and distro exist; the files come with the next sync. With `trustedKeys`
     /// (several during a key rotation), they replace the catalog's trusted keys, and
     /// syncs then use only an index and manifests signed by one of them; without, the
-    /// catalog keeps those it has.
+    /// catalog keeps those it has. With `writableFiles`, the bundle's files are the app's
+    /// own (see ``RepoState/TrackedBundle/writableFiles``).
     @discardableResult
     public func track(
         url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
-        trustedKeys: [PublicKey] = [], options: SyncOptions = SyncOptions()
+        trustedKeys: [PublicKey] = [], writableFiles: Bool = false, options: SyncOptions = SyncOptions()
     ) throws -> RepoState.TrackedBundle {
         let url = catalogURL(forLocation: location)
         try Names.validateBundleName(bundle)
@@ -37,7 +38,8 @@ extension Repo {
             sources.etags[url] = nil  // the next sync fetches the index again and stores what it sees
             if !trustedKeys.isEmpty { sources.trustedKeys = trustedKeys }
             state.catalogs[index.id] = sources
-            let tracked = RepoState.TrackedBundle(catalog: index.id, bundle: bundle, distro: distro, flavor: flavor)
+            var tracked = RepoState.TrackedBundle(catalog: index.id, bundle: bundle, distro: distro, flavor: flavor)
+            tracked.writableFiles = writableFiles
             state.track(tracked)
             try AtomicFile.write(fetched.bytes, to: catalogFile(index.id))
             try state.save(in: root)

@@ -219,7 +219,8 @@ public struct SyncEngine {
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
             let (current, _) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
         {
-            let files = current.paths(flavor: tracked.flavor).map { ($0, current.files[$0]!.sha) }
+            // Writable files are the app's to change: only the objects are the repo's to check.
+            let files = tracked.writableFiles ? [] : current.paths(flavor: tracked.flavor).map { ($0, current.files[$0]!.sha) }
             result.damagedFiles = try check.damage(in: folder, files: files)
             if result.damagedFiles.isEmpty { return nil }
         }
@@ -261,7 +262,8 @@ public struct SyncEngine {
         result: inout SyncReport.BundleSync
     ) throws {
         let (requests, bytes) = (chain.requests, chain.bytes)
-        let checkout = try BundleCheckout(update.manifest, catalog: tracked.catalog, flavor: tracked.flavor, repo: repo)
+        let checkout = try BundleCheckout(
+            update.manifest, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles, repo: repo)
         // The files the repo has are placed while the others download.
         let left: [Int]
         do {

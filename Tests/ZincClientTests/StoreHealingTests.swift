@@ -106,6 +106,32 @@ import ZincTestSupport
         #expect(try fixture.bundleMatchesSource(1))
     }
 
+    /// An app that asks for writable files gets files of its own: writing to them
+    /// touches no object, and a sync leaves them as the app made them.
+    @Test func writableFilesAreTheAppsOwn() throws {
+        let fixture = try ClientFixture()
+        try fixture.repo.track(url: fixture.server.url, bundle: "B", writableFiles: true, options: fixture.options())
+        #expect(try fixture.repo.loadState().bundles.first?.writableFiles == true)
+        _ = try fixture.sync()
+        #expect(try fixture.bundleMatchesSource(1))
+        let sha = try #require(fixture.manifest(1).files[Self.edited]?.sha)
+        let path = fixture.dir.at(fixture.bundleFolder(1) + "/" + Self.edited)
+        var file = stat()
+        var object = stat()
+        #expect(stat(path, &file) == 0 && stat(fixture.dir.at("repo/objects/" + sha), &object) == 0)
+        #expect(file.st_ino != object.st_ino && file.st_mode & 0o200 != 0)
+        try Data("the app's notes".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try SHA1.hash(fixture.dir.read("repo/objects/" + sha)) == sha)
+        #expect(try fixture.sync().bundles.first?.outcome == .upToDate)
+        #expect(try fixture.dir.read(fixture.bundleFolder(1) + "/" + Self.edited) == Array("the app's notes".utf8))
+        #expect(try fixture.repo.status().first?.health?.isHealthy == true)
+
+        // A new version is built afresh, from the objects.
+        try fixture.publishVersion2()
+        #expect(try fixture.sync().bundles.first?.outcome == .updated)
+        #expect(try fixture.bundleMatchesSource(2))
+    }
+
     private static func flipFirstByte(of path: String) throws {
         #expect(chmod(path, 0o644) == 0)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
