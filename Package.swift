@@ -113,6 +113,8 @@ let package = Package(
         ),
         // A small program embedding the libraries (publish, then sync a client repo).
         .executableTarget(name: "EmbeddingExample", dependencies: ["Zinc", "ZincClient"], path: "Examples/Embedding"),
+        // An app's use of the client's async API: seed, plan, sync with progress and Ctrl-C.
+        .executableTarget(name: "ClientAppExample", dependencies: ["Zinc", "ZincClient"], path: "Examples/ClientApp"),
         // Every parser of outside bytes as a libFuzzer target (`make fuzz`); built normally,
         // it replays inputs through one of them.
         .systemLibrary(name: "CFuzzer", path: "Fuzz/CFuzzer"),

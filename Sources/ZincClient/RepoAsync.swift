@@ -23,8 +23,10 @@ extension Repo {
     /// ``SyncEngine/sync()``). One bundle's failure is in the report (its
     /// ``SyncReport/BundleSync/failure``), not thrown; what is thrown stopped the whole
     /// sync (a cancellation, a repo that cannot be read).
-    /// - Parameter progress: receives each bundle's progress as the sync goes (beside
-    ///   `options.progress`, if any), and is finished when the sync ends.
+    /// - Parameters:
+    ///   - options: how to fetch (transport, strategy, budget, concurrency).
+    ///   - progress: receives each bundle's progress as the sync goes (beside
+    ///     `options.progress`, if any), and is finished when the sync ends.
     public func sync(
         options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
     ) async throws(SyncError) -> SyncReport {
@@ -52,7 +54,7 @@ extension Repo {
         try await run(options, progress) { repo, options in try SyncEngine(repo: repo, options: options).repair() }
     }
 
-    /// Starts tracking a bundle (see ``track(url:bundle:distro:flavor:trustedKeys:writableFiles:options:)``).
+    /// Starts tracking a bundle (see the blocking `track(url:bundle:distro:flavor:trustedKeys:writableFiles:options:)`).
     public func track(
         url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
         trustedKeys: [PublicKey] = [], writableFiles: Bool = false, options: SyncOptions = SyncOptions()
@@ -64,12 +66,12 @@ extension Repo {
         }
     }
 
-    /// What each tracked bundle has on disk (see ``status()``); no network.
+    /// What each tracked bundle has on disk (see the blocking `status()`); no network.
     public func status() async throws(SyncError) -> [BundleStatus] {
         try await run(SyncOptions(), nil) { repo, _ in try repo.status() }
     }
 
-    /// Hashes every checked-out object and file (see ``verify()``); no network.
+    /// Hashes every checked-out object and file (see the blocking `verify()`); no network.
     public func verify() async throws(SyncError) -> [BundleHealth] {
         try await run(SyncOptions(), nil) { repo, _ in try repo.verify() }
     }

@@ -66,7 +66,7 @@ public struct SeedResult: Equatable, Sendable {
 
 extension Repo {
     /// Checks out the bundle version a seed folder holds (an app's own copy of it, written
-    /// by `zinc export_seed`; see ``SeedFolder``), reading nothing but that folder: no
+    /// by `zinc export_seed`; see `SeedFolder`), reading nothing but that folder: no
     /// request is made, so a first launch offline has the bundle at once. The bundle is
     /// then tracked as `track` would track it, and the next sync fetches only what the
     /// seed lacked.
@@ -101,10 +101,12 @@ extension Repo {
     /// are recorded either way.
     ///
     /// - Parameters:
+    ///   - seedFolder: the seed, as `zinc export_seed` wrote it.
     ///   - sources: where later syncs fetch the catalog (URLs or local paths, as `track`
     ///     takes them), added to those the repo has for it.
     ///   - distro: the distribution later syncs follow; it must exist in the seed's index.
     ///   - trustedKeys: replace the catalog's trusted keys, as with `track`.
+    ///   - hashing: when to hash the seed's files (see ``SeedHashing``).
     @discardableResult
     public func seed(
         from seedFolder: String, sources: [String], distro: String = "master", trustedKeys: [PublicKey] = [],

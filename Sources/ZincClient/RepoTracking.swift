@@ -48,7 +48,9 @@ extension Repo {
     }
 
     /// Stops tracking a bundle and removes its folder and whatever only it used.
-    /// - Parameter catalog: the catalog's id, or any location it was tracked at (as `track` took it).
+    /// - Parameters:
+    ///   - catalog: the catalog's id, or any location it was tracked at (as `track` took it).
+    ///   - bundle: the bundle's name.
     public func untrack(catalog: String, bundle: String) throws {
         try withLock(exclusive: true) {
             var state = try loadState()
