@@ -36,11 +36,23 @@ struct LocalChunks: Sendable {
 
     subscript(_ chunk: ContentChunk) -> Location? { locations[chunk] }
 
-    /// Whether the repo holds any chunk record, making them first for a repo made
-    /// before chunks were (whose objects/ holds large objects but no chunks/ exists).
+    /// Whether the repo holds any chunk record, making them first where large objects
+    /// have none: a repo made before chunks were, or one started from a seed (whose
+    /// objects arrive without the hashing that records them).
     static func exist(in repo: Repo) throws -> Bool {
-        if access(repo.chunksFolder, F_OK) != 0 { _ = try index(repo) }
-        guard let folder = opendir(repo.chunksFolder) else { return false }
+        if try hasEntries(repo.chunksFolder) { return true }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: repo.objectsFolder)) ?? []
+        let large = names.contains { name in
+            var info = stat()
+            return Names.isSHA1(name) && stat(repo.objectFile(name), &info) == 0 && Int64(info.st_size) >= ContentChunker.threshold
+        }
+        guard large else { return false }
+        _ = try index(repo)
+        return try hasEntries(repo.chunksFolder)
+    }
+
+    private static func hasEntries(_ path: String) throws -> Bool {
+        guard let folder = opendir(path) else { return false }
         defer { closedir(folder) }
         while let entry = readdir(folder) {
             if withUnsafeBytes(of: entry.pointee.d_name, { $0[0] != UInt8(ascii: ".") }) { return true }

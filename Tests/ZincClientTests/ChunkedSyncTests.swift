@@ -67,6 +67,21 @@ import ZincTestSupport
         try #require(try catalog.manifest(bundle: "B", version: 2).files[file]).object.preferredPath
     }
 
+    /// A repo started from a seed of version 1 (its objects never hashed by a sync)
+    /// updates by chunks too.
+    @Test func aSeededRepoUpdatesByChunks() throws {
+        let export = dir.at("seed")
+        _ = try catalog.exportSeed(bundle: "B", version: .number(1), to: export)
+        let seeded = try Repo.initialize(at: dir.at("device"))
+        try seeded.seed(from: export, sources: [server.url])
+        #expect(dir.files(under: "device/chunks").isEmpty)
+        let update = try #require(try SyncEngine(repo: seeded, options: options).sync().bundles.first)
+        #expect(update.outcome == .updated && update.chunkedObjects == 3, "\(update.line)")
+        #expect(update.chunkBytes < 1 << 20 && update.reusedBytes > 8 << 20, "\(update.line)")
+        let folder = "device/bundles/\(Self.catalogID).B-2"
+        #expect(try dir.files(under: "src").allSatisfy { try dir.read("src/" + $0) == dir.read(folder + "/" + $0) })
+    }
+
     @Test(arguments: ClientTransport.allCases) func anUpdateFetchesTheChangedChunksAndReusesTheRest(_ transport: ClientTransport) throws {
         let before = server.requests.count
         let update = try sync(through: transport)
