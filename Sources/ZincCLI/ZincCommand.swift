@@ -87,8 +87,11 @@ struct ZincCommand: AsyncParsableCommand {
             print(Version.text)
             return
         }
+        // The command parsed, for errors its run throws: a usage error then shows its usage.
+        var parsed: ParsableCommand.Type?
         do {
             var command = try parseAsRoot(arguments)
+            parsed = type(of: command)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -101,7 +104,7 @@ struct ZincCommand: AsyncParsableCommand {
                 StandardError.write(errorText(message))
                 exit(withError: ExitStatus.usage)
             }
-            report(error)
+            report(error, of: parsed)
         }
     }
 
@@ -110,9 +113,18 @@ struct ZincCommand: AsyncParsableCommand {
     /// for a wrong command line). Help and `ExitCode`s (verify's problems found) print
     /// nothing here: ArgumentParser shows the help itself, and verify has printed its
     /// report.
-    private static func report(_ error: any Error) -> Never {
+    /// A usage error that a command's run found (a required value missing from both its
+    /// option and the environment), with that command's usage rather than zinc's.
+    private static func usageError(_ error: any Error, of command: ParsableCommand.Type?) -> String? {
+        guard let command, command != ZincCommand.self, error is ValidationError else { return nil }
+        let usage = usageString(for: command)
+        let path = usage.split(separator: " ").prefix { !["[", "<", "-"].contains($0.first) }.joined(separator: " ")
+        return "\(error)\nUsage: \(usage)\n  See '\(path) --help' for more information."
+    }
+
+    private static func report(_ error: any Error, of command: ParsableCommand.Type? = nil) -> Never {
         let status = ExitStatus.of(error)
-        let message = fullMessage(for: error) + (remedy(for: error).map { "; " + $0 } ?? "")
+        let message = (usageError(error, of: command) ?? fullMessage(for: error)) + (remedy(for: error).map { "; " + $0 } ?? "")
         if status == ExitStatus.success || message.isEmpty { exit(withError: error) }
         StandardError.write(errorText(message))
         exit(withError: status)

@@ -48,11 +48,11 @@ import ZincTestSupport
         for (json, reason) in [
             (
                 #"{"id":"com.example.app","format":"1","bundles":{"../../victim":{"versions":[1],"next_version":1}}}"#,
-                "invalid bundle name '../../victim': it contains '/'"
+                "invalid bundle name '../../victim': it contains '/' (a name may hold any character but slashes, '~' and control characters)"
             ),
             (
                 "{\"id\":\"com.example.app\",\"format\":\"1\",\"bundles\":{\"B\\u0000\":{\"versions\":[1]}}}",
-                "invalid bundle name 'B\\u{0}': it contains a control character"
+                "invalid bundle name 'B\\u{0}': it contains a control character (a name may hold any character but slashes, '~' and control characters)"
             ),
             (
                 #"{"id":"com.example.app","format":"1","bundles":{"B":{"versions":[1],"next_version":9223372036854775807}}}"#,
@@ -101,7 +101,7 @@ import ZincTestSupport
     @Test func nameAndVersionProblems() throws {
         try expectFailure(
             ["update_bundle", "--catalog", "cat", "--name", "../B", "--source", "src"],
-            message: "invalid bundle name '../B': it contains '/'")
+            message: "invalid bundle name '../B': it contains '/' (a name may hold any character but slashes, '~' and control characters)")
         try expectFailure(
             ["create_catalog", "--id", "com example", "--dest", "other"],
             message: "invalid catalog id 'com example': only letters, digits, '.', '_' and '-' are allowed")
@@ -145,5 +145,27 @@ import ZincTestSupport
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("zinc: error: missing expected argument '--name <name>'\n"))
         #expect(result.stderr.contains("\nUsage: zinc update_bundle "))
+    }
+
+    /// A required value missing from both its option and the environment, found when
+    /// the command runs: the usage shown is that command's.
+    @Test func aCatalogMissingEverywhereShowsTheCommandsUsage() throws {
+        let list = try ZincBinary.run(["list"], in: dir.path)
+        #expect(list.status == 64)
+        #expect(
+            list.stderr.hasPrefix("zinc: error: missing expected argument '--catalog <catalog>' (or set ZINC_CATALOG)\nUsage: zinc list "))
+        #expect(list.stderr.hasSuffix("  See 'zinc list --help' for more information.\n"), "\(list.stderr)")
+        let verify = try ZincBinary.run(["repo", "verify"], in: dir.path)
+        #expect(verify.status == 64 && verify.stderr.contains("\nUsage: zinc repo verify "), "\(verify.stderr)")
+    }
+
+    @Test func keygenMakesThePrivateFoldersItWritesInto() throws {
+        let result = try ZincBinary.run(["keygen", "--out", "keys/release/signing.key"], in: dir.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        for folder in ["keys", "keys/release"] {
+            var info = stat()
+            #expect(stat(dir.at(folder), &info) == 0 && info.st_mode & 0o777 == 0o700, "\(folder)")
+        }
+        #expect(dir.exists("keys/release/signing.key") && dir.exists("keys/release/signing.key.pub"))
     }
 }

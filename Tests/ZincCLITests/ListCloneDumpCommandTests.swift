@@ -268,7 +268,7 @@ import ZincTestSupport
         try dir.write("specs/ok.json", #"{"phone": ["+ *"]}"#)
         try expectFailure(
             ["update_flavorspec", "--catalog", "cat", "--path", "specs/ok.json", "--name", "a~b"],
-            message: "invalid flavor name 'a~b': it contains '~'")
+            message: "invalid flavor name 'a~b': it contains '~' (a name may hold any character but slashes, '~' and control characters)")
         try expectFailure(
             ["delete_flavorspec", "--catalog", "cat", "--name", "devices"],
             message: "no flavorspec named 'devices' stored in catalog '\(dir.at("cat"))'")

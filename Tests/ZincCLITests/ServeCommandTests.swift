@@ -65,6 +65,13 @@ import Darwin
     }
 
     /// A busy port is one line naming it, exit status 1, not the socket call's errno.
+    /// `serve` takes its catalog from $ZINC_CATALOG, as every other command does.
+    @Test func theCatalogMayComeFromTheEnvironment() throws {
+        let server = try ServeProcess(arguments: ["serve", "--port", "0"], in: dir.path, environment: ["ZINC_CATALOG": "cat"])
+        #expect(server.startupLines.first == "Serving \(dir.at("cat")) on \(server.url)")
+        #expect(try get(server.url + "catalog.json.gz").body == (try dir.read("cat/catalog.json.gz")))
+    }
+
     @Test func aPortInUseIsOneLine() throws {
         let listener = try ListeningSocket()
         defer { listener.close() }
@@ -109,4 +116,5 @@ struct ListeningSocket {
 // Inside ListeningSocket, `close` names its own method.
 private func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
+
 }

@@ -18,9 +18,11 @@ final class ServeProcess {
         try self.init(arguments: ["serve", "--catalog", catalog, "--port", "0"], in: directory, startupLines: count)
     }
 
-    init(arguments: [String], in directory: String, startupLines count: Int = 1) throws {
+    init(arguments: [String], in directory: String, startupLines count: Int = 1, environment: [String: String] = [:]) throws {
         let errors = Pipe()
-        process = try TetheredProcess(ZincBinary.path, arguments, currentDirectory: directory, output: errors)
+        process = try TetheredProcess(
+            ZincBinary.path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            currentDirectory: directory, output: errors)
         let reader = errors.fileHandleForReading
         var lines: [String] = []
         while lines.count < count {

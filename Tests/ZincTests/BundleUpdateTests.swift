@@ -290,8 +290,10 @@ import ZincTestSupport
     @Test func refusesInvalidBundleNames() throws {
         try dir.write("src/a.txt", "a")
         for (name, reason) in [
-            ("", "it is empty"), ("a/b", "it contains '/'"), ("a~b", "it contains '~'"),
-            (".hidden", "it must not start with '.'"), ("a\u{7}b", "it contains a control character"),
+            ("", "it is empty"), ("a/b", "it contains '/' (a name may hold any character but slashes, '~' and control characters)"),
+            ("a~b", "it contains '~' (a name may hold any character but slashes, '~' and control characters)"),
+            (".hidden", "it must not start with '.'"),
+            ("a\u{7}b", "it contains a control character (a name may hold any character but slashes, '~' and control characters)"),
         ] {
             #expect(throws: ZincError.invalidName(kind: "bundle name", value: name, reason: reason)) {
                 try catalog.updateBundle(name, from: dir.at("src"))

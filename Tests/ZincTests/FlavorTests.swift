@@ -55,7 +55,11 @@ import ZincTestSupport
         let missing = ZincError.flavorspecNotStored(name: "all", catalog: dir.at("cat"))
         #expect(throws: missing) { try catalog.flavorspecs.delete("all") }
         #expect(throws: missing) { try catalog.flavorspecs.load("all") }
-        #expect(throws: ZincError.invalidName(kind: "flavor name", value: "../x", reason: "it contains '/'")) {
+        #expect(
+            throws: ZincError.invalidName(
+                kind: "flavor name", value: "../x",
+                reason: "it contains '/' (a name may hold any character but slashes, '~' and control characters)")
+        ) {
             try catalog.flavorspecs.save(devices, as: "../x")
         }
     }

@@ -80,11 +80,11 @@ import ZincTestSupport
         let cases: [(json: String, reason: String)] = [
             (
                 #"{"id":"x","format":"1","bundles":{"../../victim":{"versions":[1],"next_version":1}}}"#,
-                "invalid bundle name '../../victim': it contains '/'"
+                "invalid bundle name '../../victim': it contains '/' (a name may hold any character but slashes, '~' and control characters)"
             ),
             (
                 "{\"id\":\"x\",\"format\":\"1\",\"bundles\":{\"B\\u0000x\":{\"versions\":[1]}}}",
-                "invalid bundle name 'B\\u{0}x': it contains a control character"
+                "invalid bundle name 'B\\u{0}x': it contains a control character (a name may hold any character but slashes, '~' and control characters)"
             ),
             (
                 #"{"id":"../x","format":"1","bundles":{}}"#,
@@ -92,7 +92,7 @@ import ZincTestSupport
             ),
             (
                 #"{"id":"x","format":"1","bundles":{"B":{"versions":[1],"distributions":{"a/b":1}}}}"#,
-                "invalid distribution name 'a/b': it contains '/'"
+                "invalid distribution name 'a/b': it contains '/' (a name may hold any character but slashes, '~' and control characters)"
             ),
         ]
         for (json, reason) in cases {

@@ -73,7 +73,9 @@ public enum Names {
         guard !name.isEmpty else { throw ZincError.invalidName(kind: kind, value: name, reason: "it is empty") }
         if let bad = name.unicodeScalars.first(where: { $0 == "/" || $0 == "\\" || $0 == "~" || isControl($0) }) {
             let shown = isControl(bad) ? "a control character" : "'\(bad)'"
-            throw ZincError.invalidName(kind: kind, value: name, reason: "it contains \(shown)")
+            throw ZincError.invalidName(
+                kind: kind, value: name,
+                reason: "it contains \(shown) (a name may hold any character but slashes, '~' and control characters)")
         }
     }
 

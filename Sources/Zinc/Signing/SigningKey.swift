@@ -79,8 +79,22 @@ public final class SigningKey: Sendable {
         for file in [path, path + ".pub"] where access(file, F_OK) == 0 {
             throw ZincError.keyFile(path: file, reason: "already exists; refusing to overwrite a key")
         }
+        try Self.createFolders(of: path)
         try Self.createExclusive(path, mode: 0o600, bytes: pem())
         try Self.createExclusive(path + ".pub", mode: 0o644, bytes: Array(publicKey.text.utf8))
+    }
+
+    /// Creates the missing folders above `path`, readable by their owner only: they hold
+    /// private keys.
+    private static func createFolders(of path: String) throws {
+        var folder = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: false).dropLast() {
+            folder += (folder.isEmpty && !path.hasPrefix("/") ? "" : "/") + component
+            if component.isEmpty || access(folder, F_OK) == 0 { continue }
+            guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
+                throw ZincError.keyFile(path: path, reason: "cannot create the folder '\(folder)': \(String(cString: strerror(errno)))")
+            }
+        }
     }
 
     private static func createExclusive(_ path: String, mode: mode_t, bytes: [UInt8]) throws {

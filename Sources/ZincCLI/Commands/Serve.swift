@@ -25,7 +25,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The catalog to serve at /: a path, file:// URL or the id of a catalog under catalogs/.",
+            "The catalog to serve at /: a path, file:// URL or the id of a catalog under catalogs/ (default: $ZINC_CATALOG).",
             valueName: "CAT"
         ))
     var catalog: String?
@@ -42,9 +42,16 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Serve only the catalog files, without the browsing pages at /~zinc/.")
     var noBrowser = false
 
+    /// --catalog, or $ZINC_CATALOG when neither --catalog nor --root is given.
+    private var servedCatalog: String? {
+        guard root == nil else { return nil }
+        return catalog ?? ProcessInfo.processInfo.environment["ZINC_CATALOG"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     func validate() throws {
-        guard (catalog == nil) != (root == nil) else {
-            throw ValidationError("Give exactly one of --catalog or --root.")
+        guard catalog == nil || root == nil else { throw ValidationError("Give exactly one of --catalog or --root.") }
+        guard servedCatalog != nil || root != nil else {
+            throw ValidationError("Give exactly one of --catalog or --root (or set ZINC_CATALOG).")
         }
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
@@ -56,7 +63,7 @@ struct Serve: AsyncParsableCommand {
         let mode: ServerConfiguration.Mode
         var catalogID: String?
         var browser: CatalogBrowser.Source?
-        if let catalog {
+        if let catalog = servedCatalog {
             if storageRegistry.isRemote(catalog) {
                 throw CLIError.remoteCatalogNotServable(catalog)
             }
