@@ -47,7 +47,8 @@ import ZincTestSupport
 
     @Test func aBudgetSkipsAnUpdateThatWouldExceedIt() throws {
         let fixture = try ClientFixture.version1SyncedVersion2Published()
-        var options = fixture.options()
+        // One strategy: on loopback the measured link may tip the cost model either way between runs.
+        var options = fixture.options(.lmfo)
         let planned = try #require(try SyncEngine(repo: fixture.repo, options: options).plan().bundles.first)
         options.maxBytes = planned.bytes - 1
         let skipped = try #require(try SyncEngine(repo: fixture.repo, options: options).sync().bundles.first)
