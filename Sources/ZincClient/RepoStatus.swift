@@ -73,7 +73,8 @@ extension Repo {
                 return BundleStatus(
                     catalog: tracked.catalog, bundle: tracked.bundle, distro: tracked.distro, flavor: tracked.flavor,
                     localVersion: tracked.version, remoteVersion: remote, files: files, bytesOnDisk: bytes,
-                    health: try BundleHealth.of(tracked, in: self, check: &check))
+                    // A kept manifest gone (which `repo verify` reports) leaves status to say the rest.
+                    health: try? BundleHealth.of(tracked, in: self, check: &check))
             }
         }
     }

@@ -185,7 +185,8 @@ public struct SyncEngine {
                 } else {
                     result.outcome = .upToDate
                 }
-                try CurrentLinks.point(state.bundles[i], at: state.bundles[i].version ?? version, in: repo)
+                // Also after an up-to-date or skipped one: a repo made before the links gets them.
+                if let current = state.bundles[i].version { try CurrentLinks.point(state.bundles[i], at: current, in: repo) }
             } catch {
                 // A cancelled sync stops here, leaving what a killed one would.
                 try options.cancellation?.check()
