@@ -72,7 +72,8 @@ public struct Repo: Sendable {
         return try Repo(at: root)
     }
 
-    private static func absolute(_ path: String) -> String {
+    /// `path` without a trailing `/`, taken from the current folder when relative.
+    static func absolute(_ path: String) -> String {
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         guard !trimmed.hasPrefix("/") else { return trimmed }
         let here = FileManager.default.currentDirectoryPath

@@ -220,8 +220,7 @@ private struct SeedReader {
     }
 
     init(folder path: String, repo: Repo) throws {
-        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        folder = trimmed.hasPrefix("/") ? trimmed : FileManager.default.currentDirectoryPath + "/" + trimmed
+        folder = Repo.absolute(path)
         url = "file://" + folder
         let file = folder + "/" + SeedFolder.descriptionFile
         guard let bytes = try AtomicFile.read(file, limit: Int64(SeedFolder.descriptionSizeLimit)) else {

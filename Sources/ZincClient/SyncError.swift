@@ -60,6 +60,13 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     /// The error the sync met (`ClientError`, `ZincError`, `CancellationError`, …).
     public let underlying: any Error & Sendable
 
+    /// `error`, `error_code` and (for an HTTP status) `http_status`, as the JSON reports carry them.
+    var jsonFields: [String: JSONValue] {
+        var fields: [String: JSONValue] = ["error": .string(description), "error_code": .string(code.rawValue)]
+        if let httpStatus { fields["http_status"] = .int(Int64(httpStatus)) }
+        return fields
+    }
+
     public var description: String {
         code == .diskFull
             ? "\(underlying) (the disk is full: free some space and sync again, which resumes; the version in use is untouched)"

@@ -86,10 +86,7 @@ public struct BundlePlan: Sendable {
         if let currentVersion { object["current_version"] = .int(Int64(currentVersion)) }
         if let version { object["version"] = .int(Int64(version)) }
         if let strategy { object["strategy"] = .string(strategy.rawValue) }
-        if let failure {
-            object["error"] = .string(failure.description)
-            object["error_code"] = .string(failure.code.rawValue)
-        }
+        if let failure { object.merge(failure.jsonFields) { $1 } }
         return .object(object)
     }
 }

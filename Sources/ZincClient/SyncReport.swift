@@ -42,11 +42,7 @@ public struct SyncReport: Sendable {
             if let url { object["url"] = .string(url) }
             if let link { object["link"] = link.json }
             if !sourceFailures.isEmpty { object["source_failures"] = .array(sourceFailures.map { .string($0) }) }
-            if let failure {
-                object["error"] = .string(failure.description)
-                object["error_code"] = .string(failure.code.rawValue)
-                if let status = failure.httpStatus { object["http_status"] = .int(Int64(status)) }
-            }
+            if let failure { object.merge(failure.jsonFields) { $1 } }
             return .object(object)
         }
     }
@@ -160,11 +156,7 @@ public struct SyncReport: Sendable {
             if let plannedBytes { object["planned_bytes"] = .int(plannedBytes) }
             object["damaged_files"] = .array(damagedFiles.map { .string($0) })
             object["damaged_objects"] = .array(damagedObjects.map { .string($0) })
-            if let failure {
-                object["error"] = .string(failure.description)
-                object["error_code"] = .string(failure.code.rawValue)
-                if let status = failure.httpStatus { object["http_status"] = .int(Int64(status)) }
-            }
+            if let failure { object.merge(failure.jsonFields) { $1 } }
             return .object(object)
         }
     }

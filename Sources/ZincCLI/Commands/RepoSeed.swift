@@ -79,7 +79,6 @@ struct RepoSeed: ParsableCommand {
     /// first launch is this one command.
     private func openOrCreate() throws -> Repo {
         guard let folder = try? repo.folderToCreate() else { return try repo.open() }
-        if let existing = try? Repo(at: folder) { return existing }
-        return try Repo.initialize(at: folder)
+        return try Repo.openOrCreate(at: folder)
     }
 }

@@ -40,6 +40,8 @@ struct Sync: ParsableCommand {
     @Flag(help: "Print one JSON document with the catalogs fetched and, per bundle, strategy, bytes, requests and seconds.")
     var json = false
 
+    static let nothingTracked = "Nothing to sync: the repo tracks no bundle (add one with 'zinc track')."
+
     func validate() throws {
         guard (requestCost ?? 0) >= 0 else { throw ValidationError("--request-cost must not be negative.") }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be from 1 to 64.") }
@@ -85,7 +87,7 @@ struct Sync: ParsableCommand {
         if json {
             printJSON(report.json)
         } else if report.bundles.isEmpty && report.catalogs.isEmpty {
-            print("Nothing to sync: the repo tracks no bundle (add one with 'zinc track').")
+            print(Self.nothingTracked)
         } else {
             for catalog in report.catalogs where catalog.error != nil {
                 print("\(catalog.catalog): index not refreshed: \(catalog.error!)")
@@ -101,7 +103,7 @@ struct Sync: ParsableCommand {
 
     private func printPlan(_ plan: SyncPlan) throws {
         if json { return printJSON(plan.json) }
-        if plan.bundles.isEmpty { print("Nothing to sync: the repo tracks no bundle (add one with 'zinc track').") }
+        if plan.bundles.isEmpty { print(Self.nothingTracked) }
         for bundle in plan.bundles {
             let over = maxBytes.map { bundle.bytes > $0.value } ?? false
             print(bundle.line + (over ? " (over --max-bytes: would be skipped)" : ""))
