@@ -35,11 +35,7 @@ public struct BundleHealth: Equatable, Sendable {
     static func of(_ tracked: RepoState.TrackedBundle, in repo: Repo, check: inout StoreCheck) throws -> BundleHealth? {
         guard let version = tracked.version else { return nil }
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
-        guard let bytes = try AtomicFile.read(path, limit: RepoState.fileLimit) else {
-            throw ZincError.corruptFile(path: path, reason: "the manifest of a checked-out version is missing")
-        }
-        let manifest = try Manifest.parse(bytes, path: path)
+        let manifest = try repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
         // Writable files are the app's: not judged.
         let files = tracked.writableFiles ? [] : manifest.paths(flavor: tracked.flavor).map { ($0, manifest.files[$0]!.sha) }
         return BundleHealth(

@@ -45,10 +45,8 @@ struct GarbageCollector {
             let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
             keptManifests.insert(path)
             guard downloads else { continue }
-            guard let bytes = try AtomicFile.read(path, limit: RepoState.fileLimit) else {
-                throw ZincError.corruptFile(path: path, reason: "the manifest of a checked-out version is missing")
-            }
-            referenced.formUnion(try Manifest.parse(bytes, path: path).objects(flavor: tracked.flavor).keys)
+            let manifest = try repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+            referenced.formUnion(manifest.objects(flavor: tracked.flavor).keys)
         }
         for catalog in try entries(repo.manifestsFolder) {
             let folder = repo.manifestsFolder + "/" + catalog

@@ -95,6 +95,15 @@ public struct Repo: Sendable {
     func objectFile(_ sha: String) -> String { "\(objectsFolder)/\(sha)" }
     func chunkRecordFile(_ sha: String) -> String { "\(chunksFolder)/\(sha)" }
 
+    /// The kept manifest of a version checked out, which the repo must have.
+    func checkedOutManifest(catalog: String, bundle: String, version: Int) throws -> Manifest {
+        let path = manifestFile(catalog, bundle: bundle, version: version)
+        guard let bytes = try AtomicFile.read(path, limit: RepoState.fileLimit) else {
+            throw ZincError.corruptFile(path: path, reason: "the manifest of a checked-out version is missing")
+        }
+        return try Manifest.parse(bytes, path: path)
+    }
+
     /// `<catalog id>.<bundle>-<v>[~flavor]`, the folder name clients use.
     static func descriptor(catalog: String, bundle: String, version: Int, flavor: String?) -> String {
         "\(catalog).\(bundle)-\(version)" + (flavor.map { "~" + $0 } ?? "")
