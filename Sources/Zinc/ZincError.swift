@@ -10,17 +10,19 @@ import Darwin
 /// words them.
 public enum ZincError: Error, Equatable, Sendable {
     case catalogExists(String)
-    case catalogNotFound(String)
+    /// `lookedIn`: the folders searched; `suggestion`: the nearest catalog to what was typed.
+    case catalogNotFound(String, lookedIn: [String] = [], suggestion: String? = nil)
     case unsupportedFormat(path: String, format: String)
     case corruptFile(path: String, reason: String)
     case invalidName(kind: String, value: String, reason: String)
     case invalidPath(String, reason: String)
     case sourceProblem(path: String, reason: String)
     case emptySource(String)
-    case bundleNotFound(String)
+    case bundleNotFound(String, suggestion: String? = nil)
     case versionNotFound(bundle: String, version: String)
-    case distroNotFound(bundle: String, distro: String)
-    case invalidVersionSpec(String)
+    case distroNotFound(bundle: String, distro: String, suggestion: String? = nil)
+    /// `suggestion`: how to write it, when the word is a distribution's name without its `@`.
+    case invalidVersionSpec(String, suggestion: String? = nil)
     case io(path: String, operation: String, errno: Int32)
     case integrity(path: String, reason: String)
     /// A remote store (an S3 bucket) refused or failed a request; `reason` names the
@@ -137,8 +139,9 @@ extension ZincError: CustomStringConvertible {
         case .signedCatalogNeedsSigner(let location):
             return "the catalog at '\(location)' is signed: this change would leave its index unsigned, "
                 + "and clients that trust its key would refuse it until it is signed again"
-        case .catalogNotFound(let location):
-            return "no catalog at '\(location)'"
+        case .catalogNotFound(let location, let folders, let suggestion):
+            let searched = folders.isEmpty ? "" : " (no catalog.json in " + folders.joined(separator: " or ") + ")"
+            return "no catalog at '\(location)'" + searched + Self.didYouMean(suggestion)
         case .unsupportedFormat(let path, let format):
             return "'\(path)' is in catalog format '\(format)'; this zinc reads and writes format '1' only"
         case .corruptFile(let path, let reason):
@@ -151,15 +154,14 @@ extension ZincError: CustomStringConvertible {
             return "'\(path)': \(reason)"
         case .emptySource(let path):
             return "source folder '\(path)' holds no files"
-        case .bundleNotFound(let bundle):
-            return "no bundle '\(bundle)' in the catalog"
+        case .bundleNotFound(let bundle, let suggestion):
+            return "no bundle '\(bundle)' in the catalog" + Self.didYouMean(suggestion)
         case .versionNotFound(let bundle, let version):
             return "bundle '\(bundle)' has no version \(version)"
-        case .distroNotFound(let bundle, let distro):
-            return "bundle '\(bundle)' has no distribution '\(distro)'"
-        case .invalidVersionSpec(let spec):
-            return "invalid version '\(spec)': expected a number, 'latest' or '@DISTRO'"
-                + (VersionSpec.distroSpelling(of: spec).map { "; did you mean '\($0)'?" } ?? "")
+        case .distroNotFound(let bundle, let distro, let suggestion):
+            return "bundle '\(bundle)' has no distribution '\(distro)'" + Self.didYouMean(suggestion)
+        case .invalidVersionSpec(let spec, let suggestion):
+            return "invalid version '\(spec)': expected a number, 'latest' or '@DISTRO'" + Self.didYouMean(suggestion)
         case .io(let path, let operation, let code):
             return "cannot \(operation) '\(path)': \(String(cString: strerror(code)))"
         case .integrity(let path, let reason):
@@ -249,6 +251,10 @@ extension ZincError: CustomStringConvertible {
         case .signature(let path, let reason):
             return "'\(path)': signature check failed: \(reason)"
         }
+    }
+
+    private static func didYouMean(_ suggestion: String?) -> String {
+        suggestion.map { "; did you mean '\($0)'?" } ?? ""
     }
 }
 

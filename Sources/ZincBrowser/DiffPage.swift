@@ -1,7 +1,8 @@
 import Zinc
 
-/// `zinc diff` as a page: counts, the files added, removed and changed (changed images
-/// side by side), and what the update downloads by each strategy.
+/// `zinc diff` as a page: counts, the files added, removed, renamed and changed (changed
+/// images side by side), each with its content's size and what it adds to the download,
+/// and what the update downloads by each strategy.
 extension CatalogBrowser {
     func diffPage(_ served: ServedCatalog, _ bundle: String, from: Int, to: Int, flavor: String?) throws -> HTML {
         let diff = try served.catalog.diff(bundle: bundle, from: .number(from), to: .number(to), flavor: flavor)
@@ -10,9 +11,18 @@ extension CatalogBrowser {
                 """
                 <tr><td><span class="\(css)">\(mark)</span> \
                 <a href="\(urls.view(served.key, bundle, version, path: file.path))">\(file.path)</a></td>\
-                <td class="num">\(size(file.object))</td><td><span class="sha">\(String(file.object.sha.prefix(10)))</span></td></tr>
+                <td class="num">\(size(file.size))</td><td class="num">\(download(diff, file.object, version: version))</td>\
+                <td><span class="sha">\(String(file.object.sha.prefix(10)))</span></td></tr>
                 """
             }
+        }
+        let renamed = diff.renamed.map { rename -> HTML in
+            """
+            <tr><td><span class="muted">→</span> \(rename.from) → \
+            <a href="\(urls.view(served.key, bundle, to, path: rename.to))">\(rename.to)</a></td>\
+            <td class="num">\(size(rename.size))</td><td class="num">\(HumanFormat.bytes(0))</td>\
+            <td><span class="sha">\(String(rename.object.sha.prefix(10)))</span></td></tr>
+            """
         }
         let changed = diff.changed.map { change -> HTML in
             let images: HTML =
@@ -24,17 +34,18 @@ extension CatalogBrowser {
                 """ : ""
             return """
                 <tr><td><span class="changed">~</span> <a href="\(urls.view(served.key, bundle, to, path: change.path))">\(change.path)</a>\(images)</td>\
-                <td class="num">\(size(change.old)) → \(size(change.new))</td>\
+                <td class="num">\(size(change.oldSize)) → \(size(change.newSize))</td>\
+                <td class="num">\(download(diff, change.new, version: to))</td>\
                 <td><span class="sha">\(String(change.old.sha.prefix(10))) → \(String(change.new.sha.prefix(10)))</span></td></tr>
                 """
         }
         let rows =
             fileRows(diff.added, version: to, mark: "+", css: "added") + fileRows(diff.removed, version: from, mark: "−", css: "removed")
-            + changed
+            + renamed + changed
         let table: HTML =
             rows.isEmpty
             ? "<p class=\"muted\">The two versions hold the same files.</p>"
-            : "<table id=\"changes\"><tr><th>File</th><th class=\"num\">Size</th><th>SHA-1</th></tr>\(rows)</table>"
+            : "<table id=\"changes\"><tr><th>File</th><th class=\"num\">Size</th><th class=\"num\">Download</th><th>SHA-1</th></tr>\(rows)</table>"
         let row = UpdateCosts.Row(distributions: [], diff: diff)
         return layout(
             title: "\(bundle) \(from) → \(to)",
@@ -47,7 +58,8 @@ extension CatalogBrowser {
                 <a href="\(urls.version(served.key, bundle, to))">\(to)</a></h1>
                 <p class="sub">\(flavor.map { "Flavor \($0)" } ?? "All files")</p>
                 <div class="cards">\(card("added", diff.added.count, "added"))\(card("removed", diff.removed.count, "removed"))\
-                \(card("changed", diff.changed.count, "changed"))\(card("unchanged", diff.unchanged, "muted"))</div>
+                \(card("changed", diff.changed.count, "changed"))\(card("renamed", diff.renamed.count, "muted"))\
+                \(card("unchanged", diff.unchanged, "muted"))</div>
                 \(table)
                 <h2>Download for a client on version \(from)</h2>\(costChart(served, bundle, [row]))
                 """)
@@ -57,7 +69,15 @@ extension CatalogBrowser {
         "<div class=\"card\"><b id=\"\(name)-count\" class=\"\(css)\">\(HumanFormat.count(count))</b><span>\(name)</span></div>"
     }
 
-    func size(_ object: StoredObject) -> String {
-        object.contentSize.map(HumanFormat.bytes) ?? HumanFormat.bytes(object.preferredSize) + " gz"
+    /// A content's size; '—' where the catalog does not record it.
+    func size(_ bytes: Int64?) -> String { bytes.map(HumanFormat.bytes) ?? "—" }
+
+    /// An object's content size as the manifest records it.
+    func size(_ object: StoredObject) -> String { size(object.contentSize) }
+
+    /// What an object of the diff's `to` adds to the download; nothing for a removed file
+    /// (one of `from`).
+    private func download(_ diff: VersionDiff, _ object: StoredObject, version: Int) -> String {
+        HumanFormat.bytes(version == diff.to ? diff.downloadBytes(of: object) : 0)
     }
 }

@@ -26,7 +26,9 @@ struct ZincCommand: AsyncParsableCommand {
             CommandGroup(
                 name: "catalog",
                 subcommands: [
-                    CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, UpdateFlavorspec.self, Publish.self, Keygen.self, Sign.self,
+                    CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, Promote.self, UpdateFlavorspec.self, Publish.self,
+                    Keygen.self,
+                    Sign.self,
                 ]),
             CommandGroup(
                 name: "inspect",
@@ -100,7 +102,9 @@ struct ZincCommand: AsyncParsableCommand {
         } catch {
             // A first word that names no command can only have failed to parse: a usage
             // error (status 64) that names the command meant.
-            if let message = unknownCommandMessage(arguments) {
+            // A command line that did not parse because of an option the command does
+            // not know: that option, whatever else ArgumentParser found missing.
+            if let message = unknownCommandMessage(arguments) ?? (parsed == nil ? unknownOptionMessage(arguments, error: error) : nil) {
                 StandardError.write(errorText(message))
                 exit(withError: ExitStatus.usage)
             }

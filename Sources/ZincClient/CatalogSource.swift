@@ -124,8 +124,14 @@ public struct FetchResponse: Equatable, Sendable {
 extension CatalogSource {
     /// The URL of the catalog file `path`, for messages.
     package func location(of path: String) -> String {
-        url + (url.hasSuffix("/") ? "" : "/") + path
+        catalogFileURL(url, path)
     }
+}
+
+/// The URL of the file `path` of the catalog at `base`, which a user may have typed
+/// with a trailing `/`.
+package func catalogFileURL(_ base: String, _ path: String) -> String {
+    base + (base.hasSuffix("/") ? "" : "/") + path
 }
 
 /// The URL to track for a catalog location a user typed: an `http(s)://` or `file://`

@@ -88,7 +88,7 @@ package struct IndexFetcher {
 
     /// Parses a fetched index and refuses an id that would not be a safe folder name.
     package static func parse(_ bytes: [UInt8], url: String, onlyBundles tracked: Set<String>? = nil) throws -> CatalogIndex {
-        let index = try CatalogIndex.parse(bytes, path: url + "/" + remotePath, onlyBundles: tracked)
+        let index = try CatalogIndex.parse(bytes, path: catalogFileURL(url, remotePath), onlyBundles: tracked)
         try Names.validateCatalogID(index.id)
         return index
     }

@@ -26,7 +26,7 @@ struct ManifestFetcher {
         guard let fetched = try chain.fetchDocument(remote, limit: limit) else {
             throw ClientError.badResponse(url: remote, reason: "answered 304 to a request without a validator")
         }
-        let url = fetched.url + "/" + remote
+        let url = catalogFileURL(fetched.url, remote)
         let manifest = try Manifest.parse(fetched.bytes, path: url)
         guard manifest.catalog == catalog, manifest.bundle == bundle, manifest.version == version else {
             throw ClientError.badResponse(

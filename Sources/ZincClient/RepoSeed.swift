@@ -259,7 +259,7 @@ private struct SeedReader {
     /// sync's check, an expired signature is accepted: a seed is as old as the app that
     /// ships it, and the next sync checks the catalog's current one.
     private func checkIndexSignature(_ index: [UInt8], keys: [PublicKey]) throws -> (sequence: Int64, bytes: [UInt8]) {
-        let file = url + "/" + IndexSignature.path
+        let file = catalogFileURL(url, IndexSignature.path)
         let bytes: [UInt8]
         do {
             guard let fetched = try chain.fetchDocument(IndexSignature.path, limit: Int64(IndexSignature.sizeLimit), gzipped: false)
@@ -276,7 +276,8 @@ private struct SeedReader {
         }
         guard signature.indexSHA256 == SHA256.digest(index) else {
             throw ClientError.untrusted(
-                catalog: description.catalog, file: url + "/" + SeedFolder.indexFile, reason: "the index signature covers another index")
+                catalog: description.catalog, file: catalogFileURL(url, SeedFolder.indexFile),
+                reason: "the index signature covers another index")
         }
         guard signature.catalog == description.catalog else {
             throw ClientError.untrusted(catalog: description.catalog, file: file, reason: "it signs catalog '\(signature.catalog)'")

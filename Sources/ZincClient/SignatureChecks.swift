@@ -48,10 +48,10 @@ struct SignatureChecks {
             index = again
             (signature, url, fetched) = try indexSignature(kept: nil)
         }
-        let file = url + "/" + IndexSignature.path
+        let file = catalogFileURL(url, IndexSignature.path)
         guard signature.indexSHA256 == SHA256.digest(index) else {
             throw ClientError.untrusted(
-                catalog: catalog, file: url + "/" + IndexFetcher.remotePath,
+                catalog: catalog, file: catalogFileURL(url, IndexFetcher.remotePath),
                 reason: "the index signature covers another index (tampered, or changed by a tool that does not sign)")
         }
         guard signature.catalog == catalog else {
@@ -90,7 +90,7 @@ struct SignatureChecks {
         case .fetched(let bytes, let url, let etag):
             fetched = (bytes, url, etag)
         }
-        let file = fetched.url + "/" + IndexSignature.path
+        let file = catalogFileURL(fetched.url, IndexSignature.path)
         return (try refusing(file) { try IndexSignature.verified(fetched.bytes, path: file, trusted: keys) }, fetched.url, fetched)
     }
 
@@ -100,10 +100,10 @@ struct SignatureChecks {
         for key in keys {
             let path = ManifestSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
             guard case .fetched(let signatureBytes, let url, _) = try fetch(path, limit: ManifestSignature.sizeLimit) else { continue }
-            let file = url + "/" + path
+            let file = catalogFileURL(url, path)
             let signature = try refusing(file) { try ManifestSignature.verified(signatureBytes, path: file, trusted: keys) }
-            try refusing(url + "/" + manifest.path) {
-                try signature.check(covers: manifest, bytes: bytes, path: url + "/" + manifest.path)
+            try refusing(catalogFileURL(url, manifest.path)) {
+                try signature.check(covers: manifest, bytes: bytes, path: catalogFileURL(url, manifest.path))
             }
             return signature.objects
         }

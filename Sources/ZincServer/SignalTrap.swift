@@ -16,7 +16,7 @@ import Darwin
 /// handler once per process and never again, so restoring the default after one server has
 /// stopped would leave the next one deaf, and not restoring it would leave the process unable
 /// to be interrupted.
-final class SignalTrap: Sendable {
+package final class SignalTrap: Sendable {
     private struct Relay: Sendable {
         var subscribers: [ObjectIdentifier: (signals: [Int32], handler: @Sendable (Int32) -> Void)] = [:]
         /// What each trapped signal did before, restored when its last subscriber leaves.
@@ -27,7 +27,7 @@ final class SignalTrap: Sendable {
 
     private let signals: [Int32]
 
-    init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+    package init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
         self.signals = signals
         Self.relay.withLockedValue { relay in
             if relayWriteEnd < 0 { Self.startRelay() }
@@ -48,7 +48,7 @@ final class SignalTrap: Sendable {
         }
     }
 
-    func remove() {
+    package func remove() {
         Self.relay.withLockedValue { relay in
             relay.subscribers[ObjectIdentifier(self)] = nil
             let stillTrapped = Set(relay.subscribers.values.flatMap(\.signals))

@@ -42,7 +42,7 @@ import ZincTestSupport
             ["list", "--version"], status: 64,
             stderr: """
                 zinc: error: unknown option '--version'
-                Usage: zinc list [--catalog <catalog>] [--endpoint-url <url>] [--distro <distro>] [--no-versions] [--json]
+                Usage: zinc list [--catalog <catalog>] [--endpoint-url <url>] [--distro <distro>] [--no-versions] [--all] [--sizes] [--json]
                   See 'zinc list --help' for more information.
 
                 """)
@@ -58,7 +58,7 @@ import ZincTestSupport
                 == "Created catalog 'com.example.app' at \(dir.at("cat"))\n")
         #expect(
             try zinc("update-bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--source", "src", "--quiet")
-                == "Created bundle 'BasicAdjectives' version 1\n")
+                == "Created bundle 'BasicAdjectives' version 1 (new bundle)\n")
         #expect(
             try zinc("update-distro", "--catalog", "cat", "--id", "BasicAdjectives", "--name", "master", "--version", "1")
                 == "Created distribution 'master' for 'BasicAdjectives-v1'\n")
@@ -91,7 +91,7 @@ import ZincTestSupport
             .map { $0.split(separator: " ")[0].trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
         #expect(
             commands == [
-                "-h", "version", "create_catalog", "update_bundle", "update_distro", "update_flavorspec",
+                "-h", "version", "create_catalog", "update_bundle", "update_distro", "promote", "update_flavorspec",
                 "publish", "keygen", "sign", "list", "list_bundle", "list_flavorspecs", "dump_index", "dump_manifest", "diff",
                 "clone_bundle", "export_seed", "verify", "clean", "prune", "delete_bundle", "delete_distro", "delete_flavorspec",
                 "add_chunk_lists",
@@ -141,7 +141,7 @@ import ZincTestSupport
             ["list", "--catalgo", "cat"], status: 64,
             stderr: """
                 zinc: error: unknown option '--catalgo'. Did you mean '--catalog'?
-                Usage: zinc list [--catalog <catalog>] [--endpoint-url <url>] [--distro <distro>] [--no-versions] [--json]
+                Usage: zinc list [--catalog <catalog>] [--endpoint-url <url>] [--distro <distro>] [--no-versions] [--all] [--sizes] [--json]
                   See 'zinc list --help' for more information.
 
                 """)
@@ -151,7 +151,7 @@ import ZincTestSupport
     }
 
     /// `--version master` where `@master` was meant: every command that takes a version
-    /// says so, and changes nothing.
+    /// says so, as a usage error, and changes nothing.
     @Test func aDistroNameWithoutItsAtSignGetsTheFix() throws {
         try makeCatalog()
         let message = "zinc: error: invalid version 'master': expected a number, 'latest' or '@DISTRO'; did you mean '@master'?\n"
@@ -163,13 +163,13 @@ import ZincTestSupport
             ["update_distro", "--catalog", "cat", "--id", "BasicAdjectives", "--name", "test", "--version", "master"],
             ["bundle:list", "-c", "cat", "-b", "BasicAdjectives", "-v", "master"],
         ] {
-            try expectFailure(arguments, status: 1, stderr: message)
+            try expectFailure(arguments, status: 64, stderr: message)
         }
         #expect(!dir.exists("out"))
         #expect(try zinc("list", "--catalog", "cat") == "BasicAdjectives [1=(master)]\n")
         // Neither a number nor a name: no guess.
         try expectFailure(
-            ["dump_manifest", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "0"], status: 1,
+            ["dump_manifest", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "0"], status: 64,
             stderr: "zinc: error: invalid version '0': expected a number, 'latest' or '@DISTRO'\n")
     }
 

@@ -1,6 +1,8 @@
+import Foundation
 import Testing
-import Zinc
 import ZincTestSupport
+
+@testable import Zinc
 
 /// `zinc diff` through the built binary: exact lines, the JSON document, and errors.
 @Suite struct DiffCommandTests {
@@ -29,9 +31,10 @@ import ZincTestSupport
         #expect(
             try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "@_master", "--to", "@master") == """
                 B: version 1 -> 2
-                  + b.txt  5 B
-                  ~ photo.jpg  8.64 kB -> 9.00 kB
-                1 added, 0 removed, 1 changed, 1 unchanged
+                                         size  download  path
+                  added                   5 B       5 B  b.txt
+                  changed  8.64 kB -> 9.00 kB   9.00 kB  photo.jpg
+                1 added, 0 removed, 1 changed, 0 renamed, 1 unchanged
                 A client on version 1 is missing 2 objects:
                   LMFO range  1 request, 10.8 kB  (sync's choice)
                   objects     2 requests, 9.01 kB
@@ -53,9 +56,10 @@ import ZincTestSupport
         }
         var added = file(sha1Hex(Array("beta!".utf8)), 5)
         added["path"] = .string("b.txt")
+        added["download"] = .int(5)
         let changed: [String: JSONValue] = [
             "path": .string("photo.jpg"), "old": .object(file(photo1, 8640)),
-            "new": .object(file(photo2, 9000)),
+            "new": .object(file(photo2, 9000)), "download": .int(9000),
         ]
         let lmfo: [String: JSONValue] = ["requests": .int(1), "bytes": .int(10752), "cost": .int(10752 + 16384)]
         let objects: [String: JSONValue] = ["requests": .int(2), "bytes": .int(9005), "cost": .int(9005 + 2 * 16384)]
@@ -65,11 +69,12 @@ import ZincTestSupport
             "lmfo": .object(lmfo), "objects": .object(objects), "archive": .object(archive),
             // No file is large enough to be chunked.
             "chunks": .object(["objects": .int(0), "requests": .int(0), "bytes": .int(0), "reused_bytes": .int(0)]),
+            "total": .object(["requests": .int(1), "bytes": .int(10752)]),
         ]
         let expected: [String: JSONValue] = [
             "bundle": .string("B"), "flavor": .null, "from": .int(1), "to": .int(2), "unchanged": .int(1),
             "added": .array([.object(added)]), "removed": .array([]), "changed": .array([.object(changed)]),
-            "download": .object(download),
+            "renamed": .array([]), "from_default": .null, "download": .object(download),
         ]
         #expect(json == .object(expected))
     }
@@ -98,8 +103,60 @@ import ZincTestSupport
         let missing = try ZincBinary.run(["diff", "--catalog", "cat", "--bundle", "B", "--from", "7"], in: dir.path)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("'B'") && missing.stderr.contains("7"))
-        let neither = try ZincBinary.run(["diff", "--catalog", "cat", "--bundle", "B"], in: dir.path)
-        #expect(neither.status != 0)
-        #expect(neither.stderr.contains("give exactly one of --from or --summary."))
+        let both = try ZincBinary.run(["diff", "--catalog", "cat", "--bundle", "B", "--from", "1", "--summary"], in: dir.path)
+        #expect(both.status != 0)
+        #expect(both.stderr.contains("give --from or --summary, not both."))
+        // Version 1 is the first, and master is not on another: nothing to compare it with.
+        try zinc("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1")
+        let first = try ZincBinary.run(["diff", "--catalog", "cat", "--bundle", "B", "--to", "1"], in: dir.path)
+        #expect(first.status == 1)
+        #expect(first.stderr == "zinc: error: bundle 'B' has no version before 1, its first (give --from)\n")
+    }
+
+    @Test func withoutFromComparesWithMasterElseTheVersionBefore() throws {
+        // master is on 2, the latest: the version before it.
+        #expect(
+            try zinc("diff", "--catalog", "cat", "--bundle", "B").hasPrefix(
+                "B: version 1 -> 2 (from the version before, as --from was not given)\n"))
+        try dir.write("src/c.txt", "gamma")
+        try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src")
+        // master is on 2, not the latest (3): master's.
+        let output = try zinc("diff", "--catalog", "cat", "--bundle", "B")
+        #expect(output.hasPrefix("B: version 2 -> 3 (from @master, as --from was not given)\n"))
+        let json = try JSONValue.parse(Array(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--json").utf8))
+        #expect(json.objectValue?["from"] == .int(2) && json.objectValue?["from_default"] == .string("@master"))
+        let previous = try JSONValue.parse(Array(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--to", "2", "--json").utf8))
+        #expect(previous.objectValue?["from"] == .int(1) && previous.objectValue?["from_default"] == .string("previous"))
+    }
+
+    @Test func aMovedFileIsARenameThatCostsNothing() throws {
+        try FileManager.default.removeItem(atPath: dir.at("src/a.txt"))
+        try dir.write("src/docs/a.txt", "alpha")
+        try dir.write("src/b.txt", "beta?")
+        try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src")
+        #expect(
+            try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "2", "--to", "3") == """
+                B: version 2 -> 3
+                                 size  download  path
+                  changed  5 B -> 5 B       5 B  b.txt
+                  renamed         5 B       0 B  a.txt -> docs/a.txt
+                0 added, 0 removed, 1 changed, 1 renamed, 1 unchanged
+                A client on version 2 is missing 1 object:
+                  LMFO range  1 request, 1.02 kB
+                  objects     1 request, 5 B  (sync's choice)
+                  archive     1 request, 12.8 kB
+
+                """)
+        let json = try JSONValue.parse(
+            Array(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "2", "--to", "3", "--json").utf8))
+        #expect(
+            json.objectValue?["renamed"]
+                == .array([
+                    .object([
+                        "from": .string("a.txt"), "to": .string("docs/a.txt"), "sha": .string(sha1Hex(Array("alpha".utf8))),
+                        "format": .string("raw"), "stored_size": .int(5), "size": .int(5),
+                    ])
+                ]))
+        #expect(json.objectValue?["added"] == .array([]) && json.objectValue?["removed"] == .array([]))
     }
 }

@@ -28,7 +28,7 @@ import ZincTestSupport
             message: "a catalog already exists at '\(dir.at("cat"))'")
         try expectFailure(
             ["update_bundle", "--catalog", "nowhere", "--name", "B", "--source", "src"],
-            message: "no catalog at 'nowhere'")
+            message: "no catalog at 'nowhere' (no catalog.json in \(dir.at("nowhere")) or \(dir.at("catalogs/nowhere")))")
         try dir.write("cat/catalog.json", #"{"id":"com.example.app","format":"2","bundles":{}}"#)
         try expectFailure(
             ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
@@ -111,7 +111,7 @@ import ZincTestSupport
             message: "bundle 'B' has no version 7")
         try expectFailure(
             ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "newest"],
-            message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'; did you mean '@newest'?")
+            message: "invalid version 'newest': expected a number, 'latest' or '@DISTRO'")
         try expectFailure(
             ["update_distro", "--catalog", "cat", "--id", "B", "--name", "_master", "--version", "1"],
             message: "invalid distribution name '_master': names starting with '_' are reserved for previous-distro pointers")
@@ -131,7 +131,7 @@ import ZincTestSupport
             + "second start after tracking such a bundle; a name without '.' works with every client\n"
         let result = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "Level.1", "--source", "src"], in: dir.path)
         #expect(result.status == 0)
-        #expect(result.stdout == "Created bundle 'Level.1' version 1\n")
+        #expect(result.stdout == "Created bundle 'Level.1' version 1 (new bundle)\n")
         #expect(result.stderr == warning)
         let alias = try ZincBinary.run(["bundle:update", "-c", "cat", "-b", "Level.1", "-p", "src", "-f"], in: dir.path)
         #expect(alias.stdout == "2\n")

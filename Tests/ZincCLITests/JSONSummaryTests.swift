@@ -5,7 +5,7 @@ import ZincTestSupport
 @testable import Zinc
 
 /// `--json` on the commands that print a summary: one document a pipeline can parse,
-/// raw numbers, the fields the README's JSON section lists.
+/// raw numbers, the fields docs/JSON.md lists.
 @Suite struct JSONSummaryTests {
     let dir: TemporaryDirectory
 
@@ -62,6 +62,6 @@ import ZincTestSupport
         let sizes = try files.map { try #require($0.objectValue?["size"]?.intValue) }
         #expect(report["removed"] == .bool(true) && files.count == 5)
         #expect(report["bytes"] == .int(sizes.reduce(0, +)))
-        #expect(report["waiting"] == .object(["files": .int(0), "bytes": .int(0), "until": .null]))
+        #expect(report["waiting"] == .object(["files": .int(0), "bytes": .int(0), "until": .null, "kinds": .array([])]))
     }
 }

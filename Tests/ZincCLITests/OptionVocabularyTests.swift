@@ -18,7 +18,9 @@ import ZincTestSupport
     private func zinc(_ arguments: String...) throws -> String { try zincSucceeds(arguments, in: dir.path) }
 
     @Test func everyCommandTakesTheModernNames() throws {
-        #expect(try zinc("update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src") == "Created bundle 'B' version 1\n")
+        #expect(
+            try zinc("update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src")
+                == "Created bundle 'B' version 1 (new bundle)\n")
         try dir.write("src/c.txt", SampleContent.text(900, word: "c"))
         #expect(try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src") == "Created bundle 'B' version 2\n")
         #expect(

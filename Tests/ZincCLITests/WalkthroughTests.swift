@@ -17,7 +17,7 @@ import ZincTestSupport
         _ = try zinc("create_catalog --id com.mindsnacks.french --dest file://\(dir.at("french_catalog"))")
         #expect(
             try zinc("update_bundle --catalog file://french_catalog --name BasicAdjectives --source \(source)")
-                == "Created bundle 'BasicAdjectives' version 1\n")
+                == "Created bundle 'BasicAdjectives' version 1 (new bundle)\n")
         #expect(
             try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name master --version 1")
                 == "Created distribution 'master' for 'BasicAdjectives-v1'\n")
@@ -73,7 +73,7 @@ import ZincTestSupport
         #expect(created.status == 0)
         #expect(dir.exists("catalogs/com.example.app/catalog.json"))
         let updated = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"], in: dir.path)
-        #expect(updated.stdout == "Created bundle 'B' version 1\n")
+        #expect(updated.stdout == "Created bundle 'B' version 1 (new bundle)\n")
         let again = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"], in: dir.path)
         #expect(again.stdout == "Bundle 'B' unchanged at version 1\n")
         let forced = try ZincBinary.run(

@@ -78,7 +78,7 @@ import ZincTestSupport
 
         #expect(
             try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
-                == "Created bundle 'BasicAdjectives' version 1\n")
+                == "Created bundle 'BasicAdjectives' version 1 (new bundle)\n")
         try dir.write("src/photos/85x85/kind.jpg", SampleContent.noise(9000, seed: 2))
         #expect(
             try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
@@ -148,7 +148,9 @@ import ZincTestSupport
     @Test func concurrentImportsIntoOneBundleEachGetTheirOwnVersion() throws {
         try zinc("create_catalog", "--id", "com.example.race", "--dest", catalog)
         try SampleContent.basicAdjectives(in: dir, at: "base")
-        #expect(try zinc("update_bundle", "--catalog", catalog, "--name", "B", "--source", "base") == "Created bundle 'B' version 1\n")
+        #expect(
+            try zinc("update_bundle", "--catalog", catalog, "--name", "B", "--source", "base")
+                == "Created bundle 'B' version 1 (new bundle)\n")
         let writers = 4
         for n in 0..<writers {
             try SampleContent.basicAdjectives(in: dir, at: "src\(n)")

@@ -14,13 +14,19 @@ import ZincTestSupport
         server = try MotoServer.shared()
         bucket = try server.makeBucket()
         dir = try TemporaryDirectory()
-        let catalog = try Catalog.create(id: "com.example.publish", in: FileStorage(root: dir.at("cat")))
+        let catalog = try Self.twoVersionsOfB(id: "com.example.publish", in: dir)
+        _ = try catalog.updateBundle("C", from: dir.at("src/photos"))
+        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+    }
+
+    /// A catalog `cat` in `dir` holding two versions of bundle B, a file apart, from `src`.
+    static func twoVersionsOfB(id: String, in dir: TemporaryDirectory) throws -> Catalog {
+        let catalog = try Catalog.create(id: id, in: FileStorage(root: dir.at("cat")))
         try SampleContent.mixedTree(in: dir)
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         try dir.write("src/lessons/extra.json", SampleContent.text(4000))
         _ = try catalog.updateBundle("B", from: dir.at("src"))
-        _ = try catalog.updateBundle("C", from: dir.at("src/photos"))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+        return catalog
     }
 
     /// Everything the bucket's index lists can be fetched; the three copies may lag

@@ -107,7 +107,7 @@ extension Catalog {
                 // Nothing to write, but a re-run after a kill must leave the index's copies equal.
                 try repairIndexCopies()
                 return ImportSummary(
-                    result: .unchanged(version: version), files: files, newObjects: tally.files,
+                    result: .unchanged(version: version), isNewBundle: false, files: files, newObjects: tally.files,
                     objectBytes: tally.bytes, archiveBytes: 0, bytesWritten: tally.bytes)
             case .stored(let draft, let savedCache, let comparedWith, let objectsFlush):
                 let committed = Result {
@@ -116,7 +116,7 @@ extension Catalog {
                 // Waited for even when no manifest of this import names the objects (another
                 // writer's may), since a failed write-back is reported to this flush alone.
                 let flushed = Result { try objectsFlush.wait() }
-                let (result, manifestSHA) = try committed.get()
+                let (result, manifestSHA, newBundle) = try committed.get()
                 try flushed.get()
                 if let manifestSHA, let savedCache {
                     do { try savedCache.recordMatch(Self.matchDigest(manifestSHA: manifestSHA, flavorspec: options.flavorspec)) } catch {
@@ -135,7 +135,7 @@ extension Catalog {
                     }
                 }
                 return ImportSummary(
-                    result: result, files: draft.paths.count, newObjects: tally.files, objectBytes: tally.bytes,
+                    result: result, isNewBundle: newBundle, files: draft.paths.count, newObjects: tally.files, objectBytes: tally.bytes,
                     archiveBytes: archiveBytes, bytesWritten: tally.bytes + archiveBytes + versionBytes)
             }
         }

@@ -23,6 +23,12 @@ public struct CatalogIndex: Equatable, Sendable {
 
         public var latestVersion: Int? { versions.last }
 
+        /// The names of its distributions, sorted, without the `_name` previous-version
+        /// pointers that come with them.
+        public var distroNames: [String] {
+            distributions.keys.filter { !$0.hasPrefix("_") }.sorted()
+        }
+
         /// The distros (and `_prev` pointers) that point at `version`, sorted.
         public func distributions(pointingAt version: Int) -> [String] {
             distributions.filter { $0.value == version }.map(\.key).sorted()
@@ -208,9 +214,12 @@ public struct CatalogIndex: Equatable, Sendable {
         return out
     }
 
-    /// The entry of bundle `name`; ``ZincError/bundleNotFound(_:)`` when the index has none.
+    /// The entry of bundle `name`; ``ZincError/bundleNotFound(_:suggestion:)`` (naming the
+    /// nearest bundle) when the index has none.
     public func bundle(_ name: String) throws -> BundleEntry {
-        guard let bundle = bundles[name] else { throw ZincError.bundleNotFound(name) }
+        guard let bundle = bundles[name] else {
+            throw ZincError.bundleNotFound(name, suggestion: Spelling.nearest(to: name, among: bundles.keys.sorted()))
+        }
         return bundle
     }
 }

@@ -16,21 +16,50 @@ public struct BundleListing: Equatable, Sendable {
     public let name: String
     public let versions: [Version]
 
+    /// A bundle whose versions were all deleted: the index keeps its name (and the
+    /// version numbers it reserved, never given again), with no version to list.
+    public var isDeleted: Bool { versions.isEmpty }
+
     public init(name: String, versions: [Version]) {
         self.name = name
         self.versions = versions
     }
 }
 
+/// One version's files as `zinc list_bundle` shows them: sorted by path (of one flavor,
+/// or all), each with its content's size where the catalog records it, and the totals.
+public struct VersionListing: Sendable {
+    public let manifest: Manifest
+    public let flavor: String?
+    /// Sorted by path (as bytes).
+    public let files: [VersionDiff.File]
+    public let totals: VersionSize
+}
+
 extension Catalog {
+    /// The files of the version `spec` names, of `flavor` (which it must have) or all.
+    public func listVersion(bundle: String, resolving spec: VersionSpec, flavor: String? = nil) throws -> VersionListing {
+        let manifest = try manifest(bundle: bundle, resolving: spec)
+        let chunks = chunkList(of: manifest)
+        let files = try manifest.paths(ofExistingFlavor: flavor).map { path in
+            let object = manifest.files[path]!.object
+            return VersionDiff.File(path: path, object: object, size: object.contentSize(chunks: chunks))
+        }
+        return VersionListing(
+            manifest: manifest, flavor: flavor, files: files, totals: try VersionSize(manifest, chunks: chunks, flavor: flavor))
+    }
+
     /// Every bundle, sorted by name, with all its versions. With `distro`, only the
     /// bundles that have that distribution, each with just the version it points at.
-    public func listBundles(distro: String? = nil) throws -> [BundleListing] {
+    /// Deleted bundles (no versions left) only when `includingDeleted`, and never with a
+    /// `distro`.
+    public func listBundles(distro: String? = nil, includingDeleted: Bool = false) throws -> [BundleListing] {
         let index = try self.index()
         let names = index.bundles.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return names.compactMap { name in
             let bundle = index.bundles[name]!
             var versions = bundle.versions
+            if versions.isEmpty && !includingDeleted { return nil }
             if let distro {
                 guard let pointed = bundle.distributions[distro], versions.contains(pointed) else { return nil }
                 versions = [pointed]
@@ -55,9 +84,14 @@ extension Manifest {
     /// The paths of one flavor (all paths for nil), sorted; refuses a flavor this
     /// version does not have rather than answering with no files.
     public func paths(ofExistingFlavor flavor: String?) throws -> [String] {
+        try requireFlavor(flavor)
+        return paths(flavor: flavor)
+    }
+
+    /// Refuses a flavor this version does not have (nil, the whole version, it has).
+    func requireFlavor(_ flavor: String?) throws {
         if let flavor, !flavors.contains(flavor) {
             throw ZincError.flavorNotFound(bundle: bundle, version: version, flavor: flavor, flavors: flavors)
         }
-        return paths(flavor: flavor)
     }
 }

@@ -1,6 +1,9 @@
 /// What an import did: `update_bundle --json` reports it.
 public struct ImportSummary: Equatable, Sendable {
     public let result: BundleUpdateResult
+    /// The version created is the bundle's version 1: the bundle is new (a mistyped name
+    /// makes one).
+    public let isNewBundle: Bool
     /// Files in the version imported (or found unchanged).
     public let files: Int
     /// Objects this import wrote to the catalog (not those it found stored), and their bytes.

@@ -25,11 +25,11 @@ extension Catalog {
     func commitVersion(
         _ name: String, _ draft: VersionDraft, _ objectsFlush: PendingFlush, comparedWith: Int?,
         options: BundleUpdateOptions, lock: HeldLock
-    ) throws -> (BundleUpdateResult, manifestSHA: String?) {
+    ) throws -> (BundleUpdateResult, manifestSHA: String?, newBundle: Bool) {
         try storage.withWriterLock {
             var reservation: Reservation
             switch try reserveVersion(name, draft, comparedWith: comparedWith, force: options.force) {
-            case .unchanged(let version): return (.unchanged(version: version), nil)
+            case .unchanged(let version): return (.unchanged(version: version), nil, false)
             case .reserved(let reserved): reservation = reserved
             }
             var manifestSHA = try writeVersion(name, draft, reservation, objectsFlush, options: options)
@@ -38,10 +38,10 @@ extension Catalog {
                 try lock.confirm()
                 switch try addVersion(name, draft, reservation, force: options.force) {
                 case .committed:
-                    return (.created(version: reservation.version), manifestSHA)
+                    return (.created(version: reservation.version), manifestSHA, reservation.version == 1)
                 case .unchanged(let version):
                     try removeVersion(name, draft, reservation.version, options: options)
-                    return (.unchanged(version: version), nil)
+                    return (.unchanged(version: version), nil, false)
                 case .renumbered(let renumbered):
                     try removeVersion(name, draft, reservation.version, options: options)
                     reservation = renumbered

@@ -2,14 +2,17 @@
 /// what a client holding the first pays to download the second: `zinc diff` and the
 /// browser's diff page.
 public struct VersionDiff: Equatable, Sendable {
-    /// One file of a version: its object as stored.
+    /// One file of a version: its object as stored, and its content's size where the
+    /// catalog records it (see `StoredObject.contentSize(chunks:)`).
     public struct File: Equatable, Sendable {
         public let path: String
         public let object: StoredObject
+        public let size: Int64?
 
-        public init(path: String, object: StoredObject) {
+        public init(path: String, object: StoredObject, size: Int64? = nil) {
             self.path = path
             self.object = object
+            self.size = size ?? object.contentSize
         }
     }
 
@@ -18,16 +21,32 @@ public struct VersionDiff: Equatable, Sendable {
         public let path: String
         public let old: StoredObject
         public let new: StoredObject
+        /// The contents' sizes where recorded.
+        public let oldSize: Int64?
+        public let newSize: Int64?
+    }
+
+    /// A content that left one path and arrived at another: the client already holds it,
+    /// so it costs no download.
+    public struct Rename: Equatable, Sendable {
+        public let from: String
+        public let to: String
+        public let object: StoredObject
+        public let size: Int64?
     }
 
     public let bundle: String
     public let flavor: String?
     public let from: Int
     public let to: Int
-    /// Each list sorted by path (as bytes).
+    /// Why `from` was compared when the caller did not name it; nil when it did.
+    public internal(set) var defaultBase: DefaultBase?
+    /// Each list sorted by path (as bytes; renames by their new path). A removed path
+    /// whose content an added path holds is a rename, in neither `added` nor `removed`.
     public let added: [File]
     public let removed: [File]
     public let changed: [Change]
+    public let renamed: [Rename]
     public let unchanged: Int
     /// The download of `to` by a client that holds exactly `from`'s objects, planned as
     /// the client's sync plans it: the objects built from chunks (`chunks`), and the
@@ -36,35 +55,58 @@ public struct VersionDiff: Equatable, Sendable {
     /// The missing objects built from the chunks of `from` and ranges of their own (see
     /// `ChunkList`), one request each.
     public let chunks: [ChunkAssembly]
+    /// The stored bytes each object of `to` costs the download: its chunk ranges, or
+    /// itself whole; an object missing here is held already and costs nothing.
+    private let fetched: [SHA1.Digest: Int64]
+
+    /// Which version a diff compares against when none is named: the one the bundle's
+    /// `master` distribution points at, else the version before.
+    public enum DefaultBase: Equatable, Sendable {
+        case distro(String)
+        case previousVersion
+    }
 
     /// Compares two manifests of the same bundle. `flavor` must be one both versions have
     /// (nil compares all files). With the versions' chunk lists, objects that share
-    /// chunks with the old version's are priced as ranges.
+    /// chunks with the old version's are priced as ranges, and gzipped large objects get
+    /// their content sizes.
     public init(
         from old: Manifest, to new: Manifest, flavor: String? = nil, model: CostModel = CostModel(),
         chunkLists: (old: ChunkList?, new: ChunkList?) = (nil, nil)
     ) throws {
-        let oldPaths = try old.paths(ofExistingFlavor: flavor)
-        let newPaths = try new.paths(ofExistingFlavor: flavor)
-        var added = [File](), removed = [File](), changed = [Change]()
-        var unchanged = 0
-        for path in newPaths {
-            let object = new.files[path]!.object
+        try old.requireFlavor(flavor)
+        try new.requireFlavor(flavor)
+        // Only the differences are sorted, not every path: `zinc list --sizes` diffs each
+        // version of a long history with the one before.
+        var added = [File](), changed = [Change](), removed = [File]()
+        var unchanged = 0, fileCount = 0
+        for (path, entry) in new.files where entry.isIn(flavor: flavor) {
+            fileCount += 1
+            let object = entry.object
             if let previous = old.files[path], previous.isIn(flavor: flavor) {
                 if previous.object.digest == object.digest {
                     unchanged += 1
                 } else {
-                    changed.append(Change(path: path, old: previous.object, new: object))
+                    changed.append(
+                        Change(
+                            path: path, old: previous.object, new: object,
+                            oldSize: previous.object.contentSize(chunks: chunkLists.old),
+                            newSize: object.contentSize(chunks: chunkLists.new)))
                 }
             } else {
-                added.append(File(path: path, object: object))
+                added.append(File(path: path, object: object, size: object.contentSize(chunks: chunkLists.new)))
             }
         }
-        for path in oldPaths where !(new.files[path]?.isIn(flavor: flavor) ?? false) {
-            removed.append(File(path: path, object: old.files[path]!.object))
+        for (path, entry) in old.files where entry.isIn(flavor: flavor) && !(new.files[path]?.isIn(flavor: flavor) ?? false) {
+            removed.append(File(path: path, object: entry.object, size: entry.object.contentSize(chunks: chunkLists.old)))
         }
-        let held = old.objects(flavor: flavor)
-        let wanted = new.objects(flavor: flavor)
+        func byPath(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+        added.sort { byPath($0.path, $1.path) }
+        removed.sort { byPath($0.path, $1.path) }
+        changed.sort { byPath($0.path, $1.path) }
+        (self.added, self.removed, self.renamed) = Self.pairRenames(added: added, removed: removed)
+        let held = old.objectsByDigest(flavor: flavor)
+        let wanted = new.objectsByDigest(flavor: flavor)
         let heldChunks = Set(
             held.values.flatMap { object in chunkLists.old?.objects[object.digest].map { $0.chunks.map(\.content) } ?? [] })
         let (assemblies, whole) = ChunkAssembly.plan(
@@ -74,16 +116,47 @@ public struct VersionDiff: Equatable, Sendable {
         self.flavor = flavor
         self.from = old.version
         self.to = new.version
-        self.added = added
-        self.removed = removed
         self.changed = changed
         self.unchanged = unchanged
         chunks = assemblies
+        fetched = Dictionary(
+            uniqueKeysWithValues: whole.map { ($0.digest, $0.preferredSize) } + assemblies.map { ($0.object.digest, $0.fetchedBytes) })
         self.plan = FetchPlan.make(
             missing: whole,
-            archiveObjects: Array(wanted.values), fileCount: newPaths.count,
+            archiveObjects: Array(wanted.values), fileCount: fileCount,
             archivePath: Catalog.archivePath(bundle: new.bundle, version: new.version, flavor: flavor),
             model: model, chunked: assemblies.map(\.object))
+    }
+
+    /// Pairs each removed path with an added path of the same content, in path order
+    /// among several of one content: those are renames. Returns the rest as they were.
+    private static func pairRenames(added: [File], removed: [File]) -> (added: [File], removed: [File], renamed: [Rename]) {
+        var gone = [SHA1.Digest: [File]]()
+        for file in removed.reversed() { gone[file.object.digest, default: []].append(file) }
+        var renamedFrom = Set<String>()
+        var stillAdded = [File](), renamed = [Rename]()
+        for file in added {
+            guard let source = gone[file.object.digest]?.popLast() else {
+                stillAdded.append(file)
+                continue
+            }
+            renamedFrom.insert(source.path)
+            renamed.append(Rename(from: source.path, to: file.path, object: file.object, size: file.size ?? source.size))
+        }
+        return (stillAdded, removed.filter { !renamedFrom.contains($0.path) }, renamed)
+    }
+
+    /// The stored bytes downloading `object` (of `to`) costs on its own: nothing when the
+    /// client holds it, the ranges of its chunks it lacks, or all of it. A plan's total
+    /// (`download`) adds the archive's headers or the requests' on top.
+    public func downloadBytes(of object: StoredObject) -> Int64 { fetched[object.digest] ?? 0 }
+
+    /// The whole download of `to`: the requests and bytes of the plan's strategy for the
+    /// objects fetched whole, and one request per object built from chunks.
+    public var download: FetchPlan.Transfer {
+        let whole = plan.missing.isEmpty ? FetchPlan.Transfer(requests: 0, bytes: 0) : plan.transfers[plan.strategy]!
+        let (bytes, overflow) = whole.bytes.addingReportingOverflow(chunkBytes)
+        return FetchPlan.Transfer(requests: whole.requests + chunks.count, bytes: overflow ? .max : bytes)
     }
 }
 
@@ -110,21 +183,49 @@ public struct UpdateCosts: Equatable, Sendable {
 }
 
 extension Catalog {
-    /// `zinc diff --from --to`: the two versions `from` and `to` name.
+    /// `zinc diff --from --to`: the two versions `from` and `to` name. Without `from`, the
+    /// version `defaultBase(of:to:)` picks, and the diff says why (`defaultBase`).
     public func diff(
-        bundle: String, from: VersionSpec, to: VersionSpec, flavor: String? = nil,
+        bundle: String, from: VersionSpec?, to: VersionSpec, flavor: String? = nil,
         model: CostModel = CostModel()
     ) throws -> VersionDiff {
         try Names.validateBundleName(bundle)
         let entry = try index().bundle(bundle)
-        let old = try manifest(bundle: bundle, version: from.resolve(in: entry, name: bundle))
-        let new = try manifest(bundle: bundle, version: to.resolve(in: entry, name: bundle))
-        return try VersionDiff(from: old, to: new, flavor: flavor, model: model, chunkLists: (chunkList(of: old), chunkList(of: new)))
+        let target = try to.resolve(in: entry, name: bundle)
+        let base: Int
+        let reason: VersionDiff.DefaultBase?
+        if let from {
+            (base, reason) = (try from.resolve(in: entry, name: bundle), nil)
+        } else {
+            (base, reason) = try Self.defaultBase(of: entry, bundle: bundle, to: target)
+        }
+        let old = try manifest(bundle: bundle, version: base)
+        let new = try manifest(bundle: bundle, version: target)
+        var diff = try VersionDiff(
+            from: old, to: new, flavor: flavor, model: model, chunkLists: (chunkList(of: old), chunkList(of: new)))
+        diff.defaultBase = reason
+        return diff
+    }
+
+    /// The version to compare `target` against when none is named: the one the bundle's
+    /// `master` distribution points at unless that is `target`, else the version before
+    /// `target`. A first version with `master` on it has nothing to compare against.
+    static func defaultBase(
+        of entry: CatalogIndex.BundleEntry, bundle: String, to target: Int
+    ) throws -> (Int, VersionDiff.DefaultBase) {
+        let distro = "master"
+        if let pointed = entry.distributions[distro], pointed != target, entry.versions.contains(pointed) {
+            return (pointed, .distro(distro))
+        }
+        guard let previous = entry.versions.last(where: { $0 < target }) else {
+            throw ZincError.versionNotFound(bundle: bundle, version: "before \(target), its first (give --from)")
+        }
+        return (previous, .previousVersion)
     }
 
     /// A version's chunk list for pricing: none when it has none or it cannot be read
     /// (clients then fetch whole objects too).
-    private func chunkList(of manifest: Manifest) -> ChunkList? {
+    func chunkList(of manifest: Manifest) -> ChunkList? {
         try? readChunkList(bundle: manifest.bundle, version: manifest.version)
     }
 
@@ -156,23 +257,37 @@ extension Catalog {
     }
 }
 
+extension VersionDiff.DefaultBase {
+    /// `@master` or `previous`, as `zinc diff --json` gives it.
+    public var name: String {
+        switch self {
+        case .distro(let distro): return "@" + distro
+        case .previousVersion: return "previous"
+        }
+    }
+}
+
 extension VersionDiff {
     /// The stored bytes of the chunk ranges to fetch.
-    public var chunkBytes: Int64 { chunks.reduce(0) { $0 + $1.fetchedBytes } }
+    public var chunkBytes: Int64 {
+        var total = SizeTotal()
+        for chunk in chunks { total.add(chunk.fetchedBytes) }
+        return total.bytes
+    }
 
     /// `zinc diff --json`; FILE is `{"sha", "format", "stored_size", "size"}` (`size`
-    /// the content's, null when only the gzipped form is listed).
+    /// the content's, null when not recorded), `download` what the file's object costs.
     public func json() -> JSONValue { .object(jsonMembers()) }
 
     func jsonMembers() -> [String: JSONValue] {
-        func file(_ object: StoredObject) -> [String: JSONValue] {
-            [
-                "sha": .string(object.sha), "format": .string(object.preferredFormat.rawValue),
-                "stored_size": .int(object.preferredSize), "size": object.contentSize.map { .int($0) } ?? .null,
-            ]
-        }
-        func listed(_ files: [File]) -> JSONValue {
-            .array(files.map { .object(file($0.object).merging(["path": .string($0.path)]) { $1 }) })
+        func listed(_ files: [File], downloads: Bool) -> JSONValue {
+            .array(
+                files.map { file in
+                    var members = file.object.reportMembers(contentSize: file.size)
+                    members["path"] = .string(file.path)
+                    if downloads { members["download"] = .int(downloadBytes(of: file.object)) }
+                    return .object(members)
+                })
         }
         func transfer(_ strategy: FetchStrategy) -> JSONValue {
             guard let transfer = plan.transfers[strategy] else { return .null }
@@ -181,24 +296,32 @@ extension VersionDiff {
                 "cost": .int(plan.estimates[strategy]!),
             ])
         }
+        var reused = SizeTotal()
+        for chunk in chunks { reused.add(chunk.reusedBytes) }
         return [
             "bundle": .string(bundle), "flavor": flavor.map { .string($0) } ?? .null,
-            "from": .int(Int64(from)), "to": .int(Int64(to)),
-            "added": listed(added), "removed": listed(removed), "unchanged": .int(Int64(unchanged)),
+            "from": .int(Int64(from)), "to": .int(Int64(to)), "from_default": defaultBase.map { .string($0.name) } ?? .null,
+            "added": listed(added, downloads: true), "removed": listed(removed, downloads: false),
+            "unchanged": .int(Int64(unchanged)),
             "changed": .array(
                 changed.map {
                     .object([
-                        "path": .string($0.path), "old": .object(file($0.old)),
-                        "new": .object(file($0.new)),
+                        "path": .string($0.path), "old": .object($0.old.reportMembers(contentSize: $0.oldSize)),
+                        "new": .object($0.new.reportMembers(contentSize: $0.newSize)), "download": .int(downloadBytes(of: $0.new)),
                     ])
+                }),
+            "renamed": .array(
+                renamed.map {
+                    .object($0.object.reportMembers(contentSize: $0.size).merging(["from": .string($0.from), "to": .string($0.to)]) { $1 })
                 }),
             "download": .object([
                 "missing_objects": .int(Int64(plan.missing.count + chunks.count)), "strategy": .string(plan.strategy.rawValue),
                 "lmfo": transfer(.lmfo), "objects": transfer(.objects), "archive": transfer(.archive),
                 "chunks": .object([
                     "objects": .int(Int64(chunks.count)), "requests": .int(Int64(chunks.count)),
-                    "bytes": .int(chunkBytes), "reused_bytes": .int(chunks.reduce(0) { $0 + $1.reusedBytes }),
+                    "bytes": .int(chunkBytes), "reused_bytes": .int(reused.bytes),
                 ]),
+                "total": .object(["requests": .int(Int64(download.requests)), "bytes": .int(download.bytes)]),
             ]),
         ]
     }

@@ -19,16 +19,6 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `@master` for `master`: a word given as a version is most likely a distro's name
-    /// without its `@`, the mistake the error for it points out. Nil for text that
-    /// cannot name a distro (numbers, `:all`, names with a '/').
-    static func distroSpelling(of text: String) -> String? {
-        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
-            (try? Names.validateDistroKey(text)) != nil
-        else { return nil }
-        return "@" + text
-    }
-
     public var description: String {
         switch self {
         case .number(let n): return String(n)
@@ -49,11 +39,30 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
             }
             return latest
         case .distro(let distro):
-            guard let v = bundle.distributions[distro] else { throw ZincError.distroNotFound(bundle: name, distro: distro) }
+            guard let v = bundle.distributions[distro] else {
+                throw ZincError.distroNotFound(
+                    bundle: name, distro: distro, suggestion: Spelling.nearest(to: distro, among: bundle.distroNames))
+            }
             guard bundle.versions.contains(v) else {
                 throw ZincError.versionNotFound(bundle: name, version: "\(v) (distribution '\(distro)' points at it)")
             }
             return v
+        }
+    }
+}
+
+extension Catalog {
+    /// `text` as a version of `bundle`. When it is none, the error says how to write
+    /// what was most likely meant: `@test` for `test` or `tset` when the bundle has a
+    /// distribution `test` (a distribution's name without its `@` is the usual slip).
+    public func versionSpec(_ text: String, of bundle: String) throws -> VersionSpec {
+        do {
+            return try VersionSpec(text)
+        } catch ZincError.invalidVersionSpec(let spec, _) {
+            let distros = (try? index().bundles[bundle]?.distroNames) ?? []
+            let word = spec.hasPrefix(":") || spec.hasPrefix("@") ? String(spec.dropFirst()) : spec
+            let meant = distros.contains(word) ? word : Spelling.nearest(to: word, among: distros)
+            throw ZincError.invalidVersionSpec(spec, suggestion: meant.map { "@" + $0 })
         }
     }
 }

@@ -8,7 +8,8 @@ extension Catalog {
         return try updateIndex { index in
             var entry = try index.bundle(bundle)
             guard let version = entry.distributions.removeValue(forKey: distro) else {
-                throw ZincError.distroNotFound(bundle: bundle, distro: distro)
+                throw ZincError.distroNotFound(
+                    bundle: bundle, distro: distro, suggestion: Spelling.nearest(to: distro, among: entry.distroNames))
             }
             entry.distributions.removeValue(forKey: "_" + distro)
             index.bundles[bundle] = entry

@@ -5,11 +5,15 @@ public struct PruneReport: Equatable, Sendable {
     /// The versions outside the policy kept because a distribution (or `_DISTRO`
     /// pointer) names them, per bundle.
     public let keptReferenced: [String: [Int]]
-    /// The clean that followed; nil in a dry run.
-    public let clean: CleanReport?
-    /// In a dry run, the files the deletions would leave unreferenced (what a clean
-    /// would remove once the grace period has passed), with their sizes.
+    /// The clean that followed or, in a dry run, the clean that would follow the
+    /// deletions at this moment: the same plan a real prune carries out.
+    public let clean: CleanReport
+    /// The files the deletions leave unreferenced (removed by this clean, or by a later
+    /// one once the grace period has passed), with their sizes, manifest signatures
+    /// among them.
     public let wouldFree: [CleanReport.Garbage]
+    /// False for a dry run.
+    public let performed: Bool
 
     public var deletedVersions: Int { deletions.reduce(0) { $0 + $1.versions.count } }
 }
@@ -45,26 +49,35 @@ extension Catalog {
             let outside = entry.versions.sorted(by: >).dropFirst(keepLast).filter { !deletion.versions.contains($0) }
             if !outside.isEmpty { keptReferenced[name] = outside.sorted() }
         }
+        let freed = try filesOf(deletions)
+        let clean: CleanReport
         if dryRun {
-            return PruneReport(
-                deletions: deletions, keptReferenced: keptReferenced, clean: nil,
-                wouldFree: try filesFreed(by: deletions))
+            // What `clean` would find once the deletions are made: their versions no
+            // longer referenced, their manifests and archives recorded as leaving now.
+            clean = try storage.withImportLock(exclusive: true) { _ in
+                try planClean(
+                    referenced: referencedFiles(excluding: Set(freed.versions)), grace: grace,
+                    retiring: deletions.flatMap(\.files)
+                ).report(removed: false)
+            }
+        } else {
+            clean = try self.clean(force: true, grace: grace, progress: progress)
         }
-        let clean = try self.clean(force: true, grace: grace, progress: progress)
-        return PruneReport(deletions: deletions, keptReferenced: keptReferenced, clean: clean, wouldFree: [])
+        let wouldFree = (clean.files + clean.waiting).filter { file in
+            freed.files.contains(ManifestSignature.manifestPath(ofSignature: file.path) ?? file.path)
+        }
+        return PruneReport(
+            deletions: deletions, keptReferenced: keptReferenced, clean: clean, wouldFree: wouldFree, performed: !dryRun)
     }
 
-    /// The files of the deleted versions that no other listed version refers to.
-    private func filesFreed(by deletions: [BundleDeletion]) throws -> [CleanReport.Garbage] {
-        let deleted = Set(deletions.flatMap { deletion in deletion.versions.map { BundleVersion(bundle: deletion.bundle, version: $0) } })
-        guard !deleted.isEmpty else { return [] }
-        let stillReferenced = try referencedFiles(excluding: deleted)
-        var freed = Set<String>()
-        for version in deleted {
-            freed.formUnion(Self.files(of: try manifest(bundle: version.bundle, version: version.version)))
+    /// The deleted versions, and every file their manifests make part of the catalog
+    /// (read before a real clean removes them).
+    private func filesOf(_ deletions: [BundleDeletion]) throws -> (versions: [BundleVersion], files: Set<String>) {
+        let versions = deletions.flatMap { deletion in deletion.versions.map { BundleVersion(bundle: deletion.bundle, version: $0) } }
+        var files = Set(deletions.flatMap(\.files))
+        for version in versions {
+            files.formUnion(Self.files(of: try manifest(bundle: version.bundle, version: version.version)))
         }
-        return try freed.subtracting(stillReferenced).sorted().compactMap { path in
-            try storage.size(of: path).map { CleanReport.Garbage(path: path, size: $0) }
-        }
+        return (versions, files)
     }
 }

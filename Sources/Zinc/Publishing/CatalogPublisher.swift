@@ -12,19 +12,25 @@ public struct PublishReport: Equatable, Sendable {
     public let unchanged: Int
     /// Whether the destination's index was (or would be) replaced.
     public let indexChanged: Bool
-    /// Files removed by `--delete` (what the source no longer has).
+    /// Files removed by `--delete` (what the source no longer has), or that a dry run's
+    /// `--delete` would remove.
     public let deleted: [StorageEntry]
     /// Files the source no longer has that stay for clients holding an older index,
     /// until `waitingUntil` (a later `publish --delete` or `clean --force` removes them).
     public let waiting: Int
     public let waitingUntil: Date?
+    /// `waiting` by kind, as the destination's clean found them (see `CleanReport`).
+    public let waitingGroups: [CleanReport.Waiting]
+    /// The files of the versions the new index no longer lists, recorded at the
+    /// destination as having left its index then (a dry run: that would be).
+    public let retired: [String]
     /// False for a dry run.
     public let performed: Bool
 
     public var uploadedBytes: Int64 { uploaded.reduce(0) { $0 + $1.size } }
     public var deletedBytes: Int64 { deleted.reduce(0) { $0 + $1.size } }
 
-    /// The summary `publish --json` prints (its schema is in the README).
+    /// The summary `publish --json` prints (its schema is in docs/JSON.md).
     public func json(seconds: Double) -> JSONValue {
         .object([
             "dry_run": .bool(!performed),
@@ -33,6 +39,7 @@ public struct PublishReport: Equatable, Sendable {
             "index_changed": .bool(indexChanged),
             "deleted": .object(["files": .int(Int64(deleted.count)), "bytes": .int(deletedBytes)]),
             "waiting": .int(Int64(waiting)),
+            "retired": .int(Int64(retired.count)),
             "seconds": .double((seconds * 1000).rounded() / 1000),
         ])
     }
@@ -78,7 +85,66 @@ extension Catalog {
     /// so a publish never drops versions another writer added there; that check runs
     /// before the first upload and again inside the compare-and-swap, which also
     /// catches a change made while the files went up.
+    ///
+    /// Once the index is replaced, the files of the versions it no longer lists are
+    /// recorded at the destination as having left its index then (a `retired/` record,
+    /// see `RetirementRecords`), with or without `delete`: a later `--delete` run or
+    /// `clean` counts their grace period from that moment. A destination published by
+    /// an older tool has no such record; its files count from the first run that finds
+    /// them. A dry run plans everything the same way and changes nothing.
     public func publish(to destination: CatalogStorage, options: PublishOptions = PublishOptions()) throws -> PublishReport {
+        let plan = try planPublish(to: destination)
+        guard !options.dryRun else { return try plannedReport(plan, at: destination, options: options) }
+        try upload(plan.uploads, to: destination, options: options)
+        var retired = [String]()
+        if plan.indexChanged, let replaced = try replaceIndex(of: destination, with: plan.source) {
+            // From now on no client reading the destination gets an index listing these:
+            // their grace period starts here, whenever a `--delete` run comes.
+            retired = Self.filesOfVersions(in: replaced, notIn: plan.source, among: Array(plan.present.keys))
+            try RetirementRecords(storage: destination).record(retired)
+        }
+        guard options.delete else {
+            return PublishReport(
+                uploaded: plan.uploads, unchanged: plan.unchanged, indexChanged: plan.indexChanged, deleted: [],
+                waiting: 0, waitingUntil: nil, waitingGroups: [], retired: retired, performed: true)
+        }
+        // Only now that the new index is in place. Catalog files go through the
+        // destination's own clean, which keeps what an index published within its cache
+        // lifetime may still list; the rest (flavorspecs, config) no index refers to.
+        let target = try Catalog.open(destination, logger: logger)
+        let cleaned = try target.clean(force: true, grace: options.grace, keeping: plan.sourcePaths, progress: options.progress)
+        var deleted = Self.published(cleaned.files)
+        for entry in plan.uncataloged {
+            try destination.delete(entry.path)
+            deleted.append(entry)
+        }
+        return PublishReport(
+            uploaded: plan.uploads, unchanged: plan.unchanged, indexChanged: plan.indexChanged, deleted: deleted,
+            waiting: cleaned.waiting.count, waitingUntil: cleaned.waitingUntil, waitingGroups: cleaned.waitingGroups,
+            retired: retired, performed: true)
+    }
+
+    /// What a publish uploads and may delete, decided from one listing of each side
+    /// before anything is written; a dry run reports exactly this.
+    private struct PublishPlan {
+        /// The source's index, which replaces the destination's.
+        let source: CatalogIndex
+        let uploads: [StorageEntry]
+        let unchanged: Int
+        let indexChanged: Bool
+        /// Every file the source publishes: never deleted at the destination.
+        let sourcePaths: Set<String>
+        /// The destination's index as it is, when this publish replaces it (nil when the
+        /// destination has none, or holds the source's already).
+        let destinationIndex: CatalogIndex?
+        /// Files the destination has and the source lacks outside the catalog's folders
+        /// (flavorspecs, config): no index refers to them, `--delete` removes them at once.
+        let uncataloged: [StorageEntry]
+        /// The destination's listing.
+        let present: [String: StorageEntry]
+    }
+
+    private func planPublish(to destination: CatalogStorage) throws -> PublishPlan {
         let source = try readIndex()
         let sourceEntries = try storage.entries(in: "").filter { Self.isPublished($0.path) }
         let present = Dictionary(try destination.entries(in: "").map { ($0.path, $0) }) { first, _ in first }
@@ -86,11 +152,13 @@ extension Catalog {
         let indexChanged = try indexFiles.contains { name, bytes in
             try !(present[name].map { try Self.holds(bytes, $0, at: destination) } ?? false)
         }
+        // Read only when it is to be replaced: an unchanged catalog costs a listing alone.
+        var destinationIndex: CatalogIndex?
         if indexChanged, let current = try destination.read(Self.commitPoint) ?? destination.read("index.json") {
+            let index = try CatalogIndex.parse(current, path: destination.location + "/" + Self.commitPoint)
             // Before uploading anything into a destination this publish could not finish.
-            try checkReplaceable(
-                CatalogIndex.parse(current, path: destination.location + "/" + Self.commitPoint),
-                at: destination, by: source.index)
+            try checkReplaceable(index, at: destination, by: source.index)
+            destinationIndex = index
         }
         var uploads = [StorageEntry]()
         var unchanged = 0
@@ -102,35 +170,73 @@ extension Catalog {
             }
         }
         let sourcePaths = Set(sourceEntries.map(\.path))
-        let removable = present.values.filter { !sourcePaths.contains($0.path) && Self.isPublished($0.path) }
-        guard !options.dryRun else {
-            return PublishReport(
-                uploaded: uploads, unchanged: unchanged, indexChanged: indexChanged,
-                deleted: options.delete ? removable.sorted { $0.path < $1.path } : [],
-                waiting: 0, waitingUntil: nil, performed: false)
+        let uncataloged = present.values.filter { entry in
+            !sourcePaths.contains(entry.path) && Self.isPublished(entry.path)
+                && !Self.catalogFolders.contains { entry.path.hasPrefix($0 + "/") }
         }
-        try upload(uploads, to: destination, options: options)
-        if indexChanged { try replaceIndex(of: destination, with: source.index) }
-        guard options.delete else {
-            return PublishReport(
-                uploaded: uploads, unchanged: unchanged, indexChanged: indexChanged, deleted: [],
-                waiting: 0, waitingUntil: nil, performed: true)
-        }
-        // Only now that the new index is in place. Catalog files go through the
-        // destination's own clean, which keeps what an index published within its cache
-        // lifetime may still list; the rest (flavorspecs, config) no index refers to.
-        let target = try Catalog.open(destination, logger: logger)
-        let cleaned = try target.clean(force: true, grace: options.grace, keeping: sourcePaths, progress: options.progress)
-        var deleted = cleaned.files
-            .filter { Self.isPublished($0.path) }
-            .map { StorageEntry(path: $0.path, size: $0.size, fingerprint: nil) }
-        for entry in removable where !Self.catalogFolders.contains(where: { entry.path.hasPrefix($0 + "/") }) {
-            try destination.delete(entry.path)
-            deleted.append(entry)
+        return PublishPlan(
+            source: source.index, uploads: uploads, unchanged: unchanged, indexChanged: indexChanged,
+            sourcePaths: sourcePaths, destinationIndex: destinationIndex,
+            uncataloged: uncataloged.sorted { $0.path < $1.path }, present: present)
+    }
+
+    /// A dry run's report: the uploads of the plan and, with `delete`, what the
+    /// destination's clean would remove and keep once the new index is in place, planned
+    /// by the same code as that clean, with the versions the new index drops taken to
+    /// leave it now.
+    private func plannedReport(_ plan: PublishPlan, at destination: CatalogStorage, options: PublishOptions) throws -> PublishReport {
+        let retired = plan.destinationIndex.map { Self.filesOfVersions(in: $0, notIn: plan.source, among: Array(plan.present.keys)) } ?? []
+        let destinationIsCatalog = plan.present[Self.commitPoint] != nil || plan.present["index.json"] != nil
+        var deleted = [StorageEntry]()
+        var cleaned: CleanReport?
+        if options.delete, destinationIsCatalog {
+            let target = try Catalog.open(destination, logger: logger)
+            let referenced = try plan.indexChanged ? filesReferenced(by: plan.source) : target.referencedFiles()
+            // Without the destination's import lock, which is a write: a dry run may be
+            // made with read-only access. The objects of an import running there meanwhile
+            // would show as removable here; the real run's clean waits for it and keeps them.
+            cleaned = try target.planClean(referenced: referenced, grace: options.grace, keeping: plan.sourcePaths, retiring: retired)
+                .report(removed: false)
+            deleted = Self.published(cleaned?.files ?? []) + plan.uncataloged
+        } else if options.delete {
+            deleted = plan.uncataloged
         }
         return PublishReport(
-            uploaded: uploads, unchanged: unchanged, indexChanged: indexChanged, deleted: deleted,
-            waiting: cleaned.waiting.count, waitingUntil: cleaned.waitingUntil, performed: true)
+            uploaded: plan.uploads, unchanged: plan.unchanged, indexChanged: plan.indexChanged, deleted: deleted,
+            waiting: cleaned?.waiting.count ?? 0, waitingUntil: cleaned?.waitingUntil,
+            waitingGroups: cleaned?.waitingGroups ?? [], retired: retired, performed: false)
+    }
+
+    /// What a clean reports removing, as entries of the destination, without the store's
+    /// own bookkeeping (stale lock objects).
+    private static func published(_ files: [CleanReport.Garbage]) -> [StorageEntry] {
+        files.filter { isPublished($0.path) }.map { StorageEntry(path: $0.path, size: $0.size, fingerprint: nil) }
+    }
+
+    /// Every file this catalog's copy of `index` makes part of the catalog.
+    private func filesReferenced(by index: CatalogIndex) throws -> Set<String> {
+        var files = Set<String>()
+        for (name, bundle) in index.bundles {
+            for version in bundle.versions { files.formUnion(Self.files(of: try manifest(bundle: name, version: version))) }
+        }
+        return files
+    }
+
+    /// The documents, archives and manifest signatures, among `paths`, of the versions
+    /// `old` lists and `new` does not. Version numbers are never reused, so none of these
+    /// can be listed again; their objects follow them out of the index (see `clean`).
+    private static func filesOfVersions(in old: CatalogIndex, notIn new: CatalogIndex, among paths: [String]) -> [String] {
+        var dropped = [VersionFiles]()
+        for (name, bundle) in old.bundles {
+            let kept = Set(new.bundles[name]?.versions ?? [])
+            dropped += bundle.versions.filter { !kept.contains($0) }.map { VersionFiles(bundle: name, version: $0) }
+        }
+        guard !dropped.isEmpty else { return [] }
+        let manifests = Set(dropped.map(\.manifest))
+        return paths.filter { path in
+            dropped.contains { version in version.documents.contains(path) || version.isArchive(path) }
+                || ManifestSignature.manifestPath(ofSignature: path).map(manifests.contains) == true
+        }.sorted()
     }
 
     /// The folders whose files are named for their content or version and never change,
@@ -215,16 +321,21 @@ extension Catalog {
     }
 
     /// Puts `index` at the destination by compare-and-swap, refusing to replace another
-    /// catalog or to drop a version another writer added there.
-    private func replaceIndex(of destination: CatalogStorage, with index: CatalogIndex) throws {
+    /// catalog or to drop a version another writer added there. Returns the index it
+    /// replaced (nil when the destination had none).
+    private func replaceIndex(of destination: CatalogStorage, with index: CatalogIndex) throws -> CatalogIndex? {
         guard try destination.exists(Self.commitPoint) || destination.exists("index.json") else {
-            return try Catalog(storage: destination, config: config, logger: logger, allowsUnsignedChanges: true).createIndex(index)
+            try Catalog(storage: destination, config: config, logger: logger, allowsUnsignedChanges: true).createIndex(index)
+            return nil
         }
         // The index goes with the signature copied before it: nothing is signed here.
+        var replaced: CatalogIndex?
         try Catalog.open(destination, logger: logger, allowsUnsignedChanges: true).updateIndex { current in
             try checkReplaceable(current, at: destination, by: index)
+            replaced = current
             current = index
         }
+        return replaced
     }
 
     /// A destination index may be replaced by `index` when it is the same catalog and

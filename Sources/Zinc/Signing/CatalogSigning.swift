@@ -8,8 +8,10 @@
 /// until the next signed change (or `zinc sign`).
 extension Catalog {
     /// Before `updated` (encoded as `bytes`) replaces `previous` as the index: signs the
-    /// manifests of the versions it newly lists, then the index. False when another
-    /// writer replaced the index signature meanwhile (the caller reads again and retries).
+    /// manifests of the versions it newly lists or newly points a distribution at (one
+    /// imported unsigned, then promoted by a signing writer, would otherwise be refused
+    /// by every client that trusts the key), then the index. False when another writer
+    /// replaced the index signature meanwhile (the caller reads again and retries).
     func signBeforeCommit(_ updated: CatalogIndex, bytes: [UInt8], replacing previous: CatalogIndex?) throws -> Bool {
         guard let signer else {
             try checkUnsignedChangeAllowed()
@@ -17,8 +19,11 @@ extension Catalog {
         }
         var wrote = false
         for (name, bundle) in updated.bundles.sorted(by: { $0.key < $1.key }) {
-            let before = previous?.bundles[name]?.versions ?? []
-            for version in bundle.versions where !before.contains(version) {
+            let before = previous?.bundles[name]
+            // `_name` pointers only keep a version for a rollback, which signs it then.
+            let pointedAt = bundle.distributions.filter { !$0.key.hasPrefix("_") && before?.distributions[$0.key] != $0.value }.values
+            let versions = Set(bundle.versions.filter { !(before?.versions.contains($0) ?? false) } + pointedAt)
+            for version in versions.sorted() where bundle.versions.contains(version) {
                 var known = try earlierContentDigests(bundle: name, below: version, versions: bundle.versions, signer: signer)
                 wrote = try signManifest(bundle: name, version: version, signer: signer, known: &known) || wrote
             }

@@ -99,7 +99,7 @@ public enum SourceTree {
                 if isFolder { name.append(0x2F) }
                 folder.names.append(ListedName(key: name, isFolder: isFolder))
             }
-            if !relative.isEmpty, let kind = zincFolderKind(folder.names) {
+            if !relative.isEmpty, let kind = zincFolderKind(folder.names, in: dirfd(dir)) {
                 warnings.append("skipping '\(display)/\(relative)': it is a Zinc \(kind), not content")
                 return nil
             }
@@ -278,16 +278,39 @@ public enum SourceTree {
         let warnings: [String]
     }
 
-    /// "catalog" for a folder holding an index and `manifests/`, "client repo" for one
-    /// holding `repo.json` and `bundles/`, else nil.
-    /// Every folder of the source is asked, so this is one pass over its names, no table.
-    private static func zincFolderKind(_ names: [ListedName]) -> String? {
+    /// "catalog" for a folder holding an index and `manifests/`, or an index alone that
+    /// parses as a Zinc catalog index (a catalog just created has no `manifests/` yet);
+    /// "client repo" for one holding `repo.json` and `bundles/`; else nil.
+    /// Every folder of the source is asked, so this is one pass over its names, no table;
+    /// an index file is read only in a folder that has one and no `manifests/`.
+    private static func zincFolderKind(_ names: [ListedName], in folder: Int32) -> String? {
         func has(_ name: StaticString) -> Bool {
             name.withUTF8Buffer { wanted in names.contains { $0.key.elementsEqual(wanted) } }
         }
-        if has("manifests/") && (has("catalog.json") || has("index.json")) { return "catalog" }
+        let indexName: String? = has("catalog.json") ? "catalog.json" : has("index.json") ? "index.json" : nil
+        if let indexName {
+            if has("manifests/") || holdsCatalogIndex(indexName, in: folder) { return "catalog" }
+        }
         if has("repo.json") && has("bundles/") { return "client repo" }
         return nil
+    }
+
+    /// An empty catalog's index is a few dozen bytes; a content file of that name larger
+    /// than this is not read.
+    private static let largestEmptyIndex = 64 << 10
+
+    /// Whether `name` in the open folder `folder` is a regular file that parses as a
+    /// catalog index. Content named `catalog.json` or `index.json` (a web page's data)
+    /// is no index: it lacks the format, id and bundles an index must have.
+    private static func holdsCatalogIndex(_ name: String, in folder: Int32) -> Bool {
+        // Never through a link, and never blocking on a FIFO put in the file's place.
+        let fd = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        let file = PosixFile(fd: fd, path: name)
+        guard let status = try? file.status(), (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= largestEmptyIndex,
+            let bytes = try? file.readAll(upTo: largestEmptyIndex)
+        else { return false }
+        return (try? CatalogIndex.parse(bytes, path: name)) != nil
     }
 
     /// One entry of a folder: its name, with a '/' appended to folders' as its sort key.

@@ -37,11 +37,29 @@ public struct CatalogLocation: Equatable, Sendable {
     public static func resolve(_ text: String) throws -> CatalogLocation {
         let direct = try destination(text)
         if isCatalog(direct.rootPath) { return direct }
+        var searched = [direct.rootPath]
         if !text.contains("/") {
             let embedded = CatalogLocation(rootPath: absolutePath(defaultFolder + "/" + text))
             if isCatalog(embedded.rootPath) { return embedded }
+            searched.append(embedded.rootPath)
         }
-        throw ZincError.catalogNotFound(text)
+        throw ZincError.catalogNotFound(text, lookedIn: searched, suggestion: nearestCatalog(to: text))
+    }
+
+    /// What `text` most likely meant: a catalog beside the folder it names, or the id of
+    /// one under `catalogs/`, spelt as it would be typed.
+    static func nearestCatalog(to text: String) -> String? {
+        let typed = text.hasPrefix("file://") ? String(text.dropFirst("file://".count)) : text
+        let slash = typed.lastIndex(of: "/")
+        let (folder, name) = slash.map { (String(typed[...$0]), String(typed[typed.index(after: $0)...])) } ?? ("", typed)
+        func catalogs(in folder: String) -> [String] {
+            let path = absolutePath(folder.isEmpty ? "." : folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            return names.sorted().filter { isCatalog(path + "/" + $0) }
+        }
+        if let sibling = Spelling.nearest(to: name, among: catalogs(in: folder)) { return folder + sibling }
+        guard slash == nil else { return nil }
+        return Spelling.nearest(to: name, among: catalogs(in: defaultFolder))
     }
 
     /// The embedded default for a new catalog: `catalogs/<id>`.

@@ -1,6 +1,12 @@
 import ArgumentParser
 import Zinc
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 struct Clean: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clean",
@@ -12,8 +18,12 @@ struct Clean: ParsableCommand {
             Nothing is removed without --force. A file is removed only once it has been out of \
             the index for the grace period (5 minutes, the index's cache lifetime: a client or \
             CDN may hold an index that lists it until then); files still inside it are counted \
-            and kept for a later run. clean waits for running imports to finish and holds new \
-            ones back while it works, so it never takes their objects for garbage.
+            and kept for a later run, each kind on a line of its own: files that left the index \
+            at a recorded time, files an interrupted import wrote that no index ever listed \
+            (kept the grace period from the interruption), and files with no record of when \
+            they left the index (counted from this run, which records them with --force). \
+            clean waits for running imports to finish and holds new ones back while it works, \
+            so it never takes their objects for garbage.
             """
     )
 
@@ -27,7 +37,7 @@ struct Clean: ParsableCommand {
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
 
-    @Flag(help: "Print one JSON document instead (see the README's JSON output section).")
+    @Flag(help: "Print one JSON document instead (see docs/JSON.md).")
     var json = false
 
     func run() throws {
@@ -54,16 +64,36 @@ struct Clean: ParsableCommand {
     /// The closing lines of a clean: what was (or would be) removed, and what waits.
     static func printSummary(_ report: CleanReport, grace: Duration) {
         print("\(report.removed ? "Removed" : "Would remove") \(files(report.files.count)) (\(HumanFormat.bytes(report.totalBytes)))")
-        if let until = report.waitingUntil {
-            print(
-                "Kept \(files(report.waiting.count)) (\(HumanFormat.bytes(report.waitingBytes))) that left the index less than "
-                    + "\(GraceOption.describe(grace)) ago, for clients that may still hold it; removable from \(GraceOption.describe(until))"
-            )
+        printWaiting(report.waitingGroups, grace: grace)
+    }
+
+    /// One line per kind of file kept, saying what the files are: out of the index since
+    /// a recorded time, written by an interrupted import and never listed, or found out
+    /// of the index with no record of when (counted from now).
+    static func printWaiting(_ groups: [CleanReport.Waiting], grace: Duration) {
+        for group in groups {
+            let kept = "Kept \(files(group.files.count)) (\(HumanFormat.bytes(group.bytes)))"
+            let until = "removable from \(GraceOption.describe(group.until))"
+            let latest = GraceOption.describe(group.until.addingTimeInterval(-grace.inSeconds))
+            let since = GraceOption.describe(group.since)
+            switch group.reason {
+            case .leftIndex:
+                let when = since == latest ? "at \(since)" : "between \(since) and \(latest)"
+                print("\(kept) that left the index \(when), for clients that may still hold it; \(until)")
+            case .neverListed:
+                print("\(kept) that no index ever listed, written by an import interrupted at \(since); \(until)")
+            case .unrecorded:
+                print(
+                    "\(kept) that no index lists, with no record of when they left it: counted from now, "
+                        + "for clients that may still hold an index listing them; \(until)")
+            }
         }
     }
 
-    /// `{"removed": BOOL, "files": [{"path", "size"}], "bytes", "waiting": {"files", "bytes", "until"}}`;
-    /// `until` is null when nothing waits.
+    /// `{"removed": BOOL, "files": [{"path", "size"}], "bytes", "waiting": {"files", "bytes", "until", "kinds"}}`;
+    /// `until` is null when nothing waits; `kinds` is `[{"kind", "files", "bytes", "since", "until"}]`, one
+    /// per kind of file kept: `left_index` (since when they left it), `never_listed` (an
+    /// interrupted import's, since the interruption), `unrecorded` (no record: since now).
     static func json(_ report: CleanReport) -> JSONValue {
         .object([
             "removed": .bool(report.removed),
@@ -73,7 +103,21 @@ struct Clean: ParsableCommand {
                 "files": .int(Int64(report.waiting.count)),
                 "bytes": .int(report.waitingBytes),
                 "until": report.waitingUntil.map { .string(GraceOption.describe($0)) } ?? .null,
+                "kinds": .array(report.waitingGroups.map(json)),
             ]),
+        ])
+    }
+
+    static func json(_ group: CleanReport.Waiting) -> JSONValue {
+        let kind =
+            switch group.reason {
+            case .leftIndex: "left_index"
+            case .neverListed: "never_listed"
+            case .unrecorded: "unrecorded"
+            }
+        return .object([
+            "kind": .string(kind), "files": .int(Int64(group.files.count)), "bytes": .int(group.bytes),
+            "since": .string(GraceOption.describe(group.since)), "until": .string(GraceOption.describe(group.until)),
         ])
     }
 

@@ -6,12 +6,16 @@ struct Diff: ParsableCommand {
         commandName: "diff",
         abstract: "Show what changed between two versions of a bundle and what the update downloads.",
         discussion: """
-            Lists the files added, removed and changed from --from to --to (each a number, \
-            'latest' or @DISTRO), the unchanged count, and what a client holding --from \
-            downloads to get --to: requests and bytes with the LMFO range, with single \
-            objects and with the whole archive, and the one sync chooses (the same cost \
-            model). With --summary, that update cost for every older version a \
-            distribution or _DISTRO pointer still holds.
+            Lists the files added, changed, renamed (the same content at a new path, which \
+            costs nothing) and removed from --from to --to (each a number, 'latest' or \
+            @DISTRO), the unchanged count, and what a client holding --from downloads to get \
+            --to: requests and bytes with the LMFO range, with single objects and with the \
+            whole archive, and the one sync chooses (the same cost model). Each file shows \
+            its content's size ('—' for a file stored gzipped whose content size the catalog \
+            does not record) and what its object adds to the download. Without --from, the \
+            version @master points at (unless it is --to), else the version before --to. \
+            With --summary, that update cost for every older version a distribution or \
+            _DISTRO pointer still holds.
             """
     )
 
@@ -20,7 +24,10 @@ struct Diff: ParsableCommand {
     @Option(name: [.customLong("bundle"), .customLong("name")], help: "The bundle name (--name is a synonym).")
     var bundle: String
 
-    @Option(help: ArgumentHelp("The version the client holds: a number, 'latest' or @DISTRO.", valueName: "V"))
+    @Option(
+        help: ArgumentHelp(
+            "The version the client holds: a number, 'latest' or @DISTRO (default: @master, else the version before --to).",
+            valueName: "V"))
     var from: String?
 
     @Option(help: ArgumentHelp("The version it updates to.", valueName: "V"))
@@ -35,42 +42,60 @@ struct Diff: ParsableCommand {
     @Option(help: ArgumentHelp("The cost of one request in bytes, as for sync.", valueName: "BYTES"))
     var requestCost = CostModel.defaultRequestOverhead
 
-    @Flag(help: "Print one JSON document instead (see 'JSON output' in the README).")
+    @Flag(help: "Print one JSON document instead (see docs/JSON.md).")
     var json = false
 
     func validate() throws {
-        guard summary != (from != nil) else { throw ValidationError("Give exactly one of --from or --summary.") }
+        guard !summary || from == nil else { throw ValidationError("Give --from or --summary, not both.") }
         guard requestCost >= 0 else { throw ValidationError("--request-cost must not be negative.") }
     }
 
     func run() throws {
         let catalog = try self.catalog.reference.open()
         let model = CostModel(requestOverhead: requestCost)
-        if let from {
+        if summary {
+            let costs = try catalog.updateCosts(bundle: bundle, to: catalog.versionSpec(to, of: bundle), flavor: flavor, model: model)
+            if json { return printJSON(costs.json()) }
+            printSummary(costs)
+        } else {
             let diff = try catalog.diff(
-                bundle: bundle, from: VersionSpec(from), to: VersionSpec(to),
-                flavor: flavor, model: model)
+                bundle: bundle, from: from.map { try catalog.versionSpec($0, of: bundle) },
+                to: catalog.versionSpec(to, of: bundle), flavor: flavor, model: model)
             if json { return printJSON(diff.json()) }
             printFiles(of: diff)
             printDownload(of: diff)
-        } else {
-            let costs = try catalog.updateCosts(bundle: bundle, to: VersionSpec(to), flavor: flavor, model: model)
-            if json { return printJSON(costs.json()) }
-            printSummary(costs)
         }
     }
 
     private func printFiles(of diff: VersionDiff) {
         let scope = diff.flavor.map { " (flavor \($0))" } ?? ""
-        print("\(diff.bundle): version \(diff.from) -> \(diff.to)\(scope)")
-        for file in diff.added { print("  + \(Names.printable(file.path))  \(size(file.object))") }
-        for file in diff.removed { print("  - \(Names.printable(file.path))  \(size(file.object))") }
+        let chosen =
+            switch diff.defaultBase {
+            case .distro(let distro)?: " (from @\(distro), as --from was not given)"
+            case .previousVersion?: " (from the version before, as --from was not given)"
+            case nil: ""
+            }
+        print("\(diff.bundle): version \(diff.from) -> \(diff.to)\(scope)\(chosen)")
+        var table = TextTable([.left, .right, .right, .left])
+        table.add("", "size", "download", "path")
+        for file in diff.added {
+            table.add("added", size(file.size), HumanFormat.bytes(diff.downloadBytes(of: file.object)), Names.printable(file.path))
+        }
         for change in diff.changed {
-            print("  ~ \(Names.printable(change.path))  \(size(change.old)) -> \(size(change.new))")
+            let sizes = change.oldSize == nil && change.newSize == nil ? "—" : "\(size(change.oldSize)) -> \(size(change.newSize))"
+            table.add("changed", sizes, HumanFormat.bytes(diff.downloadBytes(of: change.new)), Names.printable(change.path))
+        }
+        for rename in diff.renamed {
+            table.add(
+                "renamed", size(rename.size), HumanFormat.bytes(0), "\(Names.printable(rename.from)) -> \(Names.printable(rename.to))")
+        }
+        for file in diff.removed { table.add("removed", size(file.size), HumanFormat.bytes(0), Names.printable(file.path)) }
+        if table.rows.count > 1 {
+            for line in table.lines(indent: "  ") { print(line) }
         }
         print(
             "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed, "
-                + "\(diff.unchanged) unchanged")
+                + "\(diff.renamed.count) renamed, \(diff.unchanged) unchanged")
     }
 
     private func printDownload(of diff: VersionDiff) {
@@ -102,21 +127,19 @@ struct Diff: ParsableCommand {
         for row in costs.rows {
             let plan = row.diff.plan
             let chunked = row.diff.chunks.count
-            // Without objects left to fetch whole, the plan's strategy fetches nothing.
-            let transfer = plan.missing.isEmpty ? FetchPlan.Transfer(requests: 0, bytes: 0) : plan.transfers[plan.strategy]!
+            let download = row.diff.download
             var how = plan.missing.isEmpty ? [] : [Self.strategyNames[plan.strategy]!]
             if chunked > 0 { how.append("chunks of \(HumanFormat.count(chunked, "object"))") }
             print(
                 "  from \(row.diff.from) (\(row.distributions.joined(separator: ", "))): "
                     + "\(HumanFormat.count(plan.missing.count + chunked, "object")), "
-                    + "\(HumanFormat.bytes(transfer.bytes + row.diff.chunkBytes)) in "
-                    + "\(HumanFormat.count(transfer.requests + chunked, "request")) by \(how.joined(separator: " and "))")
+                    + "\(HumanFormat.bytes(download.bytes)) in "
+                    + "\(HumanFormat.count(download.requests, "request")) by \(how.joined(separator: " and "))")
         }
     }
 
-    private func size(_ object: StoredObject) -> String {
-        object.contentSize.map(HumanFormat.bytes) ?? HumanFormat.bytes(object.preferredSize) + " gzipped"
-    }
+    /// A content's size; '—' where the catalog does not record it.
+    private func size(_ bytes: Int64?) -> String { bytes.map(HumanFormat.bytes) ?? "—" }
 
     private static let strategyNames: [FetchStrategy: String] = [
         .lmfo: "LMFO range", .objects: "objects", .archive: "archive",

@@ -47,8 +47,8 @@ struct ExportSeed: ParsableCommand {
     }
 
     func run() throws {
-        let spec = try version.map { try VersionSpec($0) } ?? .distro(distro ?? "master")
         let opened = try catalog.reference.open()
+        let spec = try version.map { try opened.versionSpec($0, of: bundle) } ?? .distro(distro ?? "master")
         let bar = ProgressBar(quiet: quiet || json)
         defer { bar.finish() }  // on failure too, so the error starts on a line of its own
         let options = SeedExportOptions(

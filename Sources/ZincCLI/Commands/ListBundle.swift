@@ -5,7 +5,13 @@ struct ListBundle: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list_bundle",
         abstract: "List the files of one bundle version.",
-        discussion: "One path per line, sorted; with --sha each line is '<sha> <path>'.",
+        discussion: """
+            One path per line, sorted; with --sha each line is '<sha> <path>'. With --sizes, a \
+            table of each file's size (its content's; '—' for a file stored gzipped whose \
+            content size the catalog does not record), stored size and format, then the \
+            totals: files, size ('+' when some sizes are not recorded) and the stored size \
+            of the distinct objects, what a client holding nothing downloads.
+            """,
         aliases: ["list-bundle"]
     )
 
@@ -17,39 +23,63 @@ struct ListBundle: ParsableCommand {
     @Flag(help: "Print each file's SHA-1 before its path.")
     var sha = false
 
-    @Flag(help: "Print one JSON document: {\"catalog\", \"bundle\", \"version\", \"flavor\", \"files\": [{\"path\", \"sha\"}]}.")
+    @Flag(help: "Print each file's size, stored size and format, and the totals.")
+    var sizes = false
+
+    @Flag(
+        help: """
+            Print one JSON document: {"catalog", "bundle", "version", "flavor", "files": [{"path", "sha", \
+            "format", "stored_size", "size"}], "totals": {"files", "size", "unsized_files", "stored_size"}}.
+            """)
     var json = false
 
     func run() throws {
         try Self.show(
             catalog: try target.catalog.reference, bundle: target.name, version: target.version, flavor: flavor,
-            withSHA: sha, json: json)
+            withSHA: sha, json: json, sizes: sizes)
     }
 
     /// The whole command, shared with its Python-tool spelling `bundle:list`.
     static func show(
         catalog location: CatalogReference, bundle: String, version: String, flavor: String?,
-        withSHA: Bool, json: Bool
+        withSHA: Bool, json: Bool, sizes: Bool = false
     ) throws {
         let catalog = try location.open()
-        let manifest = try catalog.manifest(bundle: bundle, resolving: VersionSpec(version))
-        let paths = try manifest.paths(ofExistingFlavor: flavor)
+        let listing = try catalog.listVersion(bundle: bundle, resolving: catalog.versionSpec(version, of: bundle), flavor: flavor)
+        let manifest = listing.manifest
         if json {
-            printJSON(
+            let totals = listing.totals
+            return printJSON(
                 .object([
                     "catalog": .string(manifest.catalog),
                     "bundle": .string(manifest.bundle),
                     "version": .int(Int64(manifest.version)),
                     "flavor": flavor.map { .string($0) } ?? .null,
                     "files": .array(
-                        paths.map { path in
-                            .object(["path": .string(path), "sha": .string(manifest.files[path]!.sha)])
+                        listing.files.map { file in
+                            .object(file.object.reportMembers(contentSize: file.size).merging(["path": .string(file.path)]) { $1 })
                         }),
+                    "totals": .object([
+                        "files": .int(Int64(totals.files)), "size": .int(totals.content.bytes),
+                        "unsized_files": .int(Int64(totals.content.unknown)), "stored_size": .int(totals.stored.bytes),
+                    ]),
                 ]))
+        }
+        guard sizes else {
+            for file in listing.files { print(withSHA ? "\(file.object.sha) \(file.path)" : file.path) }
             return
         }
-        for path in paths {
-            print(withSHA ? "\(manifest.files[path]!.sha) \(path)" : path)
+        var table = TextTable([.right, .right, .left] + (withSHA ? [.left] : []) + [.left])
+        table.add(["size", "stored", "format"] + (withSHA ? ["sha"] : []) + ["path"])
+        for file in listing.files {
+            let object = file.object
+            let sizes = [file.size.map(HumanFormat.bytes) ?? "—", HumanFormat.bytes(object.preferredSize), object.preferredFormat.rawValue]
+            table.add(sizes + (withSHA ? [object.sha] : []) + [Names.printable(file.path)])
         }
+        for line in table.lines() { print(line) }
+        let totals = listing.totals
+        print(
+            "\(HumanFormat.count(totals.files, "file")), \(totals.content.humanReadable), "
+                + "\(HumanFormat.bytes(totals.stored.bytes)) stored")
     }
 }

@@ -31,7 +31,7 @@ struct Prune: ParsableCommand {
 
     @OptionGroup var grace: GraceOption
 
-    @Flag(help: "Print one JSON document instead (see the README's JSON output section).")
+    @Flag(help: "Print one JSON document instead (see docs/JSON.md).")
     var json = false
 
     @Flag(help: "Do not show a progress bar.")
@@ -53,7 +53,7 @@ struct Prune: ParsableCommand {
             ) { bar.show($0) }
         }
         if json {
-            printJSON(Self.json(report, dryRun: dryRun))
+            printJSON(Self.json(report))
             return
         }
         for deletion in report.deletions {
@@ -70,23 +70,29 @@ struct Prune: ParsableCommand {
                 )
             }
         }
-        if let clean = report.clean {
-            Clean.printSummary(clean, grace: grace.duration)
-        } else {
-            let bytes = report.wouldFree.reduce(0) { $0 + $1.size }
+        guard !report.performed else { return Clean.printSummary(report.clean, grace: grace.duration) }
+        let bytes = report.wouldFree.reduce(0) { $0 + $1.size }
+        print(
+            "Would free \(Clean.files(report.wouldFree.count)) (\(HumanFormat.bytes(bytes))), "
+                + "removed by a clean \(GraceOption.describe(grace.duration)) after the deletion")
+        // The same plan also removes what was garbage before the deletions.
+        let freed = Set(report.wouldFree.map(\.path))
+        let other = report.clean.files.filter { !freed.contains($0.path) }
+        if !other.isEmpty {
             print(
-                "Would free \(Clean.files(report.wouldFree.count)) (\(HumanFormat.bytes(bytes))), "
-                    + "removed by a clean \(GraceOption.describe(grace.duration)) after the deletion")
+                "Would also remove \(Clean.files(other.count)) (\(HumanFormat.bytes(other.reduce(0) { $0 + $1.size }))) "
+                    + "that no version referred to before")
         }
     }
 
     private static func list(_ versions: [Int]) -> String { versions.map(String.init).joined(separator: ", ") }
 
-    /// `{"dry_run", "bundles": [{"bundle", "deleted_versions", "kept_referenced"}], "clean": CLEAN or null,
-    /// "would_free": {"files", "bytes"} or null}`, CLEAN as `clean --json` prints it.
-    static func json(_ report: PruneReport, dryRun: Bool) -> JSONValue {
+    /// `{"dry_run", "bundles": [{"bundle", "deleted_versions", "kept_referenced"}], "clean": CLEAN,
+    /// "would_free": {"files", "bytes"} or null}`, CLEAN as `clean --json` prints it (in a dry
+    /// run, the clean that would follow: `"removed": false`); `would_free` only in a dry run.
+    static func json(_ report: PruneReport) -> JSONValue {
         .object([
-            "dry_run": .bool(dryRun),
+            "dry_run": .bool(!report.performed),
             "bundles": .array(
                 report.deletions.map { deletion in
                     .object([
@@ -95,8 +101,8 @@ struct Prune: ParsableCommand {
                         "kept_referenced": .array((report.keptReferenced[deletion.bundle] ?? []).map { .int(Int64($0)) }),
                     ])
                 }),
-            "clean": report.clean.map(Clean.json) ?? .null,
-            "would_free": report.clean == nil
+            "clean": Clean.json(report.clean),
+            "would_free": !report.performed
                 ? .object(["files": .int(Int64(report.wouldFree.count)), "bytes": .int(report.wouldFree.reduce(0) { $0 + $1.size })])
                 : .null,
         ])

@@ -18,8 +18,13 @@ struct Publish: ParsableCommand {
             are skipped, so a re-run (or a run after an interruption) uploads only the rest. \
             The destination's index is replaced by compare-and-swap, and only when every \
             version it lists is in the source: a publish never drops what another writer \
-            added there. With --delete, files the source no longer has are removed once the \
-            new index is in place and no index published within --grace seconds lists them.
+            added there. When the new index drops versions, publish records at the \
+            destination when their files left its index (in retired/, which clients never \
+            read), with or without --delete. With --delete, files the source no longer has \
+            are removed once the new index is in place and no index published within --grace \
+            seconds lists them: counted from that record, or from this run where there is \
+            none. --dry-run plans the same run and lists its files by kind (every file with \
+            --verbose).
             """
     )
 
@@ -31,6 +36,9 @@ struct Publish: ParsableCommand {
     @Flag(help: "Only say what would be uploaded and deleted.")
     var dryRun = false
 
+    @Flag(help: "List every file uploaded and deleted (or, with --dry-run, that would be).")
+    var verbose = false
+
     @Flag(help: "Remove destination files the source no longer has (after the new index is in place).")
     var delete = false
 
@@ -39,7 +47,7 @@ struct Publish: ParsableCommand {
     @Option(help: "Uploads in flight at once (default: 16 for a bucket, one per core for a folder).")
     var jobs: Int?
 
-    @Flag(help: "Print one JSON object (see the README) instead of text.")
+    @Flag(help: "Print one JSON object (see docs/JSON.md) instead of text.")
     var json = false
 
     @Flag(help: "Do not show a progress bar.")
@@ -69,17 +77,52 @@ struct Publish: ParsableCommand {
         print(
             "\(verb) \(files(report.uploaded.count)) (\(HumanFormat.bytes(report.uploadedBytes))) to \(published); "
                 + "\(files(report.unchanged)) already there")
+        list(report.uploaded, marked: "+", summarized: !report.performed)
         print(report.indexChanged ? "\(report.performed ? "Replaced" : "Would replace") the index" : "The index is up to date")
+        if !report.retired.isEmpty {
+            let what = "that \(files(report.retired.count)) of versions the new index no longer lists left it"
+            if report.performed {
+                let removable = GraceOption.describe(Date().addingTimeInterval(grace.duration.inSeconds))
+                print("Recorded \(what) now; publish --delete removes them from \(removable)")
+            } else {
+                print("Would record \(what)")
+            }
+        }
         if delete {
             print(
                 "\(report.performed ? "Deleted" : "Would delete") \(files(report.deleted.count)) (\(HumanFormat.bytes(report.deletedBytes)))"
             )
+            list(report.deleted, marked: "-", summarized: !report.performed)
         }
-        if let until = report.waitingUntil, report.waiting > 0 {
-            print(
-                "Kept \(files(report.waiting)) that left the index less than \(GraceOption.describe(grace.duration)) ago, "
-                    + "for clients that may still hold it; removable from \(GraceOption.describe(until))")
+        Clean.printWaiting(report.waitingGroups, grace: grace.duration)
+    }
+
+    /// With --verbose every file, one a line after `mark`; otherwise, when `summarized`
+    /// (a dry run), one line per kind of file (its folder) with counts and bytes.
+    private func list(_ entries: [StorageEntry], marked mark: String, summarized: Bool) {
+        if verbose {
+            for entry in entries { print("  \(mark) \(entry.path) (\(HumanFormat.bytes(entry.size)))") }
+            return
         }
+        guard summarized else { return }
+        var kinds = [String: (count: Int, bytes: Int64)]()
+        for entry in entries {
+            let kind = Self.kind(of: entry.path)
+            kinds[kind, default: (0, 0)].count += 1
+            kinds[kind, default: (0, 0)].bytes += entry.size
+        }
+        for (kind, total) in kinds.sorted(by: { $0.key < $1.key }) {
+            print("  \(mark) \(kind): \(files(total.count)) (\(HumanFormat.bytes(total.bytes)))")
+        }
+    }
+
+    /// A file's kind, as the catalog's layout names it: its folder (`manifests`,
+    /// `signatures/manifests`, `config/flavorspecs`), or the file itself at the top.
+    private static func kind(of path: String) -> String {
+        let parts = path.split(separator: "/")
+        guard parts.count > 1 else { return path }
+        if parts[0] == "signatures" || parts[0] == "config", parts.count > 2 { return parts[0...1].joined(separator: "/") }
+        return String(parts[0])
     }
 
     private func files(_ count: Int) -> String { Clean.files(count) }

@@ -2,15 +2,6 @@ import ArgumentParser
 import Zinc
 import ZincClient
 
-/// `zinc repo …`: commands on a client repo as a whole.
-struct RepoGroup: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "repo",
-        abstract: "Check or repair a client repo.",
-        subcommands: [RepoVerify.self, RepoSeed.self]
-    )
-}
-
 struct RepoVerify: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",

@@ -63,6 +63,7 @@ struct Serve: AsyncParsableCommand {
         let mode: ServerConfiguration.Mode
         var catalogID: String?
         var browser: CatalogBrowser.Source?
+        var rootWarning: String?
         if let catalog = servedCatalog {
             if storageRegistry.isRemote(catalog) {
                 throw CLIError.remoteCatalogNotServable(catalog)
@@ -78,6 +79,7 @@ struct Serve: AsyncParsableCommand {
             directory = URL(fileURLWithPath: root ?? ".", isDirectory: true).standardizedFileURL
             mode = .catalogRoot
             browser = .folder(directory.path)
+            rootWarning = try Self.rootWarning(directory.path)
         }
         if noBrowser { browser = nil }
         let server = CatalogHTTPServer(
@@ -111,6 +113,24 @@ struct Serve: AsyncParsableCommand {
         if browser != nil {
             StandardError.write("Browse the catalogs at \(base)~zinc/\n")
         }
+        if let rootWarning { StandardError.write("warning: \(rootWarning)\n") }
         try await server.run()
+    }
+
+    /// A `--root` that is missing is an error; one that is itself a catalog, or holds
+    /// none yet, is served, with a word on what a client will (not) find there.
+    private static func rootWarning(_ folder: String) throws -> String? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw ValidationError("--root '\(folder)' is not a folder that can be read")
+        }
+        func isCatalog(_ path: String) -> Bool {
+            CatalogIndex.fileNames.contains { FileManager.default.fileExists(atPath: path + "/" + $0) }
+        }
+        if isCatalog(folder) {
+            return "'\(folder)' is itself a catalog: --root serves the catalogs in its subfolders; "
+                + "serve this one with --catalog \(folder)"
+        }
+        guard !names.contains(where: { !$0.hasPrefix(".") && isCatalog(folder + "/" + $0) }) else { return nil }
+        return "no catalog in '\(folder)' yet: each catalog folder created in it will be served at /<folder>/"
     }
 }

@@ -16,8 +16,12 @@ struct UpdateBundle: ParsableCommand {
             Thumbs.db, desktop.ini, *~, .*.swp, .zincignore; --no-default-ignores keeps \
             them), the patterns of a .zincignore file at the source root, and --exclude \
             patterns, all in gitignore syntax (a later pattern wins; !PATTERN takes a path \
-            back). Zinc catalogs and client repos found inside the source are skipped with \
-            a warning.
+            back). Zinc catalogs (even empty ones) and client repos found inside the source \
+            are skipped with a warning.
+
+            Ctrl-C (or SIGTERM) stops an import and says whether its version was committed; \
+            if not, the files it wrote are recorded as never listed, and 'clean --force' \
+            removes them once the grace period has passed.
             """,
         aliases: ["update-bundle"]
     )
@@ -40,7 +44,7 @@ struct UpdateBundle: ParsableCommand {
     @Flag(help: "Only say what would be added, removed and changed, and what would be written.")
     var dryRun = false
 
-    @Flag(help: "Print one JSON document instead (see the README's JSON output section).")
+    @Flag(help: "Print one JSON document instead (see docs/JSON.md).")
     var json = false
 
     @OptionGroup var options: ImportOptions
@@ -60,6 +64,7 @@ struct UpdateBundle: ParsableCommand {
             printJSON(
                 .object([
                     "bundle": .string(name), "version": .int(Int64(version)), "unchanged": .bool(unchanged),
+                    "new_bundle": .bool(summary.isNewBundle),
                     "files": .int(Int64(summary.files)), "new_objects": .int(Int64(summary.newObjects)),
                     "object_bytes": .int(summary.objectBytes), "archive_bytes": .int(summary.archiveBytes),
                     "bytes_written": .int(summary.bytesWritten), "seconds": .double((ContinuousClock.now - start).inSeconds),
@@ -68,7 +73,7 @@ struct UpdateBundle: ParsableCommand {
         }
         switch summary.result {
         case .created(let version):
-            print("Created bundle '\(name)' version \(version)")
+            print("Created bundle '\(name)' version \(version)" + (summary.isNewBundle ? " (new bundle)" : ""))
         case .unchanged(let version):
             print("Bundle '\(name)' unchanged at version \(version)")
         }
@@ -104,7 +109,7 @@ struct UpdateBundle: ParsableCommand {
             print("Bundle '\(name)' would stay unchanged at version \(preview.previousVersion!)")
             return
         }
-        let against = preview.previousVersion.map { " (against version \($0))" } ?? ""
+        let against = preview.previousVersion.map { " (against version \($0))" } ?? " (new bundle)"
         print(
             "Would create a new version of '\(name)'\(against): \(HumanFormat.count(preview.files)) files, "
                 + "\(HumanFormat.count(preview.added.count)) added, \(HumanFormat.count(preview.changed.count)) changed, "
@@ -119,14 +124,19 @@ struct UpdateBundle: ParsableCommand {
         catalog location: CatalogReference, bundle: String, source: String, force: Bool,
         options: ImportOptions, quiet: Bool
     ) throws -> ImportSummary {
-        let catalog = try location.open()
+        // Written through the interruption's store, so that Ctrl-C can say what was committed.
+        let interruption = ImportInterruption(wrapping: try storageRegistry.catalogStorage(location.text, options: location.options))
+        let catalog = try Catalog.open(
+            interruption.storage, signer: location.signer, allowsUnsignedChanges: location.allowsUnsignedChanges)
         let bar = ProgressBar(quiet: quiet)
         defer { bar.finish() }
-        return try catalog.importBundle(
-            bundle, from: source,
-            options: try updateOptions(
-                for: catalog, force: force,
-                options: options, bar: bar))
+        return try InterruptedImport.run(interruption, bundle: bundle, bar: bar) {
+            try catalog.importBundle(
+                bundle, from: source,
+                options: try updateOptions(
+                    for: catalog, force: force,
+                    options: options, bar: bar))
+        }
     }
 
     private static func updateOptions(

@@ -7,8 +7,8 @@ struct UpdateDistro: ParsableCommand {
         abstract: "Point a distribution of a bundle at a version.",
         discussion: """
             VERSION is a number, 'latest', or @OTHER for the version distro OTHER points at \
-            (promote test to master with --version @test). The replaced version is kept \
-            under _NAME, so '--version @_master' rolls a bad promotion back.
+            (or 'zinc promote BUNDLE test master'). The replaced version is kept under _NAME, \
+            so '--version @_master' rolls a bad promotion back.
             """,
         aliases: ["update-distro"]
     )
@@ -36,22 +36,9 @@ struct UpdateDistro: ParsableCommand {
 
     func run() throws {
         let catalog = try self.catalog.reference.signed(by: signing).open()
-        let spec = try VersionSpec(version)
+        let spec = try catalog.versionSpec(version, of: id)
         let update = try catalog.updateDistro(bundle: id, distro: name, to: spec, savePrevious: !noPrev)
-        if json {
-            let (version, previous, changed): (Int, Int?, Bool)
-            switch update {
-            case .created(let v): (version, previous, changed) = (v, nil, true)
-            case .updated(let v, let was): (version, previous, changed) = (v, was, true)
-            case .unchanged(let v): (version, previous, changed) = (v, v, false)
-            }
-            printJSON(
-                .object([
-                    "bundle": .string(id), "distro": .string(name), "version": .int(Int64(version)),
-                    "previous": previous.map { .int(Int64($0)) } ?? .null, "changed": .bool(changed),
-                ]))
-            return
-        }
+        if json { return printJSON(update.json(bundle: id, distro: name)) }
         switch update {
         case .created(let v):
             print("Created distribution '\(name)' for '\(id)-v\(v)'")

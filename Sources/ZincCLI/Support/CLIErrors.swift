@@ -27,7 +27,7 @@ enum CLIError: Error, CustomStringConvertible {
             return "\(failed) of \(total) bundles failed to sync"
         case .remoteCatalogNotServable(let catalog):
             return "'\(catalog)': serve serves a local folder; a bucket is served by its own endpoint or a CDN in front "
-                + "of it (see 'Publishing to S3' in the README)"
+                + "of it (see docs/PUBLISHING.md)"
         case .cannotServe(let directory, let host, let port, let error):
             return "cannot serve \(directory) on \(host):\(port): \(error)"
         }

@@ -1,7 +1,8 @@
 import ArgumentParser
+import Zinc
 
 /// The statuses `zinc` exits with. Scripts branch on them, so each means one thing and
-/// they are listed in `zinc --help` and the README.
+/// they are listed in `zinc --help`, the README and docs/COMMANDS.md.
 enum ExitStatus {
     /// Done.
     static let success = ExitCode.success
@@ -15,12 +16,14 @@ enum ExitStatus {
     static let usage = ExitCode.validationFailure
 
     /// The one place an error gets its status: a wrong command line (ArgumentParser's
-    /// errors, a Python-spelling global option) is `usage`, help is `success`, an
-    /// `ExitCode` is itself, and every failure of the work (`ZincError`, `ClientError`,
-    /// `CLIError`, …) is `failure`.
+    /// errors, a Python-spelling global option, an invalid `--version` value) is
+    /// `usage`, help is `success`, an `ExitCode` is itself, and every failure of the work
+    /// (`ZincError`, `ClientError`, `CLIError`, …) is `failure`.
     static func of(_ error: any Error) -> ExitCode {
         switch error {
         case CLIError.missingValue, CLIError.invalidChoice: return usage
+        // Only ever a value typed on the command line (a catalog holds numbers).
+        case ZincError.invalidVersionSpec: return usage
         default: return ZincCommand.exitCode(for: error)
         }
     }

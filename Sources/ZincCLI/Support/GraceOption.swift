@@ -24,8 +24,14 @@ struct GraceOption: ParsableArguments {
         ))
     var grace: Int = Int(Catalog.indexCacheLifetime.components.seconds)
 
+    /// A century: far beyond any cache, and far from overflowing the milliseconds the
+    /// records count in.
+    static let longest = 100 * 365 * 24 * 3600
+
     func validate() throws {
-        guard grace >= 0 else { throw ValidationError("--grace must be 0 or more seconds, not \(grace)") }
+        guard (0...Self.longest).contains(grace) else {
+            throw ValidationError("--grace must be from 0 to \(Self.longest) seconds (a century), not \(grace)")
+        }
     }
 
     var duration: Duration { .seconds(grace) }

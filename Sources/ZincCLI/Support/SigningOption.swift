@@ -9,7 +9,7 @@ import Foundation
 
 /// `--sign-key FILE` (or $ZINC_SIGNING_KEY) and `--expires-in DAYS`, defined once for
 /// every command that changes a catalog's index or adds a manifest: with a key, the
-/// library signs what the command commits (see README, "Signed catalogs").
+/// library signs what the command commits (see docs/SIGNING.md).
 struct SigningOption: ParsableArguments {
     @Option(
         name: .customLong("sign-key"),

@@ -14,7 +14,7 @@ extension ZincCommand {
     /// ArgumentParser's "Unexpected argument"; nil for any other usage error.
     static func unknownCommandMessage(_ arguments: [String]) -> String? {
         guard let word = arguments.first, !word.hasPrefix("-"), !commandNames.contains(word) else { return nil }
-        guard let suggestion = nearest(to: word, among: commandNames) else {
+        guard let suggestion = Spelling.nearest(to: word, among: commandNames) else {
             return "unknown command '\(Names.printable(word))'; 'zinc --help' lists the commands"
         }
         return "unknown command '\(Names.printable(word))'; did you mean '\(suggestion)'?"

@@ -23,8 +23,8 @@ struct BundleListAlias: ParsableCommand {
                 version: target.version, flavor: flavor, withSHA: sha, json: false)
         }
         // As that tool printed it: one object per file and line.
-        let manifest = try target.catalog.reference.open()
-            .manifest(bundle: target.bundle, resolving: VersionSpec(target.version))
+        let catalog = try target.catalog.reference.open()
+        let manifest = try catalog.manifest(bundle: target.bundle, resolving: catalog.versionSpec(target.version, of: target.bundle))
         for path in try manifest.paths(ofExistingFlavor: flavor) {
             printJSONLine(.object(["file": .string(path), "sha": .string(manifest.files[path]!.sha)]))
         }

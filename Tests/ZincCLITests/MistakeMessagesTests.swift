@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// The usual slips of a release engineer, each answered with what was meant: a mistyped
+/// option, bundle, distribution, version or catalog, a bundle created by a typo.
+@Suite struct MistakeMessagesTests {
+    let dir: TemporaryDirectory
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        try SampleContent.basicAdjectives(in: dir)
+        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--source", "src"], in: dir.path)
+        try zincSucceeds(
+            ["update_distro", "--catalog", "cat", "--bundle", "GameAssets", "--distro", "test", "--version", "1"], in: dir.path)
+    }
+
+    func expectUsage(_ arguments: [String], message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try ZincBinary.run(arguments, in: dir.path)
+        #expect(result.status == 64, sourceLocation: sourceLocation)
+        #expect(result.stderr.hasPrefix("zinc: error: \(message)\n"), "\(result.stderr)", sourceLocation: sourceLocation)
+    }
+
+    func expectFailure(_ arguments: [String], message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try ZincBinary.run(arguments, in: dir.path)
+        #expect(result.status == 1, sourceLocation: sourceLocation)
+        #expect(result.stderr == "zinc: error: \(message)\n", sourceLocation: sourceLocation)
+    }
+
+    /// A mistyped required option is named, with the nearest option, rather than reported
+    /// as the required one missing; so is one of the Python tool's spellings.
+    @Test func mistypedRequiredOption() throws {
+        try expectUsage(
+            ["update_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--sorce", "src"],
+            message: "unknown option '--sorce'. Did you mean '--source'?")
+        try expectUsage(
+            ["update_bundle", "--catalog", "cat", "--bunlde", "GameAssets", "--source", "src"],
+            message: "unknown option '--bunlde'. Did you mean '--bundle'?")
+        try expectUsage(
+            ["update_distro", "--catalog", "cat", "--bundle", "GameAssets", "--distro", "test", "--verison", "1"],
+            message: "unknown option '--verison'. Did you mean '--version'?")
+        try expectUsage(
+            ["track", "--catalgo", "cat", "--bundle", "GameAssets"], message: "unknown option '--catalgo'. Did you mean '--catalog'?")
+        try expectUsage(
+            ["bundle:update", "-c", "cat", "--bundel", "GameAssets", "--path", "src"],
+            message: "unknown option '--bundel'. Did you mean '--bundle'?")
+        let result = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--sorce", "src"], in: dir.path)
+        #expect(result.stderr.contains("\nUsage: zinc update_bundle "))
+        // An option the command knows, spelt as a synonym, is no mistake.
+        try expectUsage(
+            ["update_bundle", "--catalog", "cat", "--id", "GameAssets"], message: "missing expected argument '--source <source>'")
+    }
+
+    /// An invalid version is a usage error (64); `@NAME` is suggested only for a
+    /// distribution the bundle has.
+    @Test func invalidVersion() throws {
+        let update = ["update_distro", "--catalog", "cat", "--bundle", "GameAssets", "--distro", "master", "--version"]
+        try expectUsage(update + ["abc"], message: "invalid version 'abc': expected a number, 'latest' or '@DISTRO'")
+        try expectUsage(
+            update + ["test"], message: "invalid version 'test': expected a number, 'latest' or '@DISTRO'; did you mean '@test'?")
+        try expectUsage(
+            ["list_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--version", "tset"],
+            message: "invalid version 'tset': expected a number, 'latest' or '@DISTRO'; did you mean '@test'?")
+    }
+
+    @Test func mistypedNames() throws {
+        try expectFailure(
+            ["list_bundle", "--catalog", "cat", "--bundle", "GameAsset", "--version", "1"],
+            message: "no bundle 'GameAsset' in the catalog; did you mean 'GameAssets'?")
+        try expectFailure(
+            ["list_bundle", "--catalog", "cat", "--bundle", "Levels", "--version", "1"], message: "no bundle 'Levels' in the catalog")
+        try expectFailure(
+            ["list_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--version", "@tset"],
+            message: "bundle 'GameAssets' has no distribution 'tset'; did you mean 'test'?")
+        try expectFailure(
+            ["delete_distro", "--catalog", "cat", "--bundle", "GameAssets", "--distro", "tets"],
+            message: "bundle 'GameAssets' has no distribution 'tets'; did you mean 'test'?")
+    }
+
+    /// A catalog that is not found says where it was looked for, and the nearest catalog
+    /// beside that folder or under `catalogs/`.
+    @Test func mistypedCatalog() throws {
+        try expectFailure(
+            ["list", "--catalog", "catt"],
+            message: "no catalog at 'catt' (no catalog.json in \(dir.at("catt")) or \(dir.at("catalogs/catt"))); did you mean 'cat'?")
+        try zincSucceeds(["create_catalog", "--id", "com.example.game"], in: dir.path)
+        try expectFailure(
+            ["list", "--catalog", "com.example.gmae"],
+            message: "no catalog at 'com.example.gmae' (no catalog.json in \(dir.at("com.example.gmae")) or "
+                + "\(dir.at("catalogs/com.example.gmae"))); did you mean 'com.example.game'?")
+        try expectFailure(
+            ["list", "--catalog", "./nowhere/x"], message: "no catalog at './nowhere/x' (no catalog.json in \(dir.at("nowhere/x")))")
+    }
+
+    /// A new bundle, as a typo makes one, says so in the summary, the dry run and the JSON.
+    @Test func newBundleIsNamedAsSuch() throws {
+        #expect(
+            try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "GameAsset", "--source", "src"], in: dir.path)
+                == "Created bundle 'GameAsset' version 1 (new bundle)\n")
+        try dir.write("src/extra.txt", "more")
+        #expect(
+            try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--source", "src"], in: dir.path)
+                == "Created bundle 'GameAssets' version 2\n")
+        let preview = try zincSucceeds(
+            ["update_bundle", "--catalog", "cat", "--bundle", "Other", "--source", "src", "--dry-run"], in: dir.path)
+        #expect(preview.contains("Would create a new version of 'Other' (new bundle):"))
+        try dir.write("src/extra.txt", "more again")
+        let json = try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Third", "--source", "src", "--json"], in: dir.path)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["new_bundle"] as? Bool == true)
+    }
+
+    /// `serve --root` says when the folder holds no catalog, or is one itself, after the
+    /// address line scripts read; a missing folder is an error.
+    @Test func serveRootWithoutCatalogs() throws {
+        try FileManager.default.createDirectory(atPath: dir.at("empty"), withIntermediateDirectories: true)
+        let empty = try ServeProcess(arguments: ["serve", "--root", "empty", "--port", "0"], in: dir.path, startupLines: 3)
+        #expect(
+            empty.startupLines.last
+                == "warning: no catalog in '\(dir.at("empty"))' yet: each catalog folder created in it will be served at /<folder>/")
+        let catalog = try ServeProcess(arguments: ["serve", "--root", "cat", "--port", "0", "--no-browser"], in: dir.path, startupLines: 2)
+        #expect(catalog.startupLines.last?.hasPrefix("warning: '\(dir.at("cat"))' is itself a catalog") == true)
+        try expectUsage(["serve", "--root", "missing"], message: "--root '\(dir.at("missing"))' is not a folder that can be read")
+    }
+
+    /// `repo_init DIR`, as `git init DIR`; a tracked URL typed with a trailing `/` is
+    /// joined to each file's path with one `/` in messages.
+    @Test func repoInitTakesTheFolder() throws {
+        #expect(try zincSucceeds(["repo_init", "client"], in: dir.path) == "Created repo \(dir.at("client"))\n")
+        try zincSucceeds(
+            ["track", "--repo", "client", "--catalog", "file://\(dir.at("cat"))/", "--bundle", "GameAssets", "--distro", "test"],
+            in: dir.path)
+        try FileManager.default.moveItem(atPath: dir.at("cat"), toPath: dir.at("moved"))
+        let sync = try ZincBinary.run(["sync", "--repo", "client"], in: dir.path)
+        #expect(sync.stdout.contains("file://\(dir.at("cat"))/catalog.json.gz does not exist"), "\(sync.stdout)")
+        #expect(!sync.stdout.contains("//catalog.json.gz"))
+        try expectUsage(["repo_init", "a", "--repo", "b"], message: "give the folder once: DIR or --repo DIR.")
+    }
+}
