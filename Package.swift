@@ -68,7 +68,9 @@ let package = Package(
                 "CZlib", .product(name: "Logging", package: "swift-log"),
                 .target(name: "CGlibcRename", condition: .when(platforms: [.linux])),
             ] + cryptoDependencies,
-            swiftSettings: cryptoSettings
+            // The crash-injection hook the kill tests drive (FaultInjection) exists in
+            // debug builds only: no release binary or embedding app carries it.
+            swiftSettings: cryptoSettings + [.define("ZINC_FAULT_INJECTION", .when(configuration: .debug))]
         ),
         // `zinc serve`: a static HTTP server with CDN semantics. It knows nothing of
         // catalogs beyond file names, so it depends on SwiftNIO and the shared cache policy only.

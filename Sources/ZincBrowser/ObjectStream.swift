@@ -4,8 +4,9 @@ import ZincServer
 /// An object's content as it is read and decompressed, a chunk per call, checked
 /// against its SHA-1 at the end: a damaged object ends its response early (the server
 /// then closes the connection) rather than completing it with wrong bytes.
+///
+/// Unchecked: `reader` changes, but `DynamicBodyStream` is called one call at a time.
 final class ObjectStream: DynamicBodyStream, @unchecked Sendable {
-    // Unchecked: `DynamicBodyStream` is called one call at a time.
     private var reader: StorageReader?
     private let decoder: StoredObjectDecoder
     private let output: Output

@@ -8,7 +8,7 @@ import Darwin
 
 /// A catalog in a local folder (`file://`), for catalogs on a shared drive and for tests.
 /// The validator is size and modification time, so `If-None-Match` works as over HTTP.
-public final class FileCatalogSource: CatalogSource, @unchecked Sendable {
+public final class FileCatalogSource: CatalogSource, Sendable {
     public let url: String
     private let root: String
 

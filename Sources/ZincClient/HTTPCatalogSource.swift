@@ -13,7 +13,7 @@ import Foundation
 /// ``makeCatalogSource(_:)``). Bodies are streamed chunk by chunk into the caller's file
 /// as they arrive, never collected in memory, and `FetchTransfer` checks every promise
 /// the server makes (status, Content-Range, Content-Length) against what it sends.
-public final class HTTPCatalogSource: CatalogSource, @unchecked Sendable {
+public final class HTTPCatalogSource: CatalogSource, Sendable {
     public let url: String
     private let base: URL
     /// Kept for the source's life, so that fetches reuse the server's connection.

@@ -5,6 +5,9 @@ import ZincHTTP
 /// request borrows an idle handle (or a new one), so concurrent requests each get their
 /// own kept-alive connection and sequential ones reuse it. libcurl is loaded by the
 /// first request, never by a process that makes none.
+///
+/// Unchecked: `idle` holds libcurl handles, which are not `Sendable`; it is touched only
+/// under `lock`, and a handle taken from it serves one request on one thread at a time.
 package final class HTTPClient: @unchecked Sendable {
     /// Guards `idle`.
     private let lock = Mutex(())

@@ -1,7 +1,7 @@
 import Logging
 
 /// A Zinc catalog: the entry point for everything that reads or changes one.
-public final class Catalog: @unchecked Sendable {
+public final class Catalog: Sendable {
     public let storage: CatalogStorage
     public let config: CatalogConfig
     public let logger: Logger

@@ -39,6 +39,8 @@ public func parallelMap<T>(count: Int, workers: Int?, _ body: (Int) throws -> T)
     return try state.results()
 }
 
+/// The lanes' shared results. Unchecked: `T` need not be `Sendable`, but each value is
+/// handed over under `lock`, and read by the caller only after every lane is done.
 private final class ParallelState<T>: @unchecked Sendable {
     /// Guards the fields below.
     private let lock = Mutex(())
@@ -76,7 +78,8 @@ private final class ParallelState<T>: @unchecked Sendable {
     }
 }
 
-/// Written only before the lanes start and after they end.
+/// The body the lanes call. Unchecked: written only before the lanes start and after
+/// they end.
 private final class ReleasableBox<T>: @unchecked Sendable {
     var value: T?
     init(_ value: T) { self.value = value }

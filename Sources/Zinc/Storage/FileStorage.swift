@@ -18,7 +18,7 @@ import Darwin
 /// Linux; elsewhere each file is synced at its commit and `flush` empties the drive's cache).
 /// Locks are `flock`s on hidden files of the root, released by the kernel when a
 /// process dies.
-public final class FileStorage: CatalogStorage, @unchecked Sendable {
+public final class FileStorage: CatalogStorage, Sendable {
     public let root: String
     public var location: String { root }
 

@@ -142,6 +142,7 @@ package struct LockRecord: Equatable, Sendable {
 }
 
 /// A lock object this process holds, refreshed by a thread of its own until released.
+/// Unchecked: `refresher` is set once, in `init`, and only read after (by `release`).
 private final class LockObjectHolder: HeldLock, @unchecked Sendable {
     private let storage: CatalogStorage
     private let path: String
