@@ -71,19 +71,18 @@ import Zinc
             "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "eu-west-1",
             "AWS_CONFIG_FILE": "/nonexistent/config", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/credentials",
         ]
-        let registry = StorageRegistry.local.registeringS3(environment: environment)
-        let storage = try #require(
-            try registry.catalogStorage("s3://bucket/a/cat", options: StorageOptions(endpointURL: "http://127.0.0.1:9")) as? S3Storage)
+        let registry = StorageRegistry.local.registeringS3(environment: environment, endpointURL: "http://127.0.0.1:9")
+        let storage = try #require(try registry.catalogStorage("s3://bucket/a/cat") as? S3Storage)
         #expect(storage.address == S3Address(bucket: "bucket", prefix: "a/cat"))
         #expect(storage.location == "s3://bucket/a/cat")
         #expect(storage.isRemote)
         #expect(storage.client.configuration.endpoint?.absoluteString == "http://127.0.0.1:9")
         #expect(storage.client.configuration.region == "eu-west-1")
         #expect(throws: S3ConfigurationError.invalidBucketName(bucket: "Bad_Bucket", address: "s3://Bad_Bucket/cat")) {
-            try registry.catalogStorage("s3://Bad_Bucket/cat", options: StorageOptions())
+            try StorageRegistry.local.registeringS3(environment: environment).catalogStorage("s3://Bad_Bucket/cat")
         }
         #expect(throws: S3ConfigurationError.invalidEndpoint("ftp://x")) {
-            try registry.catalogStorage("s3://bucket/cat", options: StorageOptions(endpointURL: "ftp://x"))
+            try StorageRegistry.local.registeringS3(environment: environment, endpointURL: "ftp://x").catalogStorage("s3://bucket/cat")
         }
     }
 }

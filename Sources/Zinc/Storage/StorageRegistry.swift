@@ -1,10 +1,11 @@
 /// Opens catalog storage by location: a local path or `file://` URL (`FileStorage`),
 /// or a URL whose scheme a backend registered (`s3://` with ZincS3). Commands go
 /// through one registry, so a new backend is one `registering` call, not a special
-/// case in every command.
+/// case in every command. A backend's settings (S3's endpoint, credentials) are its
+/// own: given where it registers, never carried by the core.
 public struct StorageRegistry: Sendable {
     /// Opens a location of the backend's scheme, without checking that a catalog is there.
-    public typealias Opener = @Sendable (_ location: String, _ options: StorageOptions) throws -> CatalogStorage
+    public typealias Opener = @Sendable (_ location: String) throws -> CatalogStorage
 
     private var openers: [String: Opener]
 
@@ -27,14 +28,14 @@ public struct StorageRegistry: Sendable {
 
     /// The storage of an existing catalog (`--catalog`): a remote URL, a local path or
     /// `file://` URL, or the id of a catalog under `catalogs/`.
-    public func catalogStorage(_ text: String, options: StorageOptions = StorageOptions()) throws -> CatalogStorage {
-        if let remote = try remoteStorage(text, options: options) { return remote }
+    public func catalogStorage(_ text: String) throws -> CatalogStorage {
+        if let remote = try remoteStorage(text) { return remote }
         return try FileStorage(root: CatalogLocation.resolve(text).rootPath)
     }
 
     /// The storage where a new catalog goes (`--dest`), which need not exist yet.
-    public func destinationStorage(_ text: String, options: StorageOptions = StorageOptions()) throws -> CatalogStorage {
-        if let remote = try remoteStorage(text, options: options) { return remote }
+    public func destinationStorage(_ text: String) throws -> CatalogStorage {
+        if let remote = try remoteStorage(text) { return remote }
         return try FileStorage(root: CatalogLocation.destination(text).rootPath)
     }
 
@@ -43,12 +44,12 @@ public struct StorageRegistry: Sendable {
         scheme(of: text).map { openers[$0] != nil } ?? false
     }
 
-    private func remoteStorage(_ text: String, options: StorageOptions) throws -> CatalogStorage? {
+    private func remoteStorage(_ text: String) throws -> CatalogStorage? {
         guard let scheme = scheme(of: text), scheme != "file" else { return nil }
         guard let opener = openers[scheme] else {
             throw ZincError.unknownStorageScheme(location: text, scheme: scheme, known: ["file"] + schemes)
         }
-        return try opener(text, options)
+        return try opener(text)
     }
 
     private func scheme(of text: String) -> String? {
@@ -58,15 +59,5 @@ public struct StorageRegistry: Sendable {
             scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
         else { return nil }
         return scheme.lowercased()
-    }
-}
-
-/// Settings of remote backends that a command line may give.
-public struct StorageOptions: Sendable {
-    /// The endpoint of an S3-compatible service (`--endpoint-url`); nil: the backend's default.
-    public var endpointURL: String?
-
-    public init(endpointURL: String? = nil) {
-        self.endpointURL = endpointURL
     }
 }

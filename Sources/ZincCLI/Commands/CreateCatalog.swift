@@ -21,7 +21,7 @@ struct CreateCatalog: ParsableCommand {
 
     func run() throws {
         let storage =
-            try dest.map { try storageRegistry.destinationStorage($0, options: remote.storageOptions) }
+            try dest.map { try remote.registry.destinationStorage($0) }
             ?? FileStorage(root: CatalogLocation.embedded(id: id).rootPath)
         _ = try Catalog.create(id: id, in: storage, signer: signing.signer())
         print("Created catalog '\(id)' at \(storage.location)")

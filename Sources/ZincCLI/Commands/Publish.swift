@@ -62,7 +62,7 @@ struct Publish: ParsableCommand {
         let report: PublishReport, published: String
         do {
             let source = try catalog.reference.open()
-            let destination = try storageRegistry.destinationStorage(to, options: catalog.remote.storageOptions)
+            let destination = try catalog.remote.registry.destinationStorage(to)
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
             let options = PublishOptions(dryRun: dryRun, delete: delete, grace: grace.duration, workers: jobs) { bar.show($0) }

@@ -125,7 +125,7 @@ struct UpdateBundle: ParsableCommand {
         options: ImportOptions, quiet: Bool
     ) throws -> ImportSummary {
         // Written through the interruption's store, so that Ctrl-C can say what was committed.
-        let interruption = ImportInterruption(wrapping: try storageRegistry.catalogStorage(location.text, options: location.options))
+        let interruption = ImportInterruption(wrapping: try location.registry.catalogStorage(location.text))
         let catalog = try Catalog.open(
             interruption.storage, signer: location.signer, allowsUnsignedChanges: location.allowsUnsignedChanges)
         let bar = ProgressBar(quiet: quiet)

@@ -8,13 +8,13 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Every storage backend the `zinc` command can open.
+/// Every storage backend the `zinc` command can open, with their default settings.
 let storageRegistry = StorageRegistry.local.registeringS3()
 
-/// A catalog as the user named it, with the settings to reach it.
+/// A catalog as the user named it, with the backends that reach it.
 struct CatalogReference {
     let text: String
-    var options = StorageOptions()
+    var registry = storageRegistry
     /// Signs what the opened catalog commits (`SigningOption`).
     var signer: CatalogSigner?
     /// `--unsigned`: a signed catalog may be changed without a signer.
@@ -22,7 +22,7 @@ struct CatalogReference {
 
     func open() throws -> Catalog {
         try Catalog.open(
-            storageRegistry.catalogStorage(text, options: options), signer: signer, allowsUnsignedChanges: allowsUnsignedChanges)
+            registry.catalogStorage(text), signer: signer, allowsUnsignedChanges: allowsUnsignedChanges)
     }
 }
 
@@ -44,7 +44,7 @@ struct CatalogOption: ParsableArguments {
             guard let text = catalog ?? environment else {
                 throw ValidationError("Missing expected argument '--catalog <catalog>' (or set ZINC_CATALOG)")
             }
-            return CatalogReference(text: text, options: remote.storageOptions)
+            return CatalogReference(text: text, registry: remote.registry)
         }
     }
 }
@@ -58,7 +58,8 @@ struct RemoteOptions: ParsableArguments {
             discussion: "Defaults to $AWS_ENDPOINT_URL, else AWS itself.", valueName: "url"))
     var endpointURL: String?
 
-    var storageOptions: StorageOptions { StorageOptions(endpointURL: endpointURL) }
+    /// The backends, S3's with this endpoint.
+    var registry: StorageRegistry { .local.registeringS3(endpointURL: endpointURL) }
 }
 
 /// The Python tool's `-c/--catalog CAT`, defined once for its spellings.
