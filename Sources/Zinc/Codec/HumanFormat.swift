@@ -1,11 +1,11 @@
 /// Numbers as people read them in summaries and progress lines: sizes in decimal units
 /// (`12.4 MB`, as disks and object stores count), counts with thousands separators,
 /// durations as clock times. Raw numbers belong to `--json` output only.
-public enum HumanFormat {
+package enum HumanFormat {
     private static let units = ["B", "kB", "MB", "GB", "TB", "PB", "EB"]
 
     /// `512 B`, `1.5 kB`, `12.4 MB`, `3.07 GB`: three significant digits from 1 kB up.
-    public static func bytes(_ count: Int64) -> String {
+    package static func bytes(_ count: Int64) -> String {
         guard count >= 1000 || count <= -1000 else { return "\(count) B" }
         var value = Double(count.magnitude)
         var unit = 0
@@ -18,7 +18,7 @@ public enum HumanFormat {
     }
 
     /// `1,234,567`.
-    public static func count(_ value: Int) -> String {
+    package static func count(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var grouped = ""
         for (i, digit) in digits.enumerated() {
@@ -29,12 +29,12 @@ public enum HumanFormat {
     }
 
     /// `1 file`, `1,234 files`: a count and its noun, plural (with an s) unless one.
-    public static func count(_ value: Int, _ noun: String) -> String {
+    package static func count(_ value: Int, _ noun: String) -> String {
         "\(count(value)) \(noun)\(value == 1 ? "" : "s")"
     }
 
     /// `0:07`, `12:34`, `1:02:03`.
-    public static func duration(seconds: Double) -> String {
+    package static func duration(seconds: Double) -> String {
         let total = seconds.isFinite ? Int(max(0, seconds.rounded())) : 0
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -7,7 +7,7 @@ import Synchronization
 /// (the same error a sequential run would stop at). Lanes are real threads, not
 /// Dispatch's core-wide pool, so more workers than cores really run at once: requests
 /// to a remote store spend their time waiting, not computing.
-public func parallelMap<T>(count: Int, workers: Int?, _ body: (Int) throws -> T) throws -> [T] {
+package func parallelMap<T>(count: Int, workers: Int?, _ body: (Int) throws -> T) throws -> [T] {
     guard count > 0 else { return [] }
     let state = ParallelState<T>(count: count)
     let lanes = max(1, min(workers ?? AvailableCores.count, count))
