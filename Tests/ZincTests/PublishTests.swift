@@ -116,6 +116,22 @@ import ZincTestSupport
                 == dir.catalogContent("cat").filter { !$0.key.hasPrefix("retired/") && !$0.key.hasPrefix("locks/") })
     }
 
+    /// The newest version deleted, then every version: each was numbered by the source
+    /// (at most its `next_version`, the highest number handed out), so the index that
+    /// no longer lists it replaces the destination's.
+    @Test func theNewestOrEveryVersionDeletedIsPublished() throws {
+        let dir = try TemporaryDirectory()
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let destination = FileStorage(root: dir.at("live"))
+        _ = try catalog.publish(to: destination)
+        _ = try catalog.deleteVersions(of: "B", [try VersionSelection("2")])
+        #expect(try catalog.publish(to: destination).indexChanged)
+        #expect(try Catalog.open(destination).index().bundles["B"]?.versions == [1])
+        _ = try catalog.deleteVersions(of: "B", [try VersionSelection("all")])
+        #expect(try catalog.publish(to: destination).indexChanged)
+        #expect(try Catalog.open(destination).index().bundles["B"]?.versions == [])
+    }
+
     @Test func anInterruptedPublishResumes() throws {
         let dir = try TemporaryDirectory()
         let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)

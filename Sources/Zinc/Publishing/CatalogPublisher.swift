@@ -340,8 +340,8 @@ extension Catalog {
 
     /// A destination index may be replaced by `index` when it is the same catalog and
     /// every version it lists is one `index` lists or one this catalog numbered and
-    /// deleted since (below its bundle's next version number). Any other version was
-    /// added by another writer.
+    /// deleted since (at most its bundle's `next_version`, which is, despite the name,
+    /// the highest number handed out). Any other version was added by another writer.
     private func checkReplaceable(_ current: CatalogIndex, at destination: CatalogStorage, by index: CatalogIndex) throws {
         guard current.id == index.id else {
             throw ZincError.publishDestinationIsOtherCatalog(destination: destination.location, id: current.id, expected: index.id)
@@ -350,7 +350,7 @@ extension Catalog {
         for (name, bundle) in current.bundles {
             let ours = index.bundles[name]
             let kept = Set(ours?.versions ?? [])
-            let versions = bundle.versions.filter { !kept.contains($0) && $0 >= (ours?.nextVersion ?? 1) }
+            let versions = bundle.versions.filter { !kept.contains($0) && $0 > (ours?.nextVersion ?? 0) }
             if !versions.isEmpty { foreign[name] = versions }
         }
         guard foreign.isEmpty else {
