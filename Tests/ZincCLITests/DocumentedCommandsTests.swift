@@ -323,7 +323,7 @@ final class DocumentRun {
         process.currentDirectoryURL = URL(fileURLWithPath: scratch.path)
         process.environment = environment
         let log = tools.at("output")
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)  // a failure shows in the open below
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = handle
         process.standardError = handle
