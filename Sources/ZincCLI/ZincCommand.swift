@@ -121,9 +121,15 @@ struct ZincCommand: AsyncParsableCommand {
     /// option and the environment), with that command's usage rather than zinc's.
     private static func usageError(_ error: any Error, of command: ParsableCommand.Type?) -> String? {
         guard let command, command != ZincCommand.self, error is ValidationError else { return nil }
+        return "\(error)\n" + usageLines(for: command)
+    }
+
+    /// `Usage: zinc list [...]` and `See 'zinc list --help' …`: what a usage error of
+    /// `command` ends with.
+    static func usageLines(for command: ParsableCommand.Type) -> String {
         let usage = usageString(for: command)
         let path = usage.split(separator: " ").prefix { !["[", "<", "-"].contains($0.first) }.joined(separator: " ")
-        return "\(error)\nUsage: \(usage)\n  See '\(path) --help' for more information."
+        return "Usage: \(usage)\n  See '\(path) --help' for more information."
     }
 
     private static func report(_ error: any Error, of command: ParsableCommand.Type? = nil) -> Never {

@@ -67,7 +67,8 @@ public struct CatalogLocation: Equatable, Sendable {
         CatalogLocation(rootPath: absolutePath(defaultFolder + "/" + id))
     }
 
-    static func isCatalog(_ root: String) -> Bool {
+    /// Whether the folder `root` holds a catalog's index (any of its four copies).
+    package static func isCatalog(_ root: String) -> Bool {
         CatalogIndex.fileNames.contains { FileManager.default.fileExists(atPath: root + "/" + $0) }
     }
 

@@ -123,14 +123,11 @@ struct Serve: AsyncParsableCommand {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw ValidationError("--root '\(folder)' is not a folder that can be read")
         }
-        func isCatalog(_ path: String) -> Bool {
-            CatalogIndex.fileNames.contains { FileManager.default.fileExists(atPath: path + "/" + $0) }
-        }
-        if isCatalog(folder) {
+        if CatalogLocation.isCatalog(folder) {
             return "'\(folder)' is itself a catalog: --root serves the catalogs in its subfolders; "
                 + "serve this one with --catalog \(folder)"
         }
-        guard !names.contains(where: { !$0.hasPrefix(".") && isCatalog(folder + "/" + $0) }) else { return nil }
+        guard !names.contains(where: { !$0.hasPrefix(".") && CatalogLocation.isCatalog(folder + "/" + $0) }) else { return nil }
         return "no catalog in '\(folder)' yet: each catalog folder created in it will be served at /<folder>/"
     }
 }

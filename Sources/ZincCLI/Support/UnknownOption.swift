@@ -16,10 +16,8 @@ extension ZincCommand {
         guard let unknown = typed.map({ String($0.prefix { $0 != "=" }) }).first(where: { !known.contains($0) }) else {
             return nil
         }
-        let usage = usageString(for: command)
-        let path = usage.split(separator: " ").prefix { !["[", "<", "-"].contains($0.first) }.joined(separator: " ")
         let suggestion = Spelling.nearest(to: unknown, among: known.sorted()).map { ". Did you mean '\($0)'?" } ?? ""
-        return "unknown option '\(Names.printable(unknown))'\(suggestion)\nUsage: \(usage)\n  See '\(path) --help' for more information."
+        return "unknown option '\(Names.printable(unknown))'\(suggestion)\n" + usageLines(for: command)
     }
 
     /// The subcommand the leading words name (`repo verify`), and the arguments after them.
