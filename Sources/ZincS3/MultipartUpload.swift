@@ -7,28 +7,21 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// An upload in parts that was begun and not completed. `clean` sees abandoned ones as
-/// temporary files named `<path>?uploadId=<id>` (catalog paths never hold `?`), whose
-/// size is the sum of their parts and whose deletion aborts them.
-struct MultipartUpload {
-    static let marker = "?uploadId="
-
+/// An upload in parts that was begun and not completed. An abandoned one is the token
+/// of an `AbandonedWrite`, which `clean` shows as `<path>?uploadId=<id>` (catalog paths
+/// never hold `?`), sized by the sum of its parts and discarded by aborting it.
+struct MultipartUpload: Hashable, Sendable {
     let path: String
     let uploadID: String
     var initiated = Date.distantPast
 
-    var pseudoPath: String { path + Self.marker + uploadID }
+    /// The name `clean` shows it by: its object's path, told apart from the object and
+    /// from other uploads of that path.
+    var displayPath: String { path + "?uploadId=" + uploadID }
 
     init(path: String, uploadID: String) {
         self.path = path
         self.uploadID = uploadID
-    }
-
-    init?(pseudoPath: String) {
-        guard let marker = pseudoPath.firstRange(of: Self.marker) else { return nil }
-        path = String(pseudoPath[..<marker.lowerBound])
-        uploadID = String(pseudoPath[marker.upperBound...])
-        guard !path.isEmpty, !uploadID.isEmpty else { return nil }
     }
 
     /// Starts an upload of `path` with its headers (type, caching).
@@ -91,7 +84,7 @@ struct MultipartUpload {
         guard [200, 204, 404].contains(response.status) else { throw storage.client.failure(response, of: request) }
     }
 
-    /// The bytes its parts hold (0 once it is gone).
+    /// The bytes its parts hold; nil once it is gone.
     func size(in storage: S3Storage) throws -> Int64? {
         let request = S3Request(.get, key: storage.address.key(path), operation: "LIST parts of \(path)", query: [("uploadId", uploadID)])
         let response = try storage.client.send(request)

@@ -15,7 +15,8 @@ import Foundation
 ///   multipart upload) succeeds; writers spool their bytes locally until `commit`.
 /// - Conditional commits: `ifAbsent` sends `If-None-Match: *`, `ifMatch` sends
 ///   `If-Match` with the ETag a read returned; the store checks and writes atomically,
-///   and 412 (or 409, a concurrent conditional write) means the condition failed.
+///   and 412 (or 409, a concurrent conditional write) means the condition failed. An
+///   ETag is a digest of the bytes, so versions track content (`versionTracking`).
 /// - Read after write: S3 and its compatibles are strongly consistent for reads and
 ///   listings after a successful write.
 /// - Durability: a write is durable when its request succeeds, so `flush` has nothing to do.
@@ -65,7 +66,6 @@ public final class S3Storage: CatalogStorage {
     }
 
     public func size(of path: String) throws -> Int64? {
-        if let upload = MultipartUpload(pseudoPath: path) { return try upload.size(in: self) }
         let request = S3Request(.head, key: address.key(path), operation: "HEAD \(path)")
         let response = try client.send(request)
         switch response.status {
@@ -113,7 +113,6 @@ public final class S3Storage: CatalogStorage {
     }
 
     public func delete(_ path: String) throws {
-        if let upload = MultipartUpload(pseudoPath: path) { return try upload.abort(in: self) }
         let request = S3Request(.delete, key: address.key(path), operation: "DELETE \(path)")
         let response = try client.send(request)
         guard [200, 204, 404].contains(response.status) else { throw client.failure(response, of: request) }
@@ -130,12 +129,27 @@ public final class S3Storage: CatalogStorage {
     /// Every successful request is already durable.
     public func flush() throws {}
 
+    /// An ETag is the MD5 of the bytes of a single PUT, and of its parts' MD5s for an
+    /// upload in parts, which one tuning cuts alike.
+    public var versionTracking: VersionTracking { .content }
+
     /// Multipart uploads under the prefix begun more than `age` ago: their writers were
     /// killed between the first part and the completion, and the store keeps (and
-    /// bills) their parts until they are aborted. `delete` aborts them.
-    public func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String] {
+    /// bills) their parts until they are aborted. Each is sized by a listing of its
+    /// parts; one aborted meanwhile is left out.
+    public func abandonedWrites(olderThan age: Duration) throws -> [AbandonedWrite] {
         let cutoff = Date().addingTimeInterval(-Double(age.components.seconds))
-        return try MultipartUpload.all(in: self).filter { $0.initiated < cutoff }.map(\.pseudoPath)
+        return try MultipartUpload.all(in: self).filter { $0.initiated < cutoff }.compactMap { upload in
+            try upload.size(in: self).map { AbandonedWrite(displayPath: upload.displayPath, size: $0, token: upload) }
+        }
+    }
+
+    /// Aborts the upload.
+    public func discard(_ write: AbandonedWrite) throws {
+        guard let upload = write.token as? MultipartUpload else {
+            preconditionFailure("\(write.displayPath) is no upload of an S3Storage")
+        }
+        try upload.abort(in: self)
     }
 
     public func fingerprint(of bytes: [UInt8]) -> String? {

@@ -89,9 +89,9 @@ import ZincTestSupport
     }
 
     /// A writer killed between the first part and the completion leaves an upload the
-    /// bucket keeps (and bills); it shows as a temporary file of its own catalog only,
-    /// and deleting that pseudo-path aborts it.
-    @Test func anAbandonedMultipartUploadIsListedAndAbortedByDelete() throws {
+    /// bucket keeps (and bills); it shows as an abandoned write of its own catalog only,
+    /// sized by its parts and named as `clean` shows it, and discarding it aborts it.
+    @Test func anAbandonedMultipartUploadIsListedAndAbortedByDiscard() throws {
         let server = try MotoServer.shared()
         let bucket = try server.makeBucket()
         let storage = try server.storage(bucket: bucket, prefix: "cat")
@@ -100,25 +100,43 @@ import ZincTestSupport
         _ = try upload.upload(part: 1, body: .bytes(SampleContent.noise(1000, seed: 1)), in: storage)
         let other = try MultipartUpload.begin("archives/B-1.tar", headers: [:], in: neighbour)
 
-        let abandoned = try storage.abandonedTemporaryFiles(olderThan: .zero)
-        #expect(abandoned == ["archives/B-1.tar?uploadId=" + upload.uploadID])
         // (moto dates every upload 2010-11-10, so the age cutoff is tested on a server of
         // our own: `abandonedUploadsAreTheOnesOlderThanTheCutoff`.)
-        #expect(try storage.size(of: abandoned[0]) == 1000)
+        let abandoned = try storage.abandonedWrites(olderThan: .zero)
+        #expect(abandoned.map(\.displayPath) == ["archives/B-1.tar?uploadId=" + upload.uploadID])
+        #expect(abandoned.map(\.size) == [1000])
         // Invisible as a file.
         #expect(try storage.list("") == [] && storage.read("archives/B-1.tar") == nil && storage.size(of: "archives/B-1.tar") == nil)
 
-        try storage.delete(abandoned[0])
-        #expect(try storage.abandonedTemporaryFiles(olderThan: .zero) == [])
-        #expect(try storage.size(of: abandoned[0]) == nil)
-        try storage.delete(abandoned[0])  // already gone: not an error
-        #expect(try neighbour.abandonedTemporaryFiles(olderThan: .zero) == [other.pseudoPath], "the other catalog's upload stays")
-        try neighbour.delete(other.pseudoPath)
+        try storage.discard(abandoned[0])
+        #expect(try storage.abandonedWrites(olderThan: .zero) == [])
+        try storage.discard(abandoned[0])  // already gone: not an error
+        let others = try neighbour.abandonedWrites(olderThan: .zero)
+        #expect(others.map(\.displayPath) == [other.displayPath], "the other catalog's upload stays")
+        for write in others { try neighbour.discard(write) }
+    }
+
+    /// `clean` reports an abandoned upload by the name it always had, `<path>?uploadId=<id>`,
+    /// with the bytes of its parts, and a forced run aborts it.
+    @Test func cleanShowsAnAbandonedUploadByItsUploadIDAndAbortsIt() throws {
+        let server = try MotoServer.shared()
+        let storage = try server.storage(bucket: try server.makeBucket(), prefix: "cat")
+        let catalog = try Catalog.create(id: "com.example.abandoned", in: storage)
+        let upload = try MultipartUpload.begin("archives/B-1.tar", headers: [:], in: storage)
+        _ = try upload.upload(part: 1, body: .bytes(SampleContent.noise(1000, seed: 2)), in: storage)
+
+        func shown(_ report: CleanReport) -> [String] { report.files.map { "\($0.path) \($0.size)" } }
+        let expected = ["archives/B-1.tar?uploadId=\(upload.uploadID) 1000"]
+        #expect(try shown(catalog.clean()) == expected)
+        let removed = try catalog.clean(force: true)
+        #expect(shown(removed) == expected && removed.removed)
+        #expect(try storage.abandonedWrites(olderThan: .zero) == [])
     }
 
     /// Which unfinished uploads count as abandoned: those begun before the cutoff (an
     /// unreadable date counts as old), below the catalog's prefix, over every page of
-    /// the listing.
+    /// the listing, sized by their parts; one whose parts are gone (aborted meanwhile)
+    /// is no longer there to clean.
     @Test func abandonedUploadsAreTheOnesOlderThanTheCutoff() throws {
         let server = try HostileHTTPServer()
         let formatter = ISO8601DateFormatter()
@@ -144,19 +162,28 @@ import ZincTestSupport
             upload("cat/archives/old.tar", "old", twoHoursAgo) + upload("cat/archives/new.tar", "new", tenMinutesAgo),
             next: ("cat/archives/new.tar", "new"))
         let second = page(
-            upload("cat/objects/ab/cd/undated", "undated", "yesterday") + upload("other/archives/x.tar", "foreign", twoHoursAgo),
+            upload("cat/objects/ab/cd/undated", "undated", "yesterday") + upload("other/archives/x.tar", "foreign", twoHoursAgo)
+                + upload("cat/archives/gone.tar", "gone", twoHoursAgo),
             next: nil)
         server.override("b?uploads=&prefix=cat%2F") { _ in first }
         server.override("b?uploads=&prefix=cat%2F&key-marker=cat%2Farchives%2Fnew.tar&upload-id-marker=new") { _ in second }
+        for (key, id, sizes) in [
+            ("cat/archives/old.tar", "old", [5, 7]), ("cat/archives/new.tar", "new", [3]), ("cat/objects/ab/cd/undated", "undated", []),
+        ] {
+            let parts = sizes.enumerated().map { "<Part><PartNumber>\($0.offset + 1)</PartNumber><Size>\($0.element)</Size></Part>" }
+            let body = Array("<ListPartsResult>\(parts.joined())</ListPartsResult>".utf8)
+            server.override("b/\(key)?uploadId=\(id)") { _ in HostileHTTPServer.response(status: "200 OK", body: body) }
+        }
         let storage = S3Storage(
             address: S3Address(bucket: "b", prefix: "cat"), configuration: try Self.configuration(endpoint: server.url),
             tuning: Self.impatient)
+        func listed(olderThan age: Duration) throws -> [String] {
+            try storage.abandonedWrites(olderThan: age).map { "\($0.displayPath) \($0.size)" }
+        }
+        #expect(try listed(olderThan: .seconds(3600)) == ["archives/old.tar?uploadId=old 12", "objects/ab/cd/undated?uploadId=undated 0"])
         #expect(
-            try storage.abandonedTemporaryFiles(olderThan: .seconds(3600))
-                == ["archives/old.tar?uploadId=old", "objects/ab/cd/undated?uploadId=undated"])
-        #expect(
-            try storage.abandonedTemporaryFiles(olderThan: .zero)
-                == ["archives/old.tar?uploadId=old", "archives/new.tar?uploadId=new", "objects/ab/cd/undated?uploadId=undated"])
+            try listed(olderThan: .zero)
+                == ["archives/old.tar?uploadId=old 12", "archives/new.tar?uploadId=new 3", "objects/ab/cd/undated?uploadId=undated 0"])
     }
 
     /// Credentials for a server that does not check them.

@@ -7,7 +7,8 @@ import ZincTestSupport
 /// `StorageConformanceSuite` on a real S3 API server (moto's): the checks the local and
 /// in-memory backends pass, racing conditional writers and concurrent imports included.
 /// Each check gets a bucket of its own, and each storage the check makes a prefix of
-/// its own in it.
+/// its own in it. S3's versions are ETags, digests of the bytes: the suite reads that
+/// from `versionTracking` and checks that an identical rewrite keeps the version.
 @Suite struct S3ConformanceTests {
     /// Short enough for a test to wait out, as the in-memory backend's; retries spaced
     /// so that waiting imports do not flood the server with listings.
@@ -23,24 +24,9 @@ import ZincTestSupport
         return { try server.storage(bucket: bucket, prefix: "c-" + UUID().uuidString, tuning: tuning, lockPolicy: Self.lockPolicy) }
     }
 
-    /// Runs one check. S3 cannot pass one point of it: an ETag is the MD5 of the content
-    /// (of a single PUT), so a file rewritten with identical bytes keeps its version and
-    /// a compare-and-swap against the earlier read still succeeds. `StorageVersion`
-    /// promises otherwise; the index does not need it (a swap computed from bytes that are
-    /// current again is still right), but it is recorded here as a known issue so that it
-    /// stays visible, and so that any other failure of the check still fails the test.
-    static func run(_ check: String, _ factory: @escaping StorageConformanceSuite.Factory) throws {
-        guard check == "honours write conditions" else { return try StorageConformanceSuite.run(check, factory) }
-        try withKnownIssue("S3 ETags are content MD5s: an identical rewrite keeps the version") {
-            try StorageConformanceSuite.run(check, factory)
-        } matching: { issue in
-            issue.error.map { "\($0)" } == "ifMatch fails after a rewrite with identical bytes"
-        }
-    }
-
     @Test(arguments: StorageConformanceSuite.checkNames)
     func conformance(_ check: String) throws {
-        try Self.run(check, Self.factory(try MotoServer.shared()))
+        try StorageConformanceSuite.run(check, Self.factory(try MotoServer.shared()))
     }
 
     /// The same checks with the small multipart threshold: none of the suite's files
@@ -51,7 +37,7 @@ import ZincTestSupport
         "assembles large and small pieces on 1 and 3 threads",
     ])
     func conformanceWithASmallMultipartThreshold(_ check: String) throws {
-        try Self.run(check, Self.factory(try MotoServer.shared(), tuning: Self.inParts))
+        try StorageConformanceSuite.run(check, Self.factory(try MotoServer.shared(), tuning: Self.inParts))
     }
 
     /// Files above the threshold, written, assembled and conditionally committed as
@@ -77,7 +63,7 @@ import ZincTestSupport
         let replaced = try #require(try storage.readVersioned("archives/B-1.tar")).version
         #expect(replaced != versioned.version && replaced.token.hasSuffix("-2\""))
         // A failed condition leaves no upload behind.
-        #expect(try storage.abandonedTemporaryFiles(olderThan: .zero) == [])
+        #expect(try storage.abandonedWrites(olderThan: .zero) == [])
         // moto checks If-None-Match on the completion of an upload but not If-Match (AWS
         // checks both): a stale swap in parts succeeds there.
         withKnownIssue("moto ignores If-Match on CompleteMultipartUpload", isIntermittent: true) { () throws -> Void in

@@ -88,7 +88,15 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
         if let flushError { throw flushError }
     }
 
-    public func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String] { [] }
+    /// Every commit takes the next generation.
+    public var versionTracking: VersionTracking { .everyCommit }
+
+    /// Writers hold their bytes in memory until they commit: none is left behind.
+    public func abandonedWrites(olderThan age: Duration) throws -> [AbandonedWrite] { [] }
+
+    public func discard(_ write: AbandonedWrite) throws {
+        preconditionFailure("\(write.displayPath) is no write of a MemoryStorage: it lists none")
+    }
 
     /// Applies a commit atomically, as an object store's conditional PUT would.
     fileprivate func commit(_ bytes: [UInt8], to path: String, _ condition: WriteCondition) -> CommitResult {

@@ -154,7 +154,9 @@ private final class JournaledStorage: CatalogStorage {
     var lockPolicy: LockPolicy { inner.lockPolicy }
     var isRemote: Bool { inner.isRemote }
     var parallelRequests: Int { inner.parallelRequests }
-    func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String] { try inner.abandonedTemporaryFiles(olderThan: age) }
+    var versionTracking: VersionTracking { inner.versionTracking }
+    func abandonedWrites(olderThan age: Duration) throws -> [AbandonedWrite] { try inner.abandonedWrites(olderThan: age) }
+    func discard(_ write: AbandonedWrite) throws { try inner.discard(write) }
 }
 
 /// A writer of `JournaledStorage`: the inner store's, noted in the journal when committed.

@@ -94,13 +94,16 @@ extension Catalog {
             try repairIndexCopies()
             try RetirementRecords(storage: storage).record(plan.unrecorded, at: plan.now)
             let counter = ProgressCounter<MaintenanceProgress>(
-                .removing, totalItems: plan.files.count,
-                totalBytes: plan.files.reduce(0) { $0 + $1.size }, report: progress)
-            for (n, file) in plan.files.enumerated() {
+                .removing, totalItems: plan.removals.count,
+                totalBytes: plan.removals.reduce(0) { $0 + $1.garbage.size }, report: progress)
+            for (n, removal) in plan.removals.enumerated() {
                 // A lock object must still be ours: an import may start once it looks stale.
                 if n % Self.filesPerLockCheck == 0 { try lock.confirm() }
-                try storage.delete(file.path)
-                counter.finishedItem(bytes: file.size)
+                switch removal {
+                case .file(let file): try storage.delete(file.path)
+                case .abandonedWrite(let write): try storage.discard(write)
+                }
+                counter.finishedItem(bytes: removal.garbage.size)
             }
             // Bookkeeping, not catalog content: removed without being reported.
             for record in plan.spentRecords { try storage.delete(record) }
@@ -111,9 +114,23 @@ extension Catalog {
     /// What a clean removes and keeps, decided before anything changes; `clean` carries
     /// it out, and a dry run (of `clean` or `prune`) reports it.
     struct CleanPlan {
+        /// One thing to remove: a file by its path, or a write never committed by its handle.
+        enum Removal {
+            case file(CleanReport.Garbage)
+            case abandonedWrite(AbandonedWrite)
+
+            /// How the report shows it.
+            var garbage: CleanReport.Garbage {
+                switch self {
+                case .file(let file): return file
+                case .abandonedWrite(let write): return CleanReport.Garbage(path: write.displayPath, size: write.size)
+                }
+            }
+        }
+
         let now: Int64
         /// Removable now, in removal order.
-        let files: [CleanReport.Garbage]
+        let removals: [Removal]
         let waitingGroups: [CleanReport.Waiting]
         /// Waiting files no record names yet: a forced run records them at `now`.
         let unrecorded: [String]
@@ -122,7 +139,7 @@ extension Catalog {
 
         func report(removed: Bool) -> CleanReport {
             CleanReport(
-                files: files, waiting: waitingGroups.flatMap(\.files), waitingGroups: waitingGroups,
+                files: removals.map(\.garbage), waiting: waitingGroups.flatMap(\.files), waitingGroups: waitingGroups,
                 waitingUntil: waitingGroups.map(\.until).max(), removed: removed)
         }
     }
@@ -203,11 +220,11 @@ extension Catalog {
         let spent = records.filter { record in
             now - record.time >= graceMilliseconds && !record.files.contains(where: stillWaiting.contains)
         }.map(\.path)
-        var garbage = removable
-        garbage += try storage.abandonedTemporaryFiles(olderThan: Self.abandonedTemporaryAge)
-        garbage += try LockObjects(storage: storage, policy: storage.lockPolicy).staleLocks()
-        // A file that vanished since the listing (another clean) is no longer garbage to report.
-        let files = try garbage.compactMap { path in try storage.size(of: path).map { CleanReport.Garbage(path: path, size: $0) } }
+        // Abandoned writes come sized by their listing.
+        let removals: [CleanPlan.Removal] =
+            try stillPresent(removable).map(CleanPlan.Removal.file)
+            + storage.abandonedWrites(olderThan: Self.abandonedTemporaryAge).map(CleanPlan.Removal.abandonedWrite)
+            + stillPresent(LockObjects(storage: storage, policy: storage.lockPolicy).staleLocks()).map(CleanPlan.Removal.file)
         var groups = [CleanReport.Waiting]()
         for reason in [CleanReport.Waiting.Reason.leftIndex, .neverListed, .unrecorded] {
             let members = waiting.filter { path in
@@ -217,7 +234,7 @@ extension Catalog {
                 case .leftIndex: return timeRecorded.contains(path) && knownNeverListed[path] != true
                 }
             }
-            let present = try members.compactMap { path in try storage.size(of: path).map { CleanReport.Garbage(path: path, size: $0) } }
+            let present = try stillPresent(members)
             guard !present.isEmpty else { continue }
             let times = present.map { leftAt[$0.path] ?? now }
             groups.append(
@@ -226,8 +243,14 @@ extension Catalog {
                     until: Self.date(times.max()! + graceMilliseconds)))
         }
         return CleanPlan(
-            now: now, files: files, waitingGroups: groups,
+            now: now, removals: removals, waitingGroups: groups,
             unrecorded: waiting.filter { recordedAt[$0] == nil }, spentRecords: spent + damagedRecords)
+    }
+
+    /// The files of `paths` still stored, with their sizes: one that vanished since the
+    /// listing (removed by another clean) is no longer garbage to report.
+    private func stillPresent(_ paths: [String]) throws -> [CleanReport.Garbage] {
+        try paths.compactMap { path in try storage.size(of: path).map { CleanReport.Garbage(path: path, size: $0) } }
     }
 
     /// A century: longer than any catalog's life, short enough to add to a time in milliseconds.

@@ -10,7 +10,9 @@
 ///   `ifMatch` replaces only the very version a read returned, even when writers on
 ///   other machines race for the same path. This is all the catalog needs to stay
 ///   correct with no lock at all: version numbers are reserved, and the index changed,
-///   by compare-and-swap on `catalog.json`.
+///   by compare-and-swap on `catalog.json`. What makes a version change is a declared
+///   capability, `versionTracking`: every commit (a local folder), or only the bytes
+///   (S3, whose ETag is a digest of them). Either is enough for the index.
 /// - **Read after write.** Once a commit returns, every reader (any process, any
 ///   machine) reads the new content and lists the file.
 /// - **Durability.** `flush` makes everything committed so far durable. Writers commit
@@ -23,6 +25,10 @@
 /// folder), so they seldom retry a compare-and-swap. The import lock is needed by
 /// `clean`, and every backend gets one: `flock` locally, lock objects under `locks/`
 /// (`LockObjects`) on stores without locks.
+///
+/// A writer killed mid-file leaves its bytes behind, invisible but taking space: `clean`
+/// finds them with `abandonedWrites` and removes them with `discard`, as handles, since
+/// they are no catalog files.
 ///
 /// Threads: readers, `size`, `list` and writers may be used from any thread at once
 /// (imports store objects on every core); one writer is used by one thread at a time.
@@ -98,9 +104,17 @@ public protocol CatalogStorage: AnyObject, Sendable {
     /// than one per core.
     var parallelRequests: Int { get }
 
-    /// Temporary files left behind by writers that are gone (killed between starting a
-    /// file and committing it), or older than `age` whoever wrote them.
-    func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String]
+    /// What makes a version `readVersioned` returns change: each commit, or only the
+    /// bytes. `StorageConformanceSuite` checks the backend against what it declares.
+    var versionTracking: VersionTracking { get }
+
+    /// Writes left behind by writers that are gone (killed between starting a file and
+    /// committing it), or begun more than `age` ago whoever wrote them.
+    func abandonedWrites(olderThan age: Duration) throws -> [AbandonedWrite]
+
+    /// Removes what an abandoned write holds; one already gone is not an error. `write`
+    /// must come from this storage's `abandonedWrites`.
+    func discard(_ write: AbandonedWrite) throws
 }
 
 extension CatalogStorage {

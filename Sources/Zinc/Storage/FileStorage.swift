@@ -135,12 +135,16 @@ public final class FileStorage: CatalogStorage, Sendable {
         return results
     }
 
+    /// Every commit renames or links a new inode into place.
+    public var versionTracking: VersionTracking { .everyCommit }
+
     /// Named temporaries are `.<name>.tmp-<pid>-<serial>` (see `FileStorageWriter`). One
     /// whose process is gone will never be committed; the age limit also catches those
-    /// whose pid a new process has taken since.
-    public func abandonedTemporaryFiles(olderThan age: Duration) throws -> [String] {
+    /// whose pid a new process has taken since. Each is shown, and discarded, by its own
+    /// path (its token).
+    public func abandonedWrites(olderThan age: Duration) throws -> [AbandonedWrite] {
         let cutoff = Int(time(nil)) - Int(age.components.seconds)
-        var results = [String]()
+        var results = [AbandonedWrite]()
         try walk("") { path, name, status in
             guard name.hasPrefix("."), let marker = Array(name.ranges(of: Self.temporaryMarker)).last else { return }
             let suffix = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
@@ -148,9 +152,16 @@ public final class FileStorage: CatalogStorage, Sendable {
             let modified = Int(status.modificationTime.tv_sec)
             // EPERM means the process exists but belongs to someone else: still a live writer.
             let writerGone = kill(pid, 0) != 0 && errno == ESRCH
-            if writerGone || modified < cutoff { results.append(path) }
+            if writerGone || modified < cutoff {
+                results.append(AbandonedWrite(displayPath: path, size: Int64(status.st_size), token: path))
+            }
         }
-        return results.sorted()
+        return results.sorted { $0.displayPath < $1.displayPath }
+    }
+
+    public func discard(_ write: AbandonedWrite) throws {
+        guard let path = write.token as? String else { preconditionFailure("\(write.displayPath) is no write of a FileStorage") }
+        try delete(path)
     }
 
     /// Calls `visit` with the catalog-relative path, name and status of every regular

@@ -65,7 +65,7 @@ final class FileStorageWriter: StorageWriter {
         }
     }
 
-    /// `.<name>.tmp-<pid>-<serial>` in the final folder (see `abandonedTemporaryFiles`).
+    /// `.<name>.tmp-<pid>-<serial>` in the final folder (see `FileStorage.abandonedWrites`).
     private static func temporaryName(beside final: String) -> String {
         // Searched as UTF-8, like `FileStorage.Place.parent`: this runs for every object
         // where files are not anonymous (Darwin), and Characters are slow to walk.

@@ -3,7 +3,8 @@
 /// Locally, two reads return equal tokens only when nothing was committed to the path
 /// between them. An S3 ETag is the MD5 of the content, so there a writer that puts back
 /// the very same bytes leaves the token as it was; that is harmless for the index,
-/// whose compare-and-swap only needs the content it computed from to be current.
+/// whose compare-and-swap only needs the content it computed from to be current. Each
+/// backend says which it is with ``CatalogStorage/versionTracking``.
 public struct StorageVersion: Hashable, Sendable, CustomStringConvertible {
     public let token: String
 
