@@ -106,6 +106,17 @@ def tree_digest(folder):
     return out
 
 
+def copy_repo(zinc, source, repo):
+    """A copy of the client repo `source` at `repo`, as the device that synced it has it.
+    Copied files get new inodes and change times, which the repo's stamps rightly take
+    for files changed behind its back: the next sync would hash every checked-out object
+    before planning, which no device whose repo was left alone does. `zinc repo verify`
+    (untimed) hashes them once here and stamps them again."""
+    shutil.rmtree(repo, ignore_errors=True)
+    shutil.copytree(source, repo, symlinks=True)
+    run(zinc, "repo", "verify", "--repo", repo)
+
+
 def timed_sync(zinc, repo, *options):
     """Syncs `repo`; returns the seconds the command took and its JSON report."""
     start = time.monotonic()

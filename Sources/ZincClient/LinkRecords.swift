@@ -11,14 +11,17 @@ import Foundation
 /// found to answer one range per request, so that the next sync does not ask them for
 /// several (a whole-file answer wastes a round trip's worth of bytes before it is cut).
 /// Only hints: a missing, damaged or foreign file is taken as empty and rewritten, and a
-/// sync that cannot save it still succeeds.
+/// sync that cannot save it still succeeds. When each link was measured (seconds since
+/// 1970) says how far to believe it in choosing which mirror leads (`SourcePreference`).
 ///
-///     {"format":"1","hosts":{"cdn.example.com:443":{"round_trip_ms":92.5,"mbit_per_s":18.2}},
-///      "single_range":["bucket.s3.amazonaws.com:443"]}
+///     {"format":"1","hosts":{"cdn.example.com:443":{"round_trip_ms":92.5,"mbit_per_s":18.2,
+///      "measured_at":1795660800}},"single_range":["bucket.s3.amazonaws.com:443"]}
 package struct LinkRecords: Equatable {
     static let fileName = "links.json"
 
     package var hosts: [String: LinkEstimate] = [:]
+    /// When each host's link was measured; a host recorded by an older zinc has none.
+    package var measuredAt: [String: Date] = [:]
     package var singleRangeHosts: Set<String> = []
 
     package init() {}
@@ -54,6 +57,9 @@ package struct LinkRecords: Equatable {
             guard LinkEstimate.roundTrips.contains(estimate.roundTripSeconds), LinkEstimate.rates.contains(estimate.bytesPerSecond)
             else { continue }
             records.hosts[host] = estimate
+            if let seconds = entry["measured_at"]?.number, (0...1e11).contains(seconds) {
+                records.measuredAt[host] = Date(timeIntervalSince1970: seconds)
+            }
         }
         if case .array(let hosts)? = top["single_range"] {
             records.singleRangeHosts = Set(hosts.prefix(1000).compactMap { if case .string(let host) = $0 { host } else { nil } })
@@ -62,7 +68,13 @@ package struct LinkRecords: Equatable {
     }
 
     package func json() -> JSONValue {
-        var top: [String: JSONValue] = ["format": .string("1"), "hosts": .object(hosts.mapValues(\.json))]
+        var entries = [String: JSONValue]()
+        for (host, estimate) in hosts {
+            guard case .object(var entry) = estimate.json else { continue }
+            if let measured = measuredAt[host] { entry["measured_at"] = .int(Int64(measured.timeIntervalSince1970.rounded())) }
+            entries[host] = .object(entry)
+        }
+        var top: [String: JSONValue] = ["format": .string("1"), "hosts": .object(entries)]
         if !singleRangeHosts.isEmpty { top["single_range"] = .array(singleRangeHosts.sorted().map { .string($0) }) }
         return .object(top)
     }

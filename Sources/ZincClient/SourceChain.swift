@@ -1,5 +1,12 @@
+import Dispatch
 import Synchronization
 import Zinc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -52,18 +59,33 @@ final class SourceChain: Sendable {
     /// Set on every request, so that a cancelled sync stops the ones in flight.
     let cancellation: SyncCancellation?
 
+    /// Each source's host, nil where no network is involved.
+    private let hosts: [String?]
+    private let probes: Mutex<Probes>
+    /// Signalled by each probe when it ends.
+    private let probeEnded = DispatchSemaphore(value: 0)
+
+    private struct Probes {
+        /// Sources not leading whose links the records do not know well, until probed.
+        var pending: [Int]
+        var started = 0
+    }
+
     init(
         catalog: String, sources: [CatalogSource], temporaryFolder: String, links: LinkRecords = LinkRecords(),
-        cancellation: SyncCancellation? = nil
+        cancellation: SyncCancellation? = nil, now: Date = Date()
     ) {
         self.catalog = catalog
         self.cancellation = cancellation
         self.sources = sources
         self.temporaryFolder = temporaryFolder
-        meters = sources.map { source in LinkMeter(recorded: LinkRecords.host(of: source.url).flatMap { links.hosts[$0] }) }
-        singleRangeSources = Mutex(
-            Set(sources.indices.filter { LinkRecords.host(of: sources[$0].url).map(links.singleRangeHosts.contains) ?? false }))
-        standing = Mutex(Standing(order: Array(sources.indices)))
+        let hosts = sources.map { LinkRecords.host(of: $0.url) }
+        self.hosts = hosts
+        meters = hosts.map { host in LinkMeter(recorded: host.flatMap { links.hosts[$0] }) }
+        singleRangeSources = Mutex(Set(sources.indices.filter { hosts[$0].map(links.singleRangeHosts.contains) ?? false }))
+        let order = SourcePreference.order(hosts: hosts, records: links, now: now)
+        standing = Mutex(Standing(order: order))
+        probes = Mutex(Probes(pending: SourcePreference.stale(hosts: hosts, records: links, now: now).filter { $0 != order.first }))
     }
 
     /// What each source that failed in this sync did, the next one then serving.
@@ -86,16 +108,51 @@ final class SourceChain: Sendable {
     var requests: Int { traffic.withLock { $0.requests } }
     var bytes: Int64 { traffic.withLock { $0.bytes } }
 
-    /// The link to the first source, which serves unless it fails: what plans are made for.
-    var link: LinkEstimate { meters.first?.estimate ?? .assumed }
+    /// The link to the source that serves now (the lead, unless it failed): what plans
+    /// are made for.
+    var link: LinkEstimate { standing.withLock { $0.order.first }.map { meters[$0].estimate } ?? .assumed }
 
-    /// Adds what this chain's fetches measured to `records`.
+    /// Measures, in the background, the links to the sources that do not lead and whose
+    /// records are missing or old, so that a faster mirror can be chosen to lead the
+    /// next sync (`SourcePreference`). Two one-byte requests of the index each: the
+    /// second, on a connection kept alive, shows the round trip as the lead's requests
+    /// do. Called once a sync is about to download, so that an up-to-date sync stays at
+    /// its requests; the calls after the first do nothing.
+    func startProbes() {
+        let targets = probes.withLock { probes in
+            defer { probes = Probes(pending: [], started: probes.started + probes.pending.count) }
+            return probes.pending
+        }
+        for index in targets {
+            WorkerThread.start { [self] in
+                defer { probeEnded.signal() }
+                guard let sink = try? PosixFile.open("/dev/null", flags: O_WRONLY) else { return }
+                var request = FetchRequest(IndexFetcher.remotePath, ranges: [0..<1], limit: 1 << 20)
+                request.patience = Self.shortestPatience
+                for _ in 0..<2 {
+                    guard (try? fetch(request, from: sources[index], into: sink, meter: meters[index])) != nil else { return }
+                }
+            }
+        }
+    }
+
+    /// Adds what this chain's fetches and probes measured to `records`, once the probes
+    /// have ended.
     func measured(into records: inout LinkRecords) {
-        for (source, meter) in zip(sources, meters) {
-            if let host = LinkRecords.host(of: source.url), let measured = meter.measured { records.hosts[host] = measured }
+        let started = probes.withLock { probes in
+            defer { probes.started = 0 }
+            return probes.started
+        }
+        for _ in 0..<started { probeEnded.wait() }
+        let now = Date()
+        for (host, meter) in zip(hosts, meters) {
+            if let host, let measured = meter.measured {
+                records.hosts[host] = measured
+                records.measuredAt[host] = now
+            }
         }
         for index in singleRangeSources.withLock({ $0 }) {
-            if let host = LinkRecords.host(of: sources[index].url) { records.singleRangeHosts.insert(host) }
+            if let host = hosts[index] { records.singleRangeHosts.insert(host) }
         }
     }
 

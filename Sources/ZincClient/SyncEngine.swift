@@ -228,6 +228,7 @@ public struct SyncEngine {
         // The chunk list comes beside the manifest, when the repo holds chunks to reuse.
         let chunkListPath = VersionFiles(bundle: tracked.bundle, version: version).chunkList
         let mayReuse = try LocalChunks.exist(in: repo)
+        if !planning { chain.startProbes() }
         let (hint, (manifest, signedContent)) = try concurrently(
             { [options] in mayReuse ? chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil },
             { try manifests.manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain) })

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import Zinc
+import ZincClient
+import ZincTestSupport
+
+/// Which source leads a sync: the primary, unless fresh records show a mirror clearly
+/// faster; the primary again once its record is old; and mirrors kept measured.
+@Suite struct SourcePreferenceTests {
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)
+    static let hosts: [String?] = ["origin.example.com:443", "cdn.example.com:443", "other.example.com:443"]
+
+    static func records(_ links: [(host: String, roundTrip: Double, mbit: Double, age: TimeInterval)]) -> LinkRecords {
+        var records = LinkRecords()
+        for link in links {
+            records.hosts[link.host] = LinkEstimate(roundTripSeconds: link.roundTrip, bytesPerSecond: link.mbit * 125_000)
+            records.measuredAt[link.host] = now.addingTimeInterval(-link.age)
+        }
+        return records
+    }
+
+    @Test func aClearlyFasterMirrorLeadsThePrimaryNext() {
+        let records = Self.records([
+            ("origin.example.com:443", 0.3, 5, 600), ("cdn.example.com:443", 0.03, 50, 600), ("other.example.com:443", 0.1, 20, 60),
+        ])
+        #expect(SourcePreference.order(hosts: Self.hosts, records: records, now: Self.now) == [1, 0, 2])
+    }
+
+    @Test func nearTiesUnknownsAndOldRecordsLeaveThePrimaryInTheLead() {
+        let order = { (records: LinkRecords) in SourcePreference.order(hosts: Self.hosts, records: records, now: Self.now) }
+        // 10 % faster is noise, not a reason to leave the primary.
+        #expect(order(Self.records([("origin.example.com:443", 0.1, 20, 60), ("cdn.example.com:443", 0.09, 20, 60)])) == [0, 1, 2])
+        // A primary never measured, or measured over a day ago, leads to be measured again.
+        #expect(order(Self.records([("cdn.example.com:443", 0.01, 100, 60)])) == [0, 1, 2])
+        #expect(order(Self.records([("origin.example.com:443", 0.3, 5, 90_000), ("cdn.example.com:443", 0.01, 100, 60)])) == [0, 1, 2])
+        // An old record of the mirror, or one from a clock set back, is not believed.
+        #expect(order(Self.records([("origin.example.com:443", 0.3, 5, 60), ("cdn.example.com:443", 0.01, 100, 90_000)])) == [0, 1, 2])
+        #expect(order(Self.records([("origin.example.com:443", 0.3, 5, 60), ("cdn.example.com:443", 0.01, 100, -3600)])) == [0, 1, 2])
+        // A local folder is never measured: tracked order.
+        #expect(SourcePreference.order(hosts: [nil, "cdn.example.com:443"], records: LinkRecords(), now: Self.now) == [0, 1])
+    }
+
+    @Test func sourcesWithoutAFreshRecordAreTheOnesToProbe() {
+        let records = Self.records([("origin.example.com:443", 0.3, 5, 60), ("cdn.example.com:443", 0.03, 50, 90_000)])
+        #expect(SourcePreference.stale(hosts: Self.hosts, records: records, now: Self.now) == [1, 2])
+        #expect(SourcePreference.stale(hosts: [nil, "cdn.example.com:443"], records: records, now: Self.now) == [1])
+    }
+
+    @Test func recordsKeepWhenEachLinkWasMeasured() throws {
+        let records = Self.records([("cdn.example.com:443", 0.0925, 18.2, 0)])
+        let bytes = records.json().encoded()
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"format":"1","hosts":{"cdn.example.com:443":{"mbit_per_s":18.2,"measured_at":1795000000,"round_trip_ms":92.5}}}"#
+        )
+        #expect(LinkRecords.parse(bytes).measuredAt == ["cdn.example.com:443": Self.now])
+        // A time out of bounds is dropped, the link kept (as recorded by an older zinc).
+        let odd = #"{"format":"1","hosts":{"e:1":{"round_trip_ms":20,"mbit_per_s":8,"measured_at":-5}}}"#
+        let parsed = LinkRecords.parse(Array(odd.utf8))
+        #expect(parsed.hosts.keys.sorted() == ["e:1"] && parsed.measuredAt.isEmpty)
+    }
+
+    // Through syncs: version 1 synced from the fixture's server (the primary), version 2
+    // published, and a second server of the same folder tracked as a mirror.
+
+    static func links(_ fixture: ClientFixture) -> LinkRecords {
+        LinkRecords.parse((try? fixture.dir.read("repo/links.json")) ?? [])
+    }
+
+    static func writeLinks(_ fixture: ClientFixture, _ records: LinkRecords) throws {
+        try fixture.dir.write("repo/links.json", records.json().encoded())
+    }
+
+    @Test(arguments: ClientTransport.allCases) func aMirrorIsProbedByASyncThatDownloads(_ transport: ClientTransport) throws {
+        let (fixture, mirror) = try MirrorFailoverTests.primaryAndMirror(transport)
+        defer { mirror.stop() }
+        let mirrorHost = try #require(LinkRecords.host(of: mirror.url))
+        #expect(Self.links(fixture).hosts[mirrorHost] == nil)
+        let tracked = mirror.requests.count  // tracking read its index
+        let report = try fixture.sync()
+        #expect(try !report.failed && fixture.bundleMatchesSource(2))
+        // Two one-byte ranges of the index, and nothing else.
+        let probes = mirror.requests.dropFirst(tracked)
+        #expect(probes.map(\.path) == ["catalog.json.gz", "catalog.json.gz"])
+        #expect(probes.allSatisfy { $0.range == "bytes=0-0" })
+        let links = Self.links(fixture)
+        #expect(links.hosts[mirrorHost] != nil)
+        #expect(try abs(#require(links.measuredAt[mirrorHost]).timeIntervalSinceNow) < 60)
+        // Up to date: no probe, the mirror's record being fresh anyway.
+        _ = try fixture.sync()
+        #expect(mirror.requests.count == tracked + 2)
+    }
+
+    @Test func aFasterMirrorServesTheWholeSync() throws {
+        let (fixture, mirror) = try MirrorFailoverTests.primaryAndMirror(.standard)
+        defer { mirror.stop() }
+        var records = Self.links(fixture)
+        let primaryHost = try #require(LinkRecords.host(of: fixture.server.url))
+        let mirrorHost = try #require(LinkRecords.host(of: mirror.url))
+        records.hosts[primaryHost] = LinkEstimate(roundTripSeconds: 0.3, bytesPerSecond: 625_000)
+        records.hosts[mirrorHost] = LinkEstimate(roundTripSeconds: 0.01, bytesPerSecond: 12_500_000)
+        records.measuredAt[primaryHost] = Date()
+        records.measuredAt[mirrorHost] = Date()
+        try Self.writeLinks(fixture, records)
+        let before = fixture.server.requests.count
+        let report = try fixture.sync()
+        #expect(try !report.failed && fixture.bundleMatchesSource(2))
+        #expect(fixture.server.requests.count == before, "the primary was asked nothing")
+        #expect(mirror.requests.contains { $0.path == "manifests/B-2.json.gz" })
+    }
+
+    @Test func thePrimaryLeadsAgainOnceItsRecordIsOld() throws {
+        let (fixture, mirror) = try MirrorFailoverTests.primaryAndMirror(.standard)
+        defer { mirror.stop() }
+        var records = Self.links(fixture)
+        let primaryHost = try #require(LinkRecords.host(of: fixture.server.url))
+        let mirrorHost = try #require(LinkRecords.host(of: mirror.url))
+        records.hosts[primaryHost] = LinkEstimate(roundTripSeconds: 0.3, bytesPerSecond: 625_000)
+        records.hosts[mirrorHost] = LinkEstimate(roundTripSeconds: 0.01, bytesPerSecond: 12_500_000)
+        records.measuredAt[primaryHost] = Date().addingTimeInterval(-2 * SourcePreference.freshFor)
+        records.measuredAt[mirrorHost] = Date()
+        try Self.writeLinks(fixture, records)
+        let tracked = mirror.requests.count
+        let report = try fixture.sync()
+        #expect(try !report.failed && fixture.bundleMatchesSource(2))
+        #expect(mirror.requests.count == tracked, "the mirror's record is fresh: no probe either")
+        #expect(try abs(#require(Self.links(fixture).measuredAt[primaryHost]).timeIntervalSinceNow) < 60, "measured again")
+    }
+}
