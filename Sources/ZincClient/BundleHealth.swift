@@ -10,7 +10,7 @@ import Foundation
 /// (edited through a link into the repo's objects, replaced, removed, or linked to an
 /// object damaged on disk). `zinc sync` and `zinc repo verify --repair` rebuild such a
 /// folder, fetching only the damaged objects.
-public struct BundleHealth: Equatable, Sendable {
+public struct BundleHealth: Equatable, Sendable, Encodable {
     public let catalog: String
     public let bundle: String
     public let flavor: String?
@@ -22,13 +22,9 @@ public struct BundleHealth: Equatable, Sendable {
 
     public var isHealthy: Bool { damagedFiles.isEmpty }
 
-    public var json: JSONValue {
-        var object: [String: JSONValue] = [
-            "catalog": .string(catalog), "bundle": .string(bundle), "version": .int(Int64(version)),
-            "folder": .string(folder), "damaged_files": .array(damagedFiles.map { .string($0) }),
-        ]
-        if let flavor { object["flavor"] = .string(flavor) }
-        return .object(object)
+    private enum CodingKeys: String, CodingKey {
+        case catalog, bundle, flavor, version, folder
+        case damagedFiles = "damaged_files"
     }
 
     /// The health of `tracked`'s checked-out version; nil before its first sync.

@@ -5,7 +5,7 @@ import Zinc
 /// per round of requests), learns it afresh from the requests it makes, and keeps it in
 /// the repo (`LinkRecords`) for the next sync, whose first plan is made before any
 /// large download could show the rate.
-public struct LinkEstimate: Equatable, Sendable {
+public struct LinkEstimate: Equatable, Sendable, Encodable {
     public var roundTripSeconds: Double
     public var bytesPerSecond: Double
 
@@ -22,11 +22,17 @@ public struct LinkEstimate: Equatable, Sendable {
     }
 
     /// `{"round_trip_ms": 92.5, "mbit_per_s": 18.2}`: rounded to a tenth, all a plan can use.
-    public var json: JSONValue {
+    /// The repo's `links.json` keeps each host's estimate in this form (`LinkRecords`).
+    package var json: JSONValue {
         .object([
             "round_trip_ms": .double((roundTripSeconds * 10_000).rounded() / 10),
             "mbit_per_s": .double((bytesPerSecond / 12_500).rounded() / 10),
         ])
+    }
+
+    /// As ``json``: a sync report shows the link as the repo records it.
+    public func encode(to encoder: any Encoder) throws {
+        try json.encode(to: encoder)
     }
 
     /// How fetches weigh on this link with `concurrency` requests in flight.

@@ -24,7 +24,7 @@ public enum SeedHashing: Sendable {
 }
 
 /// What ``Repo/seed(from:sources:distro:trustedKeys:hashing:)`` did.
-public struct SeedResult: Equatable, Sendable {
+public struct SeedResult: Equatable, Sendable, Encodable {
     public let catalog: String
     public let bundle: String
     /// The version the seed holds.
@@ -50,17 +50,16 @@ public struct SeedResult: Equatable, Sendable {
     /// The version the repo has checked out now (the seed's, or the newer one it kept).
     public let checkedOutVersion: Int
 
-    public var json: JSONValue {
-        var object: [String: JSONValue] = [
-            "catalog": .string(catalog), "bundle": .string(bundle), "version": .int(Int64(version)),
-            "files": .int(Int64(files)), "linked_objects": .int(Int64(linkedObjects)),
-            "cloned_objects": .int(Int64(clonedObjects)), "copied_objects": .int(Int64(copiedObjects)),
-            "linked_bytes": .int(linkedBytes), "cloned_bytes": .int(clonedBytes), "copied_bytes": .int(copiedBytes),
-            "present_objects": .int(Int64(presentObjects)), "hashed": .bool(hashed), "switched": .bool(switched),
-            "checked_out_version": .int(Int64(checkedOutVersion)),
-        ]
-        if let flavor { object["flavor"] = .string(flavor) }
-        return .object(object)
+    private enum CodingKeys: String, CodingKey {
+        case catalog, bundle, version, flavor, files, hashed, switched
+        case linkedObjects = "linked_objects"
+        case clonedObjects = "cloned_objects"
+        case copiedObjects = "copied_objects"
+        case linkedBytes = "linked_bytes"
+        case clonedBytes = "cloned_bytes"
+        case copiedBytes = "copied_bytes"
+        case presentObjects = "present_objects"
+        case checkedOutVersion = "checked_out_version"
     }
 }
 

@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 /// One tracked bundle as `zinc status` shows it.
-public struct BundleStatus: Equatable, Sendable {
+public struct BundleStatus: Equatable, Sendable, Encodable {
     public let catalog: String
     public let bundle: String
     public let distro: String
@@ -28,19 +28,29 @@ public struct BundleStatus: Equatable, Sendable {
     /// verified); nil before the first sync.
     public let health: BundleHealth?
 
-    public var json: JSONValue {
-        var object: [String: JSONValue] = [
-            "catalog": .string(catalog), "bundle": .string(bundle), "distro": .string(distro),
-            "files": .int(Int64(files)), "bytes_on_disk": .int(bytesOnDisk),
-        ]
-        if let flavor { object["flavor"] = .string(flavor) }
-        if let localVersion { object["local_version"] = .int(Int64(localVersion)) }
-        if let remoteVersion { object["remote_version"] = .int(Int64(remoteVersion)) }
-        if let health {
-            object["folder"] = .string(health.folder)
-            object["damaged_files"] = .array(health.damagedFiles.map { .string($0) })
-        }
-        return .object(object)
+    private enum CodingKeys: String, CodingKey {
+        case catalog, bundle, distro, flavor
+        case localVersion = "local_version"
+        case remoteVersion = "remote_version"
+        case files
+        case bytesOnDisk = "bytes_on_disk"
+        case folder
+        case damagedFiles = "damaged_files"
+    }
+
+    /// The health's `folder` and `damaged_files` beside the others, once there is a version.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(catalog, forKey: .catalog)
+        try container.encode(bundle, forKey: .bundle)
+        try container.encode(distro, forKey: .distro)
+        try container.encodeIfPresent(flavor, forKey: .flavor)
+        try container.encodeIfPresent(localVersion, forKey: .localVersion)
+        try container.encodeIfPresent(remoteVersion, forKey: .remoteVersion)
+        try container.encode(files, forKey: .files)
+        try container.encode(bytesOnDisk, forKey: .bytesOnDisk)
+        try container.encodeIfPresent(health?.folder, forKey: .folder)
+        try container.encodeIfPresent(health?.damagedFiles, forKey: .damagedFiles)
     }
 }
 

@@ -60,13 +60,6 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     /// The error the sync met (`ClientError`, `ZincError`, `CancellationError`, …).
     public let underlying: any Error & Sendable
 
-    /// `error`, `error_code` and (for an HTTP status) `http_status`, as the JSON reports carry them.
-    var jsonFields: [String: JSONValue] {
-        var fields: [String: JSONValue] = ["error": .string(description), "error_code": .string(code.rawValue)]
-        if let httpStatus { fields["http_status"] = .int(Int64(httpStatus)) }
-        return fields
-    }
-
     public var description: String {
         code == .diskFull
             ? "\(underlying) (the disk is full: free some space and sync again, which resumes; the version in use is untouched)"
@@ -117,5 +110,22 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     private static func isInRepo(_ path: String, _ repo: Repo?) -> Bool {
         guard let repo else { return false }
         return path.hasPrefix(repo.root + "/")
+    }
+}
+
+extension SyncError: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case error
+        case errorCode = "error_code"
+        case httpStatus = "http_status"
+    }
+
+    /// `error`, `error_code` and (for an HTTP status) `http_status`: the keys a sync's JSON
+    /// reports add to the object of what failed (they encode this into their own encoder).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(description, forKey: .error)
+        try container.encode(code.rawValue, forKey: .errorCode)
+        try container.encodeIfPresent(httpStatus, forKey: .httpStatus)
     }
 }

@@ -7,14 +7,19 @@ import Zinc
 /// plan is also what a sync can be told to carry out (``SyncEngine/sync(following:)``):
 /// each bundle then moves to the version planned, by the strategy planned, even if its
 /// distribution moved meanwhile, so what was approved is what is downloaded.
-public struct SyncPlan: Sendable {
+public struct SyncPlan: Sendable, Encodable {
     public var bundles: [BundlePlan] = []
 
     /// The bytes every planned download adds up to.
     public var bytes: Int64 { bundles.reduce(0) { $0 + $1.bytes } }
 
-    public var json: JSONValue {
-        .object(["bundles": .array(bundles.map(\.json)), "bytes": .int(bytes)])
+    private enum CodingKeys: CodingKey { case bundles, bytes }
+
+    /// The bundles and their total bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(bundles, forKey: .bundles)
+        try container.encode(bytes, forKey: .bytes)
     }
 
     func plan(catalog: String, bundle: String) -> BundlePlan? {
@@ -23,7 +28,7 @@ public struct SyncPlan: Sendable {
 }
 
 /// One bundle of a ``SyncPlan``.
-public struct BundlePlan: Sendable {
+public struct BundlePlan: Sendable, Encodable {
     public enum Action: String, Sendable {
         /// Nothing to fetch: the version is checked out and sound.
         case upToDate = "up-to-date"
@@ -76,17 +81,29 @@ public struct BundlePlan: Sendable {
         }
     }
 
-    public var json: JSONValue {
-        var object: [String: JSONValue] = [
-            "catalog": .string(catalog), "bundle": .string(bundle), "action": .string(action.rawValue),
-            "missing_objects": .int(Int64(missingObjects)), "chunked_objects": .int(Int64(chunkedObjects)),
-            "bytes": .int(bytes), "requests": .int(Int64(requests)),
-        ]
-        if let flavor { object["flavor"] = .string(flavor) }
-        if let currentVersion { object["current_version"] = .int(Int64(currentVersion)) }
-        if let version { object["version"] = .int(Int64(version)) }
-        if let strategy { object["strategy"] = .string(strategy.rawValue) }
-        if let failure { object.merge(failure.jsonFields) { $1 } }
-        return .object(object)
+    private enum CodingKeys: String, CodingKey {
+        case catalog, bundle, flavor
+        case currentVersion = "current_version"
+        case version, action, strategy
+        case missingObjects = "missing_objects"
+        case chunkedObjects = "chunked_objects"
+        case bytes, requests
+    }
+
+    /// The failure's keys beside the others.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(catalog, forKey: .catalog)
+        try container.encode(bundle, forKey: .bundle)
+        try container.encodeIfPresent(flavor, forKey: .flavor)
+        try container.encodeIfPresent(currentVersion, forKey: .currentVersion)
+        try container.encodeIfPresent(version, forKey: .version)
+        try container.encode(action.rawValue, forKey: .action)
+        try container.encodeIfPresent(strategy?.rawValue, forKey: .strategy)
+        try container.encode(missingObjects, forKey: .missingObjects)
+        try container.encode(chunkedObjects, forKey: .chunkedObjects)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(requests, forKey: .requests)
+        try failure?.encode(to: encoder)
     }
 }

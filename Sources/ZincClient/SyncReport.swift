@@ -7,8 +7,8 @@ import Foundation
 #endif
 
 /// What one sync did, per catalog index and per tracked bundle, for people (`line`)
-/// and scripts (`json`).
-public struct SyncReport: Sendable {
+/// and scripts (its `Encodable` form, `zinc sync --json`).
+public struct SyncReport: Sendable, Encodable {
     public var catalogs: [CatalogRefresh] = []
     public var bundles: [BundleSync] = []
     /// Folders and objects the final clean-up removed.
@@ -18,7 +18,7 @@ public struct SyncReport: Sendable {
     public var failed: Bool { catalogs.contains { $0.error != nil } || bundles.contains { $0.error != nil } }
 
     /// How the index of one catalog was fetched.
-    public struct CatalogRefresh: Sendable {
+    public struct CatalogRefresh: Sendable, Encodable {
         public let catalog: String
         /// The source that answered, nil when none did.
         public var url: String?
@@ -34,21 +34,29 @@ public struct SyncReport: Sendable {
         public var failure: SyncError?
         public var error: String? { failure?.description }
 
-        public var json: JSONValue {
-            var object: [String: JSONValue] = [
-                "catalog": .string(catalog), "not_modified": .bool(notModified),
-                "bytes": .int(bytes), "requests": .int(Int64(requests)),
-            ]
-            if let url { object["url"] = .string(url) }
-            if let link { object["link"] = link.json }
-            if !sourceFailures.isEmpty { object["source_failures"] = .array(sourceFailures.map { .string($0) }) }
-            if let failure { object.merge(failure.jsonFields) { $1 } }
-            return .object(object)
+        private enum CodingKeys: String, CodingKey {
+            case catalog, url
+            case notModified = "not_modified"
+            case bytes, requests, link
+            case sourceFailures = "source_failures"
+        }
+
+        /// `source_failures` only when a source failed, and the failure's keys beside the others.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(catalog, forKey: .catalog)
+            try container.encodeIfPresent(url, forKey: .url)
+            try container.encode(notModified, forKey: .notModified)
+            try container.encode(bytes, forKey: .bytes)
+            try container.encode(requests, forKey: .requests)
+            try container.encodeIfPresent(link, forKey: .link)
+            if !sourceFailures.isEmpty { try container.encode(sourceFailures, forKey: .sourceFailures) }
+            try failure?.encode(to: encoder)
         }
     }
 
     /// What happened to one tracked bundle.
-    public struct BundleSync: Sendable {
+    public struct BundleSync: Sendable, Encodable {
         /// How the sync of the bundle ended.
         public enum Outcome: String, Sendable {
             case upToDate = "up-to-date"
@@ -135,38 +143,62 @@ public struct SyncReport: Sendable {
                 + "\(seconds.fixedDecimals(2)) s"
         }
 
-        public var json: JSONValue {
-            var object: [String: JSONValue] = [
-                "catalog": .string(catalog), "bundle": .string(bundle), "outcome": .string(outcome.rawValue),
-                "missing_objects": .int(Int64(missingObjects)), "from_archive": .int(Int64(fromArchive)),
-                "individually": .int(Int64(individually)), "archive_unavailable": .bool(archiveUnavailable),
-                "object_bytes": .int(objectBytes), "object_requests": .int(Int64(objectRequests)),
-                "bytes": .int(bytes), "requests": .int(Int64(requests)), "seconds": .double(seconds),
-                "estimates": .object(Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, JSONValue.int($0.value)) })),
-            ]
-            if let flavor { object["flavor"] = .string(flavor) }
-            if let previousVersion { object["previous_version"] = .int(Int64(previousVersion)) }
-            if let version { object["version"] = .int(Int64(version)) }
-            if let strategy { object["strategy"] = .string(strategy.rawValue) }
-            object["chunked_objects"] = .int(Int64(chunkedObjects))
-            object["chunk_bytes"] = .int(chunkBytes)
-            object["reused_bytes"] = .int(reusedBytes)
-            if !chunkFallBacks.isEmpty { object["chunk_fall_backs"] = .array(chunkFallBacks.map { .string($0) }) }
-            if let chunkListError { object["chunk_list_error"] = .string(chunkListError) }
-            if let plannedBytes { object["planned_bytes"] = .int(plannedBytes) }
-            object["damaged_files"] = .array(damagedFiles.map { .string($0) })
-            object["damaged_objects"] = .array(damagedObjects.map { .string($0) })
-            if let failure { object.merge(failure.jsonFields) { $1 } }
-            return .object(object)
+        private enum CodingKeys: String, CodingKey {
+            case catalog, bundle, flavor, outcome, strategy, estimates, individually, bytes, requests, seconds
+            case previousVersion = "previous_version"
+            case version
+            case missingObjects = "missing_objects"
+            case fromArchive = "from_archive"
+            case archiveUnavailable = "archive_unavailable"
+            case chunkedObjects = "chunked_objects"
+            case chunkBytes = "chunk_bytes"
+            case reusedBytes = "reused_bytes"
+            case chunkFallBacks = "chunk_fall_backs"
+            case chunkListError = "chunk_list_error"
+            case plannedBytes = "planned_bytes"
+            case damagedFiles = "damaged_files"
+            case damagedObjects = "damaged_objects"
+            case objectBytes = "object_bytes"
+            case objectRequests = "object_requests"
+        }
+
+        /// `estimates` keyed by strategy name, `chunk_fall_backs` only when there were
+        /// some, and the failure's keys beside the others.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(catalog, forKey: .catalog)
+            try container.encode(bundle, forKey: .bundle)
+            try container.encodeIfPresent(flavor, forKey: .flavor)
+            try container.encode(outcome.rawValue, forKey: .outcome)
+            try container.encodeIfPresent(previousVersion, forKey: .previousVersion)
+            try container.encodeIfPresent(version, forKey: .version)
+            try container.encodeIfPresent(strategy?.rawValue, forKey: .strategy)
+            try container.encode(
+                Dictionary(uniqueKeysWithValues: estimates.map { ($0.key.rawValue, $0.value) }), forKey: .estimates)
+            try container.encode(missingObjects, forKey: .missingObjects)
+            try container.encode(fromArchive, forKey: .fromArchive)
+            try container.encode(individually, forKey: .individually)
+            try container.encode(archiveUnavailable, forKey: .archiveUnavailable)
+            try container.encode(chunkedObjects, forKey: .chunkedObjects)
+            try container.encode(chunkBytes, forKey: .chunkBytes)
+            try container.encode(reusedBytes, forKey: .reusedBytes)
+            if !chunkFallBacks.isEmpty { try container.encode(chunkFallBacks, forKey: .chunkFallBacks) }
+            try container.encodeIfPresent(chunkListError, forKey: .chunkListError)
+            try container.encode(damagedFiles, forKey: .damagedFiles)
+            try container.encode(damagedObjects, forKey: .damagedObjects)
+            try container.encode(objectBytes, forKey: .objectBytes)
+            try container.encode(objectRequests, forKey: .objectRequests)
+            try container.encode(bytes, forKey: .bytes)
+            try container.encode(requests, forKey: .requests)
+            try container.encode(seconds, forKey: .seconds)
+            try container.encodeIfPresent(plannedBytes, forKey: .plannedBytes)
+            try failure?.encode(to: encoder)
         }
     }
 
-    public var json: JSONValue {
-        .object([
-            "catalogs": .array(catalogs.map(\.json)),
-            "bundles": .array(bundles.map(\.json)),
-            "removed_folders": .int(Int64(removedFolders)),
-            "removed_objects": .int(Int64(removedObjects)),
-        ])
+    private enum CodingKeys: String, CodingKey {
+        case catalogs, bundles
+        case removedFolders = "removed_folders"
+        case removedObjects = "removed_objects"
     }
 }

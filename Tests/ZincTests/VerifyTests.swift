@@ -45,7 +45,7 @@ import ZincTestSupport
         #expect(report == VerificationReport(problems: [], bundles: 1, versions: 2, objects: 4, archives: 2))
         #expect(report.summary == "Verified 1 bundle, 2 versions, 4 objects, 2 archives: no problems")
         #expect(
-            String(decoding: report.json().encoded(), as: UTF8.self)
+            String(decoding: try JSONValueEncoder().encode(report).encoded(), as: UTF8.self)
                 == #"{"checked":{"archives":2,"bundles":1,"objects":4,"versions":2},"ok":true,"problems":[]}"#)
     }
 

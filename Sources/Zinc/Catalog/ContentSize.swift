@@ -11,13 +11,32 @@ extension StoredObject {
         return layout.contentSize
     }
 
-    /// `{"sha", "format", "stored_size", "size"}`: the members every report gives a file's
-    /// object with (`size` the content's, null when not recorded).
-    public func reportMembers(contentSize: Int64?) -> [String: JSONValue] {
-        [
-            "sha": .string(sha), "format": .string(preferredFormat.rawValue),
-            "stored_size": .int(preferredSize), "size": contentSize.map { .int($0) } ?? .null,
-        ]
+}
+
+/// `{"sha", "format", "stored_size", "size"}`: the members every report gives a file's
+/// object with (`size` the content's, null when not recorded). A report of a file
+/// encodes it into its own encoder, beside the file's path.
+package struct ObjectReport: Encodable {
+    package let object: StoredObject
+    package let contentSize: Int64?
+
+    package init(_ object: StoredObject, contentSize: Int64?) {
+        self.object = object
+        self.contentSize = contentSize
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sha, format
+        case storedSize = "stored_size"
+        case size
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(object.sha, forKey: .sha)
+        try container.encode(object.preferredFormat.rawValue, forKey: .format)
+        try container.encode(object.preferredSize, forKey: .storedSize)
+        try container.encode(contentSize, forKey: .size)
     }
 }
 

@@ -26,7 +26,7 @@ public struct SeedExportOptions: Sendable {
 }
 
 /// What ``Catalog/exportSeed(bundle:version:to:options:)`` wrote.
-public struct SeedExportResult: Equatable, Sendable {
+public struct SeedExportResult: Equatable, Sendable, Encodable {
     /// What `seed.json` says: the catalog, bundle, version and flavor.
     public let seed: SeedFolder
     public let folder: String
@@ -37,14 +37,22 @@ public struct SeedExportResult: Equatable, Sendable {
     /// that is not signed. A client trusting one of them checks the seed against it.
     public let signingKeys: [String]
 
-    public var json: JSONValue {
-        var object: [String: JSONValue] = [
-            "catalog": .string(seed.catalog), "bundle": .string(seed.bundle), "version": .int(Int64(seed.version)),
-            "folder": .string(folder), "files": .int(Int64(fileCount)), "bytes": .int(bytes),
-            "signing_keys": .array(signingKeys.map { .string($0) }),
-        ]
-        if let flavor = seed.flavor { object["flavor"] = .string(flavor) }
-        return .object(object)
+    private enum CodingKeys: String, CodingKey {
+        case catalog, bundle, version, flavor, folder, files, bytes
+        case signingKeys = "signing_keys"
+    }
+
+    /// The seed's catalog, bundle, version and flavor beside the others (`export_seed --json`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seed.catalog, forKey: .catalog)
+        try container.encode(seed.bundle, forKey: .bundle)
+        try container.encode(seed.version, forKey: .version)
+        try container.encodeIfPresent(seed.flavor, forKey: .flavor)
+        try container.encode(folder, forKey: .folder)
+        try container.encode(fileCount, forKey: .files)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(signingKeys, forKey: .signingKeys)
     }
 }
 

@@ -275,68 +275,151 @@ extension VersionDiff {
         return total.bytes
     }
 
-    /// `zinc diff --json`; FILE is `{"sha", "format", "stored_size", "size"}` (`size`
-    /// the content's, null when not recorded), `download` what the file's object costs.
-    public func json() -> JSONValue { .object(jsonMembers()) }
+}
 
-    func jsonMembers() -> [String: JSONValue] {
-        func listed(_ files: [File], downloads: Bool) -> JSONValue {
-            .array(
-                files.map { file in
-                    var members = file.object.reportMembers(contentSize: file.size)
-                    members["path"] = .string(file.path)
-                    if downloads { members["download"] = .int(downloadBytes(of: file.object)) }
-                    return .object(members)
-                })
+/// `zinc diff --json`; FILE is `{"sha", "format", "stored_size", "size"}` (`size` the
+/// content's, null when not recorded), `download` what the file's object costs.
+extension VersionDiff: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case bundle, flavor, from, to
+        case fromDefault = "from_default"
+        case added, removed, unchanged, changed, renamed, download
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(bundle, forKey: .bundle)
+        try container.encode(flavor, forKey: .flavor)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encode(defaultBase?.name, forKey: .fromDefault)
+        try container.encode(added.map { Downloaded(file: $0, download: downloadBytes(of: $0.object)) }, forKey: .added)
+        try container.encode(removed, forKey: .removed)
+        try container.encode(unchanged, forKey: .unchanged)
+        try container.encode(changed.map { ChangeReport(change: $0, download: downloadBytes(of: $0.new)) }, forKey: .changed)
+        try container.encode(renamed, forKey: .renamed)
+        try container.encode(DownloadReport(diff: self), forKey: .download)
+    }
+
+    /// An added file, with what its object costs.
+    private struct Downloaded: Encodable {
+        let file: File
+        let download: Int64
+
+        private enum CodingKeys: CodingKey { case download }
+
+        func encode(to encoder: any Encoder) throws {
+            try file.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(download, forKey: .download)
         }
-        func transfer(_ strategy: FetchStrategy) -> JSONValue {
-            guard let transfer = plan.transfers[strategy] else { return .null }
-            return .object([
-                "requests": .int(Int64(transfer.requests)), "bytes": .int(transfer.bytes),
-                "cost": .int(plan.estimates[strategy]!),
-            ])
+    }
+
+    /// `{"path", "old": OBJECT, "new": OBJECT, "download"}`.
+    private struct ChangeReport: Encodable {
+        let change: Change
+        let download: Int64
+
+        private enum CodingKeys: CodingKey { case path, old, new, download }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(change.path, forKey: .path)
+            try container.encode(ObjectReport(change.old, contentSize: change.oldSize), forKey: .old)
+            try container.encode(ObjectReport(change.new, contentSize: change.newSize), forKey: .new)
+            try container.encode(download, forKey: .download)
         }
-        var reused = SizeTotal()
-        for chunk in chunks { reused.add(chunk.reusedBytes) }
-        return [
-            "bundle": .string(bundle), "flavor": flavor.map { .string($0) } ?? .null,
-            "from": .int(Int64(from)), "to": .int(Int64(to)), "from_default": defaultBase.map { .string($0.name) } ?? .null,
-            "added": listed(added, downloads: true), "removed": listed(removed, downloads: false),
-            "unchanged": .int(Int64(unchanged)),
-            "changed": .array(
-                changed.map {
-                    .object([
-                        "path": .string($0.path), "old": .object($0.old.reportMembers(contentSize: $0.oldSize)),
-                        "new": .object($0.new.reportMembers(contentSize: $0.newSize)), "download": .int(downloadBytes(of: $0.new)),
-                    ])
-                }),
-            "renamed": .array(
-                renamed.map {
-                    .object($0.object.reportMembers(contentSize: $0.size).merging(["from": .string($0.from), "to": .string($0.to)]) { $1 })
-                }),
-            "download": .object([
-                "missing_objects": .int(Int64(plan.missing.count + chunks.count)), "strategy": .string(plan.strategy.rawValue),
-                "lmfo": transfer(.lmfo), "objects": transfer(.objects), "archive": transfer(.archive),
-                "chunks": .object([
-                    "objects": .int(Int64(chunks.count)), "requests": .int(Int64(chunks.count)),
-                    "bytes": .int(chunkBytes), "reused_bytes": .int(reused.bytes),
-                ]),
-                "total": .object(["requests": .int(Int64(download.requests)), "bytes": .int(download.bytes)]),
-            ]),
-        ]
+    }
+
+    /// `{"missing_objects", "strategy", "lmfo", "objects", "archive", "chunks", "total"}`:
+    /// each strategy's transfer (null when it has none), the chunk ranges, and the total.
+    private struct DownloadReport: Encodable {
+        let diff: VersionDiff
+
+        private enum CodingKeys: String, CodingKey {
+            case missingObjects = "missing_objects"
+            case strategy, lmfo, objects, archive, chunks, total
+        }
+
+        private enum ChunkKeys: String, CodingKey {
+            case objects, requests, bytes
+            case reusedBytes = "reused_bytes"
+        }
+
+        private enum TransferKeys: CodingKey { case requests, bytes, cost }
+
+        func encode(to encoder: any Encoder) throws {
+            let plan = diff.plan
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(plan.missing.count + diff.chunks.count, forKey: .missingObjects)
+            try container.encode(plan.strategy.rawValue, forKey: .strategy)
+            for (strategy, key) in [(FetchStrategy.lmfo, CodingKeys.lmfo), (.objects, .objects), (.archive, .archive)] {
+                guard let transfer = plan.transfers[strategy] else {
+                    try container.encodeNil(forKey: key)
+                    continue
+                }
+                var members = container.nestedContainer(keyedBy: TransferKeys.self, forKey: key)
+                try members.encode(transfer.requests, forKey: .requests)
+                try members.encode(transfer.bytes, forKey: .bytes)
+                try members.encode(plan.estimates[strategy]!, forKey: .cost)
+            }
+            var reused = SizeTotal()
+            for chunk in diff.chunks { reused.add(chunk.reusedBytes) }
+            var chunks = container.nestedContainer(keyedBy: ChunkKeys.self, forKey: .chunks)
+            try chunks.encode(diff.chunks.count, forKey: .objects)
+            try chunks.encode(diff.chunks.count, forKey: .requests)
+            try chunks.encode(diff.chunkBytes, forKey: .bytes)
+            try chunks.encode(reused.bytes, forKey: .reusedBytes)
+            var total = container.nestedContainer(keyedBy: TransferKeys.self, forKey: .total)
+            try total.encode(diff.download.requests, forKey: .requests)
+            try total.encode(diff.download.bytes, forKey: .bytes)
+        }
     }
 }
 
-extension UpdateCosts {
-    /// `zinc diff --summary --json`: each row a `zinc diff --json` document with the
-    /// distributions at its `from`.
-    public func json() -> JSONValue {
-        .object([
-            "bundle": .string(bundle), "flavor": flavor.map { .string($0) } ?? .null, "to": .int(Int64(to)),
-            "versions": .array(
-                rows.map { row in
-                    .object(row.diff.jsonMembers().merging(["distributions": .array(row.distributions.map { .string($0) })]) { $1 })
-                }),
-        ])
+/// A file as reports list it: its object's members (``ObjectReport``) and its path.
+extension VersionDiff.File: Encodable {
+    private enum CodingKeys: CodingKey { case path }
+
+    public func encode(to encoder: any Encoder) throws {
+        try ObjectReport(object, contentSize: size).encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+    }
+}
+
+/// A rename: the object's members (``ObjectReport``), `from` and `to`.
+extension VersionDiff.Rename: Encodable {
+    private enum CodingKeys: CodingKey { case from, to }
+
+    public func encode(to encoder: any Encoder) throws {
+        try ObjectReport(object, contentSize: size).encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+    }
+}
+
+/// `zinc diff --summary --json`: each row a `zinc diff --json` document with the
+/// distributions at its `from`.
+extension UpdateCosts: Encodable {
+    private enum CodingKeys: CodingKey { case bundle, flavor, to, versions }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(bundle, forKey: .bundle)
+        try container.encode(flavor, forKey: .flavor)
+        try container.encode(to, forKey: .to)
+        try container.encode(rows, forKey: .versions)
+    }
+}
+
+extension UpdateCosts.Row: Encodable {
+    private enum CodingKeys: CodingKey { case distributions }
+
+    public func encode(to encoder: any Encoder) throws {
+        try diff.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(distributions, forKey: .distributions)
     }
 }

@@ -1,8 +1,8 @@
 /// What `verify` found: every problem, each naming the catalog file at fault, and how
 /// much was checked.
-public struct VerificationReport: Equatable, Sendable {
+public struct VerificationReport: Equatable, Sendable, Encodable {
     /// One thing wrong with one file.
-    public struct Problem: Equatable, Comparable, Sendable, CustomStringConvertible {
+    public struct Problem: Equatable, Comparable, Sendable, CustomStringConvertible, Encodable {
         /// Catalog-relative path of the file at fault (`catalog.json` for index content).
         public let path: String
         public let problem: String
@@ -46,17 +46,19 @@ public struct VerificationReport: Equatable, Sendable {
         return "Verified \(checked): " + (isOK ? "no problems" : HumanFormat.count(problems.count, "problem"))
     }
 
+    private enum CodingKeys: CodingKey { case ok, problems, checked }
+
+    private enum CheckedKeys: CodingKey { case bundles, versions, objects, archives }
+
     /// `{"checked":{…},"ok":…,"problems":[{"path":…,"problem":…}]}`, for scripts.
-    public func json() -> JSONValue {
-        .object([
-            "ok": .bool(isOK),
-            "problems": .array(problems.map { .object(["path": .string($0.path), "problem": .string($0.problem)]) }),
-            "checked": .object([
-                "bundles": .int(Int64(bundles)),
-                "versions": .int(Int64(versions)),
-                "objects": .int(Int64(objects)),
-                "archives": .int(Int64(archives)),
-            ]),
-        ])
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(isOK, forKey: .ok)
+        try container.encode(problems, forKey: .problems)
+        var checked = container.nestedContainer(keyedBy: CheckedKeys.self, forKey: .checked)
+        try checked.encode(bundles, forKey: .bundles)
+        try checked.encode(versions, forKey: .versions)
+        try checked.encode(objects, forKey: .objects)
+        try checked.encode(archives, forKey: .archives)
     }
 }

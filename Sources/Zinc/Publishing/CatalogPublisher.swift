@@ -29,20 +29,6 @@ public struct PublishReport: Equatable, Sendable {
 
     public var uploadedBytes: Int64 { uploaded.reduce(0) { $0 + $1.size } }
     public var deletedBytes: Int64 { deleted.reduce(0) { $0 + $1.size } }
-
-    /// The summary `publish --json` prints (its schema is in docs/JSON.md).
-    public func json(seconds: Double) -> JSONValue {
-        .object([
-            "dry_run": .bool(!performed),
-            "uploaded": .object(["files": .int(Int64(uploaded.count)), "bytes": .int(uploadedBytes)]),
-            "unchanged": .int(Int64(unchanged)),
-            "index_changed": .bool(indexChanged),
-            "deleted": .object(["files": .int(Int64(deleted.count)), "bytes": .int(deletedBytes)]),
-            "waiting": .int(Int64(waiting)),
-            "retired": .int(Int64(retired.count)),
-            "seconds": .double((seconds * 1000).rounded() / 1000),
-        ])
-    }
 }
 
 /// How ``Catalog/publish(to:options:)`` copies a catalog.

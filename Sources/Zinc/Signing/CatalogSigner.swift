@@ -16,21 +16,26 @@ public struct CatalogSigner: Sendable {
 }
 
 /// What `zinc sign` did.
-public struct SigningReport: Equatable, Sendable {
+public struct SigningReport: Equatable, Sendable, Encodable {
     /// Manifests signed now, and those that already carried a valid signature by the key.
     public let manifestsSigned: Int
     public let manifestsAlreadySigned: Int
     public let index: IndexSignature
 
+    private enum CodingKeys: String, CodingKey {
+        case manifestsSigned = "manifests_signed"
+        case manifestsAlreadySigned = "manifests_already_signed"
+        case key, sequence, signed, expires
+    }
+
     /// `{"manifests_signed", "manifests_already_signed", "key", "sequence", "signed", "expires"}`.
-    public func json() -> JSONValue {
-        .object([
-            "manifests_signed": .int(Int64(manifestsSigned)),
-            "manifests_already_signed": .int(Int64(manifestsAlreadySigned)),
-            "key": .string(index.keyID),
-            "sequence": .int(index.sequence),
-            "signed": .int(index.signedAt),
-            "expires": .int(index.expiresAt),
-        ])
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(manifestsSigned, forKey: .manifestsSigned)
+        try container.encode(manifestsAlreadySigned, forKey: .manifestsAlreadySigned)
+        try container.encode(index.keyID, forKey: .key)
+        try container.encode(index.sequence, forKey: .sequence)
+        try container.encode(index.signedAt, forKey: .signed)
+        try container.encode(index.expiresAt, forKey: .expires)
     }
 }

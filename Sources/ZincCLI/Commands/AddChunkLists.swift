@@ -25,17 +25,27 @@ struct AddChunkLists: ParsableCommand {
     func run() throws {
         let report = try catalog.reference.open().addChunkLists(bundle: bundle)
         if json {
-            printJSON(
-                .object([
-                    "written": .array(report.written.map { .string($0) }),
-                    "chunked_objects": .int(Int64(report.chunkedObjects)), "bytes_read": .int(report.bytesRead),
-                ]))
-            return
+            return try printJSON(Report(written: report.written, chunkedObjects: report.chunkedObjects, bytesRead: report.bytesRead))
         }
         for path in report.written { print("wrote \(path)") }
         print(
             "Added chunk lists to \(report.written.count) version\(report.written.count == 1 ? "" : "s") "
                 + "(\(report.chunkedObjects) object\(report.chunkedObjects == 1 ? "" : "s"), "
                 + "\(HumanFormat.bytes(report.bytesRead)) read)")
+    }
+}
+
+extension AddChunkLists {
+    /// `add_chunk_lists --json`: the chunk lists written, and the objects and bytes read.
+    struct Report: Encodable {
+        let written: [String]
+        let chunkedObjects: Int
+        let bytesRead: Int64
+
+        private enum CodingKeys: String, CodingKey {
+            case written
+            case chunkedObjects = "chunked_objects"
+            case bytesRead = "bytes_read"
+        }
     }
 }

@@ -54,8 +54,7 @@ struct Clean: ParsableCommand {
             report = try catalog.clean(force: force, grace: grace) { bar.show($0) }
         }
         if json {
-            printJSON(Self.json(report))
-            return
+            return try printJSON(Report(report))
         }
         for file in report.files { print(file.path) }
         printSummary(report, grace: grace)
@@ -90,36 +89,62 @@ struct Clean: ParsableCommand {
         }
     }
 
+    static func files(_ count: Int) -> String { "\(HumanFormat.count(count)) file\(count == 1 ? "" : "s")" }
+}
+
+extension Clean {
     /// `{"removed": BOOL, "files": [{"path", "size"}], "bytes", "waiting": {"files", "bytes", "until", "kinds"}}`;
     /// `until` is null when nothing waits; `kinds` is `[{"kind", "files", "bytes", "since", "until"}]`, one
     /// per kind of file kept: `left_index` (since when they left it), `never_listed` (an
     /// interrupted import's, since the interruption), `unrecorded` (no record: since now).
-    static func json(_ report: CleanReport) -> JSONValue {
-        .object([
-            "removed": .bool(report.removed),
-            "files": .array(report.files.map { .object(["path": .string($0.path), "size": .int($0.size)]) }),
-            "bytes": .int(report.totalBytes),
-            "waiting": .object([
-                "files": .int(Int64(report.waiting.count)),
-                "bytes": .int(report.waitingBytes),
-                "until": report.waitingUntil.map { .string(GraceOption.describe($0)) } ?? .null,
-                "kinds": .array(report.waitingGroups.map(json)),
-            ]),
-        ])
-    }
+    /// Times are as the text output words them (`GraceOption.describe`).
+    struct Report: Encodable {
+        let report: CleanReport
 
-    static func json(_ group: CleanReport.Waiting) -> JSONValue {
-        let kind =
-            switch group.reason {
-            case .leftIndex: "left_index"
-            case .neverListed: "never_listed"
-            case .unrecorded: "unrecorded"
+        init(_ report: CleanReport) { self.report = report }
+
+        private enum CodingKeys: CodingKey { case removed, files, bytes, waiting }
+
+        private enum WaitingKeys: CodingKey { case files, bytes, until, kinds }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(report.removed, forKey: .removed)
+            try container.encode(report.files.map(File.init), forKey: .files)
+            try container.encode(report.totalBytes, forKey: .bytes)
+            var waiting = container.nestedContainer(keyedBy: WaitingKeys.self, forKey: .waiting)
+            try waiting.encode(report.waiting.count, forKey: .files)
+            try waiting.encode(report.waitingBytes, forKey: .bytes)
+            try waiting.encode(report.waitingUntil.map(GraceOption.describe), forKey: .until)
+            try waiting.encode(report.waitingGroups.map(Kind.init), forKey: .kinds)
+        }
+
+        /// `{"path", "size"}`.
+        struct File: Encodable {
+            let path: String
+            let size: Int64
+
+            init(_ file: CleanReport.Garbage) { (path, size) = (file.path, file.size) }
+        }
+
+        /// One kind of file kept: `{"kind", "files", "bytes", "since", "until"}`.
+        struct Kind: Encodable {
+            let kind: String
+            let files: Int
+            let bytes: Int64
+            let since: String
+            let until: String
+
+            init(_ group: CleanReport.Waiting) {
+                kind =
+                    switch group.reason {
+                    case .leftIndex: "left_index"
+                    case .neverListed: "never_listed"
+                    case .unrecorded: "unrecorded"
+                    }
+                (files, bytes) = (group.files.count, group.bytes)
+                (since, until) = (GraceOption.describe(group.since), GraceOption.describe(group.until))
             }
-        return .object([
-            "kind": .string(kind), "files": .int(Int64(group.files.count)), "bytes": .int(group.bytes),
-            "since": .string(GraceOption.describe(group.since)), "until": .string(GraceOption.describe(group.until)),
-        ])
+        }
     }
-
-    static func files(_ count: Int) -> String { "\(HumanFormat.count(count)) file\(count == 1 ? "" : "s")" }
 }

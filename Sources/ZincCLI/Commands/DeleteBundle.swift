@@ -50,13 +50,10 @@ struct DeleteBundle: ParsableCommand {
         let catalog = try location.open()
         let deletion = try catalog.deleteVersions(of: bundle, versions.map(VersionSelection.init), dryRun: dryRun)
         if json {
-            printJSON(
-                .object([
-                    "bundle": .string(bundle), "dry_run": .bool(dryRun),
-                    "deleted_versions": .array(deletion.versions.map { .int(Int64($0)) }),
-                    "no_version_left": .bool(deletion.removesLastVersion), "files": .array(deletion.files.map { .string($0) }),
-                ]))
-            return
+            return try printJSON(
+                Report(
+                    bundle: bundle, dryRun: dryRun, deletedVersions: deletion.versions,
+                    noVersionLeft: deletion.removesLastVersion, files: deletion.files))
         }
         guard !deletion.versions.isEmpty else {
             print("No version of '\(bundle)' to delete")
@@ -72,6 +69,25 @@ struct DeleteBundle: ParsableCommand {
             print(
                 "The files stay \(GraceOption.describe(Catalog.indexCacheLifetime)) for clients holding the old index; "
                     + "'zinc clean --force' removes them after that")
+        }
+    }
+}
+
+extension DeleteBundle {
+    /// `delete_bundle --json`: the versions deleted (or that would be) and their files.
+    struct Report: Encodable {
+        let bundle: String
+        let dryRun: Bool
+        let deletedVersions: [Int]
+        let noVersionLeft: Bool
+        let files: [String]
+
+        private enum CodingKeys: String, CodingKey {
+            case bundle
+            case dryRun = "dry_run"
+            case deletedVersions = "deleted_versions"
+            case noVersionLeft = "no_version_left"
+            case files
         }
     }
 }

@@ -31,9 +31,18 @@ struct DeleteDistro: ParsableCommand {
         let catalog = try location.open()
         let version = try catalog.deleteDistro(bundle: bundle, distro: distro)
         if json {
-            printJSON(.object(["bundle": .string(bundle), "distro": .string(distro), "version": .int(Int64(version))]))
+            try printJSON(Report(bundle: bundle, distro: distro, version: version))
         } else {
             print("Deleted distribution '\(distro)' of '\(bundle)' (it pointed at version \(version))")
         }
+    }
+}
+
+extension DeleteDistro {
+    /// `delete_distro --json`: the distribution deleted and the version it pointed at.
+    struct Report: Encodable {
+        let bundle: String
+        let distro: String
+        let version: Int
     }
 }

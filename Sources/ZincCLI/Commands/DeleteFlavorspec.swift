@@ -25,9 +25,17 @@ struct DeleteFlavorspec: ParsableCommand {
     static func delete(catalog location: CatalogReference, name: String, json: Bool = false) throws {
         try location.open().flavorspecs.delete(name)
         if json {
-            printJSON(.object(["flavorspec": .string(name), "deleted": .bool(true)]))
+            try printJSON(Report(flavorspec: name))
         } else {
             print("Deleted flavorspec '\(name)'")
         }
+    }
+}
+
+extension DeleteFlavorspec {
+    /// `delete_flavorspec --json`: `{"flavorspec", "deleted": true}`.
+    struct Report: Encodable {
+        let flavorspec: String
+        let deleted = true
     }
 }

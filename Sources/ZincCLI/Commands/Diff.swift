@@ -55,13 +55,13 @@ struct Diff: ParsableCommand {
         let model = CostModel(requestOverhead: requestCost)
         if summary {
             let costs = try catalog.updateCosts(bundle: bundle, to: catalog.versionSpec(to, of: bundle), flavor: flavor, model: model)
-            if json { return printJSON(costs.json()) }
+            if json { return try printJSON(costs) }
             printSummary(costs)
         } else {
             let diff = try catalog.diff(
                 bundle: bundle, from: from.map { try catalog.versionSpec($0, of: bundle) },
                 to: catalog.versionSpec(to, of: bundle), flavor: flavor, model: model)
-            if json { return printJSON(diff.json()) }
+            if json { return try printJSON(diff) }
             printFiles(of: diff)
             printDownload(of: diff)
         }

@@ -17,6 +17,6 @@ struct DumpIndex: ParsableCommand {
 
     /// The whole command, shared with its Python-tool spelling `dump:index`.
     static func dump(catalog location: CatalogReference) throws {
-        printJSON(try location.open().index().json())
+        try printJSON(location.open().index().json())
     }
 }

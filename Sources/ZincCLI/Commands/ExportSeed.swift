@@ -61,7 +61,7 @@ struct ExportSeed: ParsableCommand {
         let result = try opened.exportSeed(bundle: bundle, version: spec, to: out, options: options)
         bar.finish()
         if json {
-            printJSON(result.json)
+            try printJSON(result)
             return
         }
         let signed = result.signingKeys.isEmpty ? "unsigned" : "signed by key " + result.signingKeys.joined(separator: ", ")

@@ -24,15 +24,27 @@ struct Keygen: ParsableCommand {
         try key.write(to: out)
         let publicKey = String(key.publicKey.text.dropLast())
         if json {
-            printJSON(
-                .object([
-                    "private_key": .string(out), "public_key_file": .string(out + ".pub"),
-                    "public_key": .string(publicKey), "key_id": .string(key.publicKey.id),
-                ]))
-            return
+            return try printJSON(Report(privateKey: out, publicKeyFile: out + ".pub", publicKey: publicKey, keyID: key.publicKey.id))
         }
         print("Wrote the private key to \(out) and the public key to \(out).pub")
         print("public key: \(publicKey)")
         print("key id: \(key.publicKey.id)")
+    }
+}
+
+extension Keygen {
+    /// `keygen --json`: where the keys went, the public key and its id.
+    struct Report: Encodable {
+        let privateKey: String
+        let publicKeyFile: String
+        let publicKey: String
+        let keyID: String
+
+        private enum CodingKeys: String, CodingKey {
+            case privateKey = "private_key"
+            case publicKeyFile = "public_key_file"
+            case publicKey = "public_key"
+            case keyID = "key_id"
+        }
     }
 }

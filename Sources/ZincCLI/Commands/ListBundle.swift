@@ -48,22 +48,10 @@ struct ListBundle: ParsableCommand {
         let listing = try catalog.listVersion(bundle: bundle, resolving: catalog.versionSpec(version, of: bundle), flavor: flavor)
         let manifest = listing.manifest
         if json {
-            let totals = listing.totals
-            return printJSON(
-                .object([
-                    "catalog": .string(manifest.catalog),
-                    "bundle": .string(manifest.bundle),
-                    "version": .int(Int64(manifest.version)),
-                    "flavor": flavor.map { .string($0) } ?? .null,
-                    "files": .array(
-                        listing.files.map { file in
-                            .object(file.object.reportMembers(contentSize: file.size).merging(["path": .string(file.path)]) { $1 })
-                        }),
-                    "totals": .object([
-                        "files": .int(Int64(totals.files)), "size": .int(totals.content.bytes),
-                        "unsized_files": .int(Int64(totals.content.unknown)), "stored_size": .int(totals.stored.bytes),
-                    ]),
-                ]))
+            return try printJSON(
+                Report(
+                    catalog: manifest.catalog, bundle: manifest.bundle, version: manifest.version, flavor: flavor,
+                    files: listing.files, totals: SizeReport(sizes: listing.totals)))
         }
         guard sizes else {
             for file in listing.files { print(withSHA ? "\(file.object.sha) \(file.path)" : file.path) }
@@ -81,5 +69,30 @@ struct ListBundle: ParsableCommand {
         print(
             "\(HumanFormat.count(totals.files, "file")), \(totals.content.humanReadable), "
                 + "\(HumanFormat.bytes(totals.stored.bytes)) stored")
+    }
+}
+
+extension ListBundle {
+    /// `list_bundle --json`: the version's files (each as ``VersionDiff/File`` encodes
+    /// it), and their totals; `flavor` null when all files are listed.
+    struct Report: Encodable {
+        let catalog: String
+        let bundle: String
+        let version: Int
+        let flavor: String?
+        let files: [VersionDiff.File]
+        let totals: SizeReport
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(catalog, forKey: .catalog)
+            try container.encode(bundle, forKey: .bundle)
+            try container.encode(version, forKey: .version)
+            try container.encode(flavor, forKey: .flavor)
+            try container.encode(files, forKey: .files)
+            try container.encode(totals, forKey: .totals)
+        }
+
+        private enum CodingKeys: CodingKey { case catalog, bundle, version, flavor, files, totals }
     }
 }

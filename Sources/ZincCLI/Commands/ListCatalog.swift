@@ -60,11 +60,7 @@ struct ListCatalog: ParsableCommand {
             readsSizes ? try catalog.versionSizes(bundle: bundle.name, versions: bundle.versions.map(\.number)) : nil
         }
         if json {
-            return printJSON(
-                .object([
-                    "catalog": .string(try catalog.index().id),
-                    "bundles": .array(zip(bundles, sized).map(jsonBundle)),
-                ]))
+            return try printJSON(Report(catalog: try catalog.index().id, bundles: zip(bundles, sized).map(Report.Bundle.init)))
         }
         for (bundle, versionSizes) in zip(bundles, sized) {
             if namesOnly {
@@ -94,32 +90,47 @@ struct ListCatalog: ParsableCommand {
         }
         return table
     }
+}
 
-    private static func jsonBundle(_ bundle: BundleListing, _ sizes: [VersionSize]?) -> JSONValue {
-        .object([
-            "name": .string(bundle.name),
-            "deleted": .bool(bundle.isDeleted),
-            "versions": .array(
-                bundle.versions.indices.map { i in
-                    var members: [String: JSONValue] = [
-                        "version": .int(Int64(bundle.versions[i].number)),
-                        "distributions": .array(bundle.versions[i].distributions.map { .string($0) }),
-                    ]
-                    if let size = sizes?[i] {
-                        members["files"] = .int(Int64(size.files))
-                        members["size"] = .int(size.content.bytes)
-                        members["unsized_files"] = .int(Int64(size.content.unknown))
-                        members["stored_size"] = .int(size.stored.bytes)
-                        members["update"] =
-                            size.update.map { diff in
-                                .object([
-                                    "from": .int(Int64(diff.from)), "requests": .int(Int64(diff.download.requests)),
-                                    "bytes": .int(diff.download.bytes), "strategy": .string(diff.plan.strategy.rawValue),
-                                ])
-                            } ?? .null
-                    }
-                    return .object(members)
-                }),
-        ])
+extension ListCatalog {
+    /// `list --json`: each bundle's versions and their distributions, and with `--sizes`
+    /// each version's sizes and update (null for the oldest: nothing to update from).
+    struct Report: Encodable {
+        let catalog: String
+        let bundles: [Bundle]
+
+        struct Bundle: Encodable {
+            let name: String
+            let deleted: Bool
+            let versions: [Version]
+
+            init(_ bundle: BundleListing, sizes: [VersionSize]?) {
+                (name, deleted) = (bundle.name, bundle.isDeleted)
+                versions = bundle.versions.indices.map { Version(listed: bundle.versions[$0], sizes: sizes?[$0]) }
+            }
+        }
+
+        struct Version: Encodable {
+            let listed: BundleListing.Version
+            let sizes: VersionSize?
+
+            private enum CodingKeys: CodingKey { case version, distributions, update }
+
+            private enum UpdateKeys: CodingKey { case from, requests, bytes, strategy }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(listed.number, forKey: .version)
+                try container.encode(listed.distributions, forKey: .distributions)
+                guard let sizes else { return }
+                try SizeReport(sizes: sizes).encode(to: encoder)
+                guard let diff = sizes.update else { return try container.encodeNil(forKey: .update) }
+                var update = container.nestedContainer(keyedBy: UpdateKeys.self, forKey: .update)
+                try update.encode(diff.from, forKey: .from)
+                try update.encode(diff.download.requests, forKey: .requests)
+                try update.encode(diff.download.bytes, forKey: .bytes)
+                try update.encode(diff.plan.strategy.rawValue, forKey: .strategy)
+            }
+        }
     }
 }

@@ -37,7 +37,7 @@ struct Promote: ParsableCommand {
         // `@test` works as well as `test`: it is how a version spec names it.
         let source = from.hasPrefix("@") ? String(from.dropFirst()) : from
         let update = try catalog.updateDistro(bundle: bundle, distro: to, to: .distro(source), savePrevious: !noPrev)
-        if json { return printJSON(update.json(bundle: bundle, distro: to, extra: ["from": .string(source)])) }
+        if json { return try printJSON(DistroChangeReport(bundle: bundle, distro: to, change: update, from: source)) }
         switch update {
         case .created(let v):
             print("Created distribution '\(to)' at '\(bundle)-v\(v)', where '\(source)' points")

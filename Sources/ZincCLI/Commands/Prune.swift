@@ -53,8 +53,7 @@ struct Prune: ParsableCommand {
             ) { bar.show($0) }
         }
         if json {
-            printJSON(Self.json(report))
-            return
+            return try printJSON(Report(report: report))
         }
         for deletion in report.deletions {
             let kept =
@@ -86,25 +85,44 @@ struct Prune: ParsableCommand {
     }
 
     private static func list(_ versions: [Int]) -> String { versions.map(String.init).joined(separator: ", ") }
+}
 
+extension Prune {
     /// `{"dry_run", "bundles": [{"bundle", "deleted_versions", "kept_referenced"}], "clean": CLEAN,
     /// "would_free": {"files", "bytes"} or null}`, CLEAN as `clean --json` prints it (in a dry
     /// run, the clean that would follow: `"removed": false`); `would_free` only in a dry run.
-    static func json(_ report: PruneReport) -> JSONValue {
-        .object([
-            "dry_run": .bool(!report.performed),
-            "bundles": .array(
-                report.deletions.map { deletion in
-                    .object([
-                        "bundle": .string(deletion.bundle),
-                        "deleted_versions": .array(deletion.versions.map { .int(Int64($0)) }),
-                        "kept_referenced": .array((report.keptReferenced[deletion.bundle] ?? []).map { .int(Int64($0)) }),
-                    ])
-                }),
-            "clean": Clean.json(report.clean),
-            "would_free": !report.performed
-                ? .object(["files": .int(Int64(report.wouldFree.count)), "bytes": .int(report.wouldFree.reduce(0) { $0 + $1.size })])
-                : .null,
-        ])
+    struct Report: Encodable {
+        let report: PruneReport
+
+        private enum CodingKeys: String, CodingKey {
+            case dryRun = "dry_run"
+            case bundles, clean
+            case wouldFree = "would_free"
+        }
+
+        private enum BundleKeys: String, CodingKey {
+            case bundle
+            case deletedVersions = "deleted_versions"
+            case keptReferenced = "kept_referenced"
+        }
+
+        private enum FreedKeys: CodingKey { case files, bytes }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(!report.performed, forKey: .dryRun)
+            var bundles = container.nestedUnkeyedContainer(forKey: .bundles)
+            for deletion in report.deletions {
+                var bundle = bundles.nestedContainer(keyedBy: BundleKeys.self)
+                try bundle.encode(deletion.bundle, forKey: .bundle)
+                try bundle.encode(deletion.versions, forKey: .deletedVersions)
+                try bundle.encode(report.keptReferenced[deletion.bundle] ?? [], forKey: .keptReferenced)
+            }
+            try container.encode(Clean.Report(report.clean), forKey: .clean)
+            guard !report.performed else { return try container.encodeNil(forKey: .wouldFree) }
+            var freed = container.nestedContainer(keyedBy: FreedKeys.self, forKey: .wouldFree)
+            try freed.encode(report.wouldFree.count, forKey: .files)
+            try freed.encode(report.wouldFree.reduce(0) { $0 + $1.size }, forKey: .bytes)
+        }
     }
 }

@@ -70,8 +70,7 @@ struct Publish: ParsableCommand {
         }
         let elapsed = ContinuousClock.now - started
         if json {
-            printJSON(report.json(seconds: elapsed.inSeconds))
-            return
+            return try printJSON(Report(report: report, seconds: elapsed.inSeconds))
         }
         let verb = report.performed ? "Uploaded" : "Would upload"
         print(
@@ -126,4 +125,39 @@ struct Publish: ParsableCommand {
     }
 
     private func files(_ count: Int) -> String { Clean.files(count) }
+}
+
+extension Publish {
+    /// The summary `publish --json` prints (its schema is in docs/JSON.md): counts and
+    /// bytes of what was (or would be) copied and removed, and the run's seconds to the
+    /// millisecond.
+    struct Report: Encodable {
+        let report: PublishReport
+        let seconds: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case dryRun = "dry_run"
+            case uploaded, unchanged
+            case indexChanged = "index_changed"
+            case deleted, waiting, retired, seconds
+        }
+
+        private enum FileKeys: CodingKey { case files, bytes }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(!report.performed, forKey: .dryRun)
+            var uploaded = container.nestedContainer(keyedBy: FileKeys.self, forKey: .uploaded)
+            try uploaded.encode(report.uploaded.count, forKey: .files)
+            try uploaded.encode(report.uploadedBytes, forKey: .bytes)
+            try container.encode(report.unchanged, forKey: .unchanged)
+            try container.encode(report.indexChanged, forKey: .indexChanged)
+            var deleted = container.nestedContainer(keyedBy: FileKeys.self, forKey: .deleted)
+            try deleted.encode(report.deleted.count, forKey: .files)
+            try deleted.encode(report.deletedBytes, forKey: .bytes)
+            try container.encode(report.waiting, forKey: .waiting)
+            try container.encode(report.retired.count, forKey: .retired)
+            try container.encode((seconds * 1000).rounded() / 1000, forKey: .seconds)
+        }
+    }
 }

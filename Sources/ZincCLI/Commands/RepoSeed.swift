@@ -54,7 +54,7 @@ struct RepoSeed: ParsableCommand {
         let result = try openOrCreate().seed(
             from: seed, sources: catalog, distro: distro, trustedKeys: keys, hashing: hash ? .always : .whenSigned)
         if json {
-            printJSON(result.json)
+            try printJSON(result)
             return
         }
         let name = "\(result.catalog).\(result.bundle)" + (result.flavor.map { "~" + $0 } ?? "")

@@ -38,9 +38,7 @@ struct RepoVerify: ParsableCommand {
             found = try opened.verify()
         }
         if json {
-            var document: [String: JSONValue] = ["bundles": .array(found.map(\.json))]
-            if let repairReport { document["repair"] = repairReport.json }
-            printJSON(.object(document))
+            try printJSON(Report(bundles: found, repair: repairReport))
         } else {
             for line in repairReport?.bundles.map(\.line) ?? [] { print(line) }
             for bundle in found {
@@ -60,5 +58,14 @@ struct RepoVerify: ParsableCommand {
             if !json { print(repair ? "Damage remains." : "Run 'zinc repo verify --repair' (or 'zinc sync') to repair it.") }
             throw ExitStatus.problemsFound
         }
+    }
+}
+
+extension RepoVerify {
+    /// `repo verify --json`: each checked-out version's health, and with `--repair` what
+    /// the repair's sync did.
+    struct Report: Encodable {
+        let bundles: [BundleHealth]
+        let repair: SyncReport?
     }
 }

@@ -44,7 +44,7 @@ struct Sign: ParsableCommand {
             defer { bar.finish() }
             report = try catalog.signAll(with: signer) { bar.show($0) }
         }
-        if json { return printJSON(report.json()) }
+        if json { return try printJSON(report) }
         print(
             "Signed \(report.manifestsSigned) manifest\(report.manifestsSigned == 1 ? "" : "s") "
                 + "(\(report.manifestsAlreadySigned) already signed) and the index with key \(report.index.keyID): "

@@ -29,10 +29,7 @@ struct Status: ParsableCommand {
         let plan = fetch ? try SyncEngine(repo: opened, options: .command).plan() : nil
         let bundles = try opened.status()
         if json {
-            var document: [String: JSONValue] = ["bundles": .array(bundles.map(\.json))]
-            if let plan { document["plan"] = plan.json }
-            printJSON(.object(document))
-            return
+            return try printJSON(Report(bundles: bundles, plan: plan))
         }
         for failed in plan?.bundles.filter({ $0.failure != nil }) ?? [] { print(failed.line) }
         for bundle in bundles {
@@ -55,5 +52,13 @@ struct Status: ParsableCommand {
                 "\(bundle.catalog).\(bundle.bundle)\(flavor) @\(bundle.distro): local \(local), remote \(remote), "
                     + "\(HumanFormat.count(bundle.files)) files, \(HumanFormat.bytes(bundle.bytesOnDisk)) (\(state))")
         }
+    }
+}
+
+extension Status {
+    /// `status --json`: the bundles, and with `--fetch` the plan of a sync.
+    struct Report: Encodable {
+        let bundles: [BundleStatus]
+        let plan: SyncPlan?
     }
 }

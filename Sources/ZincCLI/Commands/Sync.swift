@@ -85,7 +85,7 @@ struct Sync: ParsableCommand {
             throw error
         }
         if json {
-            printJSON(report.json)
+            try printJSON(report)
         } else if report.bundles.isEmpty && report.catalogs.isEmpty {
             print(Self.nothingTracked)
         } else {
@@ -102,7 +102,7 @@ struct Sync: ParsableCommand {
     }
 
     private func printPlan(_ plan: SyncPlan) throws {
-        if json { return printJSON(plan.json) }
+        if json { return try printJSON(plan) }
         if plan.bundles.isEmpty { print(Self.nothingTracked) }
         for bundle in plan.bundles {
             let over = maxBytes.map { bundle.bytes > $0.value } ?? false

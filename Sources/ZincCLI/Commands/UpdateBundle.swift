@@ -61,15 +61,11 @@ struct UpdateBundle: ParsableCommand {
             case .created(let v): (version, unchanged) = (v, false)
             case .unchanged(let v): (version, unchanged) = (v, true)
             }
-            printJSON(
-                .object([
-                    "bundle": .string(name), "version": .int(Int64(version)), "unchanged": .bool(unchanged),
-                    "new_bundle": .bool(summary.isNewBundle),
-                    "files": .int(Int64(summary.files)), "new_objects": .int(Int64(summary.newObjects)),
-                    "object_bytes": .int(summary.objectBytes), "archive_bytes": .int(summary.archiveBytes),
-                    "bytes_written": .int(summary.bytesWritten), "seconds": .double((ContinuousClock.now - start).inSeconds),
-                ]))
-            return
+            return try printJSON(
+                Report(
+                    bundle: name, version: version, unchanged: unchanged, newBundle: summary.isNewBundle, files: summary.files,
+                    newObjects: summary.newObjects, objectBytes: summary.objectBytes, archiveBytes: summary.archiveBytes,
+                    bytesWritten: summary.bytesWritten, seconds: (ContinuousClock.now - start).inSeconds))
         }
         switch summary.result {
         case .created(let version):
@@ -92,16 +88,7 @@ struct UpdateBundle: ParsableCommand {
                     options: options, bar: nil))
         }
         if json {
-            printJSON(
-                .object([
-                    "bundle": .string(name), "dry_run": .bool(true),
-                    "previous_version": preview.previousVersion.map { .int(Int64($0)) } ?? .null,
-                    "unchanged": .bool(preview.isUnchanged && !force), "files": .int(Int64(preview.files)),
-                    "added": .array(preview.added.map { .string($0) }), "removed": .array(preview.removed.map { .string($0) }),
-                    "changed": .array(preview.changed.map { .string($0) }),
-                    "new_objects": .int(Int64(preview.newObjects)), "new_object_bytes": .int(preview.newObjectBytes),
-                ]))
-            return
+            return try printJSON(PreviewReport(bundle: name, preview: preview, force: force))
         }
         let lines = preview.added.map { ("A", $0) } + preview.changed.map { ("M", $0) } + preview.removed.map { ("D", $0) }
         for (mark, path) in lines.sorted(by: { $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) }) { print("\(mark)  \(path)") }
@@ -186,4 +173,63 @@ struct ImportOptions: ParsableArguments {
     var noStatCache = false
 
     @OptionGroup var parallelism: JobsOption
+}
+
+extension UpdateBundle {
+    /// `update_bundle --json`: the version made (or kept) and what the import wrote.
+    struct Report: Encodable {
+        let bundle: String
+        let version: Int
+        let unchanged: Bool
+        let newBundle: Bool
+        let files: Int
+        let newObjects: Int
+        let objectBytes: Int64
+        let archiveBytes: Int64
+        let bytesWritten: Int64
+        let seconds: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case bundle, version, unchanged
+            case newBundle = "new_bundle"
+            case files
+            case newObjects = "new_objects"
+            case objectBytes = "object_bytes"
+            case archiveBytes = "archive_bytes"
+            case bytesWritten = "bytes_written"
+            case seconds
+        }
+    }
+
+    /// `update_bundle --dry-run --json`: what the import would change; `previous_version`
+    /// null for a new bundle.
+    struct PreviewReport: Encodable {
+        let bundle: String
+        let preview: ImportPreview
+        /// `--force` makes a version even of unchanged content.
+        let force: Bool
+
+        private enum CodingKeys: String, CodingKey {
+            case bundle
+            case dryRun = "dry_run"
+            case previousVersion = "previous_version"
+            case unchanged, files, added, removed, changed
+            case newObjects = "new_objects"
+            case newObjectBytes = "new_object_bytes"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(bundle, forKey: .bundle)
+            try container.encode(true, forKey: .dryRun)
+            try container.encode(preview.previousVersion, forKey: .previousVersion)
+            try container.encode(preview.isUnchanged && !force, forKey: .unchanged)
+            try container.encode(preview.files, forKey: .files)
+            try container.encode(preview.added, forKey: .added)
+            try container.encode(preview.removed, forKey: .removed)
+            try container.encode(preview.changed, forKey: .changed)
+            try container.encode(preview.newObjects, forKey: .newObjects)
+            try container.encode(preview.newObjectBytes, forKey: .newObjectBytes)
+        }
+    }
 }

@@ -38,7 +38,7 @@ struct UpdateDistro: ParsableCommand {
         let catalog = try self.catalog.reference.signed(by: signing).open()
         let spec = try catalog.versionSpec(version, of: id)
         let update = try catalog.updateDistro(bundle: id, distro: name, to: spec, savePrevious: !noPrev)
-        if json { return printJSON(update.json(bundle: id, distro: name)) }
+        if json { return try printJSON(DistroChangeReport(bundle: id, distro: name, change: update)) }
         switch update {
         case .created(let v):
             print("Created distribution '\(name)' for '\(id)-v\(v)'")

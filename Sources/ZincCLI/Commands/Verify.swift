@@ -73,7 +73,7 @@ struct Verify: ParsableCommand {
             report = try catalog.verify(scope, trustedKeys: keys, workers: jobs) { bar.show($0) }
         }
         if json {
-            printJSON(report.json())
+            try printJSON(report)
         } else {
             for problem in report.problems { print(problem) }
             print(report.summary)

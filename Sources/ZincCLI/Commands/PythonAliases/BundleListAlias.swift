@@ -26,7 +26,15 @@ struct BundleListAlias: ParsableCommand {
         let catalog = try target.catalog.reference.open()
         let manifest = try catalog.manifest(bundle: target.bundle, resolving: catalog.versionSpec(target.version, of: target.bundle))
         for path in try manifest.paths(ofExistingFlavor: flavor) {
-            printJSONLine(.object(["file": .string(path), "sha": .string(manifest.files[path]!.sha)]))
+            try printJSONLine(Line(file: path, sha: manifest.files[path]!.sha))
         }
+    }
+}
+
+extension BundleListAlias {
+    /// One line of that tool's `--format json` listing: `{"file", "sha"}`.
+    struct Line: Encodable {
+        let file: String
+        let sha: String
     }
 }

@@ -23,12 +23,21 @@ struct CatalogListAlias: ParsableCommand {
         // As that tool printed it: one object per bundle and line.
         for bundle in try catalog.reference.open().listBundles(distro: distro) {
             let distros = Set(bundle.versions.flatMap(\.distributions)).sorted()
-            printJSONLine(
-                .object([
-                    "bundle_name": .string(bundle.name),
-                    "versions": .array(bundle.versions.map { .int(Int64($0.number)) }),
-                    "distros": .array(distros.map { .string($0) }),
-                ]))
+            try printJSONLine(Line(bundleName: bundle.name, versions: bundle.versions.map(\.number), distros: distros))
+        }
+    }
+}
+
+extension CatalogListAlias {
+    /// One line of that tool's `--format json` listing: `{"bundle_name", "versions", "distros"}`.
+    struct Line: Encodable {
+        let bundleName: String
+        let versions: [Int]
+        let distros: [String]
+
+        private enum CodingKeys: String, CodingKey {
+            case bundleName = "bundle_name"
+            case versions, distros
         }
     }
 }

@@ -14,6 +14,6 @@ struct DumpFlavorspecAlias: ParsableCommand {
     var name: String
 
     func run() throws {
-        printJSON(try JSONValue.parse(catalog.reference.open().flavorspecs.load(name).encoded()))
+        try printJSON(JSONValue.parse(catalog.reference.open().flavorspecs.load(name).encoded()))
     }
 }
