@@ -12,11 +12,14 @@ import Darwin
 #endif
 
 /// Removes what no tracked bundle's current version uses any more: bundle folders
-/// (older versions, staging folders of killed runs), manifests, and, when no download
-/// is worth resuming, unreferenced objects (with their chunk records) and tmp/. Runs under the repo lock, after
-/// the switch, so nothing an app may be told to use is ever removed.
+/// (older versions, staging folders of killed runs: moved to the `Trash`), manifests,
+/// and, when no download is worth resuming, unreferenced objects (with their chunk
+/// records) and tmp/. Runs under the repo lock, after the switch, so nothing an app may
+/// be told to use is ever removed.
 struct GarbageCollector {
     let repo: Repo
+    /// Where bundle folders go, to be removed off the sync's critical path.
+    var trash: Trash { Trash(repo: repo) }
 
     struct Result: Equatable, Sendable {
         var folders = 0
@@ -33,7 +36,7 @@ struct GarbageCollector {
         let keptFolders = Set(
             current.map { Repo.descriptor(catalog: $0.0.catalog, bundle: $0.0.bundle, version: $0.1, flavor: $0.0.flavor) })
         for name in try entries(repo.bundlesFolder) where !keptFolders.contains(name) {
-            try remove(repo.bundlesFolder + "/" + name)
+            try trash.discard(repo.bundlesFolder + "/" + name)
             result.folders += 1
         }
 
@@ -51,22 +54,22 @@ struct GarbageCollector {
         for catalog in try entries(repo.manifestsFolder) {
             let folder = repo.manifestsFolder + "/" + catalog
             for name in try entries(folder) where !keptManifests.contains(folder + "/" + name) {
-                try remove(folder + "/" + name)
+                try Self.remove(folder + "/" + name)
             }
-            if try entries(folder).isEmpty { try remove(folder) }
+            if try entries(folder).isEmpty { try Self.remove(folder) }
         }
         guard downloads else { return result }
         for name in try entries(repo.objectsFolder) where !referenced.contains(name) {
-            try remove(repo.objectsFolder + "/" + name)
+            try Self.remove(repo.objectsFolder + "/" + name)
             result.objects += 1
         }
         // A chunk record goes with its object (repos made before chunks have no folder).
         if FileManager.default.fileExists(atPath: repo.chunksFolder) {
             for name in try entries(repo.chunksFolder) where !referenced.contains(name) {
-                try remove(repo.chunksFolder + "/" + name)
+                try Self.remove(repo.chunksFolder + "/" + name)
             }
         }
-        for name in try entries(repo.temporaryFolder) { try remove(repo.temporaryFolder + "/" + name) }
+        for name in try entries(repo.temporaryFolder) { try Self.remove(repo.temporaryFolder + "/" + name) }
         return result
     }
 
@@ -78,7 +81,7 @@ struct GarbageCollector {
         }
     }
 
-    private func remove(_ path: String) throws {
+    static func remove(_ path: String) throws {
         do {
             try FileManager.default.removeItem(atPath: path)
         } catch {

@@ -157,6 +157,7 @@ extension Repo {
                 // next sync, which removes those nothing uses.
                 check.trustStamped()
                 _ = try GarbageCollector(repo: self).collect(state, downloads: false)
+                Trash(repo: self).empty()
                 check.saveStamps()
             }
             return SeedResult(

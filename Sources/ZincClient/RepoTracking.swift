@@ -65,6 +65,7 @@ extension Repo {
             var check = StoreCheck(repo: self)
             check.trustStamped()
             _ = try GarbageCollector(repo: self).collect(state, downloads: true)
+            Trash(repo: self).empty()
             check.saveStamps()
         }
     }

@@ -27,13 +27,16 @@ struct StoreCheck {
     let repo: Repo
     /// Hash every object, whatever its stamp (`repo verify`).
     let thorough: Bool
-    private(set) var stamps: ObjectStamps
+    /// Read on a thread of its own, from `init` on: a repo of many objects has a large
+    /// file of them, parsed while a sync's first requests are in flight.
+    private let recorded: BackgroundValue<ObjectStamps>
+    private var stamps: ObjectStamps { recorded.value }
     private var verdicts: [String: Verdict] = [:]
 
     init(repo: Repo, thorough: Bool = false) {
         self.repo = repo
         self.thorough = thorough
-        stamps = ObjectStamps.load(from: repo)
+        recorded = BackgroundValue { ObjectStamps.load(from: repo) }
     }
 
     /// The objects found sound (checked, or fetched and verified) during this check.
@@ -102,16 +105,16 @@ struct StoreCheck {
 
     /// Stamps the sound objects afresh, once the sync's own links and removals (which
     /// change an object's status-change time) are done, forgets removed objects, and
-    /// saves. Stamps are a shortcut: failing to save them costs the next run hashing time.
-    mutating func saveStamps() {
+    /// saves: the check's last step. Stamps are a shortcut: failing to save them costs
+    /// the next run hashing time.
+    func saveStamps() {
         let sound = sound
         var kept = ObjectStamps()
         for (sha, stamp) in stamps.stamps where !sound.contains(sha) && verdicts[sha] == nil {
             if access(repo.objectFile(sha), F_OK) == 0 { kept[sha] = stamp }
         }
         for sha in sound { kept[sha] = ObjectStamp.of(repo.objectFile(sha)) }
-        stamps = kept
-        try? stamps.save(in: repo)
+        try? kept.save(in: repo)
     }
 
     private static func hash(_ path: String) throws -> String {

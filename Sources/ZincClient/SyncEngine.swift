@@ -77,8 +77,13 @@ public struct SyncEngine {
             var links = LinkRecords.load(from: repo.root)
             let recorded = links
             var check = StoreCheck(repo: repo, thorough: mode.isRepair)
+            // Old folders the last sync set aside go while this one waits on the network.
+            let emptying = Trash(repo: repo).startEmptying()
+            defer { emptying.wait() }
             for catalog in Set(state.bundles.map(\.catalog)).sorted() {
-                try sync(catalog: catalog, mode: mode, state: &state, links: &links, check: &check, report: &report, plan: &plan)
+                try sync(
+                    catalog: catalog, mode: mode, state: &state, links: &links, check: &check, report: &report, plan: &plan,
+                    trash: emptying)
             }
             // Only hints for the next sync: failing to keep them fails nothing.
             if links != recorded { try? links.save(in: repo.root) }
@@ -99,7 +104,7 @@ public struct SyncEngine {
 
     private func sync(
         catalog: String, mode: Mode, state: inout RepoState, links: inout LinkRecords, check: inout StoreCheck,
-        report: inout SyncReport, plan: inout SyncPlan
+        report: inout SyncReport, plan: inout SyncPlan, trash: Trash.Emptying
     ) throws {
         let chain = SourceChain(
             catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
@@ -179,6 +184,7 @@ public struct SyncEngine {
                         result.outcome = .skipped
                         result.plannedBytes = update.bytes
                     } else {
+                        trash.wait()  // its space free before any download needs it
                         try execute(update, for: &state.bundles[i], chain: chain, check: &check, result: &result)
                         try state.save(in: repo.root)  // the switch
                     }
