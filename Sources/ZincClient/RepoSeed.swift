@@ -94,7 +94,11 @@ extension Repo {
     /// never change through the app's folder), then a clone (`FICLONE`), then a copy.
     /// Nothing is ever written into the seed folder.
     ///
-    /// When the repo holds this bundle (same flavor) at the seed's version or a newer one,
+    /// With `writableFiles`, the bundle's files are the app's own, as with `track`: clones
+    /// of the objects where the file system makes them, copies otherwise (the objects
+    /// themselves are placed as above).
+    ///
+    /// When the repo holds this bundle (same flavor and kind of files) at the seed's version or a newer one,
     /// nothing is placed or switched (`switched` false): an app update that ships an older
     /// seed than what was downloaded since changes nothing. The sources, distro and keys
     /// are recorded either way.
@@ -106,10 +110,12 @@ extension Repo {
     ///   - distro: the distribution later syncs follow; it must exist in the seed's index.
     ///   - trustedKeys: replace the catalog's trusted keys, as with `track`.
     ///   - hashing: when to hash the seed's files (see ``SeedHashing``).
+    ///   - writableFiles: give the app files it may write to
+    ///     (``RepoState/TrackedBundle/writableFiles``).
     @discardableResult
     public func seed(
         from seedFolder: String, sources: [String], distro: String = "master", trustedKeys: [PublicKey] = [],
-        hashing: SeedHashing = .whenSigned
+        hashing: SeedHashing = .whenSigned, writableFiles: Bool = false
     ) throws -> SeedResult {
         try Names.validateDistroName(distro)
         let urls = sources.map(catalogURL(forLocation:))
@@ -126,7 +132,9 @@ extension Repo {
             if !trustedKeys.isEmpty { sources.trustedKeys = trustedKeys }
             state.catalogs[catalog] = sources
             // As `track` does: the version checked out stays when the flavor does.
-            state.track(.init(catalog: catalog, bundle: seed.description.bundle, distro: distro, flavor: flavor))
+            var tracked = RepoState.TrackedBundle(catalog: catalog, bundle: seed.description.bundle, distro: distro, flavor: flavor)
+            tracked.writableFiles = writableFiles
+            state.track(tracked)
             let position = state.bundles.firstIndex { $0.catalog == catalog && $0.bundle == seed.description.bundle }!
             let bundle = state.bundles[position].bundle
 
@@ -141,7 +149,8 @@ extension Repo {
                 placement = try seed.place(
                     checked.manifest, flavor: flavor, check: &check, hashing: hashing == .always || !keys.isEmpty,
                     signedContent: checked.signedContent)
-                let checkout = try BundleCheckout(checked.manifest, catalog: catalog, flavor: flavor, repo: self)
+                let checkout = try BundleCheckout(
+                    checked.manifest, catalog: catalog, flavor: flavor, writable: writableFiles, repo: self)
                 do {
                     try checkout.finish(left: checkout.placeAvailable())
                 } catch {

@@ -34,6 +34,29 @@ import ZincTestSupport
         #expect(try ClientSyncTests.sameFiles(dir, "src", "device/bundles/com.example.app.B-2"))
     }
 
+    /// `--writable`: the app's own files, which it may write to, not links into the store.
+    @Test func aWritableSeedGivesTheAppFilesOfItsOwn() throws {
+        let dir = try TemporaryDirectory()
+        try ClientSyncTests.publishB(in: dir, version: 1)
+        try zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed", "--quiet"], in: dir)
+        try zinc(["repo", "seed", "--repo", "device", "--seed", "app/seed", "--catalog", "http://127.0.0.1:9/", "--writable"], in: dir)
+        let folder = "device/bundles/com.example.app.B-1"
+        #expect(try ClientSyncTests.sameFiles(dir, "src", folder))
+        let manifest = try Manifest.parse(dir.read("cat/manifests/B-1.json"), path: "B-1")
+        for path in manifest.paths(flavor: nil) {
+            var file = stat()
+            var object = stat()
+            #expect(
+                lstat(dir.at("\(folder)/\(path)"), &file) == 0 && lstat(dir.at("device/objects/\(manifest.files[path]!.sha)"), &object) == 0
+            )
+            #expect(file.st_mode & S_IWUSR != 0, "\(path) is writable")
+            #expect(file.st_ino != object.st_ino, "\(path) is no link into the store")
+        }
+        // The app's edit is its own: the store keeps the seed's bytes.
+        try dir.write("\(folder)/\(manifest.paths(flavor: nil)[0])", "the app's own")
+        #expect(try zinc(["repo", "verify", "--repo", "device"], in: dir) == "com.example.app.B 1: healthy\n")
+    }
+
     @discardableResult
     private func zinc(_ arguments: [String], in dir: TemporaryDirectory) throws -> String {
         try zincSucceeds(arguments, in: dir.path)

@@ -42,6 +42,8 @@ struct RepoSeed: ParsableCommand {
     @Flag(help: "Hash every file of the seed, even without trusted keys.")
     var hash = false
 
+    @OptionGroup var files: WritableOption
+
     @Flag(
         help: """
             Print one JSON document: catalog, bundle, version, flavor, files, {linked,cloned,copied}_objects and _bytes, \
@@ -52,7 +54,8 @@ struct RepoSeed: ParsableCommand {
     func run() throws {
         let keys = try trustedKey.map(PublicKey.load)
         let result = try openOrCreate().seed(
-            from: seed, sources: catalog, distro: distro, trustedKeys: keys, hashing: hash ? .always : .whenSigned)
+            from: seed, sources: catalog, distro: distro, trustedKeys: keys, hashing: hash ? .always : .whenSigned,
+            writableFiles: files.writable)
         if json {
             try printJSON(result)
             return

@@ -35,16 +35,12 @@ struct Track: ParsableCommand {
             discussion: "Replaces the catalog's trusted keys; without it, the catalog keeps those it has.", valueName: "file"))
     var trustedKey: [String] = []
 
-    @Flag(
-        help: ArgumentHelp(
-            "Give the bundle's files as copies the app may write to (clones where the file system makes them).",
-            discussion: "By default they are read-only hard links to the repo's objects, stored once; sync then checks and repairs them."))
-    var writable = false
+    @OptionGroup var files: WritableOption
 
     func run() throws {
         let keys = try trustedKey.map(PublicKey.load)
         let tracked = try repo.open().track(
-            url: catalog, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: keys, writableFiles: writable,
+            url: catalog, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: keys, writableFiles: files.writable,
             options: .command)
         print(
             "Tracking '\(tracked.bundle)' of \(tracked.catalog) at distribution '\(tracked.distro)'"
