@@ -107,14 +107,21 @@ def tree_digest(folder):
 
 
 def copy_repo(zinc, source, repo):
-    """A copy of the client repo `source` at `repo`, as the device that synced it has it.
-    Copied files get new inodes and change times, which the repo's stamps rightly take
-    for files changed behind its back: the next sync would hash every checked-out object
-    before planning, which no device whose repo was left alone does. `zinc repo verify`
-    (untimed) hashes them once here and stamps them again."""
-    shutil.rmtree(repo, ignore_errors=True)
-    shutil.copytree(source, repo, symlinks=True)
+    """A copy of the client repo `source` at `repo`, as the device that synced it has it,
+    for a timed sync to start from. Three things a device's repo does not go through
+    would otherwise be timed with it:
+    - copied files get new inodes and change times, which the repo's stamps rightly take
+      for files changed behind its back (the sync would hash every checked-out object):
+      `zinc repo verify` hashes them once here and stamps them again;
+    - the copy's bytes would still be written back to disk during the sync: `sync` first;
+    - removing the previous copy just before would make each folder the sync creates
+      cost more (ext4 steps over inodes freed in the last seconds): it is set aside
+      instead, for the work folder's removal at the end."""
+    if os.path.exists(repo):
+        os.rename(repo, f"{repo}.done-{time.monotonic_ns()}")
+    subprocess.run(["cp", "-a", source, repo], check=True)
     run(zinc, "repo", "verify", "--repo", repo)
+    os.sync()
 
 
 def timed_sync(zinc, repo, *options):
