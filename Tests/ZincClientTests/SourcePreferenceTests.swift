@@ -67,10 +67,6 @@ import ZincTestSupport
         LinkRecords.parse((try? fixture.dir.read("repo/links.json")) ?? [])
     }
 
-    static func writeLinks(_ fixture: ClientFixture, _ records: LinkRecords) throws {
-        try fixture.dir.write("repo/links.json", records.json().encoded())
-    }
-
     @Test(arguments: ClientTransport.allCases) func aMirrorIsProbedByASyncThatDownloads(_ transport: ClientTransport) throws {
         let (fixture, mirror) = try MirrorFailoverTests.primaryAndMirror(transport)
         defer { mirror.stop() }
@@ -91,17 +87,27 @@ import ZincTestSupport
         #expect(mirror.requests.count == tracked + 2)
     }
 
-    @Test func aFasterMirrorServesTheWholeSync() throws {
-        let (fixture, mirror) = try MirrorFailoverTests.primaryAndMirror(.standard)
-        defer { mirror.stop() }
-        var records = Self.links(fixture)
+    /// Records a slow primary (measured `primaryAge` seconds ago) and a fast mirror
+    /// (just now); returns the primary's host.
+    @discardableResult
+    static func recordSlowPrimaryAndFastMirror(
+        _ fixture: ClientFixture, _ mirror: HostileHTTPServer, primaryAge: TimeInterval = 0
+    ) throws -> String {
+        var records = links(fixture)
         let primaryHost = try #require(LinkRecords.host(of: fixture.server.url))
         let mirrorHost = try #require(LinkRecords.host(of: mirror.url))
         records.hosts[primaryHost] = LinkEstimate(roundTripSeconds: 0.3, bytesPerSecond: 625_000)
         records.hosts[mirrorHost] = LinkEstimate(roundTripSeconds: 0.01, bytesPerSecond: 12_500_000)
-        records.measuredAt[primaryHost] = Date()
+        records.measuredAt[primaryHost] = Date().addingTimeInterval(-primaryAge)
         records.measuredAt[mirrorHost] = Date()
-        try Self.writeLinks(fixture, records)
+        try fixture.dir.write("repo/links.json", records.json().encoded())
+        return primaryHost
+    }
+
+    @Test func aFasterMirrorServesTheWholeSync() throws {
+        let (fixture, mirror) = try MirrorFailoverTests.primaryAndMirror(.standard)
+        defer { mirror.stop() }
+        try Self.recordSlowPrimaryAndFastMirror(fixture, mirror)
         let before = fixture.server.requests.count
         let report = try fixture.sync()
         #expect(try !report.failed && fixture.bundleMatchesSource(2))
@@ -112,14 +118,7 @@ import ZincTestSupport
     @Test func thePrimaryLeadsAgainOnceItsRecordIsOld() throws {
         let (fixture, mirror) = try MirrorFailoverTests.primaryAndMirror(.standard)
         defer { mirror.stop() }
-        var records = Self.links(fixture)
-        let primaryHost = try #require(LinkRecords.host(of: fixture.server.url))
-        let mirrorHost = try #require(LinkRecords.host(of: mirror.url))
-        records.hosts[primaryHost] = LinkEstimate(roundTripSeconds: 0.3, bytesPerSecond: 625_000)
-        records.hosts[mirrorHost] = LinkEstimate(roundTripSeconds: 0.01, bytesPerSecond: 12_500_000)
-        records.measuredAt[primaryHost] = Date().addingTimeInterval(-2 * SourcePreference.freshFor)
-        records.measuredAt[mirrorHost] = Date()
-        try Self.writeLinks(fixture, records)
+        let primaryHost = try Self.recordSlowPrimaryAndFastMirror(fixture, mirror, primaryAge: 2 * SourcePreference.freshFor)
         let tracked = mirror.requests.count
         let report = try fixture.sync()
         #expect(try !report.failed && fixture.bundleMatchesSource(2))
