@@ -9,7 +9,10 @@ import Foundation
 /// clearly faster for a typical update: that mirror then leads, the primary coming
 /// next. A record of the primary older than that puts it back in the lead, so that a
 /// primary that got faster is found again; mirrors that do not lead are kept measured by
-/// a probe (`SourceChain.startProbes`) in syncs that download something.
+/// a probe (`SourceChain.startProbes`) in syncs that download something. A probe sees a
+/// round trip, not a rate: a mirror known by probes alone keeps the rate recorded
+/// before, or the assumed one. If it leads and is slower than that, the sync that uses
+/// it measures the rate, and the next sync's order follows.
 package enum SourcePreference {
     /// How long a measured link is believed when choosing the lead.
     package static let freshFor: TimeInterval = 24 * 3600
