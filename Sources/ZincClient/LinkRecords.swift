@@ -26,12 +26,16 @@ package struct LinkRecords: Equatable {
 
     package init() {}
 
-    /// The key of a source URL: its host and port; nil where no network is involved.
+    /// The key of a source URL: its host and port, or for a bucket (`s3://BUCKET/…`)
+    /// `s3://BUCKET`, whatever endpoint serves it; nil where no network is involved.
     package static func host(of url: String) -> String? {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = parsed.host, !host.isEmpty
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), let host = parsed.host, !host.isEmpty
         else { return nil }
-        return "\(host.lowercased()):\(parsed.port ?? (scheme == "https" ? 443 : 80))"
+        switch scheme {
+        case "http", "https": return "\(host.lowercased()):\(parsed.port ?? (scheme == "https" ? 443 : 80))"
+        case "s3": return "s3://\(host.lowercased())"
+        default: return nil
+        }
     }
 
     static func load(from root: String) -> LinkRecords {

@@ -39,6 +39,7 @@ import ZincClient
         #expect(LinkRecords.host(of: "https://CDN.example.com/cat/") == "cdn.example.com:443")
         #expect(LinkRecords.host(of: "http://127.0.0.1:8080/") == "127.0.0.1:8080")
         #expect(LinkRecords.host(of: "file:///srv/cat") == nil)
+        #expect(LinkRecords.host(of: "s3://Assets-Bucket/games/french") == "s3://assets-bucket")
         var records = LinkRecords()
         records.hosts["cdn.example.com:443"] = LinkEstimate(roundTripSeconds: 0.09251, bytesPerSecond: 2_275_000)
         let bytes = records.json().encoded()

@@ -62,6 +62,11 @@ import ZincTestSupport
         #expect(bundle["outcome"] as? String == "updated" && bundle["missing_objects"] as? Int == 1, "\(bundle)")
         #expect(bundle["object_bytes"] as? Int == "new in version 2".utf8.count)
         #expect(try sameFiles("repo/bundles/com.example.s3.B-2"))
+        // The link to the bucket is remembered for the next sync's plans, as a host's is.
+        let links = LinkRecords.parse(try dir.read("repo/links.json"))
+        #expect(
+            links.hosts.keys.sorted() == [try #require(LinkRecords.host(of: catalog))] && links.hosts.keys.first?.hasPrefix("s3://") == true
+        )
         #expect(try zinc(["untrack", "--repo", "repo", "--catalog", catalog, "--bundle", "B"]).hasPrefix("No longer tracking"))
     }
 
