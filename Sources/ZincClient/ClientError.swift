@@ -73,6 +73,14 @@ extension ClientError: CustomStringConvertible {
         }
     }
 
+    /// An answer that says "not now" rather than "not here": a throttled bucket (S3's
+    /// 503 SlowDown), a rate limit (429), a CDN whose origin is briefly down. A sync asks
+    /// again after a pause when every source answered so.
+    var isBusy: Bool {
+        guard case .httpStatus(_, let status) = self else { return false }
+        return [429, 500, 502, 503, 504].contains(status)
+    }
+
     /// Failures another source of the same catalog may not have, and that say nothing of
     /// the source's honesty: it is tried last from then on.
     var isSourceUnavailable: Bool {

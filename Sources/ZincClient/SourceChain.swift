@@ -391,22 +391,58 @@ final class SourceChain: Sendable {
     /// the last is given a patience: a few round trips of its link, at least
     /// `shortestPatience`, so that a stalled or cold source soon leaves the work to the next.
     private func firstAvailable<T>(_ attempt: (CatalogSource, LinkMeter, Duration?) throws -> T) throws -> T {
+        var pauses = Self.backOff[...]
+        while true {
+            do {
+                return try eachSourceOnce(attempt)
+            } catch let busy as EverySourceBusy {
+                guard let pause = pauses.popFirst() else { throw busy.error }
+                try pauseUnlessCancelled(pause)
+            }
+        }
+    }
+
+    /// How long to wait before asking again when every source answered that it is busy,
+    /// the first time, the second, the third: about 3.5 s in all before the sync gives up.
+    static let backOff: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2)]
+
+    /// Every source answered a busy status: `error` is what the chain would report.
+    private struct EverySourceBusy: Error {
+        let error: ClientError
+    }
+
+    /// One pass over the sources, in order.
+    private func eachSourceOnce<T>(_ attempt: (CatalogSource, LinkMeter, Duration?) throws -> T) throws -> T {
         let order = standing.withLock { $0.order }
         var failures = [String]()
+        var everyOneBusy = true
         for (position, index) in order.enumerated() {
             let isLast = position == order.count - 1
             let patience = isLast ? nil : patience(of: index)
             do {
                 return try attempt(sources[index], meters[index], patience)
             } catch let error as ClientError where error.isSourceUnavailable {
-                if order.count == 1 { throw error }
+                everyOneBusy = everyOneBusy && error.isBusy
+                if order.count == 1 { throw everyOneBusy ? EverySourceBusy(error: error) : error }
                 failures.append(error.description)
                 if !isLast { demote(index, because: error) }
             } catch  where !isLast && error.isDamage && distrust(index, because: error) {
                 failures.append("\(error)")
+                everyOneBusy = false
             }
         }
-        throw ClientError.allSourcesFailed(catalog: catalog, failures: failures)
+        let error = ClientError.allSourcesFailed(catalog: catalog, failures: failures)
+        throw everyOneBusy ? EverySourceBusy(error: error) : error
+    }
+
+    /// Waits `pause`, in steps short enough that a cancelled sync stops within 50 ms.
+    private func pauseUnlessCancelled(_ pause: Duration) throws {
+        let end = ContinuousClock.now + pause
+        while ContinuousClock.now < end {
+            try cancellation?.check()
+            sleepThread(for: min(.milliseconds(50), end - ContinuousClock.now))
+        }
+        try cancellation?.check()
     }
 
     /// How long source `index` may stay silent before another serves: a few round trips

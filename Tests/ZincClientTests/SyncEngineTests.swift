@@ -147,6 +147,29 @@ import ZincTestSupport
         #expect(report.catalogs.first?.url == fixture.server.url)
     }
 
+    /// A throttled single source (S3's 503 SlowDown): asked again after a pause, not
+    /// given up on at its first busy answer.
+    @Test func aBusySourceIsAskedAgainAfterAPause() throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
+        let archive = try fixture.dir.read("cat/archives/B-2.tar")
+        let busyAnswers = Mutex(2)
+        fixture.server.override("archives/B-2.tar") { request in
+            let busy = busyAnswers.withLock { left in
+                defer { left = max(0, left - 1) }
+                return left > 0
+            }
+            return busy
+                ? HostileHTTPServer.response(status: "503 Slow Down", body: Array("SlowDown".utf8))
+                : HostileHTTPServer.serve(archive, for: request)
+        }
+        let start = ContinuousClock.now
+        let report = try fixture.sync(.lmfo)
+        #expect(!report.failed, "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(2))
+        #expect(fixture.server.requests.filter { $0.path == "archives/B-2.tar" }.count == 3)
+        #expect(ContinuousClock.now - start >= .milliseconds(1500), "paused 0.5 s, then 1 s")
+    }
+
     private func stateJSON(_ state: RepoState) -> String {
         let catalogs = state.catalogs.map { id, sources in
             "\"\(id)\": {\"sources\": [\(sources.urls.map { "\"\($0)\"" }.joined(separator: ","))]}"
