@@ -80,6 +80,11 @@ import ZincTestSupport
         try zinc(["track", "--repo", "repo", "--catalog", catalog, "--bundle", "B"], environment: anonymous)
         try zinc(["sync", "--repo", "repo"], environment: anonymous)
         #expect(try sameFiles("repo/bundles/com.example.s3.B-1"))
+
+        // Unsigned indeed: the same requests of a private bucket are refused.
+        let privateCatalog = try publish(to: try server.makeBucket())
+        let refused = try run(["track", "--repo", "repo", "--catalog", privateCatalog, "--bundle", "B"], environment: anonymous)
+        #expect(refused.status == 1 && refused.stderr.contains("HTTP 403"), "\(refused.stderr)")
     }
 
     @Test func aMissingBucketOrWrongKeyIsNamed() throws {
