@@ -30,7 +30,7 @@ public struct LinkEstimate: Equatable, Sendable, Encodable {
         ])
     }
 
-    /// As ``json``: a sync report shows the link as the repo records it.
+    /// As `links.json` records it: rounded to a tenth, all a plan can use.
     public func encode(to encoder: any Encoder) throws {
         try json.encode(to: encoder)
     }

@@ -21,8 +21,9 @@ import Darwin
 ///     bundles/<catalog id>.<bundle>-<v>[~flavor]/   files hard-linked from objects/
 ///     current/<catalog id>.<bundle>                 a link to the bundle's checked-out folder
 ///     stamps.json                                   each object's size and times when verified
-///     links.json                                    each host's measured link
+///     links.json                                    each host's (or bucket's) measured link
 ///     tmp/                                          downloads in progress (kept to resume)
+///     trash/                                        old version folders, removed by the next sync
 ///     repo.lock                                     flock: one writer at a time
 public struct Repo: Sendable {
     public let root: String

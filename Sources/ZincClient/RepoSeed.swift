@@ -11,7 +11,7 @@ import Glibc
 import Darwin
 #endif
 
-/// When ``Repo/seed(from:sources:distro:trustedKeys:hashing:)`` hashes the seed's files.
+/// When ``Repo/seed(from:sources:distro:trustedKeys:hashing:writableFiles:)`` hashes the seed's files.
 public enum SeedHashing: Sendable {
     /// When the catalog is trusted with keys (given to `seed`, or the repo's already):
     /// then every file's SHA-1 must be the manifest's and its SHA-256 the one the
@@ -23,7 +23,7 @@ public enum SeedHashing: Sendable {
     case always
 }
 
-/// What ``Repo/seed(from:sources:distro:trustedKeys:hashing:)`` did.
+/// What ``Repo/seed(from:sources:distro:trustedKeys:hashing:writableFiles:)`` did.
 public struct SeedResult: Equatable, Sendable, Encodable {
     public let catalog: String
     public let bundle: String
