@@ -104,7 +104,7 @@ public struct SyncEngine {
 
     private func sync(
         catalog: String, mode: Mode, state: inout RepoState, links: inout LinkRecords, check: inout StoreCheck,
-        report: inout SyncReport, plan: inout SyncPlan, trash: Trash.Emptying
+        report: inout SyncReport, plan: inout SyncPlan, trash: BackgroundValue<Void>
     ) throws {
         let chain = SourceChain(
             catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),

@@ -1,4 +1,3 @@
-import Dispatch
 import Zinc
 
 #if canImport(FoundationEssentials)
@@ -35,31 +34,18 @@ struct Trash {
     }
 
     /// Removes what the trash holds, on a thread of its own; the caller waits for it
-    /// (`Emptying.wait`) before it downloads, and before it gives up the repo's lock.
-    func startEmptying() -> Emptying {
-        let emptying = Emptying()
+    /// (`wait()`) before it downloads, and before it gives up the repo's lock.
+    func startEmptying() -> BackgroundValue<Void> {
         let folder = folder
-        WorkerThread.start {
-            defer { emptying.done.signal() }
+        return BackgroundValue {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
             // What cannot be removed now stays for the next sync to try again.
             for name in names { try? GarbageCollector.remove(folder + "/" + name) }
         }
-        return emptying
     }
 
     /// Removes what the trash holds, now (for commands that wait on no network).
     func empty() {
         startEmptying().wait()
-    }
-
-    /// The trash being emptied. Once it is empty, every wait returns at once.
-    final class Emptying: Sendable {
-        fileprivate let done = DispatchSemaphore(value: 0)
-
-        func wait() {
-            done.wait()
-            done.signal()
-        }
     }
 }

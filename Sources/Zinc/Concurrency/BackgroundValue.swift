@@ -1,8 +1,9 @@
 import Dispatch
 import Synchronization
 
-/// A value computed on a thread of its own while the caller goes on (a file parsed while
-/// the first request of a sync is in flight); reading `value` waits for it.
+/// A value computed on a thread of its own while the caller goes on (a file parsed, or
+/// with `Void` a folder removed, while the first request of a sync is in flight);
+/// reading `value`, or `wait()`, waits for it.
 package final class BackgroundValue<Value: Sendable>: Sendable {
     private let result = Mutex<Value?>(nil)
     /// Signalled once the value is in, then after each wait, so every later read returns at once.
@@ -17,8 +18,13 @@ package final class BackgroundValue<Value: Sendable>: Sendable {
     }
 
     package var value: Value {
+        wait()
+        return result.withLock { $0! }
+    }
+
+    /// Returns once the value is in.
+    package func wait() {
         done.wait()
         done.signal()
-        return result.withLock { $0! }
     }
 }
