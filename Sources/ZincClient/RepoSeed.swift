@@ -320,7 +320,7 @@ private struct SeedReader {
             }
             wanted.append((manifest.files[path]!.object, path))
         }
-        let placed = try parallelMap(count: wanted.count, workers: nil) { i in
+        let placed = try parallelMap(count: wanted.count, workers: nil) { [wanted] i in
             try place(wanted[i].object, from: wanted[i].path, hashing: hashing, signedSHA256: signedContent?[wanted[i].object.digest])
         }
         for ((object, _), (method, size)) in zip(wanted, placed) {

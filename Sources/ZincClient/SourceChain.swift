@@ -323,10 +323,11 @@ final class SourceChain: Sendable {
     ) throws {
         let scratch = try ranges.map { _ in try TemporaryFile(in: temporaryFolder, named: "range") }
         defer { for file in scratch { file.remove() } }
+        let files = scratch.map(\.file)
         let outcomes = try parallelMap(count: ranges.count, workers: ranges.count) { i in
             var single = request
             single.ranges = [ranges[i]]
-            return Result { try fetch(single, from: source, into: scratch[i].file, meter: meter) }
+            return Result { try self.fetch(single, from: source, into: files[i], meter: meter) }
         }
         for (i, outcome) in outcomes.enumerated() {
             let arrived = try PosixFile.open(scratch[i].path)

@@ -359,7 +359,7 @@ public struct SyncEngine {
         }
         let whole = ObjectFetcher(repo: repo, chain: chain, signedContent: signedContent)
         meter.addBytesToFetch(fallBacks.reduce(0) { $0 + $1.preferredSize })
-        _ = try parallelMap(count: fallBacks.count, workers: options.concurrency) { i in
+        _ = try parallelMap(count: fallBacks.count, workers: options.concurrency) { [fallBacks] i in
             try whole.fetch(fallBacks[i])
             meter.finished(objects: 1, bytes: fallBacks[i].preferredSize)
         }

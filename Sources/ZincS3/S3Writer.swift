@@ -51,11 +51,11 @@ final class S3Writer: StorageWriter {
     }
 
     func append(storedFile path: String) throws {
-        try openStored(path).forEachChunk { try write($0) }
+        try Self.openStored(path, in: storage).forEachChunk { try write($0) }
     }
 
     /// A stored file that an archive being assembled needs: missing is an error.
-    private func openStored(_ path: String) throws -> StorageReader {
+    private static func openStored(_ path: String, in storage: S3Storage) throws -> StorageReader {
         guard let reader = try storage.openForReading(path) else {
             throw ZincError.remote(location: storage.location, reason: "\(path) is missing")
         }
@@ -76,20 +76,17 @@ final class S3Writer: StorageWriter {
     /// wait out thousands of round trips.
     func append(pieces: [WritePiece], workers: Int?) throws {
         let spool = try spoolFile()
-        var offsets = [Int64]()
-        var end = bytesWritten
-        for piece in pieces {
-            offsets.append(end)
-            end += piece.size
-        }
+        // Where each piece starts, then where the last one ends.
+        let offsets = pieces.reduce(into: [bytesWritten]) { $0.append($0[$0.count - 1] + $1.size) }
+        let end = offsets[pieces.count]
         _ = try parallelMap(count: pieces.count, workers: workers.map { max($0, storage.parallelRequests) } ?? storage.parallelRequests) {
-            index in
+            [storage] index in
             switch pieces[index] {
             case .bytes(let bytes):
                 try spool.write(bytes, at: offsets[index])
             case .storedFile(let path, let size):
                 var written: Int64 = 0
-                try openStored(path).forEachChunk { chunk in
+                try Self.openStored(path, in: storage).forEachChunk { chunk in
                     guard written + Int64(chunk.count) <= size else {
                         throw WritePieceMismatch(path: path, expected: size, actual: written + Int64(chunk.count))
                     }
@@ -178,7 +175,7 @@ final class S3Writer: StorageWriter {
         let count = Int((bytesWritten + partSize - 1) / partSize)
         let upload = try MultipartUpload.begin(path, headers: headers, in: storage)
         do {
-            let etags = try parallelMap(count: count, workers: tuning.partWorkers) { index in
+            let etags = try parallelMap(count: count, workers: tuning.partWorkers) { [storage, bytesWritten] index in
                 let offset = Int64(index) * partSize
                 let body = RequestBody.file(descriptor: file.fd, offset: offset, length: min(partSize, bytesWritten - offset))
                 return try upload.upload(part: index + 1, body: body, in: storage)

@@ -98,7 +98,7 @@ extension Catalog {
             (), totalItems: paths.count,
             totalBytes: objects.reduce(0) { $0 + $1.preferredSize }, report: options.progress)
         _ = try parallelMap(count: paths.count, workers: options.workers) { i in
-            let bytes = try extract(objects[i], path: paths[i], into: tree, via: staging.path + "/\(i).part")
+            let bytes = try self.extract(objects[i], path: paths[i], into: tree, via: staging.path + "/\(i).part")
             counter.finishedItem(bytes: bytes)
         }
 

@@ -199,7 +199,7 @@ extension Catalog {
         let hashed = try hash(files, cached: cached, options: options, tally: tally)
         let digests = hashed.digests
         let flavors = files.map { options.flavorspec?.flavors(for: $0.relativePath) }
-        func save(matchedManifest: String?) -> SavedStatCache? {
+        @Sendable func save(matchedManifest: String?) -> SavedStatCache? {
             guard let cache else { return nil }
             do { return try cache.save(files, digests: digests, scanStart: scanStart, matchedManifest: matchedManifest) } catch {
                 logger.warning("could not save the stat cache \(cache.file): \(error)")
@@ -225,23 +225,21 @@ extension Catalog {
         // the next one the hashing. The objects' flush starts as soon as they are stored,
         // the save perhaps still going on: a cold import of small files stores next to
         // nothing here, and its disk stayed idle while one core saved 100,000 entries.
-        var savedCache: SavedStatCache?
-        var stored: (objects: StoredObjects, flush: PendingFlush)?
-        // Each task sets its own variable; parallelMap returns after both are done.
-        _ = try parallelMap(count: 2, workers: options.workers) { task in
-            if task == 0 {
-                if cached?.coversAll != true { savedCache = save(matchedManifest: nil) }
-            } else {
-                let objects = try storeObjects(files, hashed, options: options, tally: tally)
-                stored = (objects, storage.startFlush())
-            }
+        // Each task fills its own half of its result.
+        let done = try parallelMap(count: 2, workers: options.workers) {
+            task -> (savedCache: SavedStatCache?, stored: (objects: StoredObjects, flush: PendingFlush)?) in
+            guard task == 1 else { return (cached?.coversAll != true ? save(matchedManifest: nil) : nil, nil) }
+            let objects = try self.storeObjects(files, hashed, options: options, tally: tally)
+            return (nil, (objects, self.storage.startFlush()))
         }
-        let objects = stored!.objects
+        let savedCache = done[0].savedCache
+        let stored = done[1].stored!
+        let objects = stored.objects
         let draft = VersionDraft(
             paths: files.map(\.relativePath), fileFlavors: flavors, objects: objects.objects,
             objectOfFile: objects.objectOfFile,
             chunkList: try chunkList(name, files, hashed, objects, comparedWith: comparedWith))
-        return .stored(draft, savedCache: savedCache, comparedWith: comparedWith, objectsFlush: stored!.flush)
+        return .stored(draft, savedCache: savedCache, comparedWith: comparedWith, objectsFlush: stored.flush)
     }
 
     /// The files of the tree (what the ignore patterns leave in), and what the stat
@@ -293,8 +291,7 @@ extension Catalog {
             .hashing, totalItems: files.count,
             totalBytes: files.indices.reduce(0) { cached?[$1] == nil ? $0 + files[$1].size : $0 },
             report: options.progress)
-        var store = try objects.withShardSnapshot()
-        store.tally = tally
+        let store = try objects.withShardSnapshot().counting(into: tally)
         // Without a tally (a dry run) nothing is stored.
         let claims = tally == nil ? nil : DigestClaims(fileCount: files.count)
         // Not flushed while hashing: write-back of 100,000 small objects costs a core for
@@ -341,26 +338,13 @@ extension Catalog {
         tally: WriteTally
     ) throws -> StoredObjects {
         let digests = hashed.digests
-        var objectOfFile = [Int](repeating: 0, count: files.count)
-        var firstFiles = [Int]()
-        // Per object: the file that stored it while hashing, or -1.
-        var storingFiles = [Int]()
-        let byDigest = files.indices.sorted { digests[$0] < digests[$1] || (digests[$0] == digests[$1] && $0 < $1) }
-        for (position, i) in byDigest.enumerated() {
-            if position == 0 || digests[byDigest[position - 1]] != digests[i] {
-                firstFiles.append(i)
-                storingFiles.append(-1)
-            }
-            objectOfFile[i] = firstFiles.count - 1
-            if let sizes = hashed.storedSizes?[i], sizes != .none { storingFiles[firstFiles.count - 1] = i }
-        }
+        let (objectOfFile, firstFiles, storingFiles) = Self.distinctContents(hashed)
         let pending = storingFiles.indices.filter { storingFiles[$0] < 0 }
         let counter = ProgressCounter<ImportProgress>(
             .storing, totalItems: pending.count,
             totalBytes: pending.reduce(0) { $0 + files[firstFiles[$1]].size }, report: options.progress)
-        var store = try objects.withShardSnapshot()
-        store.tally = tally
-        func storeObject(_ p: Int, deflate: ObjectStore.Deflate) throws -> ObjectStore.Stored? {
+        let store = try objects.withShardSnapshot().counting(into: tally)
+        @Sendable func storeObject(_ p: Int, deflate: ObjectStore.Deflate) throws -> ObjectStore.Stored? {
             let first = firstFiles[pending[p]]
             let file = files[first]
             var chunks = hashed.chunks[first]
@@ -390,6 +374,26 @@ extension Catalog {
             i < 0 ? storedNow.next()! : StoredObject(digest: digests[i], sizes: hashed.storedSizes![i])
         }
         return StoredObjects(objects: distinct, objectOfFile: objectOfFile, firstFiles: firstFiles, chunks: chunks)
+    }
+
+    /// The distinct contents of the hashed files, in SHA-1 order: per file the index of
+    /// its content, and per content the first file with it and the file that stored it
+    /// while hashing, or -1.
+    private static func distinctContents(_ hashed: HashedFiles) -> (objectOfFile: [Int], firstFiles: [Int], storingFiles: [Int]) {
+        let digests = hashed.digests
+        var objectOfFile = [Int](repeating: 0, count: digests.count)
+        var firstFiles = [Int]()
+        var storingFiles = [Int]()
+        let byDigest = digests.indices.sorted { digests[$0] < digests[$1] || (digests[$0] == digests[$1] && $0 < $1) }
+        for (position, i) in byDigest.enumerated() {
+            if position == 0 || digests[byDigest[position - 1]] != digests[i] {
+                firstFiles.append(i)
+                storingFiles.append(-1)
+            }
+            objectOfFile[i] = firstFiles.count - 1
+            if let sizes = hashed.storedSizes?[i], sizes != .none { storingFiles[firstFiles.count - 1] = i }
+        }
+        return (objectOfFile, firstFiles, storingFiles)
     }
 
     /// The chunk list of a version: each object of `ContentChunker.threshold` bytes or

@@ -1,32 +1,46 @@
+import Synchronization
+
 /// A version's manifest and its gzipped copy, written but not yet in place: `commit`
 /// puts them there, and dropped before that they are discarded. Encoding a manifest of
 /// 100,000 files (JSON, gzip, SHA-1) takes a core for a quarter of a second, which it
 /// can spend while the archives, mostly waiting for the disk, are written; FORMAT only
 /// wants the manifest in place after them.
-final class EncodedManifest {
-    private let json: StorageWriter
-    private let gz: StorageWriter
+final class EncodedManifest: Sendable {
+    /// Under a lock because the manifest is encoded on one thread and committed on
+    /// another, though never used by two at once.
+    private let files: Mutex<Files>
     private let location: String
-    /// The SHA-1 of the JSON.
-    private(set) var sha = ""
 
-    private init(json: StorageWriter, gz: StorageWriter, location: String) {
-        self.json = json
-        self.gz = gz
+    private struct Files {
+        let json: StorageWriter
+        let gz: StorageWriter
+        /// The SHA-1 of the JSON, once encoded.
+        var sha = ""
+    }
+
+    private init(json: sending StorageWriter, gz: sending StorageWriter, location: String) {
+        files = Mutex(Files(json: json, gz: gz))
         self.location = location
     }
 
     deinit {
-        json.discard()
-        gz.discard()
+        files.withLock { files in
+            files.json.discard()
+            files.gz.discard()
+        }
     }
+
+    /// The SHA-1 of the JSON.
+    var sha: String { files.withLock { $0.sha } }
 
     /// Puts both files in place, create-only: a manifest's name is cached as immutable,
     /// and its version number was reserved for this writer alone.
     func commit() throws {
-        for writer in [json, gz] {
-            guard try writer.commit(.ifAbsent) == .written else {
-                throw ZincError.versionFileExists("\(location)/\(writer.path)")
+        try files.withLock { files in
+            for writer in [files.json, files.gz] {
+                guard try writer.commit(.ifAbsent) == .written else {
+                    throw ZincError.versionFileExists("\(location)/\(writer.path)")
+                }
             }
         }
     }
@@ -43,15 +57,18 @@ final class EncodedManifest {
             throw error
         }
         let manifest = EncodedManifest(json: json, gz: gz, location: storage.location)
-        let compressor = GzipCompressor { try gz.write($0) }
-        let hasher = SHA1()
-        try encode { piece in
-            try json.write(piece)
-            try piece.withUnsafeBytes { try compressor.update($0) }
-            hasher.update(piece)
+        try manifest.files.withLock { files in
+            let (json, gz) = (files.json, files.gz)
+            let compressor = GzipCompressor { try gz.write($0) }
+            let hasher = SHA1()
+            try encode { piece in
+                try json.write(piece)
+                try piece.withUnsafeBytes { try compressor.update($0) }
+                hasher.update(piece)
+            }
+            try compressor.finish()
+            files.sha = hasher.finalize()
         }
-        try compressor.finish()
-        manifest.sha = hasher.finalize()
         return manifest
     }
 }

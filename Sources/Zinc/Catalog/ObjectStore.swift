@@ -35,6 +35,13 @@ public struct ObjectStore: Sendable {
         return store
     }
 
+    /// This store, counting the objects it writes in `tally`.
+    func counting(into tally: WriteTally?) -> ObjectStore {
+        var store = self
+        store.tally = tally
+        return store
+    }
+
     /// The object as already stored, in whichever formats exist (possibly written by
     /// another tool with another gzip level), or nil.
     public func lookup(sha: String) throws -> StoredObject? {

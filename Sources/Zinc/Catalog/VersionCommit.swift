@@ -136,10 +136,10 @@ extension Catalog {
         let path = VersionFiles(bundle: name, version: reservation.version).manifest
         let manifest = try parallelMap(count: 2, workers: options.workers) { task -> EncodedManifest? in
             guard task == 1 else {
-                try writeArchives(name, draft, reservation, options: options, condition: .ifAbsent)
+                try self.writeArchives(name, draft, reservation, options: options, condition: .ifAbsent)
                 return nil
             }
-            return try EncodedManifest.encode(path, in: storage) { sink in
+            return try EncodedManifest.encode(path, in: self.storage) { sink in
                 try draft.encode(catalog: reservation.catalogID, bundle: name, version: reservation.version, sink)
             }
         }[1]!

@@ -53,7 +53,7 @@ extension Catalog {
             let toRead = Array(Set(wanted + previous.compactMap { $0 }).subtracting(held.keys))
             let read = try parallelMap(count: toRead.count, workers: window) { i in
                 let manifest = try self.manifest(bundle: bundle, version: toRead[i])
-                return (manifest: manifest, chunks: chunkList(of: manifest))
+                return (manifest: manifest, chunks: self.chunkList(of: manifest))
             }
             held.merge(zip(toRead, read).map { ($0, $1) }) { $1 }
             let current = held

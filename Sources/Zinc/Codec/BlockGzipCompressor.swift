@@ -23,10 +23,7 @@ final class BlockGzipCompressor {
     private let workers: Int
     /// Input bytes deflated per batch, side by side.
     private let batchSize: Int
-    /// The last `historySize` bytes before the batch, then the batch.
-    private let input: UnsafeMutableRawBufferPointer
-    /// Room for every block of a batch deflated at worst (see `outputBound`).
-    private let outputs: UnsafeMutableRawBufferPointer
+    private let memory: BatchMemory
     private let deflaters = DeflaterPool()
     /// The chunk lengths to cut at, in order, when compressing chunk by chunk.
     private let chunks: [Int]?
@@ -42,15 +39,15 @@ final class BlockGzipCompressor {
         // (one thread alone has nothing to balance); the cap bounds memory on large
         // machines (16 MiB in, 16 MiB out), leaving threads beyond the 16th idle.
         batchSize = (self.workers == 1 ? 1 : min(2 * self.workers, 16)) * Self.blockSize
-        input = .allocate(byteCount: Self.historySize + batchSize, alignment: 16)
         let mostBlocks = batchSize / ContentChunker.minimumSize + 2
-        outputs = .allocate(byteCount: batchSize + batchSize / 256 + mostBlocks * 80, alignment: 16)
+        memory = BatchMemory(
+            inputSize: Self.historySize + batchSize, outputSize: batchSize + batchSize / 256 + mostBlocks * 80)
     }
 
-    deinit {
-        input.deallocate()
-        outputs.deallocate()
-    }
+    /// The last `historySize` bytes before the batch, then the batch.
+    private var input: UnsafeMutableRawBufferPointer { memory.input }
+    /// Room for every block of a batch deflated at worst (see `outputBound`).
+    private var outputs: UnsafeMutableRawBufferPointer { memory.outputs }
 
     /// What one block of `length` bytes may deflate to, at worst, with its flush marker:
     /// above zlib's `compressBound`.
@@ -77,8 +74,10 @@ final class BlockGzipCompressor {
             let blocks = plan(filled: filled, atEnd: atEnd, nextChunk: &nextChunk)
             let consumed = blocks.last.map { $0.start + $0.length } ?? 0
             let history = Int(min(total, Int64(Self.historySize)))
-            let deflated = try parallelMap(count: blocks.count, workers: workers) { b in
-                deflateBlock(blocks[b], history: chunks != nil ? 0 : b == 0 ? history : Self.historySize)
+            let chunked = chunks != nil
+            let deflated = try parallelMap(count: blocks.count, workers: workers) { [memory, deflaters] b in
+                Self.deflateBlock(
+                    blocks[b], history: chunked ? 0 : b == 0 ? history : Self.historySize, in: memory, using: deflaters)
             }
             for (block, result) in zip(blocks, deflated) {
                 try sink(UnsafeRawBufferPointer(rebasing: outputs[block.output..<(block.output + result.size)]))
@@ -136,16 +135,20 @@ final class BlockGzipCompressor {
         let crc: uLong
     }
 
-    private func deflateBlock(_ block: Block, history: Int) -> DeflatedBlock {
+    /// Deflates `block` of the batch in `memory` into its room there, with a stream of
+    /// `deflaters`: a static function, so that the lanes share only what is `Sendable`.
+    private static func deflateBlock(
+        _ block: Block, history: Int, in memory: BatchMemory, using deflaters: DeflaterPool
+    ) -> DeflatedBlock {
         let stream = deflaters.take()
         defer { deflaters.put(stream) }
-        let start = (input.baseAddress! + Self.historySize + block.start).assumingMemoryBound(to: Bytef.self)
+        let start = (memory.input.baseAddress! + Self.historySize + block.start).assumingMemoryBound(to: Bytef.self)
         deflateReset(stream)
         if history > 0 { deflateSetDictionary(stream, start - history, uInt(history)) }
         let capacity = Self.outputBound(block.length)
         stream.pointee.next_in = start
         stream.pointee.avail_in = uInt(block.length)
-        stream.pointee.next_out = (outputs.baseAddress! + block.output).assumingMemoryBound(to: Bytef.self)
+        stream.pointee.next_out = (memory.outputs.baseAddress! + block.output).assumingMemoryBound(to: Bytef.self)
         stream.pointee.avail_out = uInt(capacity)
         let status = deflate(stream, Z_SYNC_FLUSH)
         precondition(
@@ -168,16 +171,12 @@ final class BlockGzipCompressor {
 
 /// Raw-deflate states, reused from block to block: setting one up costs a few hundred
 /// KiB of allocations. There are never more than the threads deflating at once.
-private final class DeflaterPool {
-    /// Guards `idle`.
-    private let lock = Mutex(())
-    private var idle = [UnsafeMutablePointer<z_stream>]()
+private final class DeflaterPool: Sendable {
+    /// Idle states, by address (a pointer is not `Sendable`).
+    private let idle = Mutex<[UInt]>([])
 
     func take() -> UnsafeMutablePointer<z_stream> {
-        // Handed out through a variable: a pointer cannot be a `Mutex` closure's (sending) result.
-        var reused: UnsafeMutablePointer<z_stream>?
-        lock.withLock { _ in reused = idle.popLast() }
-        if let reused { return reused }
+        if let reused = idle.withLock({ $0.popLast() }) { return UnsafeMutablePointer(bitPattern: reused)! }
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // Negative window bits: raw deflate, the gzip wrapper is written by hand.
@@ -189,13 +188,41 @@ private final class DeflaterPool {
     }
 
     func put(_ stream: UnsafeMutablePointer<z_stream>) {
-        lock.withLock { _ in idle.append(stream) }
+        idle.withLock { $0.append(UInt(bitPattern: stream)) }
     }
 
     deinit {
-        for stream in idle {
+        for address in idle.withLock({ $0 }) {
+            let stream = UnsafeMutablePointer<z_stream>(bitPattern: address)!
             deflateEnd(stream)
             stream.deallocate()
         }
+    }
+}
+
+/// A batch's memory, which the lanes share: they read the input, and each writes the
+/// room of the block it deflates, apart from the others'. Held by address, as in
+/// `AlignedBuffers`: a raw pointer is not `Sendable`.
+private final class BatchMemory: Sendable {
+    private let inputStart: UInt
+    private let inputSize: Int
+    private let outputStart: UInt
+    private let outputSize: Int
+
+    init(inputSize: Int, outputSize: Int) {
+        self.inputSize = inputSize
+        self.outputSize = outputSize
+        inputStart = UInt(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: inputSize, alignment: 16))
+        outputStart = UInt(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: outputSize, alignment: 16))
+    }
+
+    deinit {
+        input.baseAddress!.deallocate()
+        outputs.baseAddress!.deallocate()
+    }
+
+    var input: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(start: .init(bitPattern: inputStart), count: inputSize) }
+    var outputs: UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(start: .init(bitPattern: outputStart), count: outputSize)
     }
 }

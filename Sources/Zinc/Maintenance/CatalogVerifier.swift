@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Which part of a catalog `verify` checks.
 public enum VerificationScope: Equatable, Sendable {
     /// Everything: the four index files and every bundle.
@@ -26,16 +28,15 @@ extension Catalog {
 
 /// One `verify` run. The sequential parts (index, manifests) record problems as they
 /// go; objects and archives are checked in parallel, each returning its own problems.
-final class CatalogVerifier {
+/// The lanes share the verifier, so what it records is kept under a lock.
+final class CatalogVerifier: Sendable {
     typealias Problem = VerificationReport.Problem
 
     let catalog: Catalog
     let workers: Int?
     let trustedKeys: [PublicKey]
     private let progress: (@Sendable (MaintenanceProgress) -> Void)?
-    var problems = [Problem]()
-    /// The SHA-256 of each object's content, as the signatures of its manifests record it.
-    var signedContent = [SHA1.Digest: SHA256.Digest]()
+    private let findings = Mutex(Findings())
     private var storage: CatalogStorage { catalog.storage }
 
     init(catalog: Catalog, trustedKeys: [PublicKey] = [], workers: Int?, progress: (@Sendable (MaintenanceProgress) -> Void)?) {
@@ -43,6 +44,12 @@ final class CatalogVerifier {
         self.trustedKeys = trustedKeys
         self.workers = workers
         self.progress = progress
+    }
+
+    private struct Findings {
+        var problems = [Problem]()
+        /// The SHA-256 of each object's content, as the signatures of its manifests record it.
+        var signedContent = [SHA1.Digest: SHA256.Digest]()
     }
 
     /// A version of a bundle, as a dictionary key.
@@ -80,12 +87,12 @@ final class CatalogVerifier {
         let wanted = selected.flatMap { bundle in bundle.versions.map { VersionKey(bundle: bundle.name, version: $0) } }
         let loaded = try parallelMap(count: wanted.count, workers: workers) { i in
             var found = [Problem]()
-            let manifest = loadManifest(bundle: wanted[i].bundle, version: wanted[i].version, catalogID: index.id, problems: &found)
+            let manifest = self.loadManifest(bundle: wanted[i].bundle, version: wanted[i].version, catalogID: index.id, problems: &found)
             return (manifest, found)
         }
         var manifests = [Manifest]()
         for (manifest, found) in loaded {
-            problems += found
+            record(found)
             if let manifest { manifests.append(manifest) }
         }
         if !trustedKeys.isEmpty { checkSignatures(of: manifests, index: scope == .catalog) }
@@ -93,13 +100,23 @@ final class CatalogVerifier {
         let allVersions = Dictionary(uniqueKeysWithValues: selected.map { ($0.name, $0.entry.versions) })
         let archiveCount = try checkArchives(of: manifests, allVersions: allVersions, storedDigests: storedDigests)
         return VerificationReport(
-            problems: problems, bundles: selected.count,
+            problems: findings.withLock { $0.problems }, bundles: selected.count,
             versions: selected.reduce(0) { $0 + $1.versions.count },
             objects: objectCount, archives: archiveCount)
     }
 
     func report(_ path: String, _ problem: String) {
-        problems.append(Problem(path: path, problem: problem))
+        record([Problem(path: path, problem: problem)])
+    }
+
+    func record(_ found: [Problem]) {
+        findings.withLock { $0.problems += found }
+    }
+
+    /// Records the SHA-256 a signature gives an object's content; returns the one
+    /// recorded before, if any.
+    func recordSignedContent(_ sha256: SHA256.Digest, of sha1: SHA1.Digest) -> SHA256.Digest? {
+        findings.withLock { $0.signedContent.updateValue(sha256, forKey: sha1) }
     }
 
     // MARK: Index
@@ -281,13 +298,13 @@ final class CatalogVerifier {
             totalBytes: ordered.reduce(0) { $0 + $1.expectedSize },
             report: progress)
         let results = try parallelMap(count: ordered.count, workers: workers) { i in
-            let result = checkObject(ordered[i], layouts: layouts[ordered[i].key] ?? [])
+            let result = self.checkObject(ordered[i], layouts: layouts[ordered[i].key] ?? [])
             counter.finishedItem(bytes: ordered[i].expectedSize)
             return result
         }
         var digests = [ObjectKey: SHA1.Digest]()
         for (reference, result) in zip(ordered, results) {
-            problems += result.problems
+            record(result.problems)
             digests[reference.key] = result.storedDigest
         }
         return (ordered.count, digests)
@@ -308,7 +325,7 @@ final class CatalogVerifier {
             }
             // Archive members are compared by stored bytes; for raw objects those are the content.
             let storedHash = object.key.format == .gz ? SHA1() : nil
-            let signed = signedContent[object.key.digest]
+            let signed = findings.withLock { $0.signedContent[object.key.digest] }
             let contentHash = signed.map { _ in SHA256() }
             var contentSize: Int64 = 0
             let decoder = StoredObjectDecoder(format: object.key.format) { content in
@@ -351,12 +368,29 @@ final class CatalogVerifier {
         let record: LMFORecord?
     }
 
-    /// Every archive a version must have, plus the all-files archive of a flavored
-    /// version when present (whether it was asked for is not recorded).
+    /// Checks the archives of `manifests` (see `archiveChecks`) in parallel; returns how
+    /// many.
     private func checkArchives(
         of manifests: [Manifest], allVersions: [String: [Int]],
         storedDigests: [ObjectKey: SHA1.Digest]
     ) throws -> Int {
+        let checks = try archiveChecks(of: manifests, allVersions: allVersions)
+        let counter = ProgressCounter<MaintenanceProgress>(
+            .checkingArchives, totalItems: checks.count,
+            totalBytes: checks.reduce(0) { $0 + ($1.size ?? 0) }, report: progress)
+        let results = try parallelMap(count: checks.count, workers: workers) { i in
+            let result = self.checkArchive(checks[i], storedDigests: storedDigests)
+            counter.finishedItem(bytes: checks[i].size ?? 0)
+            return result
+        }
+        record(Array(results.joined()))
+        return checks.count
+    }
+
+    /// Every archive a version must have, plus the all-files archive of a flavored
+    /// version when present (whether it was asked for is not recorded); an archive whose
+    /// size cannot be read is reported instead.
+    private func archiveChecks(of manifests: [Manifest], allVersions: [String: [Int]]) throws -> [ArchiveCheck] {
         let records = try checkedRecords(of: manifests, allVersions: allVersions)
         var checks = [ArchiveCheck]()
         for (manifest, record) in zip(manifests, records) {
@@ -375,16 +409,7 @@ final class CatalogVerifier {
                 }
             }
         }
-        let counter = ProgressCounter<MaintenanceProgress>(
-            .checkingArchives, totalItems: checks.count,
-            totalBytes: checks.reduce(0) { $0 + ($1.size ?? 0) }, report: progress)
-        let results = try parallelMap(count: checks.count, workers: workers) { i in
-            let result = checkArchive(checks[i], storedDigests: storedDigests)
-            counter.finishedItem(bytes: checks[i].size ?? 0)
-            return result
-        }
-        problems += results.joined()
-        return checks.count
+        return checks
     }
 
     private func checkArchive(_ archive: ArchiveCheck, storedDigests: [ObjectKey: SHA1.Digest]) -> [Problem] {

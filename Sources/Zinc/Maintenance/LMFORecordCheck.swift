@@ -15,23 +15,24 @@ extension CatalogVerifier {
     /// loaded, and the checks run in parallel.
     func checkedRecords(of manifests: [Manifest], allVersions: [String: [Int]]) throws -> [LMFORecord?] {
         let parsed = try parallelMap(count: manifests.count, workers: workers) { i in
-            loadRecord(bundle: manifests[i].bundle, version: manifests[i].version)
+            self.loadRecord(bundle: manifests[i].bundle, version: manifests[i].version)
         }
-        var records = [VersionKey: LMFORecord]()
-        for (manifest, (record, problem)) in zip(manifests, parsed) {
-            records[VersionKey(bundle: manifest.bundle, version: manifest.version)] = record
-            if let problem { problems.append(problem) }
-        }
+        let records = Dictionary(
+            zip(manifests, parsed).compactMap { manifest, parsed in
+                parsed.0.map { (VersionKey(bundle: manifest.bundle, version: manifest.version), $0) }
+            }
+        ) { _, last in last }
+        record(parsed.compactMap(\.1))
         let listed = allVersions.mapValues(Set.init)
         let loaded = Dictionary(manifests.map { (VersionKey(bundle: $0.bundle, version: $0.version), $0) }) { first, _ in first }
         let checked = try parallelMap(count: manifests.count, workers: workers) { i -> (LMFORecord?, [String]) in
             let manifest = manifests[i]
             guard let record = records[VersionKey(bundle: manifest.bundle, version: manifest.version)] else { return (nil, []) }
-            return check(record, of: manifest, listed: listed[manifest.bundle] ?? [], loaded: loaded, records: records)
+            return self.check(record, of: manifest, listed: listed[manifest.bundle] ?? [], loaded: loaded, records: records)
         }
         return zip(manifests, checked).map { manifest, result in
             let path = LMFORecord.path(bundle: manifest.bundle, version: manifest.version)
-            problems += result.1.map { Problem(path: path, problem: $0) }
+            record(result.1.map { Problem(path: path, problem: $0) })
             return result.0
         }
     }

@@ -249,7 +249,7 @@ extension Catalog {
             + [entries.filter { entry in !Self.catalogFolders.contains { entry.path.hasPrefix($0 + "/") } }]
         for batch in batches where !batch.isEmpty {
             _ = try parallelMap(count: batch.count, workers: options.workers ?? destination.parallelRequests) { index in
-                try copy(batch[index], to: destination)
+                try self.copy(batch[index], to: destination)
                 counter.finishedItem(bytes: batch[index].size)
             }
             try destination.flush()

@@ -19,10 +19,9 @@ extension CatalogVerifier {
                     covers: manifest, bytes: try catalog.manifestBytes(bundle: manifest.bundle, version: manifest.version).bytes,
                     path: manifest.path)
                 for (sha1, sha256) in signature.objects {
-                    if let other = signedContent[sha1], other != sha256 {
+                    if let other = recordSignedContent(sha256, of: sha1), other != sha256 {
                         report(path, "records SHA-256 \(sha256) for object \(sha1), another signature records \(other)")
                     }
-                    signedContent[sha1] = sha256
                 }
             } catch {
                 report(candidates.first ?? manifest.path, Self.describe(error))

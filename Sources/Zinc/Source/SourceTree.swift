@@ -179,14 +179,7 @@ public enum SourceTree {
         /// one a walk on one thread meets first; the warnings returned are those it would
         /// have given. A tree under one top folder is walked on one thread.
         func visitInParallel(_ top: ListedFolder, lanes: Int) throws -> (files: [SourceFile], warnings: [String]) {
-            var pieces = [Range<Int>]()
-            var start = 0
-            for (i, listed) in top.names.enumerated() where listed.isFolder || i - start == Self.filesPerPiece {
-                if start < i { pieces.append(start..<i) }
-                start = listed.isFolder ? i + 1 : i
-                if listed.isFolder { pieces.append(i..<i + 1) }
-            }
-            if start < top.names.count { pieces.append(start..<top.names.count) }
+            let pieces = Self.pieces(of: top.names)
             let join = PieceJoin(count: pieces.count)
             _ = try parallelMap(count: max(1, min(lanes, pieces.count)), workers: lanes) { _ in
                 while let i = join.take() {
@@ -201,6 +194,20 @@ public enum SourceTree {
                 }
             }
             return try join.result()
+        }
+
+        /// The entries of the top folder cut into pieces: each subfolder alone, the files
+        /// between them in runs of at most `filesPerPiece`.
+        private static func pieces(of names: [ListedName]) -> [Range<Int>] {
+            var pieces = [Range<Int>]()
+            var start = 0
+            for (i, listed) in names.enumerated() where listed.isFolder || i - start == filesPerPiece {
+                if start < i { pieces.append(start..<i) }
+                start = listed.isFolder ? i + 1 : i
+                if listed.isFolder { pieces.append(i..<i + 1) }
+            }
+            if start < names.count { pieces.append(start..<names.count) }
+            return pieces
         }
 
         /// Runs of files of the top folder visited as one piece: enough to outweigh the

@@ -224,7 +224,7 @@ public struct StatCache: Sendable {
 /// A stat cache file just saved, still open: the manifest its tree turns out to equal
 /// can be recorded once known, without writing the file again. The write goes to the
 /// file this import saved, even if another import has replaced it since.
-public final class SavedStatCache {
+public final class SavedStatCache: Sendable {
     private let file: PosixFile
     private let matchedOffset: Int64
 

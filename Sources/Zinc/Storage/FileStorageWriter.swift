@@ -148,14 +148,12 @@ final class FileStorageWriter: StorageWriter {
         let direct = self.direct  // read once: a lazy property is no place for threads
         let page = Int64(Self.pageSize)
         let kept = direct == nil ? layout.end : max(layout.start, layout.end / page * page)
-        var cuts = [layout.start]
-        while cuts[cuts.count - 1] < kept {
-            cuts.append(min(kept, (cuts[cuts.count - 1] / Self.blockSize + 1) * Self.blockSize))
-        }
+        let cuts = Self.blockCuts(from: layout.start, to: kept)
         let buffers = self.buffers  // read once, like `direct`
         if direct != nil { allocate(layout.start..<layout.end) }
         let directWorks = Atomic<Bool>(true)
-        let open = { [storage] (path: String) in try storage.openStored(path) }
+        let open: @Sendable (String) throws -> PosixFile = { [storage] path in try storage.openStored(path) }
+        let file = self.file
         _ = try parallelMap(count: cuts.count - 1, workers: workers) { i in
             let range = cuts[i]..<cuts[i + 1]
             try buffers.withBuffer { buffer in
@@ -181,6 +179,16 @@ final class FileStorageWriter: StorageWriter {
 
     private static let blockSize: Int64 = 1 << 20
     private static let pageSize = 4096
+
+    /// The offsets where `start..<end` is cut into blocks, both ends included: at every
+    /// multiple of `blockSize` between them.
+    private static func blockCuts(from start: Int64, to end: Int64) -> [Int64] {
+        var cuts = [start]
+        while cuts[cuts.count - 1] < end {
+            cuts.append(min(end, (cuts[cuts.count - 1] / blockSize + 1) * blockSize))
+        }
+        return cuts
+    }
 
     /// Allocates `range` of the file ahead of the direct writes that fill it. A direct
     /// write past the end of the file, or into a hole, holds the file's lock until the

@@ -7,8 +7,10 @@ import Darwin
 #endif
 
 /// An owned POSIX file descriptor. Zinc talks to the kernel directly so it can stream
-/// files of any size in fixed-size chunks and use kernel-side copies.
-public final class PosixFile {
+/// files of any size in fixed-size chunks and use kernel-side copies. Sendable: its
+/// only state is the descriptor and its name, both constant, and the kernel takes calls
+/// on one descriptor from several threads (lanes write their own ranges with `pwrite`).
+public final class PosixFile: Sendable {
     public let fd: Int32
     public let path: String
 
