@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What names a chunk's bytes: their XXH64 (see `XXH64` for why not a SHA-1), written
 /// as 16 lowercase hex digits.
 public struct ChunkHash: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -83,20 +85,31 @@ public enum ChunkingDigest {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
         defer { buffer.deallocate() }
         let reader = SparseReader(file)
+        // By address: a raw pointer is not `Sendable` (see `ChunkingLane.update`).
+        let address = UInt(bitPattern: buffer.baseAddress)
         while true {
             let count = try reader.readFully(into: buffer)
             guard count > 0 else { break }
-            lane.bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-            _ = try concurrently({ lane.splitter.update(lane.bytes) }, { whole.update(lane.bytes) })
+            _ = try concurrently(
+                { lane.update(address, count: count) }, { whole.update(UnsafeRawBufferPointer(rebasing: buffer[..<count])) })
             if count < buffer.count { break }
         }
-        return (whole.digest(), lane.splitter.finish())
+        return (whole.digest(), lane.finish())
     }
 }
 
-/// The chunking lane's state: `concurrently` hands it to the lane's thread and waits
-/// for it, so no two threads ever touch it at once.
-private final class ChunkingLane: @unchecked Sendable {
-    var splitter = ChunkSplitter()
-    var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+/// The chunking lane's splitter. Under a lock only to cross threads: `concurrently`
+/// hands it to the lane's thread and waits for it, so no two threads use it at once.
+private final class ChunkingLane: Sendable {
+    private let splitter = Mutex(ChunkSplitter())
+
+    /// Splits the `count` bytes at `address`, which the caller only reads meanwhile.
+    func update(_ address: UInt, count: Int) {
+        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count)
+        splitter.withLock { $0.update(bytes) }
+    }
+
+    func finish() -> [ContentChunk] {
+        splitter.withLock { $0.finish() }
+    }
 }
