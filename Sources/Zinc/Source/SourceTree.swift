@@ -54,23 +54,48 @@ public enum SourceTree {
     /// A folder's sorted entries, with the folder kept open: its files are looked at and
     /// its subfolders opened relative to it, with no walk down the whole path for each
     /// of the 46,000 folders and 100,000 files of corpus S.
-    /// Unchecked: `names` is written by one thread before the folder is shared, and a
-    /// `DIR*` may be used by several threads at once through `*at` calls.
-    private final class ListedFolder: @unchecked Sendable {
-        /// Used from any thread, but only by `*at` calls once listed.
-        let dir: OpaquePointer
+    private final class ListedFolder: Sendable {
+        /// The open folder, which any thread may use through `*at` calls.
+        let descriptor: Int32
         let directory: String
         let relative: String
-        /// Filled and sorted by `Walk.list` before the folder is shared.
-        var names = [ListedName]()
+        let names: [ListedName]
+        /// The stream `descriptor` belongs to, closed (and it with it) with the folder.
+        /// Under a lock only because a `DIR*` is not `Sendable`: nothing else uses it.
+        private let stream: Mutex<OpaquePointer>
 
-        init(dir: OpaquePointer, directory: String, relative: String) {
-            self.dir = dir
+        /// Lists the folder `dir` streams, which it then owns.
+        init(_ dir: sending OpaquePointer, directory: String, relative: String) {
+            descriptor = dirfd(dir)
             self.directory = directory
             self.relative = relative
+            names = Self.sortedNames(dir)
+            stream = Mutex(dir)
         }
 
-        deinit { closedir(dir) }
+        deinit { stream.withLock { _ = closedir($0) } }
+
+        /// The folder's entries but '.' and '..', sorted.
+        private static func sortedNames(_ dir: OpaquePointer) -> [ListedName] {
+            var names = [ListedName]()
+            while let entry = readdir(dir) {
+                var name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+                if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+                var isFolder = Int32(entry.pointee.d_type) == DT_DIR
+                if Int32(entry.pointee.d_type) == DT_UNKNOWN {  // file systems that do not say
+                    var st = stat()
+                    isFolder =
+                        fstatat(dirfd(dir), &entry.pointee.d_name.0, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+                }
+                if isFolder { name.append(0x2F) }
+                names.append(ListedName(key: name, isFolder: isFolder))
+            }
+            // Sorted with a '/' after folder names, which is where a folder's paths differ
+            // from its siblings': the files then come out sorted by whole path, without a
+            // second table of 100,000 files to sort them at the end.
+            names.sort { $0.key.lexicographicallyPrecedes($1.key) }
+            return names
+        }
     }
 
     /// What every folder of one scan shares.
@@ -88,27 +113,11 @@ public enum SourceTree {
                 if descriptor >= 0 { close(descriptor) }
                 throw ZincError.io(path: directory, operation: "read folder", errno: error)
             }
-            let folder = ListedFolder(dir: dir, directory: directory, relative: relative)
-            while let entry = readdir(dir) {
-                var name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-                if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-                var isFolder = Int32(entry.pointee.d_type) == DT_DIR
-                if Int32(entry.pointee.d_type) == DT_UNKNOWN {  // file systems that do not say
-                    var st = stat()
-                    isFolder =
-                        fstatat(dirfd(dir), &entry.pointee.d_name.0, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-                }
-                if isFolder { name.append(0x2F) }
-                folder.names.append(ListedName(key: name, isFolder: isFolder))
-            }
-            if !relative.isEmpty, let kind = zincFolderKind(folder.names, in: dirfd(dir)) {
+            let folder = ListedFolder(dir, directory: directory, relative: relative)
+            if !relative.isEmpty, let kind = zincFolderKind(folder.names, in: folder.descriptor) {
                 warnings.append("skipping '\(display)/\(relative)': it is a Zinc \(kind), not content")
                 return nil
             }
-            // Sorted with a '/' after folder names, which is where a folder's paths differ
-            // from its siblings': the files then come out sorted by whole path, without a
-            // second table of 100,000 files to sort them at the end.
-            folder.names.sort { $0.key.lexicographicallyPrecedes($1.key) }
             try refuseNormalizationTwins(
                 folder.names.lazy.map(\.bytes), shownFolder: display + (relative.isEmpty ? "" : "/" + relative))
             return folder
@@ -117,7 +126,7 @@ public enum SourceTree {
         /// Adds the files of the entries `range` of `folder`, and of the folders among
         /// them, to `files`, in path order.
         func visit(_ folder: ListedFolder, _ range: Range<Int>, into files: inout [SourceFile], warnings: inout [String]) throws {
-            let dir = folder.dir
+            let descriptor = folder.descriptor
             let relative = folder.relative
             for listed in folder.names[range] {
                 let bytes = listed.bytes
@@ -136,20 +145,20 @@ public enum SourceTree {
                 // each one (trees of assets nest deeply: corpus A has 1,600 folders).
                 if listed.isFolder {
                     try descend(
-                        into: childPath, opening: PosixFile.openLeavingAccessTime(name, in: dirfd(dir), flags: folderFlags),
+                        into: childPath, opening: PosixFile.openLeavingAccessTime(name, in: descriptor, flags: folderFlags),
                         relative: childRelative, files: &files,
                         warnings: &warnings)
                     continue
                 }
                 var st = stat()
                 // Relative to the open folder: no walk down the whole path for each file.
-                guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
+                guard fstatat(descriptor, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
                     throw ZincError.io(path: shownPath, operation: "stat", errno: errno)
                 }
                 switch st.st_mode & S_IFMT {
                 case S_IFDIR:
                     try descend(
-                        into: childPath, opening: PosixFile.openLeavingAccessTime(name, in: dirfd(dir), flags: folderFlags),
+                        into: childPath, opening: PosixFile.openLeavingAccessTime(name, in: descriptor, flags: folderFlags),
                         relative: childRelative, files: &files,
                         warnings: &warnings)
                 case S_IFREG:
