@@ -142,20 +142,20 @@ package struct LockRecord: Equatable, Sendable {
 }
 
 /// A lock object this process holds, refreshed by a thread of its own until released.
-/// Unchecked: `refresher` is set once, in `init`, and only read after (by `release`).
-private final class LockObjectHolder: HeldLock, @unchecked Sendable {
+private final class LockObjectHolder: HeldLock, Sendable {
     private let storage: CatalogStorage
     private let path: String
     private let policy: LockPolicy
     /// When the lock object was last written, by the monotonic clock.
     private let lastRefresh = Mutex(ContinuousClock.now)
-    private var refresher: PeriodicThread?
+    /// Set at the end of `init` (its work refers to `self`), stopped by `release`.
+    private let refresher = Mutex<PeriodicThread?>(nil)
 
     init(storage: CatalogStorage, path: String, record: LockRecord, policy: LockPolicy) {
         self.storage = storage
         self.path = path
         self.policy = policy
-        refresher = PeriodicThread(every: policy.refreshEvery.inSeconds) { [self] in
+        let refresher = PeriodicThread(every: policy.refreshEvery.inSeconds) { [self] in
             let refreshed = LockRecord(
                 exclusive: record.exclusive, host: record.host, pid: record.pid,
                 time: WallClock.nowMilliseconds())
@@ -163,6 +163,7 @@ private final class LockObjectHolder: HeldLock, @unchecked Sendable {
             // A failed refresh is retried at the next tick; `confirm` notices when too many fail.
             if (try? storage.write(refreshed.encoded(), to: path)) == .written { lastRefresh.withLock { $0 = started } }
         }
+        self.refresher.withLock { $0 = refresher }
     }
 
     func confirm() throws {
@@ -177,7 +178,7 @@ private final class LockObjectHolder: HeldLock, @unchecked Sendable {
     }
 
     func release() {
-        refresher?.stop()
+        refresher.withLock { $0 }?.stop()
         try? storage.delete(path)
     }
 }
