@@ -30,6 +30,9 @@ package final class FetchTransfer {
     private var satisfied = false
     /// `receive` said stop: bytes a transport still hands over are not wanted.
     private var stopped = false
+    /// Once the wanted ranges are complete, how many more bytes of the answer are read and
+    /// dropped before the transfer is cut; nil until then.
+    private var drainLeft: Int64?
     private var failure: Error?
     private let started = ContinuousClock.now
     private var firstByte: Duration?
@@ -150,6 +153,10 @@ package final class FetchTransfer {
         if accepted == nil { accepted = accept() }
         guard accepted == true else { return stop() }
         received += Int64(data.count)
+        if let left = drainLeft {
+            drainLeft = left - Int64(data.count)
+            return left >= Int64(data.count) ? true : stop()
+        }
         do {
             switch body {
             case .file(let position):
@@ -190,16 +197,35 @@ package final class FetchTransfer {
             written += Int64(data.count)
             return true
         }
+        guard drainLeft == nil else { return true }
         defer { self.wanted = wanted }
         let progress = try wanted.take(data, at: position) { try sink.write($0) }
         written = wanted.placed
         switch progress {
         case .wantsMore:
             return true
-        case .complete, .gap:
+        case .complete:
+            satisfied = true
+            return drainRest()
+        case .gap:
             satisfied = true
             return stop()
         }
+    }
+
+    /// A complete answer's bytes past the wanted ones (a multipart answer's closing
+    /// boundary, a whole file's tail) up to this many are read and dropped rather than
+    /// the transfer cut: a cut closes the connection, and the next request would pay a
+    /// new connection's round trip for it.
+    static let drainAllowance: Int64 = 64 << 10
+
+    /// The wanted ranges are complete: reads the rest of the answer when it is short (or
+    /// of unknown length, up to `drainAllowance`), else stops.
+    private func drainRest() -> Bool {
+        let rest = head.contentLength.map { $0 - received } ?? Self.drainAllowance
+        guard rest <= Self.drainAllowance else { return stop() }
+        drainLeft = max(0, rest)
+        return true
     }
 
     private func stop() -> Bool {

@@ -130,7 +130,8 @@ final class SourceChain: Sendable {
                 var request = FetchRequest(IndexFetcher.remotePath, ranges: [0..<1], limit: 1 << 20)
                 request.patience = Self.shortestPatience
                 for _ in 0..<2 {
-                    guard (try? fetch(request, from: sources[index], into: sink, meter: meters[index])) != nil else { return }
+                    let response = try? fetch(request, from: sources[index], into: sink, meter: meters[index], occupiesLink: false)
+                    guard response != nil else { return }
                 }
             }
         }
@@ -351,27 +352,30 @@ final class SourceChain: Sendable {
     }
 
     /// Every request of the chain: counted, measured, and stopped if the sync is cancelled.
-    private func fetch(_ request: FetchRequest, from source: CatalogSource, into sink: PosixFile, meter: LinkMeter) throws
-        -> FetchResponse
-    {
+    /// A request that does not `occupiesLink` (a probe's byte) leaves the others' rates
+    /// measured as if it were not there.
+    private func fetch(
+        _ request: FetchRequest, from source: CatalogSource, into sink: PosixFile, meter: LinkMeter, occupiesLink: Bool = true
+    ) throws -> FetchResponse {
         try cancellation?.check()
         var request = request
         request.cancellation = cancellation
-        return try count(meter) { try source.fetch(request, into: sink) }
+        return try count(meter, occupiesLink: occupiesLink) { try source.fetch(request, into: sink) }
     }
 
-    private func count(_ meter: LinkMeter, _ body: () throws -> FetchResponse) throws -> FetchResponse {
+    private func count(_ meter: LinkMeter, occupiesLink: Bool, _ body: () throws -> FetchResponse) throws -> FetchResponse {
+        let shares = occupiesLink ? 1 : 0
         let (first, wasIdle) = traffic.withLock { traffic in
             traffic.requests += 1
-            traffic.inFlight += 1
-            traffic.started += 1
-            return (traffic.started, traffic.inFlight == 1)
+            traffic.inFlight += shares
+            traffic.started += shares
+            return (traffic.started, traffic.inFlight == shares)
         }
         let start = ContinuousClock.now
         var received: Int64 = 0
         defer {
             traffic.withLock { traffic in
-                traffic.inFlight -= 1
+                traffic.inFlight -= shares
                 traffic.bytes += received
             }
         }

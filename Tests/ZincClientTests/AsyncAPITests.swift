@@ -53,8 +53,9 @@ import ZincTestSupport
         } catch let error as SyncError {
             #expect(error.code == .cancelled, "\(error)")
         }
-        // Well under the transport's minute of patience; typically a few milliseconds.
-        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        // Well under the transport's minute of patience: typically a few milliseconds, a
+        // second or more on a machine busy with the rest of the suite.
+        #expect(ContinuousClock.now - cancelled < .seconds(10))
         #expect(try fixture.repo.loadState().bundles.first?.version == 1)
         #expect(try fixture.dir.files(under: fixture.bundleFolder(1)).count == fixture.manifest(1).files.count)
 

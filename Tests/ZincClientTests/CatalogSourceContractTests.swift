@@ -92,6 +92,27 @@ import FoundationNetworking
         #expect(both.bytes == Array(content[10..<20] + content[9000..<10_000]))
     }
 
+    /// Ranges answered in full leave the connection open for the next request: a
+    /// transfer cut once its bytes are in would close it, and every range would then pay
+    /// a new connection's round trip.
+    @Test(arguments: ClientTransport.allCases) func answeredRangesKeepTheConnection(_ transport: ClientTransport) throws {
+        let server = try HostileHTTPServer(keepAlive: true)
+        defer { server.stop() }
+        let content = content
+        server.override("file.bin") { HostileHTTPServer.serve(content, for: $0) }
+        let source = try transport.sourceFactory(server.url)
+        let asked: [[Range<Int64>]] = [[0..<1], [0..<1], [10..<20, 500..<1500], [9990..<10_000], []]
+        for ranges in asked {
+            let sink = try PosixFile.open(dir.at("sink"), flags: O_WRONLY | O_CREAT | O_TRUNC)
+            let response = try source.fetch(FetchRequest("file.bin", ranges: ranges, limit: 1 << 20), into: sink)
+            let expected = ranges.isEmpty ? content : ranges.flatMap { content[Int($0.lowerBound)..<Int($0.upperBound)] }
+            #expect(response.written == Int64(expected.count))
+            #expect(try dir.read("sink") == expected)
+        }
+        #expect(server.requests.count == asked.count)
+        #expect(server.connections == 1)
+    }
+
     @Test(arguments: ClientTransport.allCases) func aRangePastTheEndStopsWithTheFile(_ transport: ClientTransport) throws {
         let fetched = try fetch(transport, ranges: [9000..<12_000])
         #expect(fetched.bytes == Array(content[9000...]))
@@ -164,11 +185,10 @@ import FoundationNetworking
 
     @Test(arguments: ClientTransport.allCases) func aWholeFileOverTheLimitIsTooLarge(_ transport: ClientTransport) throws {
         #expect(throws: ClientError.tooLarge(url: server.url + "file.bin", limit: 4096)) { try fetch(transport, limit: 4096) }
-        // A server that announces no length is cut off once it passes the limit.
+        // A server that announces no length (the body ends as the connection closes) is
+        // cut off once it passes the limit.
         let content = content
-        server.override("file.bin") { _ in
-            Array("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8) + content
-        }
+        server.override("file.bin") { _ in Array("HTTP/1.1 200 OK\r\n\r\n".utf8) + content }
         #expect(throws: ClientError.tooLarge(url: server.url + "file.bin", limit: 4096)) { try fetch(transport, limit: 4096) }
         #expect(try dir.read("sink").count <= 4096)
     }

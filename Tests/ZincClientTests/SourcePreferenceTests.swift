@@ -87,6 +87,30 @@ import ZincTestSupport
         #expect(mirror.requests.count == tracked + 2)
     }
 
+    /// A probe's byte takes no share of the link: the lead's download beside a probe that
+    /// stalls is still alone on the link, and measures the lead's rate.
+    @Test func aStalledProbeLeavesTheLeadsRateMeasured() throws {
+        let (fixture, mirror) = try MirrorFailoverTests.primaryAndMirror(.standard)
+        defer { mirror.stop() }
+        _ = try fixture.sync()
+        // Version 3 adds one file, large enough to measure a rate by.
+        try fixture.dir.write("src/big.bin", SampleContent.noise(600_000, seed: 7))
+        _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
+        _ = try fixture.catalog.updateDistro(bundle: "B", distro: "master", to: .number(3))
+        let primaryHost = try #require(LinkRecords.host(of: fixture.server.url))
+        var records = LinkRecords()
+        records.hosts[primaryHost] = LinkEstimate(roundTripSeconds: 0.3, bytesPerSecond: 10_000)
+        records.measuredAt[primaryHost] = Date()
+        try fixture.dir.write("repo/links.json", records.json().encoded())
+        mirror.stall("catalog.json.gz", after: 0)
+
+        let report = try fixture.sync()
+        #expect(!report.failed)
+        #expect(mirror.requests.last?.range == "bytes=0-0", "the probe was under way")
+        let measured = try #require(Self.links(fixture).hosts[primaryHost])
+        #expect(measured.bytesPerSecond > 1_000_000, "the loopback's rate, not the recorded one")
+    }
+
     /// Records a slow primary (measured `primaryAge` seconds ago) and a fast mirror
     /// (just now); returns the primary's host.
     @discardableResult

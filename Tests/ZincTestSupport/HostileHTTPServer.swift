@@ -9,7 +9,9 @@ import Darwin
 /// A tiny HTTP/1.1 server on loopback, one connection at a time, that answers with
 /// whatever bytes a test crafts: wrong content, short bodies, lying headers. By default
 /// it serves the files of a folder honestly (with `Range` and `ETag`), so a test
-/// overrides only the paths it wants to corrupt.
+/// overrides only the paths it wants to corrupt. It closes each connection after one
+/// answer (saying so in a `Connection: close` field), or with `keepAlive` serves the
+/// requests a connection carries until the client closes it.
 public final class HostileHTTPServer: @unchecked Sendable {
     public struct Request: Sendable {
         public let path: String
@@ -28,11 +30,16 @@ public final class HostileHTTPServer: @unchecked Sendable {
     /// Paths whose answer stops after so many bytes, the connection then left open.
     private var stalls = [String: Int]()
     private var log = [Request]()
+    private var accepted = 0
     private let root: String?
+    private let keepAlive: Bool
 
-    /// - Parameter root: a folder served honestly for paths without a handler.
-    public init(serving root: String? = nil) throws {
+    /// - Parameters:
+    ///   - root: a folder served honestly for paths without a handler.
+    ///   - keepAlive: whether a connection stays open for the client's next request.
+    public init(serving root: String? = nil, keepAlive: Bool = false) throws {
         self.root = root
+        self.keepAlive = keepAlive
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -73,6 +80,9 @@ public final class HostileHTTPServer: @unchecked Sendable {
     /// Every request received so far.
     public var requests: [Request] { lock.withLock { log } }
 
+    /// How many connections clients opened so far.
+    public var connections: Int { lock.withLock { accepted } }
+
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
     }
@@ -84,16 +94,23 @@ public final class HostileHTTPServer: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            handle(connection)
+            lock.withLock { accepted += 1 }
+            if keepAlive {
+                // A client that keeps its connection idle must not keep the next one waiting forever.
+                var timeout = timeval(tv_sec: 2, tv_usec: 0)
+                setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            }
+            while handle(connection) && keepAlive {}
             close(connection)
         }
     }
 
-    private func handle(_ connection: Int32) {
+    /// Answers one request; false when the connection ended before or during the answer.
+    private func handle(_ connection: Int32) -> Bool {
         var head = [UInt8]()
         var byte: UInt8 = 0
         while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
-            guard read(connection, &byte, 1) == 1 else { return }
+            guard read(connection, &byte, 1) == 1 else { return false }
             head.append(byte)
         }
         let lines = String(decoding: head, as: UTF8.self).split(separator: "\r\n")
@@ -109,16 +126,27 @@ public final class HostileHTTPServer: @unchecked Sendable {
             return (handlers[request.path], stalls[request.path])
         }
         var response = handler?(request) ?? honest(request)
+        if !keepAlive, let lineEnd = Self.firstLineEnd(response) {
+            response.insert(contentsOf: Array("Connection: close\r\n".utf8), at: lineEnd)
+        }
         if let stall { response = Array(response.prefix(stall)) }
         defer { if stall != nil { Self.waitUntilClosed(connection) } }
-        response.withUnsafeBytes { buffer in
+        let sent = response.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let n = send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return }
+                if n <= 0 { return false }
                 offset += n
             }
+            return true
         }
+        return sent && stall == nil
+    }
+
+    /// Where the status line's successor starts: past its CRLF.
+    private static func firstLineEnd(_ response: [UInt8]) -> Int? {
+        guard let cr = response.indices.dropLast().first(where: { response[$0] == 13 && response[$0 + 1] == 10 }) else { return nil }
+        return cr + 2
     }
 
     /// Returns once the client has closed `connection` (or after a minute).
@@ -186,7 +214,7 @@ public final class HostileHTTPServer: @unchecked Sendable {
 
     /// A response with `Content-Length` set to `length` (the body's own unless a test lies).
     public static func response(status: String, headers: [String: String] = [:], body: [UInt8], length: Int? = nil) -> [UInt8] {
-        var head = "HTTP/1.1 \(status)\r\nConnection: close\r\nContent-Length: \(length ?? body.count)\r\n"
+        var head = "HTTP/1.1 \(status)\r\nContent-Length: \(length ?? body.count)\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         return Array((head + "\r\n").utf8) + body
     }
