@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import ZincClient
 
 #if canImport(CGlibcMalloc)
 import CGlibcMalloc
@@ -89,6 +90,9 @@ struct ZincCommand: AsyncParsableCommand {
             print(Version.text)
             return
         }
+        // A sync's first request would wait for libcurl to load: it loads while the
+        // arguments are parsed and the repo opened.
+        if arguments.first == Sync.configuration.commandName { prepareDefaultTransport() }
         // The command parsed, for errors its run throws: a usage error then shows its usage.
         var parsed: ParsableCommand.Type?
         do {

@@ -10,12 +10,16 @@ import Darwin
 /// temporary file beside them and renaming it over, so a killed process leaves either
 /// the old content or the new, never half of one.
 enum AtomicFile {
-    static func write(_ bytes: [UInt8], to path: String) throws {
+    /// With `durable` false the bytes are not flushed before the rename: for a cache
+    /// whose reader takes a torn or missing file for an empty one (object stamps, link
+    /// records), where a crash may cost the next run some time and never a wrong answer,
+    /// and a flush would hold up the end of every sync.
+    static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
         let temporary = path + ".tmp-\(getpid())"
         do {
             let file = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
             try file.write(bytes)
-            try file.synchronize()
+            if durable { try file.synchronize() }
             guard rename(temporary, path) == 0 else { throw ZincError.io(path: path, operation: "replace", errno: errno) }
         } catch {
             unlink(temporary)

@@ -1,6 +1,10 @@
 import Zinc
 import ZincHTTP
 
+#if ZINC_LIBCURL
+import ZincCurl
+#endif
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -154,6 +158,16 @@ public func makeCatalogSource(_ url: String) throws -> CatalogSource {
     try makeCatalogSource(url, http: HTTPCatalogSource.init)
     #else
     try makeCatalogSource(url) { url, _ in throw ClientError.noDefaultHTTPTransport(url: url) }
+    #endif
+}
+
+/// Readies the transport of ``makeCatalogSource(_:)`` for a first request: loads libcurl
+/// and the libraries it needs (some milliseconds) on a thread of their own, while the
+/// caller goes on opening its repo. Optional, and safe at any time; without libcurl
+/// (iOS) it does nothing.
+public func prepareDefaultTransport() {
+    #if ZINC_LIBCURL
+    WorkerThread.start { HTTPClient.load() }
     #endif
 }
 

@@ -44,7 +44,7 @@ package struct LinkRecords: Equatable {
     }
 
     func save(in root: String) throws {
-        try AtomicFile.write(json().encoded(), to: root + "/" + Self.fileName)
+        try AtomicFile.write(json().encoded(), to: root + "/" + Self.fileName, durable: false)
     }
 
     /// Whatever can be believed of `bytes`: hosts with numbers out of bounds are left out.

@@ -69,7 +69,8 @@ package struct ObjectStamps: Equatable, Sendable {
             ])
         }
         try AtomicFile.write(
-            JSONValue.object(["format": .int(1), "objects": .object(objects)]).encoded(), to: repo.root + "/" + Self.fileName)
+            JSONValue.object(["format": .int(1), "objects": .object(objects)]).encoded(), to: repo.root + "/" + Self.fileName,
+            durable: false)
     }
 
     /// What can be believed of `bytes`: entries that are not a sha and four integers are left out.

@@ -232,11 +232,13 @@ public struct SyncEngine {
             if result.damagedFiles.isEmpty { return nil }
         }
         // The chunk list comes beside the manifest, when the repo holds chunks to reuse.
+        // Whether it may is found while the manifest is in flight.
         let chunkListPath = VersionFiles(bundle: tracked.bundle, version: version).chunkList
-        let mayReuse = try LocalChunks.exist(in: repo)
         if !planning { chain.startProbes() }
         let (hint, (manifest, signedContent)) = try concurrently(
-            { [options] in mayReuse ? chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil },
+            { [repo, options] in
+                try LocalChunks.exist(in: repo) ? chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
+            },
             { try manifests.manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain) })
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         let objects = manifest.objects(flavor: tracked.flavor)

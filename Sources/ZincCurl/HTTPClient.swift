@@ -1,3 +1,4 @@
+import CLibCurl
 import Synchronization
 import ZincHTTP
 
@@ -41,6 +42,12 @@ package final class HTTPClient: @unchecked Sendable {
                 }))
         if overflow { return CollectedResponse(head: head, body: body, failure: "the answer is longer than \(limit) bytes") }
         return CollectedResponse(head: head, body: body, failure: failure)
+    }
+
+    /// Loads libcurl now rather than at the first request; a request made meanwhile (on
+    /// another thread) waits for the same load.
+    package static func load() {
+        _ = zinc_curl_load()
     }
 
     private func borrow() throws(CurlError) -> CurlHandle {
