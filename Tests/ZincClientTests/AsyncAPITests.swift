@@ -95,7 +95,7 @@ import ZincTestSupport
         // A distribution removed from the catalog.
         _ = try await fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: [key.publicKey], options: fixture.options())
         let signed = try Catalog.open(FileStorage(root: fixture.dir.at("cat")), signer: CatalogSigner(key: key))
-        _ = try signed.deleteDistro(bundle: "B", distro: "master")
+        _ = try DistroDeletion(signed, bundle: "B", distro: "master").run()
         let gone = try await fixture.repo.sync(options: fixture.options())
         #expect(gone.bundles.first?.failure?.code == .notFound, "\(fixture.failure(gone))")
 

@@ -127,8 +127,8 @@ import ZincTestSupport
 
         func shown(_ report: CleanReport) -> [String] { report.files.map { "\($0.path) \($0.size)" } }
         let expected = ["archives/B-1.tar?uploadId=\(upload.uploadID) 1000"]
-        #expect(try shown(catalog.clean()) == expected)
-        let removed = try catalog.clean(force: true)
+        #expect(try shown(CatalogClean(catalog).plan().report) == expected)
+        let removed = try CatalogClean(catalog).run()
         #expect(shown(removed) == expected && removed.removed)
         #expect(try storage.abandonedWrites(olderThan: .zero) == [])
     }

@@ -132,8 +132,8 @@ import ZincTestSupport
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         try dir.write("src/small.txt", "changed")
         _ = try catalog.updateBundle("B", from: dir.at("src"))
-        _ = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
-        let cleaned = try catalog.clean(force: true, grace: .zero)
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(1))]).run()
+        let cleaned = try CatalogClean(catalog, grace: .zero).run()
         #expect(cleaned.files.map(\.path).contains("chunks/B-1.json.gz"))
         #expect(!dir.exists("cat/chunks/B-1.json.gz") && dir.exists("cat/chunks/B-2.json.gz"))
     }

@@ -26,14 +26,14 @@ import ZincTestSupport
 
     @Test func aCatalogWithoutGarbageHasNothingToClean() throws {
         let before = dir.files(under: "cat")
-        let report = try catalog.clean(force: true, grace: .zero)
+        let report = try CatalogClean(catalog, grace: .zero).run()
         #expect(report.files.isEmpty && report.totalBytes == 0 && report.removed)
         #expect(dir.files(under: "cat") == before)
     }
 
     @Test func aDryRunListsWhatNoListedVersionUsesAndRemovesNothing() throws {
         let oldPhoto = try #require(try catalog.manifest(bundle: "B", version: 1).files["photos/85x85/kind.jpg"]).object
-        _ = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(1))]).run()
         // What a writer killed before committing its index change leaves behind.
         try dir.write("cat/manifests/B-7.json", "{}")
         try dir.write("cat/manifests/B-7.json.gz", "x")
@@ -48,19 +48,19 @@ import ZincTestSupport
         ]
 
         let before = dir.files(under: "cat")
-        let dryRun = try catalog.clean(grace: .zero)
+        let dryRun = try CatalogClean(catalog, grace: .zero).plan().report
         #expect(garbage(dryRun) == expected)
         #expect(!dryRun.removed && dryRun.totalBytes == expected.reduce(0) { $0 + Int64($1.split(separator: " ")[1])! })
         #expect(dir.files(under: "cat") == before)
 
-        let forced = try catalog.clean(force: true, grace: .zero)
+        let forced = try CatalogClean(catalog, grace: .zero).run()
         #expect(garbage(forced) == expected && forced.removed)
         #expect(
             Set(before.filter { !$0.hasPrefix("retired/") }).subtracting(dir.files(under: "cat"))
                 == Set(expected.map { String($0.split(separator: " ")[0]) }))
         #expect(dir.files(under: "cat/retired").isEmpty, "the record delete_bundle wrote is spent")
         #expect(try catalog.verify().isOK)
-        #expect(try catalog.clean(grace: .zero).files.isEmpty)
+        #expect(try CatalogClean(catalog, grace: .zero).plan().report.files.isEmpty)
     }
 
     /// A client may hold an index for its cache lifetime: what it lists stays that long
@@ -70,8 +70,8 @@ import ZincTestSupport
         let grace = Duration.milliseconds(1500)
         let oldPhoto = try #require(try catalog.manifest(bundle: "B", version: 1).files["photos/85x85/kind.jpg"]).object.preferredPath
         let version1 = ["lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "archives/B-1.tar"]
-        _ = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
-        let first = try catalog.clean(force: true, grace: grace)
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(1))]).run()
+        let first = try CatalogClean(catalog, grace: grace).run()
         #expect(first.files.isEmpty)
         #expect(first.waiting.map(\.path) == version1 + [oldPhoto])
         let until = try #require(first.waitingUntil)
@@ -84,16 +84,16 @@ import ZincTestSupport
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 3))
         _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(2), savePrevious: false)
         Thread.sleep(forTimeInterval: 1.0)
-        _ = try catalog.deleteVersions(of: "B", [.spec(.number(3))])
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(3))]).run()
         Thread.sleep(forTimeInterval: 0.7)
-        let second = try catalog.clean(force: true, grace: grace)
+        let second = try CatalogClean(catalog, grace: grace).run()
         #expect(second.files.map(\.path) == version1, "version 1 has been out for the grace period")
         #expect(
             second.waiting.map(\.path) == ["lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "archives/B-3.tar", oldPhoto])
         #expect(dir.exists("cat/" + oldPhoto))
 
         Thread.sleep(forTimeInterval: 1.6)
-        let third = try catalog.clean(force: true, grace: grace)
+        let third = try CatalogClean(catalog, grace: grace).run()
         #expect(third.files.map(\.path) == ["lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "archives/B-3.tar", oldPhoto])
         #expect(third.waiting.isEmpty && third.waitingUntil == nil)
         #expect(dir.files(under: "cat/retired").isEmpty, "every record is spent")
@@ -112,7 +112,7 @@ import ZincTestSupport
         try dir.write("cat/" + raw + ".gz", GzipCompressor.compress(SampleContent.text(5000)))
         _ = try catalog.updateBundle("Both", from: dir.at("src2"))
         #expect(try catalog.manifest(bundle: "Both", version: 1).files["a.txt"]?.object.formats.keys.sorted() == [.gz, .raw])
-        #expect(try catalog.clean(force: true, grace: .zero).files.isEmpty)
+        #expect(try CatalogClean(catalog, grace: .zero).run().files.isEmpty)
         #expect(dir.exists("cat/archives/F-1.tar") && dir.exists("cat/archives/F-1~phone.tar"))
         #expect(dir.exists("cat/" + raw) && dir.exists("cat/" + raw + ".gz"))
     }
@@ -125,7 +125,7 @@ import ZincTestSupport
         for path in dead + [old, live, "objects/.keep", "objects/ab/.x.tmp-notapid-1"] { try dir.write("cat/" + path, "t") }
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3601)], ofItemAtPath: dir.at("cat/" + old))
 
-        let report = try catalog.clean(force: true, grace: .zero)
+        let report = try CatalogClean(catalog, grace: .zero).run()
         #expect(report.files.map(\.path) == [".catalog.json.tmp-\(Self.deadPID)-1", old, "objects/ab/cd/.abcd.tmp-\(Self.deadPID)-77"])
         #expect(dir.exists("cat/" + live) && dir.exists("cat/objects/.keep") && dir.exists("cat/objects/ab/.x.tmp-notapid-1"))
         #expect(!dir.exists("cat/" + old) && !dir.exists("cat/" + dead[0]))
@@ -140,7 +140,7 @@ import ZincTestSupport
                 path: dir.at("cat/manifests/B-1.json"),
                 reason: "bundle 'B' has no version 1 (its manifest is missing); clean removed nothing (run verify)")
         ) {
-            try catalog.clean(force: true, grace: .zero)
+            try CatalogClean(catalog, grace: .zero).run()
         }
         #expect(dir.files(under: "cat") == before)
     }
@@ -164,7 +164,7 @@ import ZincTestSupport
         let catalog = self.catalog
         nonisolated(unsafe) var removed = [String]()
         let cleaner = Thread {
-            removed = (try? catalog.clean(force: true, grace: .zero).files.map(\.path)) ?? ["clean failed"]
+            removed = (try? CatalogClean(catalog, grace: .zero).run().files.map(\.path)) ?? ["clean failed"]
             cleaned.signal()
         }
         cleaner.start()
@@ -183,8 +183,8 @@ import ZincTestSupport
             var steps = [MaintenanceProgress]()
         }
         let log = Log()
-        _ = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
-        let report = try catalog.clean(force: true, grace: .zero) { progress in log.lock.withLock { log.steps.append(progress) } }
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(1))]).run()
+        let report = try CatalogClean(catalog, grace: .zero).run { progress in log.lock.withLock { log.steps.append(progress) } }
         #expect(log.steps.map(\.completedItems) == Array(1...report.files.count))
         #expect(log.steps.allSatisfy { $0.phase == .removing && $0.totalItems == report.files.count && $0.totalBytes == report.totalBytes })
         #expect(log.steps.last?.completedBytes == report.totalBytes)

@@ -101,7 +101,7 @@ import ZincTestSupport
     @Test func aVersionDeletedBelowAnImportInFlightReordersItsArchive() throws {
         #expect(try catalog.updateBundle("B", from: dir.at("b")) == .created(version: 2))
         let a = try importHeld(listing: 3, "a") {
-            let deletion = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
+            let deletion = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(1))]).run()
             #expect(deletion.versions == [1])
         }
         #expect(try a.wait() == .created(version: 3))

@@ -31,13 +31,13 @@ import ZincTestSupport
 
     @Test func deletesFromTheIndexThenRemovesManifestsAndArchives() throws {
         let objects = dir.files(under: "cat/objects")
-        let deletion = try catalog.deleteVersions(of: "B", [.spec(.number(2))])
+        let deletion = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(2))]).run()
         #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([2], false, files(of: 2)))
         #expect(try catalog.index().bundles["B"] == .init(versions: [1, 3], distributions: [:], nextVersion: 3))
         // Clients may hold the old index for its cache lifetime: the files stay for clean.
         #expect(files(of: 2).allSatisfy { dir.exists("cat/" + $0) })
-        #expect(try catalog.clean(force: true).files.isEmpty)
-        #expect(Set(try catalog.clean(force: true, grace: .zero).files.map(\.path).prefix(4)) == Set(files(of: 2)))
+        #expect(try CatalogClean(catalog).run().files.isEmpty)
+        #expect(Set(try CatalogClean(catalog, grace: .zero).run().files.map(\.path).prefix(4)) == Set(files(of: 2)))
         #expect(files(of: 2).allSatisfy { !dir.exists("cat/" + $0) })
         #expect(files(of: 1).allSatisfy { dir.exists("cat/" + $0) })
         #expect(dir.files(under: "cat/objects") == objects, "objects are clean's to remove")
@@ -54,13 +54,13 @@ import ZincTestSupport
         let before = dir.files(under: "cat")
         let index = try dir.read("cat/catalog.json")
         #expect(throws: ZincError.versionsReferenced(bundle: "B", distributions: [1: ["_master"], 2: ["master", "test"]])) {
-            try catalog.deleteVersions(of: "B", [.spec(.number(3)), .spec(.number(1)), .spec(.number(2))])
+            try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(3)), .spec(.number(1)), .spec(.number(2))]).run()
         }
         #expect(throws: ZincError.versionsReferenced(bundle: "B", distributions: [2: ["master", "test"]])) {
-            try catalog.deleteVersions(of: "B", [.spec(.distro("test"))])
+            try VersionDeletion(catalog, bundle: "B", versions: [.spec(.distro("test"))]).run()
         }
         #expect(throws: ZincError.versionsReferenced(bundle: "B", distributions: [1: ["_master"], 2: ["master", "test"]])) {
-            try catalog.deleteVersions(of: "B", [.all])
+            try VersionDeletion(catalog, bundle: "B", versions: [.all]).run()
         }
         #expect(dir.files(under: "cat") == before)
         #expect(try dir.read("cat/catalog.json") == index)
@@ -68,26 +68,26 @@ import ZincTestSupport
 
     @Test func unreferencedDeletesEveryVersionNoDistributionNames() throws {
         try point("master", at: 2)
-        let deletion = try catalog.deleteVersions(of: "B", [.unreferenced])
+        let deletion = try VersionDeletion(catalog, bundle: "B", versions: [.unreferenced]).run()
         #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([1, 3], false, files(of: 1, 3)))
         #expect(try catalog.index().bundles["B"] == .init(versions: [2], distributions: ["master": 2], nextVersion: 3))
         #expect(try catalog.verify().isOK)
-        #expect(try catalog.deleteVersions(of: "B", [.unreferenced]).versions.isEmpty)
+        #expect(try VersionDeletion(catalog, bundle: "B", versions: [.unreferenced]).run().versions.isEmpty)
     }
 
     /// The bundle keeps its entry and `next_version`: a CDN has cached `B-1.json` as
     /// immutable, so the next import must not be version 1 again.
     @Test func allKeepsTheBundlesNumbersUsed() throws {
         _ = try catalog.updateBundle("Other", from: dir.at("src"))
-        let deletion = try catalog.deleteVersions(of: "B", [try VersionSelection(":all")])
+        let deletion = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection(":all")]).run()
         #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([1, 2, 3], true, files(of: 1, 2, 3)))
         #expect(try catalog.index().bundles["B"] == .init(versions: [], distributions: [:], nextVersion: 3))
-        _ = try catalog.clean(force: true, grace: .zero)
+        _ = try CatalogClean(catalog, grace: .zero).run()
         #expect(dir.files(under: "cat/manifests") == ["Other-1.json", "Other-1.json.gz"])
         #expect(dir.files(under: "cat/archives") == ["Other-1.tar"])
-        #expect(try catalog.deleteVersions(of: "B", [.all]).versions.isEmpty)
+        #expect(try VersionDeletion(catalog, bundle: "B", versions: [.all]).run().versions.isEmpty)
         #expect(throws: ZincError.versionNotFound(bundle: "B", version: "latest (it has no versions)")) {
-            try catalog.deleteVersions(of: "B", [.spec(.latest)])
+            try VersionDeletion(catalog, bundle: "B", versions: [.spec(.latest)]).run()
         }
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 4))
         #expect(try catalog.verify().isOK)
@@ -95,7 +95,7 @@ import ZincTestSupport
 
     @Test func aDryRunChangesNothing() throws {
         let before = dir.files(under: "cat")
-        let deletion = try catalog.deleteVersions(of: "B", [.spec(.latest), .spec(.number(1))], dryRun: true)
+        let deletion = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.latest), .spec(.number(1))]).plan()
         #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([1, 3], false, files(of: 1, 3)))
         #expect(dir.files(under: "cat") == before)
         #expect(try catalog.index().bundles["B"]?.versions == [1, 2, 3])
@@ -106,18 +106,18 @@ import ZincTestSupport
         _ = try catalog.updateBundle("F", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
         // A bundle whose name extends F's with a version-like suffix keeps its files.
         _ = try catalog.updateBundle("F-1", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
-        let deletion = try catalog.deleteVersions(of: "F", [.spec(.number(1))])
+        let deletion = try VersionDeletion(catalog, bundle: "F", versions: [.spec(.number(1))]).run()
         #expect(
             deletion.files == [
                 "manifests/F-1.json", "manifests/F-1.json.gz", "lmfo/F-1.json", "archives/F-1~phone.tar", "archives/F-1~tablet.tar",
             ])
-        _ = try catalog.clean(force: true, grace: .zero)
+        _ = try CatalogClean(catalog, grace: .zero).run()
         #expect(dir.files(under: "cat/archives").filter { $0.hasPrefix("F") } == ["F-1-1~phone.tar", "F-1-1~tablet.tar"])
     }
 
     @Test func refusesUnknownVersionsAndSpellings() throws {
         #expect(throws: ZincError.versionNotFound(bundle: "B", version: "7")) {
-            try catalog.deleteVersions(of: "B", [.spec(.number(7))])
+            try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(7))]).run()
         }
         #expect(throws: ZincError.invalidVersionSpec("everything")) { try VersionSelection("everything") }
         #expect(try VersionSelection("unreferenced") == .unreferenced)
@@ -132,20 +132,20 @@ import ZincTestSupport
         try point("master", at: 1)
         try point("master", at: 2)
         try point("test", at: 3)
-        #expect(try catalog.deleteDistro(bundle: "B", distro: "master") == 2)
+        #expect(try DistroDeletion(catalog, bundle: "B", distro: "master").run().version == 2)
         #expect(try catalog.index().bundles["B"]?.distributions == ["test": 3])
         #expect(throws: ZincError.distroNotFound(bundle: "B", distro: "master")) {
-            try catalog.deleteDistro(bundle: "B", distro: "master")
+            try DistroDeletion(catalog, bundle: "B", distro: "master").run()
         }
         #expect(
             throws: ZincError.invalidName(
                 kind: "distribution name", value: "_test",
                 reason: "names starting with '_' are reserved for previous-distro pointers")
         ) {
-            try catalog.deleteDistro(bundle: "B", distro: "_test")
+            try DistroDeletion(catalog, bundle: "B", distro: "_test").run()
         }
-        #expect(throws: ZincError.bundleNotFound("X")) { try catalog.deleteDistro(bundle: "X", distro: "test") }
+        #expect(throws: ZincError.bundleNotFound("X")) { try DistroDeletion(catalog, bundle: "X", distro: "test").run() }
         // With the pointers gone, the versions they held can go.
-        #expect(try catalog.deleteVersions(of: "B", [.unreferenced]).versions == [1, 2])
+        #expect(try VersionDeletion(catalog, bundle: "B", versions: [.unreferenced]).run().versions == [1, 2])
     }
 }

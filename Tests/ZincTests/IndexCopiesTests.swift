@@ -57,11 +57,11 @@ import ZincTestSupport
         // Version 1 leaves catalog.json, while the copy clients read still lists it.
         try catalog.updateIndex { $0.bundles["B"]!.versions = [2] }
         try leaveCopiesLagging(before)
-        let first = try catalog.clean(force: true, grace: .zero)
+        let first = try CatalogClean(catalog, grace: .zero).run()
         #expect(first.files.isEmpty, "a client reading catalog.json.gz may still fetch version 1: \(first.files)")
         #expect(dir.exists("cat/manifests/B-1.json.gz") && dir.exists("cat/archives/B-1.tar"))
         try expectCopiesEqual()  // clean --force repaired them
-        let second = try catalog.clean(force: true, grace: .zero)
+        let second = try CatalogClean(catalog, grace: .zero).run()
         #expect(second.files.map(\.path).filter { $0.hasPrefix("manifests/") } == ["manifests/B-1.json", "manifests/B-1.json.gz"])
         #expect(second.files.map(\.path).contains("archives/B-1.tar"))
         #expect(try catalog.verify().isOK)
@@ -100,7 +100,7 @@ import ZincTestSupport
                 try dir.write("cat/" + name, name.hasSuffix(".gz") ? GzipCompressor.compress(Array(json.utf8)) : Array(json.utf8))
             }
             #expect(throws: ZincError.corruptFile(path: dir.at("cat/catalog.json"), reason: reason)) {
-                try catalog.deleteVersions(of: "../../victim", [.all])
+                try VersionDeletion(catalog, bundle: "../../victim", versions: [.all]).run()
             }
         }
         #expect(try dir.read("victim-1.json") == Array("keep me".utf8))

@@ -38,7 +38,7 @@ import ZincTestSupport
             switch random.next() % 6 {
             case 0 where existing.count > 2:
                 let victim = existing.remove(at: Int(random.next() % UInt64(existing.count - 1)))
-                _ = try catalog.deleteVersions(of: "B", [.spec(.number(victim))])
+                _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(victim))]).run()
             case 1:
                 try storage.delete("lmfo/B-\(version).json")
             default:
@@ -127,7 +127,7 @@ import ZincTestSupport
         #expect(readsOfOneVersion[3]! == [3, 2, 1, 2])  // its manifest twice (plain and .gz), the previous one once
         #expect(readsOfOneVersion[30]! == readsOfOneVersion[3]!)
 
-        _ = try catalog.deleteVersions(of: "B", [.spec(.number(10)), .spec(.number(20))])
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(10)), .spec(.number(20))]).run()
         let before = folders.map { storage.reads(under: $0) }
         let report = try catalog.verify()
         #expect(report.problems.isEmpty)

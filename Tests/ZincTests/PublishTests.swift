@@ -89,8 +89,8 @@ import ZincTestSupport
         let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
         let destination = FileStorage(root: dir.at("live"))
         _ = try catalog.publish(to: destination)
-        _ = try catalog.deleteVersions(of: "B", [try VersionSelection("1")])
-        _ = try catalog.clean(force: true, grace: .zero)
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("1")]).run()
+        _ = try CatalogClean(catalog, grace: .zero).run()
 
         // Without --delete the index follows, the files stay.
         let kept = try catalog.publish(to: destination)
@@ -124,10 +124,10 @@ import ZincTestSupport
         let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
         let destination = FileStorage(root: dir.at("live"))
         _ = try catalog.publish(to: destination)
-        _ = try catalog.deleteVersions(of: "B", [try VersionSelection("2")])
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("2")]).run()
         #expect(try catalog.publish(to: destination).indexChanged)
         #expect(try Catalog.open(destination).index().bundles["B"]?.versions == [1])
-        _ = try catalog.deleteVersions(of: "B", [try VersionSelection("all")])
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("all")]).run()
         #expect(try catalog.publish(to: destination).indexChanged)
         #expect(try Catalog.open(destination).index().bundles["B"]?.versions == [])
     }

@@ -15,7 +15,7 @@ import ZincTestSupport
     init() throws {
         dir = try TemporaryDirectory()
         catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
-        _ = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(1))]).run()
         for record in dir.files(under: "cat/retired") { try FileManager.default.removeItem(atPath: dir.at("cat/retired/" + record)) }
     }
 
@@ -32,13 +32,13 @@ import ZincTestSupport
     func aDamagedRecordCountsAsNoneAndIsRemoved(_ template: String) throws {
         let files = "[" + version1.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         try writeRecord("1-damaged", template.replacingOccurrences(of: "FILES", with: files))
-        let report = try catalog.clean(force: true, grace: .seconds(60))
+        let report = try CatalogClean(catalog, grace: .seconds(60)).run()
         #expect(report.files.isEmpty)
         let kinds = report.waitingGroups.map(\.reason)
         #expect(kinds == [.unrecorded], "\(report.waitingGroups)")
         #expect(!dir.exists("cat/retired/1-damaged.json"), "removed by the forced run")
         // The forced run recorded the files from now: they are out of the index since then.
-        let again = try catalog.clean(grace: .seconds(60))
+        let again = try CatalogClean(catalog, grace: .seconds(60)).plan().report
         #expect(again.waitingGroups.map(\.reason) == [.leftIndex])
     }
 
@@ -47,11 +47,11 @@ import ZincTestSupport
         try dir.write("cat/" + stray, "zz")
         let interrupted = Int64(Date().timeIntervalSince1970 * 1000) - 30_000
         try writeRecord("\(interrupted)-import", "{\"time\": \(interrupted), \"files\": [\"\(stray)\"], \"never_listed\": true}")
-        let waiting = try catalog.clean(grace: .seconds(60))
+        let waiting = try CatalogClean(catalog, grace: .seconds(60)).plan().report
         let neverListed = try #require(waiting.waitingGroups.first { $0.reason == .neverListed })
         #expect(neverListed.files.map(\.path) == [stray])
         #expect(abs(neverListed.until.timeIntervalSince1970 - Double(interrupted + 60_000) / 1000) < 0.01)
-        let removed = try catalog.clean(force: true, grace: .seconds(20))
+        let removed = try CatalogClean(catalog, grace: .seconds(20)).run()
         #expect(removed.files.map(\.path).contains(stray) && !dir.exists("cat/" + stray))
     }
 }

@@ -92,7 +92,7 @@ import ZincTestSupport
         #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
         #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .unchanged(version: 2))
         // Version 2 deleted: the newest is 1 again, without c.txt. The cache matched 2.
-        _ = try catalog.deleteVersions(of: "B", [VersionSelection("2")])
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [VersionSelection("2")]).run()
         #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 3))
         // A flavorspec changes the flavors the tree would be stored with.
         let spec = try Flavorspec.parse(Array(#"{"phone": ["- c.txt", "+ *"]}"#.utf8), source: "spec")

@@ -135,7 +135,7 @@ import ZincTestSupport
         try dir.write("src/audio/third.caf", SampleContent.text(7000, word: "third"))
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         let written = try #require(TarListing.members(dir.read("cat/archives/B-3.tar"))).map(\.name)
-        _ = try catalog.deleteVersions(of: "B", [.spec(.number(1))])
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(1))]).run()
         // Recomputed from the versions still listed, the order would differ: version 1 set it.
         let manifest = try catalog.manifest(bundle: "B", version: 3)
         let recomputed = try LMFOOrder.order(objects: Set(manifest.objects().keys), version: 3, earlierVersions: [2]) {

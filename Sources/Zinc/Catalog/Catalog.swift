@@ -16,6 +16,11 @@ public final class Catalog: Sendable {
 
     public var objects: ObjectStore { ObjectStore(storage: storage, config: config) }
 
+    /// How long a client or CDN may keep a copy of the index: the `max-age` FORMAT.md
+    /// asks hosts to serve the four index files with. A clean keeps what left the index
+    /// for at least this long (see ``CatalogClean``).
+    public static let indexCacheLifetime: Duration = .seconds(300)
+
     init(
         storage: CatalogStorage, config: CatalogConfig, logger: Logger, signer: CatalogSigner? = nil,
         allowsUnsignedChanges: Bool = false

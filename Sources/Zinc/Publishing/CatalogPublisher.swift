@@ -98,7 +98,7 @@ extension Catalog {
         // destination's own clean, which keeps what an index published within its cache
         // lifetime may still list; the rest (flavorspecs, config) no index refers to.
         let target = try Catalog.open(destination, logger: logger)
-        let cleaned = try target.clean(force: true, grace: options.grace, keeping: plan.sourcePaths, progress: options.progress)
+        let cleaned = try CatalogClean(target, grace: options.grace, keeping: plan.sourcePaths).run(progress: options.progress)
         var deleted = Self.published(cleaned.files)
         for entry in plan.uncataloged {
             try destination.delete(entry.path)
@@ -177,12 +177,12 @@ extension Catalog {
         var cleaned: CleanReport?
         if options.delete, destinationIsCatalog {
             let target = try Catalog.open(destination, logger: logger)
-            let referenced = try plan.indexChanged ? filesReferenced(by: plan.source) : target.referencedFiles()
+            let referenced = try plan.indexChanged ? filesReferenced(by: plan.source) : CatalogReferences(catalog: target).files()
             // Without the destination's import lock, which is a write: a dry run may be
             // made with read-only access. The objects of an import running there meanwhile
             // would show as removable here; the real run's clean waits for it and keeps them.
-            cleaned = try target.planClean(referenced: referenced, grace: options.grace, keeping: plan.sourcePaths, retiring: retired)
-                .report(removed: false)
+            cleaned = try CatalogClean(target, grace: options.grace, keeping: plan.sourcePaths)
+                .makePlan(referenced: referenced, retiring: retired).report
             deleted = Self.published(cleaned?.files ?? []) + plan.uncataloged
         } else if options.delete {
             deleted = plan.uncataloged
@@ -203,7 +203,7 @@ extension Catalog {
     private func filesReferenced(by index: CatalogIndex) throws -> Set<String> {
         var files = Set<String>()
         for (name, bundle) in index.bundles {
-            for version in bundle.versions { files.formUnion(Self.files(of: try manifest(bundle: name, version: version))) }
+            for version in bundle.versions { files.formUnion(CatalogReferences.files(of: try manifest(bundle: name, version: version))) }
         }
         return files
     }

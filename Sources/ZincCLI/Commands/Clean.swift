@@ -51,7 +51,8 @@ struct Clean: ParsableCommand {
             let catalog = try location.open()
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
-            report = try catalog.clean(force: force, grace: grace) { bar.show($0) }
+            let clean = CatalogClean(catalog, grace: grace)
+            report = try force ? clean.run(progress: { bar.show($0) }) : clean.plan().report
         }
         if json {
             return try printJSON(Report(report))

@@ -48,7 +48,8 @@ struct DeleteBundle: ParsableCommand {
         json: Bool = false
     ) throws {
         let catalog = try location.open()
-        let deletion = try catalog.deleteVersions(of: bundle, versions.map(VersionSelection.init), dryRun: dryRun)
+        let operation = VersionDeletion(catalog, bundle: bundle, versions: try versions.map(VersionSelection.init))
+        let deletion = try dryRun ? operation.plan() : operation.run()
         if json {
             return try printJSON(
                 Report(

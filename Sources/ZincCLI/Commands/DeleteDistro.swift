@@ -29,7 +29,7 @@ struct DeleteDistro: ParsableCommand {
     /// The whole command, shared with its Python-tool spelling `distro:delete`.
     static func delete(catalog location: CatalogReference, bundle: String, distro: String, json: Bool = false) throws {
         let catalog = try location.open()
-        let version = try catalog.deleteDistro(bundle: bundle, distro: distro)
+        let version = try DistroDeletion(catalog, bundle: bundle, distro: distro).run().version
         if json {
             try printJSON(Report(bundle: bundle, distro: distro, version: version))
         } else {

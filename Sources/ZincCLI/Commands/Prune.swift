@@ -47,10 +47,8 @@ struct Prune: ParsableCommand {
             let catalog = try catalog.reference.signed(by: signing).open()
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
-            report = try catalog.prune(
-                bundles: bundle.isEmpty ? nil : bundle, keepLast: keepLast, dryRun: dryRun,
-                grace: grace.duration
-            ) { bar.show($0) }
+            let prune = Zinc.Prune(catalog, bundles: bundle.isEmpty ? nil : bundle, keepLast: keepLast, grace: grace.duration)
+            report = try dryRun ? prune.plan().report : prune.run(progress: { bar.show($0) })
         }
         if json {
             return try printJSON(Report(report: report))
