@@ -101,6 +101,26 @@ import ZincTestSupport
         #expect(try catalog.index().bundles["B"]?.versions == [1, 2, 3])
     }
 
+    /// The dry run is the plan the run then carries out.
+    @Test func aPlanIsWhatTheRunDeletes() throws {
+        try point("master", at: 2)
+        try point("test", at: 3)
+        let operation = VersionDeletion(catalog, bundle: "B", versions: [.unreferenced])
+        let plan = try operation.plan()
+        #expect(plan.versions == [1])
+        #expect(try operation.run() == plan)
+        #expect(try catalog.index().bundles["B"]?.versions == [2, 3])
+
+        try point("master", at: 3)
+        let distroDeletion = DistroDeletion(catalog, bundle: "B", distro: "master")
+        let before = try catalog.index()
+        let distroPlan = try distroDeletion.plan()
+        #expect((distroPlan.bundle, distroPlan.distro, distroPlan.version, distroPlan.previousVersion) == ("B", "master", 3, 2))
+        #expect(try catalog.index() == before)
+        #expect(try distroDeletion.run() == distroPlan)
+        #expect(try catalog.index().bundles["B"]?.distributions == ["test": 3])
+    }
+
     @Test func removesEveryFlavorArchiveAndOnlyThisBundles() throws {
         let spec = try Flavorspec.parse(Array(#"{"phone": ["- *.jpg", "+ *"], "tablet": ["+ *"]}"#.utf8), source: "spec")
         _ = try catalog.updateBundle("F", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
