@@ -17,7 +17,7 @@ struct ArchivePrefixReader {
     /// Verifies the wanted members into objects/; returns the shas taken. Members the
     /// repo already has are skipped, and a member cut off by the end of the prefix is
     /// left for an individual fetch.
-    func extract(from file: PosixFile, wanted: Set<String>) throws -> Set<String> {
+    func extract(from file: StorageReader, wanted: Set<String>) throws -> Set<String> {
         let tar = TarReader(file, path: origin)
         var taken = Set<String>()
         while let member = try next(in: tar) {

@@ -412,28 +412,44 @@ public struct SyncEngine {
 
 extension SyncEngine {
     /// Downloads the first `length` bytes of an archive into `part` and verifies the
-    /// `wanted` members into objects/; returns the shas taken. Bytes that fail their check
-    /// are fetched again from another source, if the catalog has one, for the members
-    /// still missing; otherwise the error is thrown, the part removed (bad bytes would fail
-    /// the same way on every rerun).
+    /// `wanted` members into objects/ as they arrive; returns the shas taken. Bytes that
+    /// fail their check are fetched again from another source, if the catalog has one,
+    /// for the members still missing; otherwise the error is thrown, the part removed (bad
+    /// bytes would fail the same way on every rerun).
     fileprivate func extract(
         _ archivePath: String, length: Int64, via part: String, wanted: Set<String>, expected: [String: StoredObject],
         signedContent: [SHA1.Digest: SHA256.Digest]?, chain: SourceChain, meter: SyncMeter
     ) throws -> Set<String> {
+        let reader = ArchivePrefixReader(
+            repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
         while true {
-            // A range even for the whole archive: its length is known, and a foreign
-            // writer's extra end padding is not worth fetching.
-            let (_, source) = try meter.watching(part, base: 0) {
-                try chain.download(archivePath, to: part, length: length, ranged: true)
-            }
-            let reader = ArchivePrefixReader(
-                repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
+            // Members verified before bad bytes or a cut connection stopped an earlier attempt are kept.
+            let earlier = wanted.filter { FileManager.default.fileExists(atPath: repo.objectFile($0)) }
+            _ = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_NOFOLLOW)
+            let arrival = GrowingFileReader.Arrival()
+            let growing = GrowingFileReader(try PosixFile.open(part), arrival: arrival)
+            let ((_, source), streamed) = try concurrently(
+                { [chain] in
+                    defer { arrival.end() }
+                    // A range even for the whole archive: its length is known, and a foreign
+                    // writer's extra end padding is not worth fetching.
+                    return try meter.watching(part, base: 0) {
+                        try chain.download(archivePath, to: part, length: length, ranged: true)
+                    }
+                },
+                {
+                    // A pass as the bytes arrive. Whatever stops it (bytes a source sent
+                    // wrong, then cut off and fetched again) is found again, and blamed on
+                    // the right source, by the pass over the finished part below.
+                    (try? reader.extract(from: growing, wanted: wanted.subtracting(earlier))) ?? []
+                })
+            let taken = streamed.union(earlier)
+            let rest = wanted.subtracting(taken)
             do {
-                // Members verified before bad bytes stopped an earlier attempt are kept.
-                let earlier = wanted.filter { FileManager.default.fileExists(atPath: repo.objectFile($0)) }
-                let taken = try reader.extract(from: PosixFile.open(part), wanted: wanted.subtracting(earlier))
+                // Members the range cuts off are left for individual fetches, as before.
+                let more = rest.isEmpty ? [] : try reader.extract(from: PosixFile.open(part), wanted: rest)
                 unlink(part)
-                return taken.union(earlier)
+                return taken.union(more)
             } catch {
                 unlink(part)
                 guard error.isDamage, let source, chain.distrust(source, because: error) else { throw error }
