@@ -42,19 +42,22 @@ struct StoreCheck {
     /// The objects found sound (checked, or fetched and verified) during this check.
     var sound: Set<String> { Set(verdicts.compactMap { $0.value == .sound ? $0.key : nil }) }
 
-    /// The verdict on object `sha`, hashing it when its stamp does not vouch for it.
-    mutating func object(_ sha: String) throws -> Verdict {
+    /// The verdict on object `sha`, hashing it when its stamp does not vouch for it. Its
+    /// file is looked at in `listed` (looked at since the check began) when it lists it,
+    /// else on disk.
+    mutating func object(_ sha: String, listed: ObjectListing = ObjectListing()) throws -> Verdict {
         if let known = verdicts[sha] { return known }
         let path = repo.objectFile(sha)
         let verdict: Verdict
-        if let now = ObjectStamp.of(path) {
+        switch listed[sha] ?? ObjectListing.of([sha], in: repo)[sha] {
+        case .file(let now):
             if !thorough, stamps[sha] == now {
                 verdict = .sound
             } else {
                 verdict = try Self.hash(path) == sha ? .sound : .damaged
             }
-        } else {
-            verdict = access(path, F_OK) == 0 ? .damaged : .missing
+        case .other: verdict = .damaged
+        case .absent, nil: verdict = .missing
         }
         verdicts[sha] = verdict
         return verdict

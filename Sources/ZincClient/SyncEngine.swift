@@ -231,20 +231,26 @@ public struct SyncEngine {
             result.damagedFiles = try check.damage(in: folder, files: files)
             if result.damagedFiles.isEmpty { return nil }
         }
-        // The chunk list comes beside the manifest, when the repo holds chunks to reuse.
-        // Whether it may is found while the manifest is in flight.
+        // While the manifest is in flight, the objects of the version the bundle has are
+        // looked at for the check below, and the chunk list is fetched beside the manifest
+        // when the repo holds chunks to reuse.
         let chunkListPath = VersionFiles(bundle: tracked.bundle, version: version).chunkList
         if !planning { chain.startProbes() }
-        let (hint, (manifest, signedContent)) = try concurrently(
+        let ((listed, hint), (manifest, signedContent)) = try concurrently(
             { [repo, options] in
-                try LocalChunks.exist(in: repo) ? chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
+                // A manifest that cannot be read lists nothing: each object is looked at on disk.
+                let current = tracked.version.flatMap { version in
+                    try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+                }
+                let listed = ObjectListing.of(current.map { Array($0.objects(flavor: tracked.flavor).keys) } ?? [], in: repo)
+                return (listed, try LocalChunks.exist(in: repo) ? chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil)
             },
             { try manifests.manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain) })
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         let objects = manifest.objects(flavor: tracked.flavor)
         var missing = [StoredObject]()
         for object in objects.values.sorted(by: { $0.sha < $1.sha }) {
-            switch try check.object(object.sha) {
+            switch try check.object(object.sha, listed: listed) {
             case .sound: continue
             case .missing: missing.append(object)
             case .damaged:

@@ -1,0 +1,41 @@
+import Zinc
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Some objects' files as they were looked at in one pass: the objects of the version a
+/// bundle has, stamped while the manifest of its next version is in flight, so that the
+/// update's check of the hundreds it shares with it costs no system call once the
+/// manifest arrives (`StoreCheck.object(_:listed:)`). Only this sync changes objects (it
+/// holds the repo lock), and it records each change it makes in its check's verdicts,
+/// which come before the listing.
+struct ObjectListing: Sendable {
+    enum Entry: Equatable, Sendable {
+        /// A regular file, with its stamp.
+        case file(ObjectStamp)
+        /// Something else under the object's name (a folder, a link): damaged.
+        case other
+        case absent
+    }
+
+    private(set) var entries: [String: Entry] = [:]
+
+    /// The entry of each of `shas` in `repo`'s objects/.
+    static func of(_ shas: some Sequence<String>, in repo: Repo) -> ObjectListing {
+        var listing = ObjectListing()
+        for sha in shas {
+            var info = stat()
+            if lstat(repo.objectFile(sha), &info) != 0 {
+                listing.entries[sha] = errno == ENOENT ? .absent : .other
+            } else {
+                listing.entries[sha] = info.st_mode & S_IFMT == S_IFREG ? .file(ObjectStamp(info)) : .other
+            }
+        }
+        return listing
+    }
+
+    subscript(_ sha: String) -> Entry? { entries[sha] }
+}
