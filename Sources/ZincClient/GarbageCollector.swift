@@ -26,9 +26,11 @@ struct GarbageCollector {
         var objects = 0
     }
 
-    /// - Parameter downloads: also remove unreferenced objects and tmp/; false after a
-    ///   failed bundle sync, whose verified objects let the next run resume.
-    func collect(_ state: RepoState, downloads: Bool) throws -> Result {
+    /// - Parameters:
+    ///   - downloads: also remove unreferenced objects and tmp/; false after a failed
+    ///     bundle sync, whose verified objects let the next run resume.
+    ///   - parsed: manifests parsed already, by file, so as not to read them again.
+    func collect(_ state: RepoState, downloads: Bool, parsed: [String: Manifest] = [:]) throws -> Result {
         var result = Result()
         let current = state.bundles.compactMap { tracked in
             tracked.version.map { (tracked, $0) }
@@ -48,7 +50,8 @@ struct GarbageCollector {
             let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
             keptManifests.insert(path)
             guard downloads else { continue }
-            let manifest = try repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+            let manifest =
+                try parsed[path] ?? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
             referenced.formUnion(manifest.objects(flavor: tracked.flavor).keys)
         }
         for catalog in try entries(repo.manifestsFolder) {

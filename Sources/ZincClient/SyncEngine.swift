@@ -77,13 +77,15 @@ public struct SyncEngine {
             var links = LinkRecords.load(from: repo.root)
             let recorded = links
             var check = StoreCheck(repo: repo, thorough: mode.isRepair)
+            // The manifests this sync parsed, by file: the collection below reads no file again.
+            var parsed = [String: Manifest]()
             // Old folders the last sync set aside go while this one waits on the network.
             let emptying = Trash(repo: repo).startEmptying()
             defer { emptying.wait() }
             for catalog in Set(state.bundles.map(\.catalog)).sorted() {
                 try sync(
-                    catalog: catalog, mode: mode, state: &state, links: &links, check: &check, report: &report, plan: &plan,
-                    trash: emptying)
+                    catalog: catalog, mode: mode, state: &state, links: &links, check: &check, parsed: &parsed, report: &report,
+                    plan: &plan, trash: emptying)
             }
             // Only hints for the next sync: failing to keep them fails nothing.
             if links != recorded { try? links.save(in: repo.root) }
@@ -93,7 +95,7 @@ public struct SyncEngine {
                 check.saveStamps()
                 return (report, plan)
             }
-            let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed)
+            let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed, parsed: parsed)
             // After the links and removals, which change the objects' status-change times.
             check.saveStamps()
             report.removedFolders = removed.folders
@@ -104,7 +106,7 @@ public struct SyncEngine {
 
     private func sync(
         catalog: String, mode: Mode, state: inout RepoState, links: inout LinkRecords, check: inout StoreCheck,
-        report: inout SyncReport, plan: inout SyncPlan, trash: BackgroundValue<Void>
+        parsed: inout [String: Manifest], report: inout SyncReport, plan: inout SyncPlan, trash: BackgroundValue<Void>
     ) throws {
         let chain = SourceChain(
             catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
@@ -171,7 +173,7 @@ public struct SyncEngine {
                 let keys = state.catalogs[catalog]?.trustedKeys ?? []
                 let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
                 let update = try prepare(
-                    tracked, to: version, forced: forced, chain: chain, checks: checks, check: &check,
+                    tracked, to: version, forced: forced, chain: chain, checks: checks, check: &check, parsed: &parsed,
                     planning: mode.isPlanning, result: &result)
                 update?.describe(&planned)
                 if update == nil { planned.action = .upToDate }
@@ -217,7 +219,8 @@ public struct SyncEngine {
     /// object found damaged is removed (to be fetched again).
     private func prepare(
         _ tracked: RepoState.TrackedBundle, to version: Int, forced: FetchStrategy?, chain: SourceChain,
-        checks: SignatureChecks?, check: inout StoreCheck, planning: Bool, result: inout SyncReport.BundleSync
+        checks: SignatureChecks?, check: inout StoreCheck, parsed: inout [String: Manifest], planning: Bool,
+        result: inout SyncReport.BundleSync
     ) throws -> PreparedUpdate? {
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
@@ -226,6 +229,7 @@ public struct SyncEngine {
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
             let (current, _) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
         {
+            parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)] = current
             // Writable files are the app's to change: only the objects are the repo's to check.
             let files = tracked.writableFiles ? [] : current.paths(flavor: tracked.flavor).map { ($0, current.files[$0]!.sha) }
             result.damagedFiles = try check.damage(in: folder, files: files)
@@ -247,6 +251,7 @@ public struct SyncEngine {
             },
             { try manifests.manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain) })
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
+        parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)] = manifest
         let objects = manifest.objects(flavor: tracked.flavor)
         var missing = [StoredObject]()
         for object in objects.values.sorted(by: { $0.sha < $1.sha }) {
