@@ -70,7 +70,7 @@ struct ChunkedObjectFetcher {
             content.deallocate()
             stored.deallocate()
         }
-        let inflater = layout.format == .gz ? ChunkInflater() : nil
+        let inflater = layout.format == .gz ? ChunkInflater(history: layout.history) : nil
         let whole = SHA1()
         let signed = signedContent?[object.digest]
         let contentHash = signed.map { _ in SHA256() }
@@ -88,6 +88,7 @@ struct ChunkedObjectFetcher {
                 else {
                     throw ClientError.integrity(url: repo.objectFile(seed.object), reason: "a chunk its record lists is not in it")
                 }
+                inflater?.follow(UnsafeRawBufferPointer(bytes))
                 reused += Int64(chunk.length)
             } else {
                 let input = UnsafeMutableRawBufferPointer(rebasing: stored[..<chunk.storedLength])

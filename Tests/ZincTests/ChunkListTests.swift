@@ -28,10 +28,11 @@ import ZincTestSupport
         try #require(try catalog.manifest(bundle: "B", version: version).files[path]).object
     }
 
-    /// Each chunk's stored bytes, inflated alone for gz, in order: they must make the file.
+    /// Each chunk's stored bytes, inflated in order for gz (each given the content before
+    /// it, as its layout's history says): they must make the file.
     func content(of layout: ObjectChunks, stored: [UInt8]) throws -> [UInt8] {
         var out = [UInt8]()
-        let inflater = ChunkInflater()
+        let inflater = ChunkInflater(history: layout.history)
         for (chunk, range) in zip(layout.chunks, layout.storedRanges()) {
             var bytes = [UInt8](repeating: 0, count: chunk.length)
             let input = Array(stored[Int(range.lowerBound)..<Int(range.upperBound)])
@@ -57,13 +58,30 @@ import ZincTestSupport
         #expect(raw.format == .raw && raw.offset == 0 && raw.fits(pack))
         #expect(try content(of: raw, stored: dir.read("cat/" + pack.preferredPath)) == Self.noise)
 
-        // Each chunk of the gzipped object inflates alone, and the whole is still one gzip member.
+        // Each chunk of the gzipped object inflates given the 32 KiB before it, and the
+        // whole is still one gzip member, within 0.5 % of one deflate over the whole.
         let gz = try #require(list.objects[level.digest])
-        #expect(gz.format == .gz && gz.offset == 10 && gz.fits(level))
+        #expect(gz.format == .gz && gz.offset == 10 && gz.fits(level) && gz.history == ObjectChunks.fullHistory)
         let stored = try dir.read("cat/" + level.preferredPath)
         #expect(try content(of: gz, stored: stored) == Self.prose)
         #expect(try GzipDecompressor.decompress(stored) == Self.prose)
+        #expect(Double(stored.count) <= 1.005 * Double(GzipCompressor.compress(Self.prose).count))
         #expect(try catalog.verify().isOK)
+    }
+
+    /// A list written before chunks had a history (format 1) is still read: its gz
+    /// chunks inflate alone, as they were deflated.
+    @Test func aListOfFormatOneHasNoHistory() throws {
+        let sha = String(repeating: "a", count: 40)
+        let json =
+            #"{"format":1,"chunking":"fastcdc-gear64-16k-64k-256k","objects":{"\#(sha)":"#
+            + #"{"format":"gz","offset":10,"chunks":[[1000,100,"0000000000000001"]]}}}"#
+        let list = try ChunkList.parse(Array(json.utf8), path: "chunks/B-1.json.gz")
+        let digest = try #require(SHA1.Digest(hex: sha))
+        #expect(list.objects[digest]?.history == 0)
+        let written = String(decoding: list.encoded(), as: UTF8.self)
+        #expect(written.contains(#""format":2"#) && written.contains(#""history":0"#))
+        #expect(try ChunkList.parse(list.encoded(), path: "chunks/B-1.json.gz") == list)
     }
 
     @Test func aVersionOfSmallFilesHasNoChunkList() throws {
@@ -146,7 +164,7 @@ import ZincTestSupport
         var chunks = layout.chunks
         chunks[2] = try #require(
             StoredChunk(length: Int64(chunks[2].length), storedLength: Int64(chunks[2].storedLength), hash: ChunkHash(7), format: .gz))
-        list.objects[level.digest] = ObjectChunks(format: .gz, offset: layout.offset, chunks: chunks)
+        list.objects[level.digest] = ObjectChunks(format: .gz, offset: layout.offset, chunks: chunks, history: Int64(layout.history))
         try dir.write("cat/chunks/B-1.json.gz", GzipCompressor.compress(list.encoded()))
         let problems = try catalog.verify().problems.map { "\($0.path): \($0.problem)" }
         #expect(problems == ["\(level.preferredPath): does not match its chunk list: chunk 2 does not have the hash its list gives"])
@@ -154,7 +172,15 @@ import ZincTestSupport
 
     static let hostileLists: [(String, String)] = [
         ("not json", "not a JSON object"),
-        (#"{"format":2,"chunking":"fastcdc-gear64-16k-64k-256k","objects":{}}"#, "not a chunk list of format 1"),
+        (#"{"format":3,"chunking":"fastcdc-gear64-16k-64k-256k","objects":{}}"#, "not a chunk list of format 1 or 2"),
+        (
+            #"{"format":2,"chunking":"fastcdc-gear64-16k-64k-256k","objects":{"\#(String(repeating: "a", count: 40))":"#
+                + #"{"format":"gz","offset":10,"chunks":[[1000,100,"0000000000000001"]]}}}"#, "lacks its format, offset, history"
+        ),
+        (
+            #"{"format":2,"chunking":"fastcdc-gear64-16k-64k-256k","objects":{"\#(String(repeating: "a", count: 40))":"#
+                + #"{"format":"gz","history":1000,"offset":10,"chunks":[[1000,100,"0000000000000001"]]}}}"#, "history is not 0 or 32768"
+        ),
         (#"{"format":1,"chunking":"rabin","objects":{}}"#, "not cut by"),
         (#"{"format":1,"chunking":"fastcdc-gear64-16k-64k-256k","objects":{"xyz":{}}}"#, "is not a SHA-1"),
         (

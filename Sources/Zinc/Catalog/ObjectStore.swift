@@ -232,7 +232,8 @@ public struct ObjectStore: Sendable {
             guard object.formats[.gz] == writer.bytesWritten, compressor.storedLengths.count == chunks.count else { return nil }
             return ObjectChunks(
                 format: .gz, offset: Int64(BlockGzipCompressor.headerLength),
-                chunks: zip(chunks, compressor.storedLengths).map { StoredChunk($0, storedLength: $1) })
+                chunks: zip(chunks, compressor.storedLengths).map { StoredChunk($0, storedLength: $1) },
+                history: Int64(ObjectChunks.fullHistory))
         }
         return Stored(object: object, chunks: layout)
     }

@@ -1,5 +1,5 @@
 /// Checks, as an object's stored bytes stream past, that a chunk list's ranges of it
-/// are what the list says: each chunk's stored bytes (inflated alone, for gz) are
+/// are what the list says: each chunk's stored bytes (inflated in order, for gz) are
 /// `length` bytes with the listed hash, and the chunks make the whole content. What
 /// `verify` does for each chunk list entry.
 final class ChunkLayoutCheck {
@@ -18,7 +18,7 @@ final class ChunkLayoutCheck {
     init(_ layout: ObjectChunks) {
         self.layout = layout
         ranges = layout.storedRanges()
-        inflater = layout.format == .gz ? ChunkInflater() : nil
+        inflater = layout.format == .gz ? ChunkInflater(history: layout.history) : nil
     }
 
     deinit { content.deallocate() }

@@ -2,22 +2,26 @@
 /// version's objects of `ContentChunker.threshold` bytes or more, as byte ranges of the
 /// stored objects themselves, so a client holding most of a changed file fetches only
 /// the ranges of the chunks it lacks. No byte is stored twice: a raw object's chunk is
-/// its bytes; a gzipped object written with chunk lists has a full flush, and no
-/// history, at every chunk boundary, so each chunk's compressed bytes inflate alone (as
-/// raw deflate) while the whole stays one gzip member.
+/// its bytes; a gzipped object written with chunk lists has a sync flush at every chunk
+/// boundary, each chunk deflated with the 32 KiB of content before it as its preset
+/// dictionary (`ObjectChunks.history`), so each chunk's compressed bytes inflate as raw
+/// deflate given that content, which a client assembling the object in order holds,
+/// while the whole stays one gzip member.
 ///
 /// Written after the objects and before the manifest, never changed; other clients
 /// never read it. A list is a hint: clients check each chunk and the whole object
 /// against their hashes, and a wrong list costs them the whole object, never a wrong
 /// file. So it is not signed.
 ///
-///     {"chunking": "fastcdc-gear64-16k-64k-256k", "format": 1,
+///     {"chunking": "fastcdc-gear64-16k-64k-256k", "format": 2,
 ///      "objects": {"<sha>": {"chunks": [[length, stored_length, "<xxh64>"], ...],
-///                            "format": "gz", "offset": 10}, ...}}
+///                            "format": "gz", "history": 32768, "offset": 10}, ...}}
+///
+/// Format 1 (written before) has no `history`: its gz chunks were deflated with none.
 public struct ChunkList: Equatable, Sendable {
     public static let folder = "chunks"
-    /// The layout version this code writes and reads (`format`).
-    public static let formatVersion = 1
+    /// The layout version this code writes (`format`); it also reads `1`.
+    public static let formatVersion = 2
 
     public var objects: [SHA1.Digest: ObjectChunks]
 
@@ -45,7 +49,7 @@ public struct ChunkList: Equatable, Sendable {
                 append(c == 0 ? "[" : ",[")
                 append("\(chunk.length),\(chunk.storedLength),\"\(chunk.hash.hex)\"]")
             }
-            append(#"],"format":"\#(object.format.rawValue)","offset":\#(object.offset)}"#)
+            append(#"],"format":"\#(object.format.rawValue)","history":\#(object.history),"offset":\#(object.offset)}"#)
         }
         append("}}")
         return out
@@ -58,8 +62,8 @@ public struct ChunkList: Equatable, Sendable {
     public static func parse(_ bytes: [UInt8], path: String) throws -> ChunkList {
         func damaged(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         guard let root = (try? JSONValue.parse(bytes))?.objectValue else { throw damaged("not a JSON object") }
-        guard root["format"]?.intValue == Int64(formatVersion) else {
-            throw damaged("not a chunk list of format \(formatVersion)")
+        guard let version = root["format"]?.intValue, version == 1 || version == Int64(formatVersion) else {
+            throw damaged("not a chunk list of format 1 or \(formatVersion)")
         }
         guard root["chunking"]?.stringValue == ContentChunker.scheme else {
             throw damaged("its chunks are not cut by \(ContentChunker.scheme)")
@@ -69,9 +73,10 @@ public struct ChunkList: Equatable, Sendable {
         for (sha, entry) in entries {
             guard let digest = SHA1.Digest(hex: sha) else { throw damaged("'\(sha)' is not a SHA-1") }
             guard let entry = entry.objectValue, let format = entry["format"]?.stringValue.flatMap(ObjectFormat.init(rawValue:)),
-                let offset = entry["offset"]?.intValue, let list = entry["chunks"]?.arrayValue
+                let offset = entry["offset"]?.intValue, let list = entry["chunks"]?.arrayValue,
+                let history = version == 1 ? 0 : entry["history"]?.intValue
             else {
-                throw damaged("the entry of \(sha) lacks its format, offset or chunks")
+                throw damaged("the entry of \(sha) lacks its format, offset, history or chunks")
             }
             var chunks = [StoredChunk]()
             chunks.reserveCapacity(list.count)
@@ -84,8 +89,8 @@ public struct ChunkList: Equatable, Sendable {
                 }
                 chunks.append(chunk)
             }
-            guard let object = ObjectChunks(format: format, offset: offset, chunks: chunks) else {
-                throw damaged("the chunks of \(sha) do not fit in one object")
+            guard let object = ObjectChunks(format: format, offset: offset, chunks: chunks, history: history) else {
+                throw damaged("the chunks of \(sha) do not fit in one object, or its history is not 0 or \(ObjectChunks.fullHistory)")
             }
             objects[digest] = object
         }
@@ -135,7 +140,8 @@ public struct StoredChunk: Equatable, Sendable {
     }
 
     /// Makes the chunk's content from its `stored` bytes into `content` (`length` bytes):
-    /// inflated alone with `inflater` for a gz object's chunk, as they are for raw; then
+    /// inflated with `inflater` (which has followed the content before it) for a gz
+    /// object's chunk, as they are for raw; then
     /// checks its hash, throwing a `Mismatch` that says which failed. What a client placing
     /// a fetched chunk and `verify` both do.
     public func decode(
@@ -143,7 +149,7 @@ public struct StoredChunk: Equatable, Sendable {
     ) throws {
         if let inflater {
             do { try inflater.inflate(stored, into: content) } catch {
-                throw Mismatch(description: "does not inflate alone to \(length) bytes (\(error))")
+                throw Mismatch(description: "does not inflate to \(length) bytes (\(error))")
             }
         } else {
             content.copyMemory(from: stored)
@@ -160,15 +166,25 @@ public struct ObjectChunks: Equatable, Sendable {
     public let format: ObjectFormat
     public let offset: Int64
     public let chunks: [StoredChunk]
+    /// For gz: how much of the content before each chunk (up to this many bytes, less at
+    /// the start) its deflated bytes refer back to, given to inflate as a preset
+    /// dictionary: `fullHistory`, as written now, within about 0.1 % of one deflate over
+    /// the whole; or 0, as written before, each chunk inflating alone (2 to 7 % larger).
+    public let history: Int
     /// Σ lengths: the content's size.
     public let contentSize: Int64
     /// `offset` + Σ stored lengths: where the last chunk's stored bytes end.
     public let storedEnd: Int64
 
+    /// All the history deflate can refer back to: 32 KiB.
+    public static let fullHistory = 1 << 15
+
     /// Nil when the chunks are none, or the offset is negative, or (raw) not 0, or the
-    /// sums overflow.
-    public init?(format: ObjectFormat, offset: Int64, chunks: [StoredChunk]) {
-        guard !chunks.isEmpty, offset >= 0, format == .gz || offset == 0 else { return nil }
+    /// sums overflow, or the history is not 0 or (gz) `fullHistory`.
+    public init?(format: ObjectFormat, offset: Int64, chunks: [StoredChunk], history: Int64 = 0) {
+        guard !chunks.isEmpty, offset >= 0, format == .gz || offset == 0,
+            history == 0 || (format == .gz && history == Int64(Self.fullHistory))
+        else { return nil }
         var content: Int64 = 0
         var end = offset
         for chunk in chunks {
@@ -182,6 +198,7 @@ public struct ObjectChunks: Equatable, Sendable {
         self.format = format
         self.offset = offset
         self.chunks = chunks
+        self.history = Int(history)
         contentSize = content
         storedEnd = end
     }
