@@ -77,7 +77,7 @@ func demo() async throws -> Bool {
     defer { try? FileManager.default.removeItem(atPath: work) }
     let catalog = try Catalog.create(id: "com.example.lessons", in: FileStorage(root: work + "/catalog"))
     _ = try catalog.updateBundle("Lesson", from: "Examples/BasicAdjectives")
-    _ = try catalog.updateDistro(bundle: "Lesson", distro: "master", to: .latest)
+    try DistroUpdate(catalog, bundle: "Lesson", distro: "master", to: .latest).run()
     let seed = try catalog.exportSeed(bundle: "Lesson", version: .distro("master"), to: work + "/App.app/seed")
     print("Shipped a seed of Lesson version \(seed.seed.version) inside the app (\(seed.fileCount) files)")
 
@@ -91,7 +91,7 @@ func demo() async throws -> Bool {
     try FileManager.default.copyItem(atPath: "Examples/BasicAdjectives", toPath: work + "/lesson")
     try "A new word: rapide\n".write(toFile: work + "/lesson/new-word.txt", atomically: true, encoding: .utf8)
     _ = try catalog.updateBundle("Lesson", from: work + "/lesson")
-    _ = try catalog.updateDistro(bundle: "Lesson", distro: "master", to: .latest)
+    try DistroUpdate(catalog, bundle: "Lesson", distro: "master", to: .latest).run()
     let plan = try await repo.plan()
     for bundle in plan.bundles { print("Plan: " + bundle.line) }
     return await syncShowingProgress(repo)

@@ -19,7 +19,7 @@ do {
     switch try catalog.updateBundle("Lesson", from: source) {
     case .created(let created), .unchanged(let created): version = created
     }
-    _ = try catalog.updateDistro(bundle: "Lesson", distro: "master", to: .number(version))
+    try DistroUpdate(catalog, bundle: "Lesson", distro: "master", to: .number(version)).run()
     print("Published Lesson version \(version) in \(catalog.storage.location)")
 
     // Client: a repo that tracks master and syncs from the catalog's URL (file:// here,

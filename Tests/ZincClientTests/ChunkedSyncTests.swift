@@ -31,7 +31,7 @@ import ZincTestSupport
         try dir.write("src/video.bin", Self.video)
         try dir.write("src/readme.txt", "version 1")
         _ = try catalog.updateBundle("B", from: dir.at("src"))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(1))
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(1)).run()
         server = try HostileHTTPServer(serving: dir.at("cat"))
         repo = try Repo.initialize(at: dir.at("repo"))
         _ = try repo.track(url: server.url, bundle: "B", options: options)
@@ -45,7 +45,7 @@ import ZincTestSupport
         try dir.write("src/video.bin", Self.video + SampleContent.noise(256 << 10, seed: 15))
         try dir.write("src/readme.txt", "version 2")
         _ = try catalog.updateBundle("B", from: dir.at("src"))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(2))
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(2)).run()
     }
 
     func sync(through transport: ClientTransport = .standard) throws -> SyncReport.BundleSync {
@@ -124,7 +124,7 @@ import ZincTestSupport
             pack[2_900_000 - version] ^= 0xFF
             try dir.write("src/pack.bin", pack)
             _ = try catalog.updateBundle("B", from: dir.at("src"))
-            _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(version))
+            try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(version)).run()
             try answerOneRange(version: version)
         }
         try answerOneRange(version: 2)
@@ -225,7 +225,7 @@ import ZincTestSupport
     @Test func chunksComeFromAnyBundleOfTheRepo() throws {
         try dir.write("other/assets/pack-copy.bin", Self.pack)
         _ = try catalog.updateBundle("C", from: dir.at("other"))
-        _ = try catalog.updateDistro(bundle: "C", distro: "master", to: .number(1))
+        try DistroUpdate(catalog, bundle: "C", distro: "master", to: .number(1)).run()
         let fresh = try Repo.initialize(at: dir.at("fresh"))
         _ = try fresh.track(url: server.url, bundle: "C", options: options)
         #expect(try !SyncEngine(repo: fresh, options: options).sync().failed)

@@ -24,7 +24,7 @@ final class ClientFixture {
         }
         try dir.write("src/lessons/words.json", SampleContent.text(9000, word: "bonjour"))
         _ = try catalog.updateBundle("B", from: dir.at("src"))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(1))
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(1)).run()
         server = try HostileHTTPServer(serving: dir.at("cat"))
         repo = try Repo.initialize(at: dir.at("repo"))
     }
@@ -49,7 +49,7 @@ final class ClientFixture {
         try dir.write("src/photos/4.jpg", SampleContent.noise(6000, seed: 104))
         try dir.write("src/lessons/more.json", SampleContent.text(4000, word: "salut"))
         _ = try catalog.updateBundle("B", from: dir.at("src"))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(2))
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(2)).run()
     }
 
     func manifest(_ version: Int) throws -> Manifest {

@@ -26,7 +26,7 @@ import ZincTestSupport
         // Version 2 adds 3 MB: more than the disk holds.
         try fixture.dir.write("src/video.bin", SampleContent.noise(3_000_000, seed: 42))
         _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
-        _ = try fixture.catalog.updateDistro(bundle: "B", distro: "master", to: .number(2))
+        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(2)).run()
         let full = try await repo.sync(options: fixture.options(.objects))
         let failed = try #require(full.bundles.first)
         #expect(failed.outcome == .failed && failed.failure?.code == .diskFull, "\(failed.line)")

@@ -96,7 +96,7 @@ import ZincTestSupport
         // Version 3 adds one file, large enough to measure a rate by.
         try fixture.dir.write("src/big.bin", SampleContent.noise(600_000, seed: 7))
         _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
-        _ = try fixture.catalog.updateDistro(bundle: "B", distro: "master", to: .number(3))
+        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(3)).run()
         let primaryHost = try #require(LinkRecords.host(of: fixture.server.url))
         var records = LinkRecords()
         records.hosts[primaryHost] = LinkEstimate(roundTripSeconds: 0.3, bytesPerSecond: 10_000)

@@ -39,7 +39,7 @@ import ZincTestSupport
         let plan = try engine.plan()
         try fixture.dir.write("src/late.json", "{}")
         _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
-        _ = try fixture.catalog.updateDistro(bundle: "B", distro: "master", to: .number(3))
+        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(3)).run()
         let report = try engine.sync(following: plan)
         #expect(report.bundles.first?.version == 2 && report.bundles.first?.outcome == .updated)
         #expect(try engine.sync().bundles.first?.version == 3)

@@ -32,7 +32,7 @@ import ZincTestSupport
         _ = try fixture.sync()
         try fixture.dir.write("src/photos/2.jpg", SampleContent.noise(7000, seed: 202))
         _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
-        _ = try fixture.catalog.updateDistro(bundle: "B", distro: "master", to: .number(3))
+        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(3)).run()
         #expect(try !fixture.sync().failed && fixture.bundleMatchesSource(3))
         let aside = Self.trash(fixture)
         #expect(aside.count == 1 && aside[0].hasPrefix("\(ClientFixture.catalogID).B-2."), "only version 2's folder: \(aside)")

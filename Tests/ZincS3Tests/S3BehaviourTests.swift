@@ -59,7 +59,7 @@ import ZincTestSupport
         _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec, includeMasterArchive: true))
         try dir.write("src/extra.json", SampleContent.text(5000))
         _ = try catalog.updateBundle("B", from: dir.at("src"))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run()
 
         let paths = try storage.list("")
         for required in [

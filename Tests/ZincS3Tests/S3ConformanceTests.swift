@@ -108,7 +108,7 @@ import ZincTestSupport
         for catalog in [remote, local] {
             #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 2))
             #expect(try catalog.updateBundle("B", from: dir.at("src")) == .unchanged(version: 2))
-            #expect(try catalog.updateDistro(bundle: "B", distro: "master", to: .latest) == .created(version: 2))
+            #expect(try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run() == .created(version: 2))
         }
         let localFiles = dir.files(under: "cat").filter { !$0.hasPrefix(".") && !$0.hasPrefix("retired/") }
         #expect(try storage.list("").filter { !$0.hasPrefix("locks/") && !$0.hasPrefix("retired/") } == localFiles)

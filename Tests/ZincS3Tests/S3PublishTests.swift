@@ -16,7 +16,7 @@ import ZincTestSupport
         dir = try TemporaryDirectory()
         let catalog = try Self.twoVersionsOfB(id: "com.example.publish", in: dir)
         _ = try catalog.updateBundle("C", from: dir.at("src/photos"))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run()
     }
 
     /// A catalog `cat` in `dir` holding two versions of bundle B, a file apart, from `src`.

@@ -82,7 +82,7 @@ import ZincTestSupport
         // again just now, whatever the first record says.
         try dir.write("src/photos/85x85/kind.jpg", try dir.read("cat/" + oldPhoto))
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 3))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(2), savePrevious: false)
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(2), savePrevious: false).run()
         Thread.sleep(forTimeInterval: 1.0)
         _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(3))]).run()
         Thread.sleep(forTimeInterval: 0.7)

@@ -26,7 +26,7 @@ import ZincTestSupport
     }
 
     func point(_ distro: String, at version: Int) throws {
-        _ = try catalog.updateDistro(bundle: "B", distro: distro, to: .number(version))
+        try DistroUpdate(catalog, bundle: "B", distro: distro, to: .number(version)).run()
     }
 
     @Test func deletesFromTheIndexThenRemovesManifestsAndArchives() throws {

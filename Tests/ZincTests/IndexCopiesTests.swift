@@ -35,24 +35,24 @@ import ZincTestSupport
 
     @Test func aWriteThatChangesNothingStillRepairsLaggingCopies() throws {
         let before = try copies()
-        #expect(try catalog.updateDistro(bundle: "B", distro: "master", to: .latest) == .created(version: 2))
+        #expect(try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run() == .created(version: 2))
         try leaveCopiesLagging(before)
         // The re-run of the same command: nothing to change, and it says so, but the copies agree again.
-        #expect(try catalog.updateDistro(bundle: "B", distro: "master", to: .latest) == .unchanged(version: 2))
+        #expect(try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run() == .unchanged(version: 2))
         try expectCopiesEqual()
         #expect(try catalog.verify().isOK)
     }
 
     @Test func anUnchangedImportRepairsLaggingCopies() throws {
         let before = try copies(["catalog.json.gz"])
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run()
         try leaveCopiesLagging(before)
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .unchanged(version: 2))
         try expectCopiesEqual()
     }
 
     @Test func cleanKeepsWhatALaggingCopyListsUntilTheCopiesAgree() throws {
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest, savePrevious: false)
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest, savePrevious: false).run()
         let before = try copies(["catalog.json.gz"])
         // Version 1 leaves catalog.json, while the copy clients read still lists it.
         try catalog.updateIndex { $0.bundles["B"]!.versions = [2] }
@@ -69,7 +69,7 @@ import ZincTestSupport
 
     @Test func aCatalogWithOnlyTheLegacyCopiesGetsItsCommitPoint() throws {
         for name in ["catalog.json", "catalog.json.gz"] { try FileManager.default.removeItem(atPath: dir.at("cat/" + name)) }
-        #expect(try catalog.updateDistro(bundle: "B", distro: "test", to: .number(1)) == .created(version: 1))
+        #expect(try DistroUpdate(catalog, bundle: "B", distro: "test", to: .number(1)).run() == .created(version: 1))
         try expectCopiesEqual()
         #expect(try catalog.index().bundles["B"]?.distributions == ["test": 1])
     }

@@ -16,9 +16,9 @@ import ZincTestSupport
         try dir.write("src/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
         _ = try catalog.updateBundle("BasicAdjectives", from: dir.at("src"))
         _ = try catalog.updateBundle("Zebra", from: dir.at("src/audio"))
-        _ = try catalog.updateDistro(bundle: "BasicAdjectives", distro: "master", to: .number(1))
-        _ = try catalog.updateDistro(bundle: "BasicAdjectives", distro: "master", to: .number(2))
-        _ = try catalog.updateDistro(bundle: "BasicAdjectives", distro: "test", to: .latest)
+        try DistroUpdate(catalog, bundle: "BasicAdjectives", distro: "master", to: .number(1)).run()
+        try DistroUpdate(catalog, bundle: "BasicAdjectives", distro: "master", to: .number(2)).run()
+        try DistroUpdate(catalog, bundle: "BasicAdjectives", distro: "test", to: .latest).run()
     }
 
     @Test func listsBundlesSortedWithTheDistrosOfEachVersion() throws {

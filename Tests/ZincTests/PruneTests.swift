@@ -17,7 +17,7 @@ import ZincTestSupport
             try dir.write("src/v\(version).txt", SampleContent.text(3000 + version, word: "v\(version)"))
             _ = try catalog.updateBundle("B", from: dir.at("src"))
         }
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(1))
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(1)).run()
     }
 
     @Test func thePlanIsWhatTheRunDeletesAndRemoves() throws {

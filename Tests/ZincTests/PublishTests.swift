@@ -9,7 +9,7 @@ import ZincTestSupport
     @Test func copiesEverythingThenSkipsWhatIsThere() throws {
         let dir = try TemporaryDirectory()
         let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run()
         let destination = FileStorage(root: dir.at("live"))
         let first = try catalog.publish(to: destination)
         #expect(first.performed && first.indexChanged && first.unchanged == 0)
@@ -52,7 +52,7 @@ import ZincTestSupport
         try dir.write("other/new.txt", SampleContent.text(100))
         #expect(try Catalog.open(destination).updateBundle("B", from: dir.at("other")) == .created(version: 3))
         let before = try destination.read("catalog.json")
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run()
         #expect {
             _ = try catalog.publish(to: destination)
         } throws: { error in

@@ -40,7 +40,7 @@ import ZincTestSupport
         try dir.write("src/extra.json", SampleContent.text(5000))
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 2))
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .unchanged(version: 2))
-        #expect(try catalog.updateDistro(bundle: "B", distro: "master", to: .latest) == .created(version: 2))
+        #expect(try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run() == .created(version: 2))
 
         // The same bytes as on disk: the backend changes nothing about the format.
         let onDisk = try Catalog.create(id: "com.example.memory", in: FileStorage(root: dir.at("cat")))

@@ -17,7 +17,7 @@ import ZincTestSupport
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         try dir.write("src/audio/new.caf", SampleContent.text(9000, word: "new"))
         _ = try catalog.updateBundle("B", from: dir.at("src"))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(2))
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(2)).run()
     }
 
     func problems(_ scope: VerificationScope = .catalog) throws -> [String] {

@@ -28,9 +28,9 @@ import ZincTestSupport
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         try dir.write("src/lesson.js", SampleContent.text(3100, word: "lesson"))
         _ = try catalog.updateBundle("B", from: dir.at("src"))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(1))
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .number(2))
-        _ = try catalog.updateDistro(bundle: "B", distro: "test", to: .number(1))
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(1)).run()
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(2)).run()
+        try DistroUpdate(catalog, bundle: "B", distro: "test", to: .number(1)).run()
     }
 
     @Test func listsAddedRemovedAndChangedFiles() throws {

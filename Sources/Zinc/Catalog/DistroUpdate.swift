@@ -1,30 +1,52 @@
-/// What `update_distro` did.
-public enum DistroChange: Equatable, Sendable {
-    case created(version: Int)
-    case updated(version: Int, previous: Int)
-    /// The distro already pointed at that version; nothing changed.
-    case unchanged(version: Int)
-}
+/// Points distro `distro` of `bundle` at the version `spec` names (`update_distro`). The
+/// replaced version is kept under `_<distro>` (unless `savePrevious` is false) so a bad
+/// promotion can be rolled back with `@_<distro>`.
+///
+/// ``plan()`` says what the current index makes that change; ``run()`` resolves `spec`
+/// again inside the index update that makes it, so it never moves a distribution from a
+/// version another writer has since replaced without keeping that one as `_<distro>`.
+public struct DistroUpdate: Sendable {
+    public let catalog: Catalog
+    public let bundle: String
+    public let distro: String
+    public let spec: VersionSpec
+    public let savePrevious: Bool
 
-extension Catalog {
-    /// Points distro `distro` of `bundle` at the version `spec` names. The replaced
-    /// version is kept under `_<distro>` (unless `savePrevious` is false) so a bad
-    /// promotion can be rolled back with `@_<distro>`.
-    public func updateDistro(
-        bundle: String, distro: String, to spec: VersionSpec,
-        savePrevious: Bool = true
-    ) throws -> DistroChange {
+    public init(_ catalog: Catalog, bundle: String, distro: String, to spec: VersionSpec, savePrevious: Bool = true) {
+        self.catalog = catalog
+        self.bundle = bundle
+        self.distro = distro
+        self.spec = spec
+        self.savePrevious = savePrevious
+    }
+
+    /// What a run would change now; changes nothing.
+    public func plan() throws -> DistroChange {
+        try validateNames()
+        var index = try catalog.index()
+        return try update(&index)
+    }
+
+    /// Returns what it changed.
+    @discardableResult
+    public func run() throws -> DistroChange {
+        try validateNames()
+        return try catalog.updateIndex { index in try update(&index) }
+    }
+
+    private func validateNames() throws {
         try Names.validateBundleName(bundle)
         try Names.validateDistroName(distro)
-        return try updateIndex { index in
-            var entry = try index.bundle(bundle)
-            let version = try spec.resolve(in: entry, name: bundle)
-            let previous = entry.distributions[distro]
-            if previous == version { return .unchanged(version: version) }
-            entry.distributions[distro] = version
-            if let previous, savePrevious { entry.distributions["_" + distro] = previous }
-            index.bundles[bundle] = entry
-            return previous.map { .updated(version: version, previous: $0) } ?? .created(version: version)
-        }
+    }
+
+    private func update(_ index: inout CatalogIndex) throws -> DistroChange {
+        var entry = try index.bundle(bundle)
+        let version = try spec.resolve(in: entry, name: bundle)
+        let previous = entry.distributions[distro]
+        if previous == version { return .unchanged(version: version) }
+        entry.distributions[distro] = version
+        if let previous, savePrevious { entry.distributions["_" + distro] = previous }
+        index.bundles[bundle] = entry
+        return previous.map { .updated(version: version, previous: $0) } ?? .created(version: version)
     }
 }

@@ -36,7 +36,7 @@ struct Promote: ParsableCommand {
         let catalog = try self.catalog.reference.signed(by: signing).open()
         // `@test` works as well as `test`: it is how a version spec names it.
         let source = from.hasPrefix("@") ? String(from.dropFirst()) : from
-        let update = try catalog.updateDistro(bundle: bundle, distro: to, to: .distro(source), savePrevious: !noPrev)
+        let update = try DistroUpdate(catalog, bundle: bundle, distro: to, to: .distro(source), savePrevious: !noPrev).run()
         if json { return try printJSON(DistroChangeReport(bundle: bundle, distro: to, change: update, from: source)) }
         switch update {
         case .created(let v):
