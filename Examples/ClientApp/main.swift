@@ -78,7 +78,7 @@ func demo() async throws -> Bool {
     let catalog = try Catalog.create(id: "com.example.lessons", in: FileStorage(root: work + "/catalog"))
     _ = try catalog.updateBundle("Lesson", from: "Examples/BasicAdjectives")
     try DistroUpdate(catalog, bundle: "Lesson", distro: "master", to: .latest).run()
-    let seed = try catalog.exportSeed(bundle: "Lesson", version: .distro("master"), to: work + "/App.app/seed")
+    let seed = try SeedExport(catalog, bundle: "Lesson", version: .distro("master"), to: work + "/App.app/seed").run()
     print("Shipped a seed of Lesson version \(seed.seed.version) inside the app (\(seed.fileCount) files)")
 
     // First launch, offline: the bundle is there at once.

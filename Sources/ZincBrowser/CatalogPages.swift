@@ -63,7 +63,7 @@ extension CatalogBrowser {
             <select name="from" aria-label="from">\(options(selected: entry.versions.dropLast().last))</select> with
             <select name="to" aria-label="to">\(options(selected: entry.latestVersion))</select><button>Diff</button></form>
             """ : ""
-        let costs = entry.versions.isEmpty ? [] : try served.catalog.updateCosts(bundle: bundle).rows
+        let costs = entry.versions.isEmpty ? [] : try UpdateCosts(served.catalog, bundle: bundle).rows
         return layout(
             title: bundle, crumbs: [(served.key, urls.catalog(served.key)), (bundle, urls.bundle(served.key, bundle))],
             body: """

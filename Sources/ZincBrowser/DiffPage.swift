@@ -5,7 +5,7 @@ import Zinc
 /// and what the update downloads by each strategy.
 extension CatalogBrowser {
     func diffPage(_ served: ServedCatalog, _ bundle: String, from: Int, to: Int, flavor: String?) throws -> HTML {
-        let diff = try served.catalog.diff(bundle: bundle, from: .number(from), to: .number(to), flavor: flavor)
+        let diff = try VersionDiff(served.catalog, bundle: bundle, from: .number(from), to: .number(to), flavor: flavor)
         func fileRows(_ files: [VersionDiff.File], version: Int, mark: String, css: String) -> [HTML] {
             files.map { file in
                 """

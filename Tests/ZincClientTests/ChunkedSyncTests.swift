@@ -71,7 +71,7 @@ import ZincTestSupport
     /// updates by chunks too.
     @Test func aSeededRepoUpdatesByChunks() throws {
         let export = dir.at("seed")
-        _ = try catalog.exportSeed(bundle: "B", version: .number(1), to: export)
+        try SeedExport(catalog, bundle: "B", version: .number(1), to: export).run()
         let seeded = try Repo.initialize(at: dir.at("device"))
         try seeded.seed(from: export, sources: [server.url])
         #expect(dir.files(under: "device/chunks").isEmpty)

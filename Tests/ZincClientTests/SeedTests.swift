@@ -12,7 +12,7 @@ import ZincTestSupport
     static func exported(signer: CatalogSigner? = nil) throws -> (ClientFixture, seed: String, repo: Repo) {
         let fixture = try ClientFixture()
         if let signer { _ = try fixture.catalog.signAll(with: signer) }
-        _ = try fixture.catalog.exportSeed(bundle: "B", version: .number(1), to: fixture.dir.at("seed"))
+        try SeedExport(fixture.catalog, bundle: "B", version: .number(1), to: fixture.dir.at("seed")).run()
         return (fixture, fixture.dir.at("seed"), try Repo.initialize(at: fixture.dir.at("device")))
     }
 

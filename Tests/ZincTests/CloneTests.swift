@@ -35,7 +35,7 @@ import ZincTestSupport
     }
 
     @Test func writesEveryFileOfTheVersionByteForByte() throws {
-        let result = try catalog.cloneBundle("BasicAdjectives", version: .latest, into: dir.at("out"))
+        let result = try BundleClone(catalog, bundle: "BasicAdjectives", version: .latest, into: dir.at("out")).run()
         #expect(result.version == 1 && result.fileCount == 5 && result.manifestFile == nil)
         #expect(result.folder == dir.at("out/" + Self.folder))
         let files = dir.files(under: "out")
@@ -52,7 +52,7 @@ import ZincTestSupport
         let spec = try Flavorspec.parse(Array(#"{"audio": ["+ audio/*", "- *"]}"#.utf8), source: "spec")
         _ = try catalog.updateBundle("BasicAdjectives", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
         let options = BundleCloneOptions(flavor: "audio", includeManifest: true)
-        let result = try catalog.cloneBundle("BasicAdjectives", version: .number(2), into: dir.at("out"), options: options)
+        let result = try BundleClone(catalog, bundle: "BasicAdjectives", version: .number(2), into: dir.at("out"), options: options).run()
         let folder = "com.mindsnacks.french.BasicAdjectives-2~audio"
         #expect(result.manifestFile == dir.at("out/\(folder).json"))
         #expect(dir.files(under: "out") == ["\(folder).json", "\(folder)/audio/basic-adj-11.caf", "\(folder)/audio/copy.caf"])
@@ -62,7 +62,7 @@ import ZincTestSupport
     @Test func reportsProgressUpToTheTotals() throws {
         let last = LastProgress()
         let options = BundleCloneOptions { progress in last.record(progress) }
-        _ = try catalog.cloneBundle("BasicAdjectives", version: .number(1), into: dir.at("out"), options: options)
+        try BundleClone(catalog, bundle: "BasicAdjectives", version: .number(1), into: dir.at("out"), options: options).run()
         let final = try #require(last.value)
         #expect(final.completedFiles == 5 && final.totalFiles == 5)
         let manifest = try catalog.manifest(bundle: "BasicAdjectives", version: 1)
@@ -87,7 +87,7 @@ import ZincTestSupport
         for (destination, options, error) in cases {
             let before = dir.files(under: destination)
             #expect(throws: error) {
-                try catalog.cloneBundle("BasicAdjectives", version: .latest, into: dir.at(destination), options: options)
+                try BundleClone(catalog, bundle: "BasicAdjectives", version: .latest, into: dir.at(destination), options: options).run()
             }
             #expect(dir.files(under: destination) == before)
         }
@@ -99,7 +99,7 @@ import ZincTestSupport
         try replaceManifest(["../escaped.txt": Array("gotcha".utf8), "ok.txt": Array("fine".utf8)])
         let manifestPath = dir.at("cat/manifests/BasicAdjectives-1.json")
         #expect(throws: ZincError.corruptFile(path: manifestPath, reason: "invalid path '../escaped.txt': it has a '..' component")) {
-            try catalog.cloneBundle("BasicAdjectives", version: .number(1), into: dir.at("out/deeper"))
+            try BundleClone(catalog, bundle: "BasicAdjectives", version: .number(1), into: dir.at("out/deeper")).run()
         }
         #expect(!dir.exists("out"))
         #expect(!dir.exists("out/escaped.txt"))
@@ -117,7 +117,7 @@ import ZincTestSupport
             throws: ZincError.corruptFile(
                 path: path, reason: "file 'photos/85x85/kind.jpg' format 'raw' has no 'size' from 0 to 1099511627776")
         ) {
-            try catalog.cloneBundle("BasicAdjectives", version: .number(1), into: dir.at("out"))
+            try BundleClone(catalog, bundle: "BasicAdjectives", version: .number(1), into: dir.at("out")).run()
         }
         let left = (try? FileManager.default.contentsOfDirectory(atPath: dir.at("out"))) ?? []
         #expect(left.isEmpty, "left behind: \(left)")
@@ -134,7 +134,7 @@ import ZincTestSupport
                 reason:
                     "its content has SHA-1 \(actual), but the manifest records \(photo.sha) for 'photos/85x85/kind.jpg'")
         ) {
-            try catalog.cloneBundle("BasicAdjectives", version: .number(1), into: dir.at("out"))
+            try BundleClone(catalog, bundle: "BasicAdjectives", version: .number(1), into: dir.at("out")).run()
         }
         #expect(dir.files(under: "out").isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.at("out")).isEmpty)
@@ -145,7 +145,7 @@ import ZincTestSupport
         let empty = try #require(manifest.files["empty.txt"]?.object)
         try FileManager.default.removeItem(atPath: dir.at("cat/" + empty.preferredPath))
         #expect(throws: ZincError.integrity(path: dir.at("cat"), reason: "object \(empty.sha) of 'empty.txt' is missing")) {
-            try catalog.cloneBundle("BasicAdjectives", version: .number(1), into: dir.at("out"))
+            try BundleClone(catalog, bundle: "BasicAdjectives", version: .number(1), into: dir.at("out")).run()
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.at("out")).isEmpty)
     }
@@ -153,7 +153,7 @@ import ZincTestSupport
     @Test func refusesTwoPathsThatNeedTheSamePlace() throws {
         try replaceManifest(["a": Array("file".utf8), "a/b": Array("under a file".utf8)])
         let error = #expect(throws: ZincError.self) {
-            try catalog.cloneBundle("BasicAdjectives", version: .number(1), into: dir.at("out"))
+            try BundleClone(catalog, bundle: "BasicAdjectives", version: .number(1), into: dir.at("out")).run()
         }
         // Which of the two fails depends on which worker gets there first.
         guard case .invalidPath(let path, let reason) = error else { Issue.record("unexpected \(String(describing: error))"); return }

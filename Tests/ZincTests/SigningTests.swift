@@ -101,7 +101,7 @@ import ZincTestSupport
         let catalog = try Catalog.create(id: "com.example.race", in: storage, signer: signer)
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         DispatchQueue.concurrentPerform(iterations: 8) { i in
-            try? DistroUpdate(catalog, bundle: "B", distro: "d\(i)", to: .latest).run()
+            _ = try? DistroUpdate(catalog, bundle: "B", distro: "d\(i)", to: .latest).run()
         }
         let index = try #require(try storage.read("catalog.json"))
         let signature = try IndexSignature.verified(

@@ -34,7 +34,7 @@ import ZincTestSupport
     }
 
     @Test func listsAddedRemovedAndChangedFiles() throws {
-        let diff = try catalog.diff(bundle: "B", from: .number(1), to: VersionSpec("@master"))
+        let diff = try VersionDiff(catalog, bundle: "B", from: .number(1), to: VersionSpec("@master"))
         #expect((diff.from, diff.to) == (1, 2))
         #expect(diff.added.map(\.path) == ["audio/clip.caf"])
         #expect(diff.added[0].object.sha == sha1Hex(Self.clip))
@@ -47,7 +47,7 @@ import ZincTestSupport
     }
 
     @Test func theDownloadPlanMatchesTheArchiveOnDisk() throws {
-        let diff = try catalog.diff(bundle: "B", from: .number(1), to: .number(2))
+        let diff = try VersionDiff(catalog, bundle: "B", from: .number(1), to: .number(2))
         let plan = diff.plan
         #expect(Set(plan.missing.map(\.sha)) == [sha1Hex(Self.clip), sha1Hex(Self.newPhoto)])
         #expect(plan.transfers[.objects] == FetchPlan.Transfer(requests: 2, bytes: 29_000))
@@ -61,7 +61,7 @@ import ZincTestSupport
     }
 
     @Test func theSameVersionDownloadsNothing() throws {
-        let diff = try catalog.diff(bundle: "B", from: .latest, to: .number(3))
+        let diff = try VersionDiff(catalog, bundle: "B", from: .latest, to: .number(3))
         #expect(diff.added.isEmpty && diff.removed.isEmpty && diff.changed.isEmpty)
         #expect(diff.unchanged == 3)
         #expect(diff.plan.missing.isEmpty)
@@ -69,22 +69,22 @@ import ZincTestSupport
     }
 
     @Test func summarisesTheUpdateOfEveryVersionInUse() throws {
-        let costs = try catalog.updateCosts(bundle: "B")
+        let costs = try UpdateCosts(catalog, bundle: "B")
         #expect(costs.to == 3)
         #expect(costs.rows.map(\.diff.from) == [2, 1])
         #expect(costs.rows.map(\.distributions) == [["master"], ["_master", "test"]])
         #expect(costs.rows[0].diff.plan.missing.count == 1)
-        #expect(costs.rows[1].diff == (try catalog.diff(bundle: "B", from: .number(1), to: .number(3))))
+        #expect(costs.rows[1].diff == (try VersionDiff(catalog, bundle: "B", from: .number(1), to: .number(3))))
     }
 
     @Test func refusesUnknownVersionsDistrosAndFlavors() throws {
         #expect(throws: ZincError.versionNotFound(bundle: "B", version: "9")) {
-            try catalog.diff(bundle: "B", from: .number(9), to: .latest)
+            try VersionDiff(catalog, bundle: "B", from: .number(9), to: .latest)
         }
         #expect(throws: ZincError.distroNotFound(bundle: "B", distro: "prod")) {
-            try catalog.diff(bundle: "B", from: .distro("prod"), to: .latest)
+            try VersionDiff(catalog, bundle: "B", from: .distro("prod"), to: .latest)
         }
-        #expect(throws: ZincError.bundleNotFound("Nope")) { try catalog.updateCosts(bundle: "Nope") }
-        #expect(throws: ZincError.self) { try catalog.diff(bundle: "B", from: .number(1), to: .latest, flavor: "phone") }
+        #expect(throws: ZincError.bundleNotFound("Nope")) { try UpdateCosts(catalog, bundle: "Nope") }
+        #expect(throws: ZincError.self) { try VersionDiff(catalog, bundle: "B", from: .number(1), to: .latest, flavor: "phone") }
     }
 }

@@ -9,80 +9,49 @@ import Glibc
 import Darwin
 #endif
 
-/// Options of `clone_bundle`.
-public struct BundleCloneOptions: Sendable {
-    /// Clone only the files of this flavor.
-    public var flavor: String?
-    /// Also write the version's manifest beside the bundle folder, as `<folder>.json`.
-    public var includeManifest: Bool
-    /// Told about each file as it is written (from worker threads), for progress displays.
-    public var progress: (@Sendable (CloneProgress) -> Void)?
-    /// How many threads may write files at once; nil means one per available core.
-    public var workers: Int?
+/// Writes the files of one bundle version into a new folder below `destination`,
+/// gunzipping gz objects and checking every file's SHA-1 (`clone_bundle`). It only reads
+/// the catalog, so it has no plan: ``run()`` is the whole operation.
+///
+/// A manifest is data from a server, so nothing it says may place a file outside
+/// that folder: every path is validated again here, the bundle is built in a fresh
+/// staging folder that only this process can enter (so no symlink can be planted in
+/// it), and it is renamed into place only when every file is verified. Whatever is
+/// already at the folder's (or the manifest file's) place, even a symlink, is refused
+/// and never written into or through. An interrupted clone leaves at most a hidden
+/// `.<folder>.tmp-*` staging folder, never a partial bundle folder.
+public struct BundleClone: Sendable {
+    public let catalog: Catalog
+    public let bundle: String
+    /// The version to clone.
+    public let spec: VersionSpec
+    /// The folder the bundle's folder is made in.
+    public let destination: String
+    public let options: BundleCloneOptions
 
     public init(
-        flavor: String? = nil, includeManifest: Bool = false, progress: (@Sendable (CloneProgress) -> Void)? = nil,
-        workers: Int? = nil
-    ) {
-        self.flavor = flavor
-        self.includeManifest = includeManifest
-        self.progress = progress
-        self.workers = workers
-    }
-}
-
-/// How far a clone is. Bytes are the stored bytes read from the catalog (the compressed
-/// size for gz objects), the only sizes a manifest records.
-public struct CloneProgress: Sendable, CountedProgress {
-    public let completedFiles: Int
-    public let totalFiles: Int
-    public let completedBytes: Int64
-    public let totalBytes: Int64
-
-    /// A clone has a single phase.
-    init(phase: Void, completed: Int, total: Int, completedBytes: Int64, totalBytes: Int64) {
-        completedFiles = completed
-        totalFiles = total
-        self.completedBytes = completedBytes
-        self.totalBytes = totalBytes
-    }
-}
-
-/// What ``Catalog/cloneBundle(_:version:into:options:)`` wrote.
-public struct BundleCloneResult: Equatable, Sendable {
-    public let version: Int
-    /// `<destination>/<catalog id>.<bundle>-<version>[~<flavor>]`, as clients name a bundle.
-    public let folder: String
-    /// `<folder>.json`, when the manifest was asked for.
-    public let manifestFile: String?
-    public let fileCount: Int
-}
-
-extension Catalog {
-    /// Writes the files of one bundle version into a new folder below `destination`,
-    /// gunzipping gz objects and checking every file's SHA-1.
-    ///
-    /// A manifest is data from a server, so nothing it says may place a file outside
-    /// that folder: every path is validated again here, the bundle is built in a fresh
-    /// staging folder that only this process can enter (so no symlink can be planted in
-    /// it), and it is renamed into place only when every file is verified. Whatever is
-    /// already at the folder's (or the manifest file's) place, even a symlink, is refused
-    /// and never written into or through. An interrupted clone leaves at most a hidden
-    /// `.<folder>.tmp-*` staging folder, never a partial bundle folder.
-    public func cloneBundle(
-        _ name: String, version spec: VersionSpec, into destination: String,
+        _ catalog: Catalog, bundle: String, version spec: VersionSpec, into destination: String,
         options: BundleCloneOptions = BundleCloneOptions()
-    ) throws -> BundleCloneResult {
+    ) {
+        self.catalog = catalog
+        self.bundle = bundle
+        self.spec = spec
+        self.destination = destination
+        self.options = options
+    }
+
+    @discardableResult
+    public func run() throws -> BundleCloneResult {
         if let flavor = options.flavor { try Names.validateFlavorName(flavor) }
-        let manifest = try self.manifest(bundle: name, resolving: spec)
+        let manifest = try catalog.manifest(bundle: bundle, resolving: spec)
         let paths = try manifest.paths(ofExistingFlavor: options.flavor)
         for path in paths { try Names.validateRelativePath(path) }
         // The folder is named after the catalog id, which a foreign index could make a path of.
-        let catalogID = try index().id
+        let catalogID = try catalog.index().id
         try Names.validateCatalogID(catalogID)
 
         let root = destination.count > 1 && destination.hasSuffix("/") ? String(destination.dropLast()) : destination
-        let descriptor = "\(catalogID).\(name)-\(manifest.version)" + (options.flavor.map { "~" + $0 } ?? "")
+        let descriptor = "\(catalogID).\(bundle)-\(manifest.version)" + (options.flavor.map { "~" + $0 } ?? "")
         let folder = root + "/" + descriptor
         let manifestFile = options.includeManifest ? folder + ".json" : nil
         try StagingFolder.createFolders(root.split(separator: "/"), in: root.hasPrefix("/") ? "" : ".")
@@ -142,12 +111,12 @@ extension Catalog {
             sha = try decoder.finish()
         } catch let failure as GzipDecompressor.Failure {
             throw ZincError.integrity(
-                path: storage.location + "/" + storedPath,
+                path: catalog.storage.location + "/" + storedPath,
                 reason: "not one valid gzip stream (\(failure))")
         }
         guard sha == object.sha else {
             throw ZincError.integrity(
-                path: storage.location + "/" + storedPath,
+                path: catalog.storage.location + "/" + storedPath,
                 reason: "its content has SHA-1 \(sha), but the manifest records \(object.sha) for '\(path)'")
         }
         try Self.linkNew(part, to: tree + "/" + path, ifTaken: Self.collision(path))
@@ -159,9 +128,9 @@ extension Catalog {
     private func openObject(_ object: StoredObject, for path: String) throws -> (StorageReader, ObjectFormat, String) {
         for format in object.formats.keys.sorted() {
             let storedPath = StoredObject.path(digest: object.digest, format: format)
-            if let reader = try storage.openForReading(storedPath) { return (reader, format, storedPath) }
+            if let reader = try catalog.storage.openForReading(storedPath) { return (reader, format, storedPath) }
         }
-        throw ZincError.integrity(path: storage.location, reason: "object \(object.sha) of '\(path)' is missing")
+        throw ZincError.integrity(path: catalog.storage.location, reason: "object \(object.sha) of '\(path)' is missing")
     }
 
     /// Gives `file` a second name that must be new: unlike rename, link never replaces,

@@ -105,6 +105,12 @@ public final class Catalog: Sendable {
         return try ChunkList.parse(json, path: location)
     }
 
+    /// A version's chunk list for pricing: none when it has none or it cannot be read
+    /// (clients then fetch whole objects too).
+    func chunkList(of manifest: Manifest) -> ChunkList? {
+        try? readChunkList(bundle: manifest.bundle, version: manifest.version)
+    }
+
     /// The objects of one version in one archive scope (whole bundle or one flavor), read
     /// from its manifest as it is parsed rather than through a `Manifest`'s table.
     func objectDigests(bundle: String, version: Int, flavor: String?) throws -> Set<SHA1.Digest> {

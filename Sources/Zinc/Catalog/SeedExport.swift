@@ -9,78 +9,52 @@ import Glibc
 import Darwin
 #endif
 
-/// Options of `export_seed`.
-public struct SeedExportOptions: Sendable {
-    /// Export only the files of this flavor.
-    public var flavor: String?
-    /// Told about each file as it is written (from worker threads), for progress displays.
-    public var progress: (@Sendable (CloneProgress) -> Void)?
-    /// How many threads may write files at once; nil means one per available core.
-    public var workers: Int?
+/// Writes a seed of one bundle version into the new folder `destination` (see
+/// ``SeedFolder``): the index as `catalog.json` holds it, the version's manifest, the
+/// signatures of both when the catalog is signed, and the files, each checked
+/// against its SHA-1 as a ``BundleClone`` checks it and left read-only, so that a client
+/// may hard-link its objects to them.
+///
+/// The seed is built in a staging folder beside `destination` and renamed into place
+/// complete; an existing `destination` (even an empty folder, or a symlink) is
+/// refused. An index signature that covers another index than `catalog.json` (a
+/// tool that does not sign changed the catalog since) is refused too: a client
+/// trusting the key would refuse the seed on the device.
+///
+/// It only reads the catalog (`export_seed`), so it has no plan: ``run()`` is the whole
+/// operation.
+public struct SeedExport: Sendable {
+    public let catalog: Catalog
+    public let bundle: String
+    /// The version to export.
+    public let spec: VersionSpec
+    /// The seed's folder, which must not exist.
+    public let destination: String
+    public let options: SeedExportOptions
 
-    public init(flavor: String? = nil, progress: (@Sendable (CloneProgress) -> Void)? = nil, workers: Int? = nil) {
-        self.flavor = flavor
-        self.progress = progress
-        self.workers = workers
+    public init(
+        _ catalog: Catalog, bundle: String, version spec: VersionSpec, to destination: String,
+        options: SeedExportOptions = SeedExportOptions()
+    ) {
+        self.catalog = catalog
+        self.bundle = bundle
+        self.spec = spec
+        self.destination = destination
+        self.options = options
     }
-}
 
-/// What ``Catalog/exportSeed(bundle:version:to:options:)`` wrote.
-public struct SeedExportResult: Equatable, Sendable, Encodable {
-    /// What `seed.json` says: the catalog, bundle, version and flavor.
-    public let seed: SeedFolder
-    public let folder: String
-    public let fileCount: Int
-    /// The files' bytes, uncompressed: what the app ships.
-    public let bytes: Int64
-    /// The ids of the keys whose manifest signatures the seed holds; empty for a catalog
-    /// that is not signed. A client trusting one of them checks the seed against it.
-    public let signingKeys: [String]
-
-    private enum CodingKeys: String, CodingKey {
-        case catalog, bundle, version, flavor, folder, files, bytes
-        case signingKeys = "signing_keys"
-    }
-
-    /// The seed's catalog, bundle, version and flavor beside the others (`export_seed --json`).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(seed.catalog, forKey: .catalog)
-        try container.encode(seed.bundle, forKey: .bundle)
-        try container.encode(seed.version, forKey: .version)
-        try container.encodeIfPresent(seed.flavor, forKey: .flavor)
-        try container.encode(folder, forKey: .folder)
-        try container.encode(fileCount, forKey: .files)
-        try container.encode(bytes, forKey: .bytes)
-        try container.encode(signingKeys, forKey: .signingKeys)
-    }
-}
-
-extension Catalog {
-    /// Writes a seed of one bundle version into the new folder `destination` (see
-    /// ``SeedFolder``): the index as `catalog.json` holds it, the version's manifest, the
-    /// signatures of both when the catalog is signed, and the files, each checked
-    /// against its SHA-1 as `cloneBundle` checks it and left read-only, so that a client
-    /// may hard-link its objects to them.
-    ///
-    /// The seed is built in a staging folder beside `destination` and renamed into place
-    /// complete; an existing `destination` (even an empty folder, or a symlink) is
-    /// refused. An index signature that covers another index than `catalog.json` (a
-    /// tool that does not sign changed the catalog since) is refused too: a client
-    /// trusting the key would refuse the seed on the device.
-    public func exportSeed(
-        bundle name: String, version spec: VersionSpec, to destination: String, options: SeedExportOptions = SeedExportOptions()
-    ) throws -> SeedExportResult {
-        try Names.validateBundleName(name)
+    @discardableResult
+    public func run() throws -> SeedExportResult {
+        try Names.validateBundleName(bundle)
         if let flavor = options.flavor { try Names.validateFlavorName(flavor) }
         let (index, indexSignature) = try signedIndex()
         try Names.validateCatalogID(index.index.id)
-        let version = try spec.resolve(in: index.index.bundle(name), name: name)
-        let (manifestJSON, manifestLocation) = try manifestBytes(bundle: name, version: version)
+        let version = try spec.resolve(in: index.index.bundle(bundle), name: bundle)
+        let (manifestJSON, manifestLocation) = try catalog.manifestBytes(bundle: bundle, version: version)
         let manifest = try Manifest.parse(manifestJSON, path: manifestLocation)
         let paths = try manifest.paths(ofExistingFlavor: options.flavor)
         let manifestSignatures = try self.manifestSignatures(of: manifest, bytes: manifestJSON)
-        let seed = SeedFolder(catalog: index.index.id, bundle: name, version: version, flavor: options.flavor)
+        let seed = SeedFolder(catalog: index.index.id, bundle: bundle, version: version, flavor: options.flavor)
 
         let root = destination.count > 1 && destination.hasSuffix("/") ? String(destination.dropLast()) : destination
         let path = root.contains("/") ? root : "./" + root
@@ -107,9 +81,10 @@ extension Catalog {
         }
 
         // The files, as `clone_bundle` writes them (gunzipped, each SHA-1 checked), then made read-only.
-        let clone = try cloneBundle(
-            name, version: .number(version), into: staging.path + "/clone",
-            options: BundleCloneOptions(flavor: options.flavor, progress: options.progress, workers: options.workers))
+        let clone = try BundleClone(
+            catalog, bundle: bundle, version: .number(version), into: staging.path + "/clone",
+            options: BundleCloneOptions(flavor: options.flavor, progress: options.progress, workers: options.workers)
+        ).run()
         let files = tree + "/" + SeedFolder.filesFolder
         guard rename(clone.folder, files) == 0 else { throw ZincError.io(path: files, operation: "rename into place", errno: errno) }
         var bytes: Int64 = 0
@@ -130,10 +105,10 @@ extension Catalog {
     /// if the catalog is signed. A signature covering another index is read again once
     /// with the index (a signing writer may have been between its two writes), then refused.
     private func signedIndex() throws -> (StoredIndex, [UInt8]?) {
-        let signaturePath = storage.location + "/" + IndexSignature.path
+        let signaturePath = catalog.storage.location + "/" + IndexSignature.path
         for attempt in 0..<2 {
-            let index = try readIndex()
-            guard let bytes = try storage.read(IndexSignature.path) else { return (index, nil) }
+            let index = try catalog.readIndex()
+            guard let bytes = try catalog.storage.read(IndexSignature.path) else { return (index, nil) }
             let signature = try IndexSignature.parseUnverified(bytes, path: signaturePath)
             guard signature.indexSHA256 != SHA256.digest(index.bytes) else {
                 guard signature.catalog == index.index.id else {
@@ -153,9 +128,10 @@ extension Catalog {
     /// checked to cover it, with its path and key id.
     private func manifestSignatures(of manifest: Manifest, bytes: [UInt8]) throws -> [(path: String, bytes: [UInt8], keyID: String)] {
         var found = [(path: String, bytes: [UInt8], keyID: String)]()
-        for path in try storage.list(ManifestSignature.folder) where ManifestSignature.manifestPath(ofSignature: path) == manifest.path {
-            guard let signatureBytes = try storage.read(path) else { continue }
-            let location = storage.location + "/" + path
+        for path in try catalog.storage.list(ManifestSignature.folder)
+        where ManifestSignature.manifestPath(ofSignature: path) == manifest.path {
+            guard let signatureBytes = try catalog.storage.read(path) else { continue }
+            let location = catalog.storage.location + "/" + path
             let signature = try ManifestSignature.parseUnverified(signatureBytes, path: location)
             try signature.check(covers: manifest, bytes: bytes, path: location)
             found.append((path, signatureBytes, signature.keyID))

@@ -160,59 +160,39 @@ public struct VersionDiff: Equatable, Sendable {
     }
 }
 
-/// What updating to the newest version costs each version still in use: the versions
-/// distributions (and their `_name` previous pointers) point at, older than the newest.
-public struct UpdateCosts: Equatable, Sendable {
-    /// One version still in use, and what updating from it downloads.
-    public struct Row: Equatable, Sendable {
-        /// The distributions and previous pointers at `diff.from`, sorted.
-        public let distributions: [String]
-        public let diff: VersionDiff
-
-        public init(distributions: [String], diff: VersionDiff) {
-            self.distributions = distributions
-            self.diff = diff
-        }
-    }
-
-    public let bundle: String
-    public let flavor: String?
-    public let to: Int
-    /// Newest first.
-    public let rows: [Row]
-}
-
-extension Catalog {
-    /// `zinc diff --from --to`: the two versions `from` and `to` name. Without `from`, the
-    /// version `defaultBase(of:to:)` picks, and the diff says why (`defaultBase`).
-    public func diff(
-        bundle: String, from: VersionSpec?, to: VersionSpec, flavor: String? = nil,
+extension VersionDiff {
+    /// `zinc diff --from --to`: the diff between the two versions of `bundle` in
+    /// `catalog` that `from` and `to` name. Without `from`, the version the bundle's
+    /// `master` distribution points at unless that is `to`'s, else the version before;
+    /// the diff says which (`defaultBase`). Reads the catalog, changes nothing.
+    public init(
+        _ catalog: Catalog, bundle: String, from: VersionSpec?, to: VersionSpec, flavor: String? = nil,
         model: CostModel = CostModel()
-    ) throws -> VersionDiff {
+    ) throws {
         try Names.validateBundleName(bundle)
-        let entry = try index().bundle(bundle)
+        let entry = try catalog.index().bundle(bundle)
         let target = try to.resolve(in: entry, name: bundle)
         let base: Int
-        let reason: VersionDiff.DefaultBase?
+        let reason: DefaultBase?
         if let from {
             (base, reason) = (try from.resolve(in: entry, name: bundle), nil)
         } else {
             (base, reason) = try Self.defaultBase(of: entry, bundle: bundle, to: target)
         }
-        let old = try manifest(bundle: bundle, version: base)
-        let new = try manifest(bundle: bundle, version: target)
-        var diff = try VersionDiff(
-            from: old, to: new, flavor: flavor, model: model, chunkLists: (chunkList(of: old), chunkList(of: new)))
-        diff.defaultBase = reason
-        return diff
+        let old = try catalog.manifest(bundle: bundle, version: base)
+        let new = try catalog.manifest(bundle: bundle, version: target)
+        self = try VersionDiff(
+            from: old, to: new, flavor: flavor, model: model,
+            chunkLists: (catalog.chunkList(of: old), catalog.chunkList(of: new)))
+        defaultBase = reason
     }
 
     /// The version to compare `target` against when none is named: the one the bundle's
     /// `master` distribution points at unless that is `target`, else the version before
     /// `target`. A first version with `master` on it has nothing to compare against.
-    static func defaultBase(
+    private static func defaultBase(
         of entry: CatalogIndex.BundleEntry, bundle: String, to target: Int
-    ) throws -> (Int, VersionDiff.DefaultBase) {
+    ) throws -> (Int, DefaultBase) {
         let distro = "master"
         if let pointed = entry.distributions[distro], pointed != target, entry.versions.contains(pointed) {
             return (pointed, .distro(distro))
@@ -221,39 +201,6 @@ extension Catalog {
             throw ZincError.versionNotFound(bundle: bundle, version: "before \(target), its first (give --from)")
         }
         return (previous, .previousVersion)
-    }
-
-    /// A version's chunk list for pricing: none when it has none or it cannot be read
-    /// (clients then fetch whole objects too).
-    func chunkList(of manifest: Manifest) -> ChunkList? {
-        try? readChunkList(bundle: manifest.bundle, version: manifest.version)
-    }
-
-    /// `zinc diff --summary`: the cost of updating to `to` (the newest by default) from
-    /// each older version a distribution or previous pointer holds. A version without
-    /// `flavor` is left out: no client of that flavor can be on it.
-    public func updateCosts(
-        bundle: String, to: VersionSpec = .latest, flavor: String? = nil,
-        model: CostModel = CostModel()
-    ) throws -> UpdateCosts {
-        try Names.validateBundleName(bundle)
-        let entry = try index().bundle(bundle)
-        let target = try to.resolve(in: entry, name: bundle)
-        let new = try manifest(bundle: bundle, version: target)
-        let newChunks = chunkList(of: new)
-        _ = try new.paths(ofExistingFlavor: flavor)
-        let inUse = Set(entry.distributions.values).filter { $0 < target && entry.versions.contains($0) }
-        var rows = [UpdateCosts.Row]()
-        for version in inUse.sorted(by: >) {
-            let old = try manifest(bundle: bundle, version: version)
-            if let flavor, !old.flavors.contains(flavor) { continue }
-            rows.append(
-                UpdateCosts.Row(
-                    distributions: entry.distributions(pointingAt: version),
-                    diff: try VersionDiff(
-                        from: old, to: new, flavor: flavor, model: model, chunkLists: (chunkList(of: old), newChunks))))
-        }
-        return UpdateCosts(bundle: bundle, flavor: flavor, to: target, rows: rows)
     }
 }
 
@@ -397,29 +344,5 @@ extension VersionDiff.Rename: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(from, forKey: .from)
         try container.encode(to, forKey: .to)
-    }
-}
-
-/// `zinc diff --summary --json`: each row a `zinc diff --json` document with the
-/// distributions at its `from`.
-extension UpdateCosts: Encodable {
-    private enum CodingKeys: CodingKey { case bundle, flavor, to, versions }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(bundle, forKey: .bundle)
-        try container.encode(flavor, forKey: .flavor)
-        try container.encode(to, forKey: .to)
-        try container.encode(rows, forKey: .versions)
-    }
-}
-
-extension UpdateCosts.Row: Encodable {
-    private enum CodingKeys: CodingKey { case distributions }
-
-    public func encode(to encoder: any Encoder) throws {
-        try diff.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(distributions, forKey: .distributions)
     }
 }

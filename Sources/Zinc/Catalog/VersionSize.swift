@@ -36,14 +36,17 @@ public struct VersionSize: Equatable, Sendable {
     }
 }
 
-extension Catalog {
-    /// The sizes of `versions` of `bundle` (each one it has), in that order. Manifests
-    /// and chunk lists are read on several threads, a window of versions at a time, so a
-    /// long history is neither read one file after another nor held whole; each version
-    /// is read once, also as the previous of the next.
-    public func versionSizes(bundle: String, versions: [Int], model: CostModel = CostModel()) throws -> [VersionSize] {
+extension VersionSize {
+    /// The sizes of `versions` of `bundle` in `catalog` (each one it has), in that order,
+    /// as `zinc list --sizes` reads them; changes nothing. Manifests and chunk lists are
+    /// read on several threads, a window of versions at a time, so a long history is
+    /// neither read one file after another nor held whole; each version is read once,
+    /// also as the previous of the next.
+    public static func sizes(
+        in catalog: Catalog, bundle: String, versions: [Int], model: CostModel = CostModel()
+    ) throws -> [VersionSize] {
         try Names.validateBundleName(bundle)
-        let entry = try index().bundle(bundle)
+        let entry = try catalog.index().bundle(bundle)
         let window = 4 * AvailableCores.count
         var sizes = [VersionSize]()
         var held = [Int: (manifest: Manifest, chunks: ChunkList?)]()
@@ -52,8 +55,8 @@ extension Catalog {
             let previous = wanted.map { version in entry.versions.last { $0 < version } }
             let toRead = Array(Set(wanted + previous.compactMap { $0 }).subtracting(held.keys))
             let read = try parallelMap(count: toRead.count, workers: window) { i in
-                let manifest = try self.manifest(bundle: bundle, version: toRead[i])
-                return (manifest: manifest, chunks: self.chunkList(of: manifest))
+                let manifest = try catalog.manifest(bundle: bundle, version: toRead[i])
+                return (manifest: manifest, chunks: catalog.chunkList(of: manifest))
             }
             held.merge(zip(toRead, read).map { ($0, $1) }) { $1 }
             let current = held

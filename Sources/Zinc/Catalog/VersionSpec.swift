@@ -19,6 +19,21 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `text` as a version of `bundle` in `catalog`. When it is none, the error says how
+    /// to write what was most likely meant: `@test` for `test` or `tset` when the bundle
+    /// has a distribution `test` (a distribution's name without its `@` is the usual
+    /// slip). The catalog's index is read only then.
+    public init(_ text: String, of bundle: String, in catalog: Catalog) throws {
+        do {
+            try self.init(text)
+        } catch ZincError.invalidVersionSpec(let spec, _) {
+            let distros = (try? catalog.index().bundles[bundle]?.distroNames) ?? []
+            let word = spec.hasPrefix(":") || spec.hasPrefix("@") ? String(spec.dropFirst()) : spec
+            let meant = distros.contains(word) ? word : Spelling.nearest(to: word, among: distros)
+            throw ZincError.invalidVersionSpec(spec, suggestion: meant.map { "@" + $0 })
+        }
+    }
+
     public var description: String {
         switch self {
         case .number(let n): return String(n)
@@ -47,22 +62,6 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
                 throw ZincError.versionNotFound(bundle: name, version: "\(v) (distribution '\(distro)' points at it)")
             }
             return v
-        }
-    }
-}
-
-extension Catalog {
-    /// `text` as a version of `bundle`. When it is none, the error says how to write
-    /// what was most likely meant: `@test` for `test` or `tset` when the bundle has a
-    /// distribution `test` (a distribution's name without its `@` is the usual slip).
-    public func versionSpec(_ text: String, of bundle: String) throws -> VersionSpec {
-        do {
-            return try VersionSpec(text)
-        } catch ZincError.invalidVersionSpec(let spec, _) {
-            let distros = (try? index().bundles[bundle]?.distroNames) ?? []
-            let word = spec.hasPrefix(":") || spec.hasPrefix("@") ? String(spec.dropFirst()) : spec
-            let meant = distros.contains(word) ? word : Spelling.nearest(to: word, among: distros)
-            throw ZincError.invalidVersionSpec(spec, suggestion: meant.map { "@" + $0 })
         }
     }
 }

@@ -41,7 +41,9 @@ struct CloneBundle: ParsableCommand {
                     "Cloning", files: progress.completedFiles, of: progress.totalFiles,
                     bytes: progress.completedBytes, of: progress.totalBytes)
             }, workers: options.parallelism.jobs)
-        let result = try catalog.cloneBundle(bundle, version: catalog.versionSpec(version, of: bundle), into: dest, options: cloneOptions)
+        let result = try BundleClone(
+            catalog, bundle: bundle, version: VersionSpec(version, of: bundle, in: catalog), into: dest, options: cloneOptions
+        ).run()
         bar.finish()
         print("Cloned '\(bundle)' version \(result.version) (\(result.fileCount) files) to \(result.folder)")
         if let manifestFile = result.manifestFile { print("Wrote its manifest to \(manifestFile)") }

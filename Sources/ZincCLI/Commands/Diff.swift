@@ -54,13 +54,13 @@ struct Diff: ParsableCommand {
         let catalog = try self.catalog.reference.open()
         let model = CostModel(requestOverhead: requestCost)
         if summary {
-            let costs = try catalog.updateCosts(bundle: bundle, to: catalog.versionSpec(to, of: bundle), flavor: flavor, model: model)
+            let costs = try UpdateCosts(catalog, bundle: bundle, to: VersionSpec(to, of: bundle, in: catalog), flavor: flavor, model: model)
             if json { return try printJSON(costs) }
             printSummary(costs)
         } else {
-            let diff = try catalog.diff(
-                bundle: bundle, from: from.map { try catalog.versionSpec($0, of: bundle) },
-                to: catalog.versionSpec(to, of: bundle), flavor: flavor, model: model)
+            let diff = try VersionDiff(
+                catalog, bundle: bundle, from: from.map { try VersionSpec($0, of: bundle, in: catalog) },
+                to: VersionSpec(to, of: bundle, in: catalog), flavor: flavor, model: model)
             if json { return try printJSON(diff) }
             printFiles(of: diff)
             printDownload(of: diff)

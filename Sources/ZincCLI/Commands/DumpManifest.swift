@@ -18,6 +18,6 @@ struct DumpManifest: ParsableCommand {
     /// The whole command, shared with its Python-tool spelling `dump:manifest`.
     static func dump(catalog location: CatalogReference, bundle: String, version: String) throws {
         let catalog = try location.open()
-        try printJSON(catalog.manifest(bundle: bundle, resolving: catalog.versionSpec(version, of: bundle)).json())
+        try printJSON(catalog.manifest(bundle: bundle, resolving: VersionSpec(version, of: bundle, in: catalog)).json())
     }
 }

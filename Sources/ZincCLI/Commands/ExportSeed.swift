@@ -48,7 +48,7 @@ struct ExportSeed: ParsableCommand {
 
     func run() throws {
         let opened = try catalog.reference.open()
-        let spec = try version.map { try opened.versionSpec($0, of: bundle) } ?? .distro(distro ?? "master")
+        let spec = try version.map { try VersionSpec($0, of: bundle, in: opened) } ?? .distro(distro ?? "master")
         let bar = ProgressBar(quiet: quiet || json)
         defer { bar.finish() }  // on failure too, so the error starts on a line of its own
         let options = SeedExportOptions(
@@ -58,7 +58,7 @@ struct ExportSeed: ParsableCommand {
                     "Exporting", files: progress.completedFiles, of: progress.totalFiles, bytes: progress.completedBytes,
                     of: progress.totalBytes)
             }, workers: parallelism.jobs)
-        let result = try opened.exportSeed(bundle: bundle, version: spec, to: out, options: options)
+        let result = try SeedExport(opened, bundle: bundle, version: spec, to: out, options: options).run()
         bar.finish()
         if json {
             try printJSON(result)

@@ -45,7 +45,7 @@ struct ListBundle: ParsableCommand {
         withSHA: Bool, json: Bool, sizes: Bool = false
     ) throws {
         let catalog = try location.open()
-        let listing = try catalog.listVersion(bundle: bundle, resolving: catalog.versionSpec(version, of: bundle), flavor: flavor)
+        let listing = try catalog.listVersion(bundle: bundle, resolving: VersionSpec(version, of: bundle, in: catalog), flavor: flavor)
         let manifest = listing.manifest
         if json {
             return try printJSON(

@@ -57,7 +57,7 @@ struct ListCatalog: ParsableCommand {
         // Names alone (a text output option) need no manifest.
         let readsSizes = sizes && (json || !namesOnly)
         let sized = try bundles.map { bundle in
-            readsSizes ? try catalog.versionSizes(bundle: bundle.name, versions: bundle.versions.map(\.number)) : nil
+            readsSizes ? try VersionSize.sizes(in: catalog, bundle: bundle.name, versions: bundle.versions.map(\.number)) : nil
         }
         if json {
             return try printJSON(Report(catalog: try catalog.index().id, bundles: zip(bundles, sized).map(Report.Bundle.init)))

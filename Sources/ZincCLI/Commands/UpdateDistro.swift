@@ -36,7 +36,7 @@ struct UpdateDistro: ParsableCommand {
 
     func run() throws {
         let catalog = try self.catalog.reference.signed(by: signing).open()
-        let spec = try catalog.versionSpec(version, of: id)
+        let spec = try VersionSpec(version, of: id, in: catalog)
         let update = try DistroUpdate(catalog, bundle: id, distro: name, to: spec, savePrevious: !noPrev).run()
         if json { return try printJSON(DistroChangeReport(bundle: id, distro: name, change: update)) }
         switch update {

@@ -66,7 +66,7 @@ struct Verify: ParsableCommand {
             let catalog = try location.open()
             let scope: VerificationScope =
                 try bundle.map { name in
-                    try version.map { .version(bundle: name, try catalog.versionSpec($0, of: name)) } ?? .bundle(name)
+                    try version.map { .version(bundle: name, try VersionSpec($0, of: name, in: catalog)) } ?? .bundle(name)
                 } ?? .catalog
             let bar = ProgressBar(quiet: quiet)
             defer { bar.finish() }

@@ -24,7 +24,7 @@ struct BundleListAlias: ParsableCommand {
         }
         // As that tool printed it: one object per file and line.
         let catalog = try target.catalog.reference.open()
-        let manifest = try catalog.manifest(bundle: target.bundle, resolving: catalog.versionSpec(target.version, of: target.bundle))
+        let manifest = try catalog.manifest(bundle: target.bundle, resolving: VersionSpec(target.version, of: target.bundle, in: catalog))
         for path in try manifest.paths(ofExistingFlavor: flavor) {
             try printJSONLine(Line(file: path, sha: manifest.files[path]!.sha))
         }
