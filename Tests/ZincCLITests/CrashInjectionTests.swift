@@ -103,7 +103,7 @@ import ZincTestSupport
             contents[bytes, default: []].append(name)
         }
         if contents.count == 1 {
-            let report = try Catalog.open(at: CatalogLocation(rootPath: dir.at("cat"))).verify()
+            let report = try CatalogVerification(Catalog.open(at: CatalogLocation(rootPath: dir.at("cat")))).run()
             #expect(report.problems.isEmpty, "\(step): \(report.problems)")
             return
         }
@@ -115,7 +115,7 @@ import ZincTestSupport
             for name in CatalogIndex.fileNames {
                 try view.write(name, name.hasSuffix(".gz") ? GzipCompressor.compress(bytes) : bytes)
             }
-            let report = try Catalog.open(at: CatalogLocation(rootPath: view.path)).verify()
+            let report = try CatalogVerification(Catalog.open(at: CatalogLocation(rootPath: view.path))).run()
             #expect(report.problems.isEmpty, "\(step): a client reading \(names) would find \(report.problems)")
         }
     }

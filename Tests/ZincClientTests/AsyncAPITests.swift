@@ -111,7 +111,7 @@ import ZincTestSupport
     @Test func failuresCarryCodesAnAppCanSwitchOn() async throws {
         let fixture = try ClientFixture()
         let key = try SigningKey.generate()
-        _ = try fixture.catalog.signAll(with: CatalogSigner(key: key))
+        _ = try CatalogSigning(fixture.catalog, signer: CatalogSigner(key: key)).run()
         _ = try await fixture.repo.track(
             url: fixture.server.url, bundle: "B", trustedKeys: [SigningKey.generate().publicKey], options: fixture.options())
         let untrusted = try await fixture.repo.sync(options: fixture.options())

@@ -199,7 +199,7 @@ import ZincTestSupport
     /// chunks is checked against the SHA-256 the manifest's signature records.
     @Test func aSignedCatalogUpdatesByChunksToo() throws {
         let key = try SigningKey.generate()
-        _ = try catalog.signAll(with: CatalogSigner(key: key))
+        _ = try CatalogSigning(catalog, signer: CatalogSigner(key: key)).run()
         _ = try repo.track(url: server.url, bundle: "B", trustedKeys: [key.publicKey], options: options)
         let update = try sync()
         #expect(update.chunkedObjects == 3 && update.chunkFallBacks.isEmpty)

@@ -11,7 +11,7 @@ import ZincTestSupport
     /// Version 1 exported as a seed into `seed/`, and a fresh repo (not the fixture's) at `device/`.
     static func exported(signer: CatalogSigner? = nil) throws -> (ClientFixture, seed: String, repo: Repo) {
         let fixture = try ClientFixture()
-        if let signer { _ = try fixture.catalog.signAll(with: signer) }
+        if let signer { _ = try CatalogSigning(fixture.catalog, signer: signer).run() }
         try SeedExport(fixture.catalog, bundle: "B", version: .number(1), to: fixture.dir.at("seed")).run()
         return (fixture, fixture.dir.at("seed"), try Repo.initialize(at: fixture.dir.at("device")))
     }

@@ -10,7 +10,7 @@ import ZincClient
     @Test(arguments: ClientTransport.allCases) func aSignedCatalogSyncsOnlyWithItsKeyTrusted(_ transport: ClientTransport) throws {
         let fixture = try ClientFixture(transport: transport)
         let key = try SigningKey.generate()
-        _ = try fixture.catalog.signAll(with: CatalogSigner(key: key))
+        _ = try CatalogSigning(fixture.catalog, signer: CatalogSigner(key: key)).run()
 
         try fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: [key.publicKey], options: fixture.options())
         let report = try fixture.sync()
@@ -33,7 +33,7 @@ import ZincClient
         let fixture = try ClientFixture(transport: transport)
         let key = try SigningKey.generate()
         let signer = CatalogSigner(key: key)
-        _ = try fixture.catalog.signAll(with: signer)
+        _ = try CatalogSigning(fixture.catalog, signer: signer).run()
         try fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: [key.publicKey], options: fixture.options())
         #expect(try !fixture.sync().failed)
 
@@ -51,7 +51,7 @@ import ZincClient
         #expect(try fixture.dir.read(kept) == fixture.dir.read("cat/" + IndexSignature.path))
 
         // A new signature of the same index (a re-sign) is fetched and checked.
-        _ = try fixture.catalog.signAll(with: signer)
+        _ = try CatalogSigning(fixture.catalog, signer: signer).run()
         let resigned = try fixture.sync()
         #expect(!resigned.failed && resigned.catalogs.first?.requests == 2, "\(fixture.failure(resigned))")
         #expect(try fixture.dir.read(kept) == fixture.dir.read("cat/" + IndexSignature.path))

@@ -115,6 +115,6 @@ import ZincTestSupport
         for path in localFiles {
             #expect(try storage.read(path) == dir.read("cat/" + path), "\(path) differs")
         }
-        #expect(try remote.verify().problems.isEmpty)
+        #expect(try CatalogVerification(remote).run().problems.isEmpty)
     }
 }

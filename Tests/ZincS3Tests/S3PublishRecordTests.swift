@@ -38,7 +38,7 @@ import ZincTestSupport
         #expect(removed.contains("  - archives/B-1.tar ("), "\(removed)")
         #expect(!removed.contains("Kept "), "\(removed)")
         let storage = try server.storage(bucket: bucket, prefix: "cat")
-        #expect(try !storage.exists("manifests/B-1.json") && Catalog.open(storage).verify().problems.isEmpty)
+        #expect(try !storage.exists("manifests/B-1.json") && CatalogVerification(Catalog.open(storage)).run().problems.isEmpty)
     }
 
     @Test func anInterruptedImportLeavesNoLockObject() throws {

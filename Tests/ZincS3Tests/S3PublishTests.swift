@@ -33,7 +33,8 @@ import ZincTestSupport
     /// behind `catalog.json` for a moment, never ahead of what is there.
     static func everyReferenceResolves(_ storage: CatalogStorage) throws -> [String] {
         guard try storage.exists("catalog.json") else { return [] }
-        return try Catalog.open(storage).verify().problems.filter { !CatalogIndex.fileNames.contains($0.path) }.map(\.description)
+        return try CatalogVerification(Catalog.open(storage)).run().problems.filter { !CatalogIndex.fileNames.contains($0.path) }.map(
+            \.description)
     }
 
     @Test func aReaderPollingTheBucketNeverMissesAFile() throws {
@@ -81,6 +82,6 @@ import ZincTestSupport
         #expect(
             rerun.stdout.contains("\"unchanged\" : \(uploaded)") || rerun.stdout.contains("\"unchanged\": \(uploaded)"), "\(rerun.stdout)")
         #expect(try Self.everyReferenceResolves(storage).isEmpty)
-        #expect(try Catalog.open(storage).verify().problems.isEmpty)
+        #expect(try CatalogVerification(Catalog.open(storage)).run().problems.isEmpty)
     }
 }

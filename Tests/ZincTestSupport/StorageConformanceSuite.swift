@@ -375,7 +375,7 @@ public enum StorageConformanceSuite {
                 manifest.files["own.json"]?.sha == sha1Hex(SampleContent.text(2000 + entry.writer, word: "writer\(entry.writer)")),
                 "version \(version) holds the files of the writer that reported it")
         }
-        let report = try catalog.verify()
+        let report = try CatalogVerification(catalog).run()
         try expect(report.problems.isEmpty, "the catalog verifies: \(report.problems)")
     }
 }

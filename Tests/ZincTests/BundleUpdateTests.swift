@@ -276,7 +276,7 @@ import ZincTestSupport
             let catalog = try Catalog.open(FileStorage(root: dir.at(run.folder)))
             let options = BundleUpdateOptions(flavorspec: spec, includeMasterArchive: true, workers: run.workers)
             #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
-            #expect(try catalog.verify(workers: run.workers).isOK)
+            #expect(try CatalogVerification(catalog, workers: run.workers).run().isOK)
         }
         let reference = try dir.catalogContent("one")
         #expect(reference.keys.contains("archives/B-2~media.tar") && reference.keys.contains("archives/B-2.tar"))

@@ -66,7 +66,7 @@ import ZincTestSupport
         #expect(try content(of: gz, stored: stored) == Self.prose)
         #expect(try GzipDecompressor.decompress(stored) == Self.prose)
         #expect(Double(stored.count) <= 1.005 * Double(GzipCompressor.compress(Self.prose).count))
-        #expect(try catalog.verify().isOK)
+        #expect(try CatalogVerification(catalog).run().isOK)
     }
 
     /// A list written before chunks had a history (format 1) is still read: its gz
@@ -143,7 +143,7 @@ import ZincTestSupport
         let level = try object("level.json", version: 3)
         #expect(try list(3).objects[pack.digest] == list(1).objects[pack.digest])
         #expect(try list(3).objects[level.digest] == nil)
-        #expect(try catalog.verify().isOK)
+        #expect(try CatalogVerification(catalog).run().isOK)
     }
 
     @Test func deletingAVersionRemovesItsChunkList() throws {
@@ -166,7 +166,7 @@ import ZincTestSupport
             StoredChunk(length: Int64(chunks[2].length), storedLength: Int64(chunks[2].storedLength), hash: ChunkHash(7), format: .gz))
         list.objects[level.digest] = ObjectChunks(format: .gz, offset: layout.offset, chunks: chunks, history: Int64(layout.history))
         try dir.write("cat/chunks/B-1.json.gz", GzipCompressor.compress(list.encoded()))
-        let problems = try catalog.verify().problems.map { "\($0.path): \($0.problem)" }
+        let problems = try CatalogVerification(catalog).run().problems.map { "\($0.path): \($0.problem)" }
         #expect(problems == ["\(level.preferredPath): does not match its chunk list: chunk 2 does not have the hash its list gives"])
     }
 

@@ -61,7 +61,7 @@ import ZincTestSupport
         #expect(versionFiles(2).isEmpty, "the files written under the abandoned number are gone")
         #expect(try catalog.manifest(bundle: "B", version: 4).files["own.bin"]?.sha == sha1Hex(try dir.read("a/own.bin")))
         #expect(try catalog.manifest(bundle: "B", version: 3).files["own.bin"]?.sha == sha1Hex(try dir.read("b/own.bin")))
-        #expect(try catalog.verify().problems.isEmpty)
+        #expect(try CatalogVerification(catalog).run().problems.isEmpty)
     }
 
     @Test func archivesAreRebuiltWhenAVersionBelowCommitsMeanwhile() throws {
@@ -77,7 +77,7 @@ import ZincTestSupport
         gate.release(3)
         #expect(try b.wait() == .created(version: 3))
         #expect(try catalog.index().bundles["B"]?.versions == [1, 2, 3])
-        #expect(try catalog.verify().problems.isEmpty, "every archive in LMFO order over the versions that exist")
+        #expect(try CatalogVerification(catalog).run().problems.isEmpty, "every archive in LMFO order over the versions that exist")
 
         // Byte for byte what one writer after the other writes.
         let sequential = try Catalog.create(id: "com.example.race", in: MemoryStorage())
@@ -95,7 +95,7 @@ import ZincTestSupport
         #expect(try a.wait() == .unchanged(version: 3))
         #expect(try catalog.index().bundles["B"]?.versions == [1, 3])
         #expect(versionFiles(2).isEmpty)
-        #expect(try catalog.verify().problems.isEmpty)
+        #expect(try CatalogVerification(catalog).run().problems.isEmpty)
     }
 
     @Test func aVersionDeletedBelowAnImportInFlightReordersItsArchive() throws {
@@ -106,7 +106,7 @@ import ZincTestSupport
         }
         #expect(try a.wait() == .created(version: 3))
         #expect(try catalog.index().bundles["B"]?.versions == [2, 3])
-        #expect(try catalog.verify().problems.isEmpty)
+        #expect(try CatalogVerification(catalog).run().problems.isEmpty)
     }
 
     @Test func anIndexListingAVersionTwiceIsNeverWrittenAndVerifySeesOne() throws {
@@ -117,7 +117,10 @@ import ZincTestSupport
         let json = Array(
             #"{"bundles":{"B":{"distributions":{},"next_version":1,"versions":[1,1]}},"format":"1","id":"com.example.race"}"#.utf8)
         for name in CatalogIndex.fileNames { try storage.write(name.hasSuffix(".gz") ? GzipCompressor.compress(json) : json, to: name) }
-        #expect(try catalog.verify().problems.map(\.description) == ["catalog.json: version 1 of 'B' is listed more than once"])
+        #expect(
+            try CatalogVerification(catalog).run().problems.map(\.description) == [
+                "catalog.json: version 1 of 'B' is listed more than once"
+            ])
     }
 }
 

@@ -41,7 +41,7 @@ import ZincTestSupport
         #expect(files(of: 2).allSatisfy { !dir.exists("cat/" + $0) })
         #expect(files(of: 1).allSatisfy { dir.exists("cat/" + $0) })
         #expect(dir.files(under: "cat/objects") == objects, "objects are clean's to remove")
-        #expect(try catalog.verify().isOK)
+        #expect(try CatalogVerification(catalog).run().isOK)
         // Numbers are never reused.
         try dir.write("src/v4.txt", "4")
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 4))
@@ -71,7 +71,7 @@ import ZincTestSupport
         let deletion = try VersionDeletion(catalog, bundle: "B", versions: [.unreferenced]).run()
         #expect((deletion.versions, deletion.removesLastVersion, deletion.files) == ([1, 3], false, files(of: 1, 3)))
         #expect(try catalog.index().bundles["B"] == .init(versions: [2], distributions: ["master": 2], nextVersion: 3))
-        #expect(try catalog.verify().isOK)
+        #expect(try CatalogVerification(catalog).run().isOK)
         #expect(try VersionDeletion(catalog, bundle: "B", versions: [.unreferenced]).run().versions.isEmpty)
     }
 
@@ -90,7 +90,7 @@ import ZincTestSupport
             try VersionDeletion(catalog, bundle: "B", versions: [.spec(.latest)]).run()
         }
         #expect(try catalog.updateBundle("B", from: dir.at("src")) == .created(version: 4))
-        #expect(try catalog.verify().isOK)
+        #expect(try CatalogVerification(catalog).run().isOK)
     }
 
     @Test func aDryRunChangesNothing() throws {

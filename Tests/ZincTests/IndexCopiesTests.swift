@@ -40,7 +40,7 @@ import ZincTestSupport
         // The re-run of the same command: nothing to change, and it says so, but the copies agree again.
         #expect(try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run() == .unchanged(version: 2))
         try expectCopiesEqual()
-        #expect(try catalog.verify().isOK)
+        #expect(try CatalogVerification(catalog).run().isOK)
     }
 
     @Test func anUnchangedImportRepairsLaggingCopies() throws {
@@ -64,7 +64,7 @@ import ZincTestSupport
         let second = try CatalogClean(catalog, grace: .zero).run()
         #expect(second.files.map(\.path).filter { $0.hasPrefix("manifests/") } == ["manifests/B-1.json", "manifests/B-1.json.gz"])
         #expect(second.files.map(\.path).contains("archives/B-1.tar"))
-        #expect(try catalog.verify().isOK)
+        #expect(try CatalogVerification(catalog).run().isOK)
     }
 
     @Test func aCatalogWithOnlyTheLegacyCopiesGetsItsCommitPoint() throws {

@@ -44,7 +44,7 @@ import ZincTestSupport
             default:
                 break
             }
-            #expect(try catalog.verify().problems.isEmpty, "step \(step)")
+            #expect(try CatalogVerification(catalog).run().problems.isEmpty, "step \(step)")
         }
     }
 
@@ -121,7 +121,7 @@ import ZincTestSupport
             try dir.write("src/changing.txt", SampleContent.text(200 + version))
             _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(statCacheFolder: nil))
             let before = folders.map { storage.reads(under: $0) }
-            #expect(try catalog.verify(.version(bundle: "B", .latest)).problems.isEmpty)
+            #expect(try CatalogVerification(catalog, scope: .version(bundle: "B", .latest)).run().problems.isEmpty)
             readsOfOneVersion[version] = zip(folders, before).map { storage.reads(under: $0) - $1 }
         }
         #expect(readsOfOneVersion[3]! == [3, 2, 1, 2])  // its manifest twice (plain and .gz), the previous one once
@@ -129,7 +129,7 @@ import ZincTestSupport
 
         _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(10)), .spec(.number(20))]).run()
         let before = folders.map { storage.reads(under: $0) }
-        let report = try catalog.verify()
+        let report = try CatalogVerification(catalog).run()
         #expect(report.problems.isEmpty)
         // 28 versions, each with its own `changing.txt`, and one `unchanged.bin`.
         #expect(zip(folders, before).map { storage.reads(under: $0) - $1 } == [56, 28, 28, 29])

@@ -39,7 +39,7 @@ import ZincTestSupport
         let removed = Set(before).subtracting(dir.files(under: "cat"))
         #expect(removed == Set(dryRun.clean.files.map(\.path)))
         #expect(try catalog.index().bundles["B"]?.versions == [1, 3, 4])
-        #expect(try catalog.verify().isOK)
+        #expect(try CatalogVerification(catalog).run().isOK)
     }
 
     @Test func refusesToKeepNoVersion() throws {

@@ -18,7 +18,7 @@ import ZincTestSupport
         let original = try dir.catalogContent("cat").filter { !$0.key.hasPrefix("locks/") && !$0.key.hasPrefix("retired/") }
         #expect(copied == original)
         #expect(first.uploaded.count == original.count - 4)
-        #expect(try Catalog.open(destination).verify().problems.isEmpty)
+        #expect(try CatalogVerification(Catalog.open(destination)).run().problems.isEmpty)
 
         let again = try catalog.publish(to: destination)
         #expect(again.uploaded.isEmpty && !again.indexChanged && again.unchanged == first.uploaded.count)
@@ -110,7 +110,7 @@ import ZincTestSupport
         let removed = try catalog.publish(to: destination, options: PublishOptions(delete: true, grace: .zero))
         #expect(removed.deleted.map(\.path).contains("archives/B-1.tar"))
         #expect(try !destination.exists("archives/B-1.tar") && !destination.exists("manifests/B-1.json"))
-        #expect(try Catalog.open(destination).verify().problems.isEmpty)
+        #expect(try CatalogVerification(Catalog.open(destination)).run().problems.isEmpty)
         #expect(
             try dir.catalogContent("live").filter { !$0.key.hasPrefix("retired/") && !$0.key.hasPrefix("locks/") }
                 == dir.catalogContent("cat").filter { !$0.key.hasPrefix("retired/") && !$0.key.hasPrefix("locks/") })
@@ -152,14 +152,14 @@ import ZincTestSupport
         let total = try dir.catalogContent("cat").filter { !$0.key.hasPrefix("locks/") }.count - 4
         let resumed = try catalog.publish(to: destination)
         #expect(resumed.uploaded.count == total - 3)
-        #expect(try Catalog.open(destination).verify().problems.isEmpty)
+        #expect(try CatalogVerification(Catalog.open(destination)).run().problems.isEmpty)
     }
 
     private static func everyReferenceResolves(in storage: CatalogStorage) throws -> Bool {
         guard try storage.exists("catalog.json") else { return true }
         // The copies follow the commit point (a fresh destination lacks them for a moment);
         // everything else must be there.
-        return try Catalog.open(storage).verify().problems.allSatisfy { CatalogIndex.fileNames.contains($0.path) }
+        return try CatalogVerification(Catalog.open(storage)).run().problems.allSatisfy { CatalogIndex.fileNames.contains($0.path) }
     }
 }
 

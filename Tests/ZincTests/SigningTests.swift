@@ -109,6 +109,6 @@ import ZincTestSupport
             trusted: [key.publicKey])
         #expect(signature.indexSHA256 == SHA256.digest(index))
         #expect(try catalog.index().bundles["B"]?.distributions.count == 8)
-        #expect(try catalog.verify(trustedKeys: [key.publicKey]).problems == [])
+        #expect(try CatalogVerification(catalog, trustedKeys: [key.publicKey]).run().problems == [])
     }
 }

@@ -61,7 +61,7 @@ import ZincTestSupport
         let other = try Catalog.create(id: "c2", in: FileStorage(root: dir.at("cat2")))
         #expect(try other.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 1))
         #expect(dir.files(under: "cat2/objects") == dir.files(under: "cat/objects"))
-        #expect(try other.verify().problems.isEmpty)
+        #expect(try CatalogVerification(other).run().problems.isEmpty)
     }
 
     @Test func livesOutsideTheSourceAndTheCatalog() throws {

@@ -51,6 +51,6 @@ import ZincTestSupport
         for path in ["manifests/B-2.json", "archives/B-2.tar", "archives/B-1.tar"] {
             #expect(try storage.read(path) == dir.read("cat/" + path), "\(path) differs")
         }
-        #expect(try catalog.verify().problems.isEmpty)
+        #expect(try CatalogVerification(catalog).run().problems.isEmpty)
     }
 }

@@ -21,7 +21,7 @@ import ZincTestSupport
     }
 
     func problems(_ scope: VerificationScope = .catalog) throws -> [String] {
-        try catalog.verify(scope).problems.map(\.description)
+        try CatalogVerification(catalog, scope: scope).run().problems.map(\.description)
     }
 
     func object(_ file: String, version: Int = 1) throws -> StoredObject {
@@ -41,7 +41,7 @@ import ZincTestSupport
     }
 
     @Test func anIntactCatalogHasNoProblems() throws {
-        let report = try catalog.verify()
+        let report = try CatalogVerification(catalog).run()
         #expect(report == VerificationReport(problems: [], bundles: 1, versions: 2, objects: 4, archives: 2))
         #expect(report.summary == "Verified 1 bundle, 2 versions, 4 objects, 2 archives: no problems")
         #expect(
@@ -52,7 +52,7 @@ import ZincTestSupport
     @Test func findsAMissingObject() throws {
         let photo = try object("photos/85x85/kind.jpg")
         try FileManager.default.removeItem(atPath: dir.at("cat/" + photo.preferredPath))
-        let report = try catalog.verify()
+        let report = try CatalogVerification(catalog).run()
         #expect(report.problems.map(\.description) == ["\(photo.preferredPath): missing (manifests/B-1.json refers to it)"])
         #expect(report.summary == "Verified 1 bundle, 2 versions, 4 objects, 2 archives: 1 problem")
     }
@@ -241,7 +241,7 @@ import ZincTestSupport
 
     @Test func checksSharedObjectsOnce() throws {
         _ = try catalog.updateBundle("C", from: dir.at("src"))
-        let report = try catalog.verify()
+        let report = try CatalogVerification(catalog).run()
         #expect(report == VerificationReport(problems: [], bundles: 2, versions: 3, objects: 4, archives: 3))
         let photo = try object("photos/85x85/kind.jpg")
         try FileManager.default.removeItem(atPath: dir.at("cat/" + photo.preferredPath))
@@ -250,14 +250,16 @@ import ZincTestSupport
 
     @Test func checksOnlyTheScopeAskedFor() throws {
         try dir.write("cat/index.json", "{}")
-        #expect(try catalog.verify(.bundle("B")) == VerificationReport(problems: [], bundles: 1, versions: 2, objects: 4, archives: 2))
         #expect(
-            try catalog.verify(.version(bundle: "B", .number(1)))
+            try CatalogVerification(catalog, scope: .bundle("B")).run()
+                == VerificationReport(problems: [], bundles: 1, versions: 2, objects: 4, archives: 2))
+        #expect(
+            try CatalogVerification(catalog, scope: .version(bundle: "B", .number(1))).run()
                 == VerificationReport(problems: [], bundles: 1, versions: 1, objects: 3, archives: 1))
-        #expect(try catalog.verify(.version(bundle: "B", .distro("master"))).objects == 4)
-        #expect(throws: ZincError.bundleNotFound("X")) { try catalog.verify(.bundle("X")) }
+        #expect(try CatalogVerification(catalog, scope: .version(bundle: "B", .distro("master"))).run().objects == 4)
+        #expect(throws: ZincError.bundleNotFound("X")) { try CatalogVerification(catalog, scope: .bundle("X")).run() }
         #expect(throws: ZincError.versionNotFound(bundle: "B", version: "9")) {
-            try catalog.verify(.version(bundle: "B", .number(9)))
+            try CatalogVerification(catalog, scope: .version(bundle: "B", .number(9))).run()
         }
     }
 
@@ -266,8 +268,8 @@ import ZincTestSupport
         _ = try catalog.updateBundle("F", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
         _ = try catalog.updateBundle("G", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec, includeMasterArchive: true))
         #expect(!dir.exists("cat/archives/F-1.tar"))
-        #expect(try catalog.verify(.bundle("F")).archives == 2)
-        #expect(try catalog.verify(.bundle("G")).archives == 3)
+        #expect(try CatalogVerification(catalog, scope: .bundle("F")).run().archives == 2)
+        #expect(try CatalogVerification(catalog, scope: .bundle("G")).run().archives == 3)
         #expect(try problems().isEmpty)
 
         var dropped = ""
@@ -282,7 +284,7 @@ import ZincTestSupport
             var last = [MaintenanceProgress.Phase: MaintenanceProgress]()
         }
         let log = Log()
-        _ = try catalog.verify { progress in
+        _ = try CatalogVerification(catalog).run { progress in
             log.lock.withLock {
                 if progress.completedItems > log.last[progress.phase]?.completedItems ?? 0 { log.last[progress.phase] = progress }
             }

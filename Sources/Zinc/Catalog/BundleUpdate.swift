@@ -97,7 +97,7 @@ extension Catalog {
         try Names.validateBundleName(name)
         if let concern = Names.clientConcern(bundleName: name) { logger.warning("\(concern)") }
         // Before a single object is stored, not at the commit.
-        try checkUnsignedChangeAllowed()
+        try CommitSigning(catalog: self).checkUnsignedChangeAllowed()
         let tally = WriteTally()
         // The objects stored or reused below are garbage to `clean` until the manifest
         // is committed: the shared import lock keeps it waiting until then.

@@ -5,7 +5,7 @@ public final class Catalog: Sendable {
     public let storage: CatalogStorage
     public let config: CatalogConfig
     public let logger: Logger
-    /// Signs what this catalog's writes add to the index (see `signBeforeCommit`); nil
+    /// Signs what this catalog's writes add to the index (see `CommitSigning.signBeforeCommit`); nil
     /// writes no signature.
     public let signer: CatalogSigner?
     /// Whether a change to the index of a signed catalog may be made without `signer`.

@@ -50,7 +50,7 @@ extension Catalog {
 
     /// Writes the four copies of a new catalog's index; `catalog.json` only if absent.
     func createIndex(_ index: CatalogIndex) throws {
-        _ = try signBeforeCommit(index, bytes: index.encoded(), replacing: nil)
+        _ = try CommitSigning(catalog: self).signBeforeCommit(index, bytes: index.encoded(), replacing: nil)
         guard try storage.write(index.encoded(), to: Self.commitPoint, .ifAbsent) == .written else {
             throw ZincError.catalogExists(storage.location)
         }
@@ -77,11 +77,11 @@ extension Catalog {
             if updated == current.index { return result }
             try updated.checkWritable()
             let bytes = updated.encoded()
-            if try signBeforeCommit(updated, bytes: bytes, replacing: current.index),
+            if try CommitSigning(catalog: self).signBeforeCommit(updated, bytes: bytes, replacing: current.index),
                 try storage.write(bytes, to: Self.commitPoint, current.version.map { .ifMatch($0) } ?? .ifAbsent) == .written
             {
                 try publishCopies(of: bytes, stale: Self.indexCopies)
-                try signatureFollowsCommit()
+                try CommitSigning(catalog: self).signatureFollowsCommit()
                 return result
             }
             // Another writer committed (or signed) first: back off a little, more each time, at random.

@@ -1,32 +1,36 @@
-/// What `addChunkLists` wrote.
-public struct ChunkListBackfill: Equatable, Sendable {
-    /// `chunks/B-V.json.gz` of each version that got one.
-    public var written: [String] = []
-    /// Raw objects read and chunked (each once, however many versions share it).
-    public var chunkedObjects = 0
-    public var bytesRead: Int64 = 0
-}
+/// Gives the versions of `bundle` (nil: every bundle) that have no chunk list one, for
+/// their raw objects of `ContentChunker.threshold` bytes or more, read from the catalog:
+/// how a catalog written before chunk lists lets clients fetch chunks of the objects old
+/// clients may already cache, none of which is rewritten (`zinc add_chunk_lists`).
+/// Gzipped objects written without flush points stay whole. A version of small files
+/// gets no list. Runs beside imports, never beside a clean (the import lock, shared).
+///
+/// It has no plan: which versions get a list, and what it holds, is known only once
+/// their objects are read and chunked, which is the whole work; ``run()`` does it.
+public struct ChunkListBackfill: Sendable {
+    public let catalog: Catalog
+    /// The bundle whose versions get lists; nil: every bundle.
+    public let bundle: String?
 
-extension Catalog {
-    /// Gives the versions of `bundle` (nil: every bundle) that have no chunk list one,
-    /// for their raw objects of `ContentChunker.threshold` bytes or more, read from the
-    /// catalog: how a catalog written before chunk lists lets clients fetch chunks of
-    /// the objects old clients may already cache, none of which is rewritten. Gzipped
-    /// objects written without flush points stay whole. A version of small files gets no
-    /// list. Runs beside imports, never beside `clean` (the import lock, shared).
-    public func addChunkLists(bundle: String? = nil) throws -> ChunkListBackfill {
+    public init(_ catalog: Catalog, bundle: String? = nil) {
+        self.catalog = catalog
+        self.bundle = bundle
+    }
+
+    public func run() throws -> ChunkListBackfillReport {
         if let bundle { try Names.validateBundleName(bundle) }
-        let index = try self.index()
+        let storage = catalog.storage
+        let index = try catalog.index()
         let bundles = try bundle.map { [($0, try index.bundle($0))] } ?? index.bundles.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return try storage.withImportLock(exclusive: false) { _ in
-            var report = ChunkListBackfill()
+            var report = ChunkListBackfillReport()
             var chunked = [SHA1.Digest: ObjectChunks]()
             for (name, entry) in bundles {
                 for version in entry.versions {
                     let path = VersionFiles(bundle: name, version: version).chunkList
                     guard try !storage.exists(path) else { continue }
                     var list = ChunkList()
-                    for object in try manifest(bundle: name, version: version).objects(flavor: nil).values {
+                    for object in try catalog.manifest(bundle: name, version: version).objects(flavor: nil).values {
                         guard let size = object.contentSize, size >= ContentChunker.threshold else { continue }
                         if chunked[object.digest] == nil {
                             chunked[object.digest] = try chunks(ofRaw: object)
@@ -49,6 +53,7 @@ extension Catalog {
 
     /// The chunks of a raw object as stored, which must hash to its name.
     private func chunks(ofRaw object: StoredObject) throws -> ObjectChunks {
+        let storage = catalog.storage
         let path = StoredObject.path(digest: object.digest, format: .raw)
         guard let reader = try storage.openForReading(path) else {
             throw ZincError.objectVanished(sha: object.sha)

@@ -1,31 +1,5 @@
 import Synchronization
 
-/// Which part of a catalog `verify` checks.
-public enum VerificationScope: Equatable, Sendable {
-    /// Everything: the four index files and every bundle.
-    case catalog
-    /// One bundle: its distributions and every version.
-    case bundle(String)
-    /// One version of a bundle.
-    case version(bundle: String, VersionSpec)
-}
-
-extension Catalog {
-    /// Checks that everything the index promises is there and intact: manifests,
-    /// objects (size and SHA-1 of their content), archives (members, bytes, LMFO order),
-    /// distributions, and the four index files agreeing. Damage is collected into the
-    /// report, never thrown; only a scope that names nothing throws. Objects and archives
-    /// are checked on `workers` threads (nil: one per available core). With
-    /// `trustedKeys`, signatures are checked too (`checkSignatures`), and each object's
-    /// content against the SHA-256 its manifest's signature records.
-    public func verify(
-        _ scope: VerificationScope = .catalog, trustedKeys: [PublicKey] = [], workers: Int? = nil,
-        progress: (@Sendable (MaintenanceProgress) -> Void)? = nil
-    ) throws -> VerificationReport {
-        try CatalogVerifier(catalog: self, trustedKeys: trustedKeys, workers: workers, progress: progress).run(scope)
-    }
-}
-
 /// One `verify` run. The sequential parts (index, manifests) record problems as they
 /// go; objects and archives are checked in parallel, each returning its own problems.
 /// The lanes share the verifier, so what it records is kept under a lock.

@@ -1,6 +1,6 @@
 /// What a catalog's writers sign with: a key, and how long an index signature stays
 /// valid. A `Catalog` opened with one signs every manifest its index starts listing and
-/// every index it commits (`Catalog.signBeforeCommit`), whichever command or program
+/// every index it commits (`CommitSigning.signBeforeCommit`), whichever command or program
 /// changes it.
 public struct CatalogSigner: Sendable {
     public let key: SigningKey

@@ -1,55 +1,25 @@
-/// Signing on the commit path. The order follows FORMAT.md's write order: a manifest's
-/// signature after the manifest (and flushed) and before an index lists its version; the
-/// index signature before the index it covers. The index signature is replaced by
-/// compare-and-swap on its own version, so of two signing writers racing, one retries;
-/// and after each commit the signature is made to follow `catalog.json` again, as the
-/// index copies do. A writer killed between its signature and its commit leaves a
-/// signature of an index never committed: clients then treat the catalog as unsigned
-/// until the next signed change (or `zinc sign`).
-extension Catalog {
-    /// Before `updated` (encoded as `bytes`) replaces `previous` as the index: signs the
-    /// manifests of the versions it newly lists or newly points a distribution at (one
-    /// imported unsigned, then promoted by a signing writer, would otherwise be refused
-    /// by every client that trusts the key), then the index. False when another writer
-    /// replaced the index signature meanwhile (the caller reads again and retries).
-    func signBeforeCommit(_ updated: CatalogIndex, bytes: [UInt8], replacing previous: CatalogIndex?) throws -> Bool {
-        guard let signer else {
-            try checkUnsignedChangeAllowed()
-            return true
-        }
-        var wrote = false
-        for (name, bundle) in updated.bundles.sorted(by: { $0.key < $1.key }) {
-            let before = previous?.bundles[name]
-            // `_name` pointers only keep a version for a rollback, which signs it then.
-            let pointedAt = bundle.distributions.filter { !$0.key.hasPrefix("_") && before?.distributions[$0.key] != $0.value }.values
-            let versions = Set(bundle.versions.filter { !(before?.versions.contains($0) ?? false) } + pointedAt)
-            for version in versions.sorted() where bundle.versions.contains(version) {
-                var known = try earlierContentDigests(bundle: name, below: version, versions: bundle.versions, signer: signer)
-                wrote = try signManifest(bundle: name, version: version, signer: signer, known: &known) || wrote
-            }
-        }
-        if wrote { try storage.flush() }
-        return try writeIndexSignature(covering: bytes, catalog: updated.id, signer: signer) != nil
+/// Signs every manifest the index lists that lacks a valid signature by the key, then
+/// the index (always, which also moves its expiry): `zinc sign`. How a catalog written
+/// without a key, or changed by another tool, becomes signed, and how its index signature
+/// is renewed before it expires.
+///
+/// It has no plan (`zinc sign` has no dry run): it decides manifest by manifest, from the
+/// signatures it reads, what to sign (a valid signature by the key stays), and always
+/// signs the index anew, so ``run(progress:)`` is the whole operation. The index is signed
+/// under the writer lock, by compare-and-swap on its signature, and again if
+/// `catalog.json` changed meanwhile.
+public struct CatalogSigning: Sendable {
+    public let catalog: Catalog
+    public let signer: CatalogSigner
+
+    public init(_ catalog: Catalog, signer: CatalogSigner) {
+        self.catalog = catalog
+        self.signer = signer
     }
 
-    /// Refuses, before anything is written, a change this catalog would leave unsigned
-    /// though it is signed, unless unsigned changes were allowed.
-    func checkUnsignedChangeAllowed() throws {
-        guard signer == nil, !allowsUnsignedChanges, try storage.exists(IndexSignature.path) else { return }
-        throw ZincError.signedCatalogNeedsSigner(storage.location)
-    }
-
-    /// After a commit: another signing writer may have replaced the index signature
-    /// between this writer's signature and its commit, so it follows `catalog.json` again.
-    func signatureFollowsCommit() throws {
-        guard let signer else { return }
-        _ = try signCurrentIndex(signer, refresh: false)
-    }
-
-    /// Signs every manifest the index lists that lacks a valid signature by the key,
-    /// then the index (always, which also moves its expiry): `zinc sign`.
-    public func signAll(with signer: CatalogSigner, progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> SigningReport {
-        let index = try self.index()
+    public func run(progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> SigningReport {
+        let writer = SignatureWriter(catalog: catalog, signer: signer)
+        let index = try catalog.index()
         let listed = index.bundles.sorted { $0.key < $1.key }
         let counter = ProgressCounter<MaintenanceProgress>(
             .signing, totalItems: listed.reduce(0) { $0 + $1.value.versions.count },
@@ -58,142 +28,12 @@ extension Catalog {
         for (name, bundle) in listed {
             var known = [SHA1.Digest: SHA256.Digest]()
             for version in bundle.versions {
-                if try signManifest(bundle: name, version: version, signer: signer, known: &known) { signed += 1 } else { already += 1 }
+                if try writer.signManifest(bundle: name, version: version, known: &known) { signed += 1 } else { already += 1 }
                 counter.finishedItem(bytes: 0)
             }
         }
-        try storage.flush()
-        let signature = try storage.withWriterLock { try signCurrentIndex(signer, refresh: true) }
+        try catalog.storage.flush()
+        let signature = try catalog.storage.withWriterLock { try writer.signCurrentIndex(refresh: true) }
         return SigningReport(manifestsSigned: signed, manifestsAlreadySigned: already, index: signature)
-    }
-
-    // MARK: Manifests
-
-    /// Writes the signature of one manifest by `signer`'s key unless a valid one is
-    /// there (a damaged one is replaced). `known` holds content digests already computed
-    /// (or read from signatures of earlier versions) and receives this version's.
-    /// Returns whether it wrote one.
-    private func signManifest(
-        bundle: String, version: Int, signer: CatalogSigner,
-        known: inout [SHA1.Digest: SHA256.Digest]
-    ) throws -> Bool {
-        let key = signer.key.publicKey
-        let path = ManifestSignature.path(bundle: bundle, version: version, keyID: key.id)
-        let (bytes, manifestPath) = try manifestBytes(bundle: bundle, version: version)
-        let manifest = try Manifest.parse(bytes, path: manifestPath)
-        if let existing = try storage.read(path),
-            let signature = try? ManifestSignature.verified(existing, path: path, trusted: [key]),
-            (try? signature.check(covers: manifest, bytes: bytes, path: path)) != nil
-        {
-            known.merge(signature.objects) { first, _ in first }
-            return false
-        }
-        let objects = Array(Set(manifest.files.values.map(\.object)))
-        let missing = objects.filter { known[$0.digest] == nil }
-        let digests = try parallelMap(count: missing.count, workers: storage.parallelRequests) { try self.contentSHA256(of: missing[$0]) }
-        for (object, digest) in zip(missing, digests) { known[object.digest] = digest }
-        let signature = ManifestSignature(
-            catalog: manifest.catalog, bundle: bundle, version: version,
-            manifestSHA256: SHA256.digest(bytes),
-            objects: Dictionary(uniqueKeysWithValues: Set(objects.map(\.digest)).map { ($0, known[$0]!) }))
-        try storage.write(signature.encoded(signedBy: signer.key), to: path)
-        return true
-    }
-
-    /// The content digests the key's signature of the newest version below `version`
-    /// holds: a new version shares most objects with it, and those need not be read again.
-    private func earlierContentDigests(
-        bundle: String, below version: Int, versions: [Int],
-        signer: CatalogSigner
-    ) throws -> [SHA1.Digest: SHA256.Digest] {
-        let key = signer.key.publicKey
-        guard let earlier = versions.filter({ $0 < version }).max() else { return [:] }
-        let path = ManifestSignature.path(bundle: bundle, version: earlier, keyID: key.id)
-        guard let bytes = try storage.read(path), let signature = try? ManifestSignature.verified(bytes, path: path, trusted: [key]) else {
-            return [:]
-        }
-        return signature.objects
-    }
-
-    /// The SHA-256 of an object's content, read back from the catalog; its SHA-1 is
-    /// checked on the way, so a damaged object is never signed.
-    private func contentSHA256(of object: StoredObject) throws -> SHA256.Digest {
-        let path = object.preferredPath
-        let location = storage.location + "/" + path
-        guard let reader = try storage.openForReading(path) else {
-            throw ZincError.integrity(path: location, reason: "missing, so the manifests naming it cannot be signed")
-        }
-        let hasher = SHA256()
-        let decoder = StoredObjectDecoder(format: object.preferredFormat) { hasher.update($0) }
-        let sha: String
-        do {
-            try reader.forEachChunk { try decoder.update($0) }
-            sha = try decoder.finish()
-        } catch let failure as GzipDecompressor.Failure {
-            throw ZincError.integrity(path: location, reason: "not one valid gzip stream (\(failure)); not signed")
-        }
-        guard sha == object.sha else {
-            throw ZincError.integrity(path: location, reason: "its content hashes to \(sha), not to its name; not signed")
-        }
-        return hasher.finalize()
-    }
-
-    // MARK: The index
-
-    /// Replaces the index signature with one covering `bytes`, by compare-and-swap on the
-    /// signature's own version; false when another writer replaced it first. The
-    /// sequence number is one more than the replaced signature's, and at least the time
-    /// in milliseconds, so it keeps growing even past a lost or damaged signature.
-    private func writeIndexSignature(
-        covering bytes: [UInt8], catalog id: String,
-        signer: CatalogSigner
-    ) throws -> IndexSignature? {
-        let current = try storage.readVersioned(IndexSignature.path)
-        let previous = current.flatMap { try? IndexSignature.parse($0.bytes, path: IndexSignature.path).0 }
-        let now = WallClock.nowMilliseconds()
-        let sequence = max((previous?.sequence ?? 0) + 1, now)
-        guard IndexSignature.sequenceRange.contains(sequence) else {
-            throw ZincError.signature(
-                path: storage.location + "/" + IndexSignature.path,
-                reason: "its sequence number \(sequence) is past the largest allowed")
-        }
-        let signedAt = now / 1000
-        var signature = IndexSignature(
-            catalog: id, sequence: sequence, signedAt: signedAt,
-            expiresAt: signedAt + signer.validity.components.seconds, indexSHA256: SHA256.digest(bytes))
-        let condition: WriteCondition = current.map { .ifMatch($0.version) } ?? .ifAbsent
-        guard try storage.write(signature.encoded(signedBy: signer.key), to: IndexSignature.path, condition) == .written else {
-            return nil
-        }
-        try storage.flush()
-        signature.keyID = signer.key.publicKey.id
-        return signature
-    }
-
-    /// Makes the index signature cover what `catalog.json` holds now: when `refresh`,
-    /// always with a new signature; otherwise only when it covers something else.
-    /// Returns the signature in place.
-    private func signCurrentIndex(_ signer: CatalogSigner, refresh: Bool) throws -> IndexSignature {
-        let key = signer.key.publicKey
-        for attempt in 0..<Self.indexAttempts {
-            let current = try readIndex()
-            guard current.version != nil else {
-                // A legacy catalog: its commit point appears first, and is what gets signed.
-                try repairCopies(of: current)
-                continue
-            }
-            if !(refresh && attempt == 0), let bytes = try storage.read(IndexSignature.path),
-                let signature = try? IndexSignature.verified(bytes, path: IndexSignature.path, trusted: [key]),
-                signature.indexSHA256 == SHA256.digest(current.bytes)
-            {
-                return signature
-            }
-            if let signature = try writeIndexSignature(covering: current.bytes, catalog: current.index.id, signer: signer),
-                try storage.read(Self.commitPoint) == current.bytes
-            {
-                return signature
-            }
-        }
-        throw ZincError.indexChangedWhileSigning(location: storage.location)
     }
 }

@@ -4,7 +4,7 @@
 /// the same bytes, gzipped or not), a sequence number that grows with every index the
 /// publisher signs (a client refuses one lower than it accepted before: rollback), and
 /// when it was signed and stops being valid (a client refuses it after that: freeze).
-/// Written before the index it covers; see `Catalog.signBeforeCommit`.
+/// Written before the index it covers; see `CommitSigning.signBeforeCommit`.
 public struct IndexSignature: Equatable, Sendable {
     public static let path = "signatures/catalog.json.sig"
     static let kind = "index"

@@ -23,7 +23,7 @@ struct AddChunkLists: ParsableCommand {
     var json = false
 
     func run() throws {
-        let report = try catalog.reference.open().addChunkLists(bundle: bundle)
+        let report = try ChunkListBackfill(catalog.reference.open(), bundle: bundle).run()
         if json {
             return try printJSON(Report(written: report.written, chunkedObjects: report.chunkedObjects, bytesRead: report.bytesRead))
         }

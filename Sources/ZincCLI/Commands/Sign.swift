@@ -42,7 +42,7 @@ struct Sign: ParsableCommand {
             let catalog = try self.catalog.reference.open()
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
-            report = try catalog.signAll(with: signer) { bar.show($0) }
+            report = try CatalogSigning(catalog, signer: signer).run { bar.show($0) }
         }
         if json { return try printJSON(report) }
         print(

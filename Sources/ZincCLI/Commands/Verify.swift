@@ -70,7 +70,7 @@ struct Verify: ParsableCommand {
                 } ?? .catalog
             let bar = ProgressBar(quiet: quiet)
             defer { bar.finish() }
-            report = try catalog.verify(scope, trustedKeys: keys, workers: jobs) { bar.show($0) }
+            report = try CatalogVerification(catalog, scope: scope, trustedKeys: keys, workers: jobs).run { bar.show($0) }
         }
         if json {
             try printJSON(report)
