@@ -3,7 +3,7 @@ import Testing
 import Zinc
 import ZincTestSupport
 
-/// `Catalog.publish`: a copy whose readers never see a reference to something missing,
+/// `CatalogPublish`: a copy whose readers never see a reference to something missing,
 /// that skips what is there, and that never drops another writer's versions.
 @Suite struct PublishTests {
     @Test func copiesEverythingThenSkipsWhatIsThere() throws {
@@ -11,7 +11,7 @@ import ZincTestSupport
         let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
         try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run()
         let destination = FileStorage(root: dir.at("live"))
-        let first = try catalog.publish(to: destination)
+        let first = try CatalogPublish(catalog, to: destination).run()
         #expect(first.performed && first.indexChanged && first.unchanged == 0)
         // Every file but the store's own bookkeeping, byte for byte.
         let copied = try dir.catalogContent("live")
@@ -20,7 +20,7 @@ import ZincTestSupport
         #expect(first.uploaded.count == original.count - 4)
         #expect(try CatalogVerification(Catalog.open(destination)).run().problems.isEmpty)
 
-        let again = try catalog.publish(to: destination)
+        let again = try CatalogPublish(catalog, to: destination).run()
         #expect(again.uploaded.isEmpty && !again.indexChanged && again.unchanged == first.uploaded.count)
     }
 
@@ -33,7 +33,7 @@ import ZincTestSupport
             // At every moment, what the committed index lists is all there.
             order.append(path, complete: (try? Self.everyReferenceResolves(in: destination)) ?? false)
         }
-        _ = try catalog.publish(to: destination)
+        _ = try CatalogPublish(catalog, to: destination).run()
         let paths = order.paths
         let rank = { (path: String) -> Int in
             ["objects/", "archives/", "lmfo/", "manifests/", "config"].firstIndex { path.hasPrefix($0) } ?? 5
@@ -47,14 +47,14 @@ import ZincTestSupport
         let dir = try TemporaryDirectory()
         let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
         let destination = FileStorage(root: dir.at("live"))
-        _ = try catalog.publish(to: destination)
+        _ = try CatalogPublish(catalog, to: destination).run()
         // Someone imports straight into the destination.
         try dir.write("other/new.txt", SampleContent.text(100))
         #expect(try Catalog.open(destination).updateBundle("B", from: dir.at("other")) == .created(version: 3))
         let before = try destination.read("catalog.json")
         try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run()
         #expect {
-            _ = try catalog.publish(to: destination)
+            _ = try CatalogPublish(catalog, to: destination).run()
         } throws: { error in
             "\(error)".contains("lists versions '\(dir.at("cat"))' never had (B v3)")
         }
@@ -65,7 +65,7 @@ import ZincTestSupport
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         let objects = try destination.list("objects")
         #expect {
-            _ = try catalog.publish(to: destination)
+            _ = try CatalogPublish(catalog, to: destination).run()
         } throws: { error in
             "\(error)".contains("B-3.json' differs from")
         }
@@ -77,7 +77,7 @@ import ZincTestSupport
         let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
         _ = try Catalog.create(id: "com.example.other", in: FileStorage(root: dir.at("live")))
         #expect {
-            _ = try catalog.publish(to: FileStorage(root: dir.at("live")))
+            _ = try CatalogPublish(catalog, to: FileStorage(root: dir.at("live"))).run()
         } throws: { error in
             "\(error)".contains("is the catalog 'com.example.other', not 'com.example.app'")
         }
@@ -88,26 +88,26 @@ import ZincTestSupport
         let dir = try TemporaryDirectory()
         let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
         let destination = FileStorage(root: dir.at("live"))
-        _ = try catalog.publish(to: destination)
+        _ = try CatalogPublish(catalog, to: destination).run()
         _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("1")]).run()
         _ = try CatalogClean(catalog, grace: .zero).run()
 
         // Without --delete the index follows, the files stay.
-        let kept = try catalog.publish(to: destination)
+        let kept = try CatalogPublish(catalog, to: destination).run()
         #expect(kept.indexChanged && kept.deleted.isEmpty)
         #expect(try Catalog.open(destination).index().bundles["B"]?.versions == [2])
         #expect(try destination.exists("archives/B-1.tar"))
 
         // Within the grace period a client may still hold the index listing version 1.
-        let waiting = try catalog.publish(to: destination, options: PublishOptions(delete: true))
+        let waiting = try CatalogPublish(catalog, to: destination, delete: true).run()
         #expect(waiting.deleted.isEmpty && waiting.waiting > 0 && waiting.waitingUntil != nil)
         #expect(try destination.exists("archives/B-1.tar"))
 
-        let dryRun = try catalog.publish(to: destination, options: PublishOptions(dryRun: true, delete: true, grace: .zero))
+        let dryRun = try CatalogPublish(catalog, to: destination, delete: true, grace: .zero).plan().report
         #expect(!dryRun.performed && dryRun.deleted.map(\.path).contains("archives/B-1.tar"))
         #expect(try destination.exists("archives/B-1.tar"))
 
-        let removed = try catalog.publish(to: destination, options: PublishOptions(delete: true, grace: .zero))
+        let removed = try CatalogPublish(catalog, to: destination, delete: true, grace: .zero).run()
         #expect(removed.deleted.map(\.path).contains("archives/B-1.tar"))
         #expect(try !destination.exists("archives/B-1.tar") && !destination.exists("manifests/B-1.json"))
         #expect(try CatalogVerification(Catalog.open(destination)).run().problems.isEmpty)
@@ -123,12 +123,12 @@ import ZincTestSupport
         let dir = try TemporaryDirectory()
         let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
         let destination = FileStorage(root: dir.at("live"))
-        _ = try catalog.publish(to: destination)
+        _ = try CatalogPublish(catalog, to: destination).run()
         _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("2")]).run()
-        #expect(try catalog.publish(to: destination).indexChanged)
+        #expect(try CatalogPublish(catalog, to: destination).run().indexChanged)
         #expect(try Catalog.open(destination).index().bundles["B"]?.versions == [1])
         _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("all")]).run()
-        #expect(try catalog.publish(to: destination).indexChanged)
+        #expect(try CatalogPublish(catalog, to: destination).run().indexChanged)
         #expect(try Catalog.open(destination).index().bundles["B"]?.versions == [])
     }
 
@@ -143,14 +143,14 @@ import ZincTestSupport
             // The fourth upload's writer stops for good, as if killed: it never commits.
             if commits.paths.count == 4 { killed.wait() }
         }
-        let thread = Thread { _ = try? catalog.publish(to: destination, options: PublishOptions(workers: 1)) }
+        let thread = Thread { _ = try? CatalogPublish(catalog, to: destination, workers: 1).run() }
         thread.start()
         defer { killed.signal() }
         while commits.paths.count < 4 { Thread.sleep(forTimeInterval: 0.01) }
         #expect(try !destination.exists("catalog.json"))
         destination.beforeCommit = nil
         let total = try dir.catalogContent("cat").filter { !$0.key.hasPrefix("locks/") }.count - 4
-        let resumed = try catalog.publish(to: destination)
+        let resumed = try CatalogPublish(catalog, to: destination).run()
         #expect(resumed.uploaded.count == total - 3)
         #expect(try CatalogVerification(Catalog.open(destination)).run().problems.isEmpty)
     }

@@ -65,8 +65,8 @@ struct Publish: ParsableCommand {
             let destination = try catalog.remote.registry.destinationStorage(to)
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
-            let options = PublishOptions(dryRun: dryRun, delete: delete, grace: grace.duration, workers: jobs) { bar.show($0) }
-            (report, published) = (try source.publish(to: destination, options: options), destination.location)
+            let publish = CatalogPublish(source, to: destination, delete: delete, grace: grace.duration, workers: jobs)
+            (report, published) = (try dryRun ? publish.plan().report : publish.run(progress: { bar.show($0) }), destination.location)
         }
         let elapsed = ContinuousClock.now - started
         if json {

@@ -4,92 +4,98 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What `publish` does or, for a dry run, would do.
-public struct PublishReport: Equatable, Sendable {
-    /// Files copied (or to copy), in upload order; the index files are not among them.
-    public let uploaded: [StorageEntry]
-    /// Files already at the destination with the same content.
-    public let unchanged: Int
-    /// Whether the destination's index was (or would be) replaced.
-    public let indexChanged: Bool
-    /// Files removed by `--delete` (what the source no longer has), or that a dry run's
-    /// `--delete` would remove.
-    public let deleted: [StorageEntry]
-    /// Files the source no longer has that stay for clients holding an older index,
-    /// until `waitingUntil` (a later `publish --delete` or `clean --force` removes them).
-    public let waiting: Int
-    public let waitingUntil: Date?
-    /// `waiting` by kind, as the destination's clean found them (see `CleanReport`).
-    public let waitingGroups: [CleanReport.Waiting]
-    /// The files of the versions the new index no longer lists, recorded at the
-    /// destination as having left its index then (a dry run: that would be).
-    public let retired: [String]
-    /// False for a dry run.
-    public let performed: Bool
-
-    public var uploadedBytes: Int64 { uploaded.reduce(0) { $0 + $1.size } }
-    public var deletedBytes: Int64 { deleted.reduce(0) { $0 + $1.size } }
-}
-
-/// How ``Catalog/publish(to:options:)`` copies a catalog.
-public struct PublishOptions: Sendable {
-    /// Only report what would be done.
-    public var dryRun = false
+/// Copies a catalog to `destination` (a bucket or a folder) so that a reader of
+/// the destination never finds an index referring to something missing: objects,
+/// archives, manifests, then flavorspecs and config, each batch durable before the
+/// next, and the index last, by compare-and-swap on the destination's commit point.
+///
+/// Immutable files (objects, manifests, archives) the destination has with the same
+/// size are skipped; the others are compared by content, through the fingerprints
+/// the destination's listing carries where it has them (ETags), so an unchanged
+/// catalog costs a listing and nothing else. Bookkeeping of each store (lock objects,
+/// retirement records) is neither copied nor deleted. The destination's index is
+/// replaced only if every version it lists is in the catalog or was deleted from it,
+/// so a publish never drops versions another writer added there; that check runs
+/// before the first upload and again inside the compare-and-swap, which also
+/// catches a change made while the files went up.
+///
+/// Once the index is replaced, the files of the versions it no longer lists are
+/// recorded at the destination as having left its index then (a `retired/` record,
+/// see `RetirementRecords`), with or without `delete`: a later `--delete` run or
+/// `clean` counts their grace period from that moment. A destination published by
+/// an older tool has no such record; its files count from the first run that finds
+/// them.
+///
+/// ``plan()`` (the dry run) changes nothing and says what a run would upload, whether it
+/// would replace the index, and, with `delete`, what the destination's clean would remove
+/// once the new index is in place (a ``PublishPlan``). ``run(progress:)`` makes the same
+/// plan and carries it out: the check that the destination's index may be replaced runs
+/// again inside the compare-and-swap that replaces it, and the destination's clean plans
+/// under its import lock (see ``CatalogClean``), so nothing is carried out from a plan
+/// another writer has made stale.
+public struct CatalogPublish: Sendable {
+    public let catalog: Catalog
+    /// Where the catalog is copied to: a bucket or a folder.
+    public let destination: CatalogStorage
     /// Remove from the destination what the source no longer has, once no index a
     /// client may still hold refers to it (see `grace`).
-    public var delete = false
+    public let delete: Bool
     /// How long a file stays at the destination after the index stopped listing it.
-    public var grace = Catalog.indexCacheLifetime
+    public let grace: Duration
     /// Uploads in flight at once; nil: the destination's `parallelRequests`.
-    public var workers: Int?
-    public var progress: (@Sendable (MaintenanceProgress) -> Void)?
+    public let workers: Int?
 
     public init(
-        dryRun: Bool = false, delete: Bool = false, grace: Duration = Catalog.indexCacheLifetime, workers: Int? = nil,
-        progress: (@Sendable (MaintenanceProgress) -> Void)? = nil
+        _ catalog: Catalog, to destination: CatalogStorage, delete: Bool = false, grace: Duration = Catalog.indexCacheLifetime,
+        workers: Int? = nil
     ) {
-        self.dryRun = dryRun
+        self.catalog = catalog
+        self.destination = destination
         self.delete = delete
         self.grace = grace
         self.workers = workers
-        self.progress = progress
     }
-}
 
-extension Catalog {
-    /// Copies this catalog to `destination` (a bucket or a folder) so that a reader of
-    /// the destination never finds an index referring to something missing: objects,
-    /// archives, manifests, then flavorspecs and config, each batch durable before the
-    /// next, and the index last, by compare-and-swap on the destination's commit point.
-    ///
-    /// Immutable files (objects, manifests, archives) the destination has with the same
-    /// size are skipped; the others are compared by content, through the fingerprints
-    /// the destination's listing carries where it has them (ETags), so an unchanged
-    /// catalog costs a listing and nothing else. Bookkeeping of each store (lock objects,
-    /// retirement records) is neither copied nor deleted. The destination's index is
-    /// replaced only if every version it lists is in this catalog or was deleted from it,
-    /// so a publish never drops versions another writer added there; that check runs
-    /// before the first upload and again inside the compare-and-swap, which also
-    /// catches a change made while the files went up.
-    ///
-    /// Once the index is replaced, the files of the versions it no longer lists are
-    /// recorded at the destination as having left its index then (a `retired/` record,
-    /// see `RetirementRecords`), with or without `delete`: a later `--delete` run or
-    /// `clean` counts their grace period from that moment. A destination published by
-    /// an older tool has no such record; its files count from the first run that finds
-    /// them. A dry run plans everything the same way and changes nothing.
-    public func publish(to destination: CatalogStorage, options: PublishOptions = PublishOptions()) throws -> PublishReport {
-        let plan = try planPublish(to: destination)
-        guard !options.dryRun else { return try plannedReport(plan, at: destination, options: options) }
-        try upload(plan.uploads, to: destination, options: options)
+    private var storage: CatalogStorage { catalog.storage }
+
+    /// What a run would upload now and, with `delete`, what the destination's clean would
+    /// remove and keep once the new index is in place, planned by the same code as that
+    /// clean, with the versions the new index drops taken to leave it now.
+    public func plan() throws -> PublishPlan {
+        let plan = try transfer()
+        let retired = plan.destinationIndex.map { Self.filesOfVersions(in: $0, notIn: plan.source, among: Array(plan.present.keys)) } ?? []
+        let destinationIsCatalog = plan.present[Catalog.commitPoint] != nil || plan.present["index.json"] != nil
+        var deleted = [StorageEntry]()
+        var clean: CleanPlan?
+        if delete, destinationIsCatalog {
+            let target = try Catalog.open(destination, logger: catalog.logger)
+            let referenced = try plan.indexChanged ? filesReferenced(by: plan.source) : CatalogReferences(catalog: target).files()
+            // Without the destination's import lock, which is a write: a dry run may be
+            // made with read-only access. The objects of an import running there meanwhile
+            // would show as removable here; the real run's clean waits for it and keeps them.
+            let destinationClean = try CatalogClean(target, grace: grace, keeping: plan.sourcePaths)
+                .makePlan(referenced: referenced, retiring: retired)
+            clean = destinationClean
+            deleted = Self.published(destinationClean.report.files) + plan.uncataloged
+        } else if delete {
+            deleted = plan.uncataloged
+        }
+        return PublishPlan(
+            uploads: plan.uploads, unchanged: plan.unchanged, indexChanged: plan.indexChanged, retired: retired, clean: clean,
+            deleted: deleted)
+    }
+
+    public func run(progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> PublishReport {
+        let plan = try transfer()
+        try upload(plan.uploads, progress: progress)
         var retired = [String]()
-        if plan.indexChanged, let replaced = try replaceIndex(of: destination, with: plan.source) {
+        if plan.indexChanged, let replaced = try replaceIndex(with: plan.source) {
             // From now on no client reading the destination gets an index listing these:
             // their grace period starts here, whenever a `--delete` run comes.
             retired = Self.filesOfVersions(in: replaced, notIn: plan.source, among: Array(plan.present.keys))
             try RetirementRecords(storage: destination).record(retired)
         }
-        guard options.delete else {
+        guard delete else {
             return PublishReport(
                 uploaded: plan.uploads, unchanged: plan.unchanged, indexChanged: plan.indexChanged, deleted: [],
                 waiting: 0, waitingUntil: nil, waitingGroups: [], retired: retired, performed: true)
@@ -97,8 +103,8 @@ extension Catalog {
         // Only now that the new index is in place. Catalog files go through the
         // destination's own clean, which keeps what an index published within its cache
         // lifetime may still list; the rest (flavorspecs, config) no index refers to.
-        let target = try Catalog.open(destination, logger: logger)
-        let cleaned = try CatalogClean(target, grace: options.grace, keeping: plan.sourcePaths).run(progress: options.progress)
+        let target = try Catalog.open(destination, logger: catalog.logger)
+        let cleaned = try CatalogClean(target, grace: grace, keeping: plan.sourcePaths).run(progress: progress)
         var deleted = Self.published(cleaned.files)
         for entry in plan.uncataloged {
             try destination.delete(entry.path)
@@ -111,8 +117,8 @@ extension Catalog {
     }
 
     /// What a publish uploads and may delete, decided from one listing of each side
-    /// before anything is written; a dry run reports exactly this.
-    private struct PublishPlan {
+    /// before anything is written: what a run carries out, and a plan reports.
+    private struct Transfer {
         /// The source's index, which replaces the destination's.
         let source: CatalogIndex
         let uploads: [StorageEntry]
@@ -130,8 +136,8 @@ extension Catalog {
         let present: [String: StorageEntry]
     }
 
-    private func planPublish(to destination: CatalogStorage) throws -> PublishPlan {
-        let source = try readIndex()
+    private func transfer() throws -> Transfer {
+        let source = try catalog.readIndex()
         let sourceEntries = try storage.entries(in: "").filter { Self.isPublished($0.path) }
         let present = Dictionary(try destination.entries(in: "").map { ($0.path, $0) }) { first, _ in first }
         let indexFiles = Self.indexFiles(for: source.bytes)
@@ -140,16 +146,16 @@ extension Catalog {
         }
         // Read only when it is to be replaced: an unchanged catalog costs a listing alone.
         var destinationIndex: CatalogIndex?
-        if indexChanged, let current = try destination.read(Self.commitPoint) ?? destination.read("index.json") {
-            let index = try CatalogIndex.parse(current, path: destination.location + "/" + Self.commitPoint)
+        if indexChanged, let current = try destination.read(Catalog.commitPoint) ?? destination.read("index.json") {
+            let index = try CatalogIndex.parse(current, path: destination.location + "/" + Catalog.commitPoint)
             // Before uploading anything into a destination this publish could not finish.
-            try checkReplaceable(index, at: destination, by: source.index)
+            try checkReplaceable(index, by: source.index)
             destinationIndex = index
         }
         var uploads = [StorageEntry]()
         var unchanged = 0
         for entry in sourceEntries {
-            if let existing = present[entry.path], try sameContent(entry, existing, at: destination) {
+            if let existing = present[entry.path], try sameContent(entry, existing) {
                 unchanged += 1
             } else {
                 uploads.append(entry)
@@ -160,37 +166,10 @@ extension Catalog {
             !sourcePaths.contains(entry.path) && Self.isPublished(entry.path)
                 && !Self.catalogFolders.contains { entry.path.hasPrefix($0 + "/") }
         }
-        return PublishPlan(
+        return Transfer(
             source: source.index, uploads: uploads, unchanged: unchanged, indexChanged: indexChanged,
             sourcePaths: sourcePaths, destinationIndex: destinationIndex,
             uncataloged: uncataloged.sorted { $0.path < $1.path }, present: present)
-    }
-
-    /// A dry run's report: the uploads of the plan and, with `delete`, what the
-    /// destination's clean would remove and keep once the new index is in place, planned
-    /// by the same code as that clean, with the versions the new index drops taken to
-    /// leave it now.
-    private func plannedReport(_ plan: PublishPlan, at destination: CatalogStorage, options: PublishOptions) throws -> PublishReport {
-        let retired = plan.destinationIndex.map { Self.filesOfVersions(in: $0, notIn: plan.source, among: Array(plan.present.keys)) } ?? []
-        let destinationIsCatalog = plan.present[Self.commitPoint] != nil || plan.present["index.json"] != nil
-        var deleted = [StorageEntry]()
-        var cleaned: CleanReport?
-        if options.delete, destinationIsCatalog {
-            let target = try Catalog.open(destination, logger: logger)
-            let referenced = try plan.indexChanged ? filesReferenced(by: plan.source) : CatalogReferences(catalog: target).files()
-            // Without the destination's import lock, which is a write: a dry run may be
-            // made with read-only access. The objects of an import running there meanwhile
-            // would show as removable here; the real run's clean waits for it and keeps them.
-            cleaned = try CatalogClean(target, grace: options.grace, keeping: plan.sourcePaths)
-                .makePlan(referenced: referenced, retiring: retired).report
-            deleted = Self.published(cleaned?.files ?? []) + plan.uncataloged
-        } else if options.delete {
-            deleted = plan.uncataloged
-        }
-        return PublishReport(
-            uploaded: plan.uploads, unchanged: plan.unchanged, indexChanged: plan.indexChanged, deleted: deleted,
-            waiting: cleaned?.waiting.count ?? 0, waitingUntil: cleaned?.waitingUntil,
-            waitingGroups: cleaned?.waitingGroups ?? [], retired: retired, performed: false)
     }
 
     /// What a clean reports removing, as entries of the destination, without the store's
@@ -199,11 +178,13 @@ extension Catalog {
         files.filter { isPublished($0.path) }.map { StorageEntry(path: $0.path, size: $0.size, fingerprint: nil) }
     }
 
-    /// Every file this catalog's copy of `index` makes part of the catalog.
+    /// Every file the source's copy of `index` makes part of the catalog.
     private func filesReferenced(by index: CatalogIndex) throws -> Set<String> {
         var files = Set<String>()
         for (name, bundle) in index.bundles {
-            for version in bundle.versions { files.formUnion(CatalogReferences.files(of: try manifest(bundle: name, version: version))) }
+            for version in bundle.versions {
+                files.formUnion(CatalogReferences.files(of: try catalog.manifest(bundle: name, version: version)))
+            }
         }
         return files
     }
@@ -240,23 +221,23 @@ extension Catalog {
 
     /// Uploads in the order FORMAT.md asks for: objects, archives, manifests, then the
     /// rest, each batch flushed before the next one refers to it.
-    private func upload(_ entries: [StorageEntry], to destination: CatalogStorage, options: PublishOptions) throws {
+    private func upload(_ entries: [StorageEntry], progress: (@Sendable (MaintenanceProgress) -> Void)?) throws {
         let counter = ProgressCounter<MaintenanceProgress>(
             .uploading, totalItems: entries.count,
-            totalBytes: entries.reduce(0) { $0 + $1.size }, report: options.progress)
+            totalBytes: entries.reduce(0) { $0 + $1.size }, report: progress)
         let batches =
             Self.catalogFolders.map { folder in entries.filter { $0.path.hasPrefix(folder + "/") } }
             + [entries.filter { entry in !Self.catalogFolders.contains { entry.path.hasPrefix($0 + "/") } }]
         for batch in batches where !batch.isEmpty {
-            _ = try parallelMap(count: batch.count, workers: options.workers ?? destination.parallelRequests) { index in
-                try self.copy(batch[index], to: destination)
+            _ = try parallelMap(count: batch.count, workers: workers ?? destination.parallelRequests) { index in
+                try copy(batch[index])
                 counter.finishedItem(bytes: batch[index].size)
             }
             try destination.flush()
         }
     }
 
-    private func copy(_ entry: StorageEntry, to destination: CatalogStorage) throws {
+    private func copy(_ entry: StorageEntry) throws {
         guard let reader = try storage.openForReading(entry.path) else {
             throw ZincError.publishSourceVanished("\(storage.location)/\(entry.path)")
         }
@@ -279,7 +260,7 @@ extension Catalog {
     /// Whether the destination's file holds what the source's does: for immutable
     /// files their size says it (their names are their content or version); others are
     /// compared by fingerprint, or else read.
-    private func sameContent(_ entry: StorageEntry, _ existing: StorageEntry, at destination: CatalogStorage) throws -> Bool {
+    private func sameContent(_ entry: StorageEntry, _ existing: StorageEntry) throws -> Bool {
         guard entry.size == existing.size else {
             if Self.catalogFolders.contains(where: { entry.path.hasPrefix($0 + "/") }) {
                 throw ZincError.publishDestinationDiffers(
@@ -309,15 +290,16 @@ extension Catalog {
     /// Puts `index` at the destination by compare-and-swap, refusing to replace another
     /// catalog or to drop a version another writer added there. Returns the index it
     /// replaced (nil when the destination had none).
-    private func replaceIndex(of destination: CatalogStorage, with index: CatalogIndex) throws -> CatalogIndex? {
-        guard try destination.exists(Self.commitPoint) || destination.exists("index.json") else {
-            try Catalog(storage: destination, config: config, logger: logger, allowsUnsignedChanges: true).createIndex(index)
+    private func replaceIndex(with index: CatalogIndex) throws -> CatalogIndex? {
+        guard try destination.exists(Catalog.commitPoint) || destination.exists("index.json") else {
+            try Catalog(storage: destination, config: catalog.config, logger: catalog.logger, allowsUnsignedChanges: true).createIndex(
+                index)
             return nil
         }
         // The index goes with the signature copied before it: nothing is signed here.
         var replaced: CatalogIndex?
-        try Catalog.open(destination, logger: logger, allowsUnsignedChanges: true).updateIndex { current in
-            try checkReplaceable(current, at: destination, by: index)
+        try Catalog.open(destination, logger: catalog.logger, allowsUnsignedChanges: true).updateIndex { current in
+            try checkReplaceable(current, by: index)
             replaced = current
             current = index
         }
@@ -328,7 +310,7 @@ extension Catalog {
     /// every version it lists is one `index` lists or one this catalog numbered and
     /// deleted since (at most its bundle's `next_version`, which is, despite the name,
     /// the highest number handed out). Any other version was added by another writer.
-    private func checkReplaceable(_ current: CatalogIndex, at destination: CatalogStorage, by index: CatalogIndex) throws {
+    private func checkReplaceable(_ current: CatalogIndex, by index: CatalogIndex) throws {
         guard current.id == index.id else {
             throw ZincError.publishDestinationIsOtherCatalog(destination: destination.location, id: current.id, expected: index.id)
         }
