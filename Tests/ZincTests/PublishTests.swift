@@ -116,6 +116,33 @@ import ZincTestSupport
                 == dir.catalogContent("cat").filter { !$0.key.hasPrefix("retired/") && !$0.key.hasPrefix("locks/") })
     }
 
+    /// The dry run is the plan the run then carries out: the same uploads, index change,
+    /// retired files and deletions, and nothing written while planning.
+    @Test func thePlanIsWhatTheRunUploadsAndDeletes() throws {
+        let dir = try TemporaryDirectory()
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let destination = FileStorage(root: dir.at("live"))
+        _ = try CatalogPublish(catalog, to: destination).run()
+        _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("1")]).run()
+        _ = try CatalogClean(catalog, grace: .zero).run()
+        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+        let publish = CatalogPublish(catalog, to: destination, delete: true, grace: .zero)
+        let before = dir.files(under: "live")
+        let plan = try publish.plan()
+        #expect(dir.files(under: "live") == before)
+        #expect(plan.indexChanged && !plan.retired.isEmpty && plan.clean != nil)
+
+        let dryRun = plan.report
+        let report = try publish.run()
+        #expect(!dryRun.performed && report.performed)
+        #expect(report.uploaded == dryRun.uploaded && report.unchanged == dryRun.unchanged)
+        #expect(report.indexChanged == dryRun.indexChanged && report.retired == dryRun.retired)
+        #expect(report.deleted == dryRun.deleted && report.deleted.map(\.path).contains("archives/B-1.tar"))
+        // The store's own bookkeeping (records, lock objects) is never reported.
+        let removed = Set(before).subtracting(dir.files(under: "live")).filter { !$0.hasPrefix("retired/") && !$0.hasPrefix("locks/") }
+        #expect(removed == Set(dryRun.deleted.map(\.path)))
+    }
+
     /// The newest version deleted, then every version: each was numbered by the source
     /// (at most its `next_version`, the highest number handed out), so the index that
     /// no longer lists it replaces the destination's.
