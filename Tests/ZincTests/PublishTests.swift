@@ -125,7 +125,7 @@ import ZincTestSupport
         _ = try CatalogPublish(catalog, to: destination).run()
         _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("1")]).run()
         _ = try CatalogClean(catalog, grace: .zero).run()
-        _ = try catalog.updateDistro(bundle: "B", distro: "master", to: .latest)
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run()
         let publish = CatalogPublish(catalog, to: destination, delete: true, grace: .zero)
         let before = dir.files(under: "live")
         let plan = try publish.plan()
