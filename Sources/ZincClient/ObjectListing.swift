@@ -28,8 +28,9 @@ struct ObjectListing: Sendable {
         var listing = ObjectListing()
         for sha in shas {
             var info = stat()
-            if lstat(repo.objectFile(sha), &info) != 0 {
-                listing.entries[sha] = errno == ENOENT ? .absent : .other
+            let path = repo.objectFile(sha)
+            if lstat(path, &info) != 0 {
+                listing.entries[sha] = access(path, F_OK) == 0 ? .other : .absent
             } else {
                 listing.entries[sha] = info.st_mode & S_IFMT == S_IFREG ? .file(ObjectStamp(info)) : .other
             }

@@ -433,9 +433,11 @@ extension SyncEngine {
     ) throws -> Set<String> {
         let reader = ArchivePrefixReader(
             repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
+        // Members verified already (before bad bytes or a cut connection stopped a pass) are kept.
+        let kept = { wanted.filter { FileManager.default.fileExists(atPath: repo.objectFile($0)) } }
         while true {
-            // Members verified before bad bytes or a cut connection stopped an earlier attempt are kept.
-            let earlier = wanted.filter { FileManager.default.fileExists(atPath: repo.objectFile($0)) }
+            let earlier = kept()
+            // Made before the download starts, so that the reader can open it at once.
             _ = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_NOFOLLOW)
             let arrival = GrowingFileReader.Arrival()
             let growing = GrowingFileReader(try PosixFile.open(part), arrival: arrival)
@@ -448,19 +450,21 @@ extension SyncEngine {
                         try chain.download(archivePath, to: part, length: length, ranged: true)
                     }
                 },
-                {
-                    // A pass as the bytes arrive. Whatever stops it (bytes a source sent
-                    // wrong, then cut off and fetched again) is found again, and blamed on
-                    // the right source, by the pass over the finished part below.
-                    (try? reader.extract(from: growing, wanted: wanted.subtracting(earlier))) ?? []
-                })
-            let taken = streamed.union(earlier)
-            let rest = wanted.subtracting(taken)
+                // The members, as their bytes arrive; nil when the pass stopped on bytes it
+                // could not place.
+                { try? reader.extract(from: growing, wanted: wanted.subtracting(earlier)) })
             do {
-                // Members the range cuts off are left for individual fetches, as before.
-                let more = rest.isEmpty ? [] : try reader.extract(from: PosixFile.open(part), wanted: rest)
+                var taken = earlier.union(streamed ?? [])
+                if streamed == nil {
+                    // Wrong bytes, from this source or from one a cut-off download left
+                    // behind: the finished part is read again, for the members not kept,
+                    // so that an error is blamed on the source that served it.
+                    taken = kept()
+                    taken.formUnion(try reader.extract(from: PosixFile.open(part), wanted: wanted.subtracting(taken)))
+                }
+                // Members the range cuts off are left for individual fetches.
                 unlink(part)
-                return taken.union(more)
+                return taken
             } catch {
                 unlink(part)
                 guard error.isDamage, let source, chain.distrust(source, because: error) else { throw error }
