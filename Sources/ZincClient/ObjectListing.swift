@@ -27,12 +27,11 @@ struct ObjectListing: Sendable {
     static func of(_ shas: some Sequence<String>, in repo: Repo) -> ObjectListing {
         var listing = ObjectListing()
         for sha in shas {
-            var info = stat()
             let path = repo.objectFile(sha)
-            if lstat(path, &info) != 0 {
-                listing.entries[sha] = access(path, F_OK) == 0 ? .other : .absent
+            if let stamp = ObjectStamp.of(path) {
+                listing.entries[sha] = .file(stamp)
             } else {
-                listing.entries[sha] = info.st_mode & S_IFMT == S_IFREG ? .file(ObjectStamp(info)) : .other
+                listing.entries[sha] = access(path, F_OK) == 0 ? .other : .absent
             }
         }
         return listing
