@@ -61,6 +61,19 @@ public enum SampleContent {
         return catalog
     }
 
+    /// A catalog at `cat` (in `dir`) with bundle B: version 1 is the talk's files from
+    /// `src` and `v1.txt`, and each later version up to `versions` adds `vN.txt`, so
+    /// each version holds a file no earlier one does.
+    public static func catalogGrowingByAFile(in dir: TemporaryDirectory, versions: Int) throws -> Catalog {
+        let catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
+        try basicAdjectives(in: dir)
+        for version in 1...versions {
+            try dir.write("src/v\(version).txt", text(3000 + version, word: "v\(version)"))
+            _ = try catalog.updateBundle("B", from: dir.at("src"))
+        }
+        return catalog
+    }
+
     /// A tree with every kind of file an import treats differently: small text (stored
     /// gzipped) and small noise (stored raw), held in memory; files over 1 MiB, streamed;
     /// members large enough to be copied in the kernel when archived; contents found in

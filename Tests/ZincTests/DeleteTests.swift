@@ -11,12 +11,7 @@ import ZincTestSupport
     /// Bundle B with versions 1, 2 and 3, each adding a file.
     init() throws {
         dir = try TemporaryDirectory()
-        catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
-        try SampleContent.basicAdjectives(in: dir)
-        for version in 1...3 {
-            try dir.write("src/v\(version).txt", SampleContent.text(3000 + version, word: "v\(version)"))
-            _ = try catalog.updateBundle("B", from: dir.at("src"))
-        }
+        catalog = try SampleContent.catalogGrowingByAFile(in: dir, versions: 3)
     }
 
     /// In removal order: the manifests, then the archives.

@@ -11,12 +11,7 @@ import ZincTestSupport
     /// Bundle B with versions 1 to 4, each adding a file; `master` points at version 1.
     init() throws {
         dir = try TemporaryDirectory()
-        catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
-        try SampleContent.basicAdjectives(in: dir)
-        for version in 1...4 {
-            try dir.write("src/v\(version).txt", SampleContent.text(3000 + version, word: "v\(version)"))
-            _ = try catalog.updateBundle("B", from: dir.at("src"))
-        }
+        catalog = try SampleContent.catalogGrowingByAFile(in: dir, versions: 4)
         try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(1)).run()
     }
 
