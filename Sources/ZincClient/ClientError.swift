@@ -14,7 +14,9 @@ public enum ClientError: Error, Equatable, Sendable {
     /// The connection failed or was cut; `received` bytes of the body had arrived.
     case transport(url: String, reason: String, received: Int64)
     case notFound(url: String)
-    case httpStatus(url: String, status: Int)
+    /// `reason`: what the server said of it, where it says so in a form the source knows
+    /// (S3's error code and message, the bucket's region).
+    case httpStatus(url: String, status: Int, reason: String? = nil)
     case tooLarge(url: String, limit: Int64)
     /// The body ended before the length the response or the manifest promised.
     case truncated(url: String, received: Int64, expected: Int64)
@@ -52,7 +54,9 @@ extension ClientError: CustomStringConvertible {
             return "download of \(url) failed after \(received) bytes: \(reason)"
         case .notFound(let url):
             return "\(url) does not exist"
-        case .httpStatus(let url, let status):
+        case .httpStatus(let url, let status, let reason?):
+            return "\(url) answered HTTP \(status): \(reason)"
+        case .httpStatus(let url, let status, nil):
             return "\(url) answered HTTP \(status)"
         case .tooLarge(let url, let limit):
             return "\(url) sent more than the \(limit) bytes allowed for it"
@@ -77,7 +81,7 @@ extension ClientError: CustomStringConvertible {
     /// 503 SlowDown), a rate limit (429), a CDN whose origin is briefly down. A sync asks
     /// again after a pause when every source answered so.
     var isBusy: Bool {
-        guard case .httpStatus(_, let status) = self else { return false }
+        guard case .httpStatus(_, let status, _) = self else { return false }
         return [429, 500, 502, 503, 504].contains(status)
     }
 

@@ -42,7 +42,18 @@ package final class FetchTransfer {
         case file(position: Int64)
         /// `multipart/byteranges`; `position` is where the current part's next byte belongs.
         case parts(MultipartByteranges, position: Int64?)
+        /// An error status's explanation (S3's XML `Error`), kept up to `errorTextLimit`
+        /// bytes for the source to word the failure with.
+        case errorText
     }
+
+    /// How much of an error status's body is kept (S3's errors take a few hundred bytes).
+    static let errorTextLimit = 4096
+
+    /// The start of the body of an answer with an error status, and its head; empty
+    /// before one.
+    package private(set) var errorText = [UInt8]()
+    package var responseHead: ResponseHead { head }
 
     package init(url: String, request: FetchRequest, sink: PosixFile) {
         self.url = url
@@ -120,7 +131,9 @@ package final class FetchTransfer {
             return false
         default:
             failure = ClientError.httpStatus(url: url, status: head.status)
-            return false
+            guard head.status >= 400 else { return false }
+            body = .errorText
+            return true
         }
     }
 
@@ -162,6 +175,10 @@ package final class FetchTransfer {
             case .file(let position):
                 body = .file(position: position + Int64(data.count))
                 return try place(data, at: position)
+            case .errorText:
+                let kept = min(data.count, Self.errorTextLimit - errorText.count)
+                errorText.append(contentsOf: data.prefix(kept))
+                return kept == data.count ? true : stop()
             case .parts(var parts, var position):
                 defer { body = .parts(parts, position: position) }
                 return try parts.read(data) { event in

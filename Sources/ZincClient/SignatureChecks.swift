@@ -130,7 +130,7 @@ struct SignatureChecks {
         } catch let error as ClientError {
             switch error {
             case .notFound, .allSourcesFailed: return .missing
-            case .httpStatus(_, let status) where status == 403 || status == 404: return .missing
+            case .httpStatus(_, let status, _) where status == 403 || status == 404: return .missing
             default: throw error
             }
         }

@@ -86,7 +86,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
             case .rolledBack: return .rolledBack
             case .integrity, .truncated, .badResponse, .tooLarge, .rangeIgnored: return .corruptDownload
             case .notFound: return .notFound
-            case .httpStatus(_, let answered):
+            case .httpStatus(_, let answered, _):
                 status = answered
                 return .httpStatus
             case .transport, .allSourcesFailed: return .network

@@ -66,17 +66,36 @@ final class S3Client: Sendable {
     func failure(_ response: S3Response, of request: S3Request) -> ZincError {
         let status = response.head.status
         var reason = "\(request.operation) failed with HTTP \(status)"
-        if let error = XMLElement.parse(response.body), error.name == "Error", let code = error.value("Code") {
-            reason = "\(request.operation): \(code)"
-            if let message = error.value("Message"), !message.isEmpty { reason += " (\(message))" }
-            reason += ", HTTP \(status)"
-        } else if let code = Self.codes[status] {
+        if let code = Self.errorCode(of: response) {
             reason = "\(request.operation): \(code), HTTP \(status)"
         }
-        if status == 301 || status == 400, let region = response.head["x-amz-bucket-region"] {
-            reason += "; the bucket is in region \(region) (set AWS_REGION)"
-        }
+        if let region = Self.bucketRegion(of: response) { reason += "; \(region)" }
         return ZincError.remote(location: address.description, reason: reason)
+    }
+
+    /// What S3 says of an answer with an error status, for a client: its code and
+    /// message, and the bucket's region where a request went to another; nil when the
+    /// answer says nothing of it.
+    static func explanation(of response: S3Response) -> String? {
+        let parts = [errorCode(of: response), bucketRegion(of: response)].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// S3's error code, with its message when it has one (`InvalidAccessKeyId (The AWS
+    /// Access Key Id you provided does not exist in our records.)`).
+    private static func errorCode(of response: S3Response) -> String? {
+        guard let error = XMLElement.parse(response.body), error.name == "Error", let code = error.value("Code") else {
+            return codes[response.status]
+        }
+        guard let message = error.value("Message"), !message.isEmpty else { return code }
+        return "\(code) (\(message))"
+    }
+
+    private static func bucketRegion(of response: S3Response) -> String? {
+        guard response.status == 301 || response.status == 400, let region = response.head["x-amz-bucket-region"] else {
+            return nil
+        }
+        return "the bucket is in region \(region) (set AWS_REGION)"
     }
 
     /// Whether the answer says the key does not exist (and not that the bucket does not).
