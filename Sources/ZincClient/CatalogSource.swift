@@ -18,7 +18,7 @@ public protocol CatalogSource: AnyObject, Sendable {
     /// The catalog root URL, as tracked; used in messages.
     var url: String { get }
 
-    /// Writes what `request` asks of a catalog file to `sink` at its current offset: the
+    /// Appends what `request` asks of a catalog file to `sink` (see ``FetchSink``): the
     /// whole file, or the bytes of its ranges back to back. Whatever the server does with
     /// `Range`, only wanted bytes are written, in order: fewer only when the file ends
     /// first, the connection drops, or the server leaves out a range (a multi-range
@@ -27,7 +27,7 @@ public protocol CatalogSource: AnyObject, Sendable {
     /// answers with the whole file are refused with `ClientError.rangeIgnored` unless the
     /// request allows that many unwanted bytes. With `etag`, an unchanged file answers
     /// `.notModified` and writes nothing.
-    func fetch(_ request: FetchRequest, into sink: PosixFile) throws -> FetchResponse
+    func fetch(_ request: FetchRequest, into sink: FetchSink) throws -> FetchResponse
 }
 
 /// What to fetch of one catalog file.

@@ -11,7 +11,7 @@ import ZincHTTP
 package final class FetchTransfer {
     let url: String
     let request: FetchRequest
-    let sink: PosixFile
+    let sink: FetchSink
 
     /// The head of the latest response; a redirect's head is replaced by the next one's.
     private var head = ResponseHead()
@@ -55,7 +55,7 @@ package final class FetchTransfer {
     package private(set) var errorText = [UInt8]()
     package var responseHead: ResponseHead { head }
 
-    package init(url: String, request: FetchRequest, sink: PosixFile) {
+    package init(url: String, request: FetchRequest, sink: FetchSink) {
         self.url = url
         self.request = request
         self.sink = sink

@@ -17,7 +17,7 @@ public final class FileCatalogSource: CatalogSource, Sendable {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
     }
 
-    public func fetch(_ request: FetchRequest, into sink: PosixFile) throws -> FetchResponse {
+    public func fetch(_ request: FetchRequest, into sink: FetchSink) throws -> FetchResponse {
         let location = location(of: request.path)
         let file: PosixFile
         do {

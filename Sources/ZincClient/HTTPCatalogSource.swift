@@ -10,7 +10,7 @@ import Foundation
 
 /// A catalog on any static HTTP host or CDN, fetched with libcurl: the default transport
 /// on Linux and macOS (an iOS build has no libcurl, hence no such type: see
-/// ``makeCatalogSource(_:)``). Bodies are streamed chunk by chunk into the caller's file
+/// ``makeCatalogSource(_:)``). Bodies are streamed chunk by chunk into the caller's sink
 /// as they arrive, never collected in memory, and `FetchTransfer` checks every promise
 /// the server makes (status, Content-Range, Content-Length) against what it sends.
 public final class HTTPCatalogSource: CatalogSource, Sendable {
@@ -24,7 +24,7 @@ public final class HTTPCatalogSource: CatalogSource, Sendable {
         self.base = base
     }
 
-    public func fetch(_ request: FetchRequest, into sink: PosixFile) throws -> FetchResponse {
+    public func fetch(_ request: FetchRequest, into sink: FetchSink) throws -> FetchResponse {
         let location = location(of: request.path)
         let transfer = FetchTransfer(url: location, request: request, sink: sink)
         let headers = transfer.validator.map { ["If-None-Match: \($0)"] } ?? []

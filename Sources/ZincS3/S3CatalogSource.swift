@@ -5,7 +5,7 @@ import ZincCurl
 /// A catalog in an S3 bucket (`s3://BUCKET/PREFIX`), read by a client repo with GETs
 /// signed by the AWS configuration the publisher uses (environment, then ~/.aws files),
 /// or anonymous ones where there are no credentials (a public bucket). Bodies stream
-/// into the caller's file through `FetchTransfer`, as over plain HTTP. S3 answers one
+/// into the caller's sink through `FetchTransfer`, as over plain HTTP. S3 answers one
 /// range per request, so a request for several ranges asks for the first only: the
 /// answer is then a single part, and the caller asks again for the rest (and remembers
 /// to ask this source one range at a time).
@@ -20,7 +20,7 @@ public final class S3CatalogSource: CatalogSource {
         client = S3Client(address: try S3Address(parsing: url), configuration: configuration)
     }
 
-    public func fetch(_ request: FetchRequest, into sink: PosixFile) throws -> FetchResponse {
+    public func fetch(_ request: FetchRequest, into sink: FetchSink) throws -> FetchResponse {
         let location = location(of: request.path)
         let transfer = FetchTransfer(url: location, request: request, sink: sink)
         var headers = [String: String]()

@@ -20,7 +20,7 @@ final class URLSessionCatalogSource: CatalogSource {
         self.transport = transport
     }
 
-    func fetch(_ fetch: FetchRequest, into sink: PosixFile) throws -> FetchResponse {
+    func fetch(_ fetch: FetchRequest, into sink: FetchSink) throws -> FetchResponse {
         let transfer = FetchTransfer(url: location(of: fetch.path), request: fetch, sink: sink)
         var request = URLRequest(url: base.appendingPathComponent(fetch.path))
         // Catalog files go over the wire as stored, so byte ranges of archives mean what they say.
