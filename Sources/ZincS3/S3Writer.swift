@@ -62,12 +62,13 @@ final class S3Writer: StorageWriter {
         return reader
     }
 
-    func append(localFile: PosixFile) throws {
+    func append(localFile: StorageReader) throws {
+        guard let file = localFile as? PosixFile else { return try localFile.forEachChunk { try write($0) } }
         if bytesWritten == 0, whole == nil {
-            whole = localFile
-            bytesWritten = Int64(try localFile.status().st_size)
+            whole = file
+            bytesWritten = Int64(try file.status().st_size)
         } else {
-            try copy(localFile)
+            try copy(file)
         }
     }
 

@@ -150,10 +150,6 @@ private final class MemoryWriter: StorageWriter {
         buffer.append(contentsOf: bytes)
     }
 
-    func append(localFile: PosixFile) throws {
-        try localFile.forEachChunk { buffer.append(contentsOf: $0) }
-    }
-
     func commit(_ condition: WriteCondition) throws -> CommitResult {
         precondition(open, "commit on a closed writer")
         open = false

@@ -173,7 +173,7 @@ private final class JournaledWriter: StorageWriter {
     var bytesWritten: Int64 { inner.bytesWritten }
     func write(_ bytes: UnsafeRawBufferPointer) throws { try inner.write(bytes) }
     func append(storedFile path: String) throws { try inner.append(storedFile: path) }
-    func append(localFile: PosixFile) throws { try inner.append(localFile: localFile) }
+    func append(localFile: StorageReader) throws { try inner.append(localFile: localFile) }
     func append(pieces: [WritePiece], workers: Int?) throws { try inner.append(pieces: pieces, workers: workers) }
     func discard() { inner.discard() }
 

@@ -217,8 +217,11 @@ public protocol StorageWriter: AnyObject {
     /// Appends a whole file of the same storage (archive members); backends may copy
     /// server- or kernel-side.
     func append(storedFile path: String) throws
-    /// Appends a whole local file (raw objects straight from the source tree).
-    func append(localFile: PosixFile) throws
+    /// Appends the whole of a local file, which nothing has read from yet, through its
+    /// reader (raw objects straight from the source tree, a local catalog's files being
+    /// published). The default writes it chunk by chunk; a backend may take the files
+    /// Zinc opens a faster way (a kernel-side copy, an upload from the descriptor).
+    func append(localFile: StorageReader) throws
     /// Appends `pieces` in order. Their sizes are known up front, so a backend may fill
     /// them concurrently (archives: every member's offset follows from the sizes), on at
     /// most `workers` threads (nil: one per available core).
@@ -245,6 +248,10 @@ public enum WritePiece: Sendable {
 }
 
 extension StorageWriter {
+    public func append(localFile: StorageReader) throws {
+        try localFile.forEachChunk { try write($0) }
+    }
+
     /// Appends the pieces one after the other: the default for backends without random
     /// access (FileStorage fills them in parallel instead).
     public func append(pieces: [WritePiece], workers: Int?) throws {

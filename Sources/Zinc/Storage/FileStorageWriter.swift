@@ -129,10 +129,11 @@ final class FileStorageWriter: StorageWriter {
         try append(localFile: storage.openStored(path))
     }
 
-    func append(localFile: PosixFile) throws {
+    func append(localFile: StorageReader) throws {
+        guard let source = localFile as? PosixFile else { return try localFile.forEachChunk { try write($0) } }
         try writeTail()
         let before = try file.status().st_size
-        try file.appendContents(of: localFile)
+        try file.appendContents(of: source)
         bytesWritten += Int64(try file.status().st_size - before)
     }
 
