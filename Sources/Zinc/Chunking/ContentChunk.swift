@@ -75,11 +75,11 @@ public struct ChunkSplitter: Sendable {
 /// A file's SHA-1 (an object's name) and its chunks, in one read of it. Both hashes
 /// run side by side, one per core: chunking alone costs about what the SHA-1 does, and
 /// an import of one huge file would otherwise take a third longer.
-public enum ChunkingDigest {
+package enum ChunkingDigest {
     /// Bytes read at a time, each read hashed by both lanes before the next.
     static let readSize = 4 << 20
 
-    public static func digest(file: PosixFile) throws -> (digest: SHA1.Digest, chunks: [ContentChunk]) {
+    package static func digest(file: PosixFile) throws -> (digest: SHA1.Digest, chunks: [ContentChunk]) {
         let whole = SHA1()
         let lane = ChunkingLane()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)

@@ -37,7 +37,7 @@ public final class SHA1 {
     }
 
     /// The digest of a whole file, read in chunks (its holes, if sparse, are not read).
-    public static func digest(file: PosixFile) throws -> Digest {
+    package static func digest(file: PosixFile) throws -> Digest {
         let hasher = SHA1()
         try SparseReader(file).forEachChunk { hasher.update($0) }
         return hasher.digest()

@@ -34,7 +34,7 @@ public struct FileStamp: Equatable, Hashable, Sendable, Codable {
 
 extension FileStamp {
     /// What `stat` says about the open `file` now.
-    public init(of file: PosixFile) throws {
+    package init(of file: PosixFile) throws {
         self.init(try file.status())
     }
 

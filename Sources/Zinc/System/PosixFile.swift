@@ -10,17 +10,17 @@ import Darwin
 /// files of any size in fixed-size chunks and use kernel-side copies. Sendable: its
 /// only state is the descriptor and its name, both constant, and the kernel takes calls
 /// on one descriptor from several threads (lanes write their own ranges with `pwrite`).
-public final class PosixFile: Sendable {
-    public let fd: Int32
-    public let path: String
+package final class PosixFile: Sendable {
+    package let fd: Int32
+    package let path: String
 
-    public init(fd: Int32, path: String) {
+    package init(fd: Int32, path: String) {
         self.fd = fd
         self.path = path
     }
 
     /// Opens `path` with `open(2)` (close-on-exec).
-    public static func open(_ path: String, flags: Int32 = O_RDONLY, mode: mode_t = 0o644) throws -> PosixFile {
+    package static func open(_ path: String, flags: Int32 = O_RDONLY, mode: mode_t = 0o644) throws -> PosixFile {
         let fd = path.withCString { posixOpen($0, flags | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw ZincError.io(path: path, operation: "open", errno: errno) }
         return PosixFile(fd: fd, path: path)
@@ -31,7 +31,7 @@ public final class PosixFile: Sendable {
     /// leaves their inodes clean instead of queueing one inode write per file. After
     /// the first refusal the flag is not tried again, so a tree owned by someone else
     /// costs one extra call, not one per file.
-    public static func openForReading(_ path: String) throws -> PosixFile {
+    package static func openForReading(_ path: String) throws -> PosixFile {
         try openForReading(path, in: AT_FDCWD, shownAs: path)
     }
 
@@ -64,7 +64,7 @@ public final class PosixFile: Sendable {
     deinit { close(fd) }
 
     /// Reads up to `buffer.count` bytes; 0 means end of file.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             let n = posixRead(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
@@ -75,7 +75,7 @@ public final class PosixFile: Sendable {
 
     /// Reads up to `buffer.count` bytes at `offset`, without moving the file position;
     /// 0 means end of file.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
         while true {
             let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
             if n >= 0 { return n }
@@ -85,7 +85,7 @@ public final class PosixFile: Sendable {
     }
 
     /// Writes all of `bytes` at the current offset.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
             let n = posixWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -98,14 +98,14 @@ public final class PosixFile: Sendable {
     }
 
     /// Writes all of `bytes` at the current offset.
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
     /// Makes the file's content durable: `fsync(2)`, which on Apple systems leaves it in
     /// the drive's cache (a power cut may lose it, or keep a rename that names it and not
     /// the data), so there `F_FULLFSYNC` first, fsync where a file system refuses it.
-    public func synchronize() throws {
+    package func synchronize() throws {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
         #endif
@@ -113,7 +113,7 @@ public final class PosixFile: Sendable {
     }
 
     /// The file's `fstat(2)`.
-    public func status() throws -> stat {
+    package func status() throws -> stat {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ZincError.io(path: path, operation: "stat", errno: errno) }
         return st
@@ -123,7 +123,7 @@ public final class PosixFile: Sendable {
     /// reads, so memory stays at one chunk and one line whatever the file's length. After
     /// `body` returns false it sees no more lines. Returns false then, or when the last
     /// line has no "\n".
-    public func forEachLine(_ body: (ArraySlice<UInt8>) throws -> Bool) throws -> Bool {
+    package func forEachLine(_ body: (ArraySlice<UInt8>) throws -> Bool) throws -> Bool {
         var pending = [UInt8]()
         var stopped = false
         try forEachChunk(chunkSize: 1 << 16) { chunk in
@@ -144,7 +144,7 @@ public final class PosixFile: Sendable {
 
     /// Reads until `buffer` is full or the file ends; returns how many bytes it read. From
     /// the current position, or from `offset` without moving it.
-    public func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64? = nil) throws -> Int {
+    package func readFully(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64? = nil) throws -> Int {
         var count = 0
         while count < buffer.count {
             let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[count...])
@@ -157,7 +157,7 @@ public final class PosixFile: Sendable {
 
     /// Reads from the current position until end of file or `limit` bytes, whichever
     /// comes first. The array is not zeroed first: only the bytes read are kept.
-    public func readAll(upTo limit: Int) throws -> [UInt8] {
+    package func readAll(upTo limit: Int) throws -> [UInt8] {
         try [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
             count = try readFully(into: UnsafeMutableRawBufferPointer(buffer))
         }
@@ -165,7 +165,7 @@ public final class PosixFile: Sendable {
 
     /// Writes all of `bytes` at `offset` without moving the file position, so several
     /// threads can fill disjoint parts of one file.
-    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         var done = 0
         while done < bytes.count {
             let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
@@ -178,13 +178,13 @@ public final class PosixFile: Sendable {
     }
 
     /// Writes all of `bytes` at `offset` without moving the file position.
-    public func write(_ bytes: [UInt8], at offset: Int64) throws {
+    package func write(_ bytes: [UInt8], at offset: Int64) throws {
         try bytes.withUnsafeBytes { try write($0, at: offset) }
     }
 
     /// Appends the whole of `source` to this file, in the kernel where possible
     /// (copy_file_range shares extents on filesystems that support it).
-    public func appendContents(of source: PosixFile) throws {
+    package func appendContents(of source: PosixFile) throws {
         #if os(Linux)
         while true {
             let n = KernelCalls.copyFileRange(from: source.fd, to: fd, length: 1 << 30)
