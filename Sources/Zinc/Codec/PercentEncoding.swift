@@ -1,8 +1,8 @@
 /// RFC 3986 percent-encoding: every byte but the unreserved `A-Za-z0-9-._~` (and `/`
 /// when asked) as `%XX`. What S3's signatures require and what makes any name safe
 /// as a path segment or query value of a link.
-public enum PercentEncoding {
-    public static func encode(_ text: String, keepSlash: Bool = false) -> String {
+package enum PercentEncoding {
+    package static func encode(_ text: String, keepSlash: Bool = false) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

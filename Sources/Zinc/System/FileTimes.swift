@@ -7,7 +7,7 @@ import Darwin
 /// A `stat`'s times under one name on every system: Linux calls them `st_mtim`,
 /// Darwin `st_mtimespec`.
 extension stat {
-    public var modificationTime: timespec {
+    package var modificationTime: timespec {
         #if canImport(Darwin)
         st_mtimespec
         #else
@@ -15,7 +15,7 @@ extension stat {
         #endif
     }
 
-    public var statusChangeTime: timespec {
+    package var statusChangeTime: timespec {
         #if canImport(Darwin)
         st_ctimespec
         #else
@@ -23,7 +23,7 @@ extension stat {
         #endif
     }
 
-    public var accessTime: timespec {
+    package var accessTime: timespec {
         #if canImport(Darwin)
         st_atimespec
         #else
@@ -34,5 +34,5 @@ extension stat {
 
 extension timespec {
     /// Nanoseconds since the epoch.
-    public var nanoseconds: Int64 { Int64(tv_sec) * 1_000_000_000 + Int64(tv_nsec) }
+    package var nanoseconds: Int64 { Int64(tv_sec) * 1_000_000_000 + Int64(tv_nsec) }
 }
