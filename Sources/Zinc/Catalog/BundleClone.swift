@@ -21,14 +21,18 @@ import Darwin
 /// and never written into or through. An interrupted clone leaves at most a hidden
 /// `.<folder>.tmp-*` staging folder, never a partial bundle folder.
 public struct BundleClone: Sendable {
-    public let catalog: Catalog
-    public let bundle: String
-    /// The version to clone.
-    public let spec: VersionSpec
-    /// The folder the bundle's folder is made in.
-    public let destination: String
-    public let options: BundleCloneOptions
+    private let catalog: Catalog
+    private let bundle: String
+    private let spec: VersionSpec
+    private let destination: String
+    private let options: BundleCloneOptions
 
+    /// - Parameters:
+    ///   - catalog: the catalog to read.
+    ///   - bundle: the bundle's name.
+    ///   - spec: the version to clone.
+    ///   - destination: the folder the bundle's folder is made in.
+    ///   - options: the flavor, the manifest, progress and threads.
     public init(
         _ catalog: Catalog, bundle: String, version spec: VersionSpec, into destination: String,
         options: BundleCloneOptions = BundleCloneOptions()

@@ -6,11 +6,11 @@
 /// again inside the index update that makes it, so it never moves a distribution from a
 /// version another writer has since replaced without keeping that one as `_<distro>`.
 public struct DistroUpdate: Sendable {
-    public let catalog: Catalog
-    public let bundle: String
-    public let distro: String
-    public let spec: VersionSpec
-    public let savePrevious: Bool
+    private let catalog: Catalog
+    private let bundle: String
+    private let distro: String
+    private let spec: VersionSpec
+    private let savePrevious: Bool
 
     public init(_ catalog: Catalog, bundle: String, distro: String, to spec: VersionSpec, savePrevious: Bool = true) {
         self.catalog = catalog

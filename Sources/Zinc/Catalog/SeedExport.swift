@@ -24,14 +24,18 @@ import Darwin
 /// It only reads the catalog (`export_seed`), so it has no plan: ``run()`` is the whole
 /// operation.
 public struct SeedExport: Sendable {
-    public let catalog: Catalog
-    public let bundle: String
-    /// The version to export.
-    public let spec: VersionSpec
-    /// The seed's folder, which must not exist.
-    public let destination: String
-    public let options: SeedExportOptions
+    private let catalog: Catalog
+    private let bundle: String
+    private let spec: VersionSpec
+    private let destination: String
+    private let options: SeedExportOptions
 
+    /// - Parameters:
+    ///   - catalog: the catalog to read.
+    ///   - bundle: the bundle's name.
+    ///   - spec: the version to export.
+    ///   - destination: the seed's folder, which must not exist.
+    ///   - options: the flavor, progress and threads.
     public init(
         _ catalog: Catalog, bundle: String, version spec: VersionSpec, to destination: String,
         options: SeedExportOptions = SeedExportOptions()

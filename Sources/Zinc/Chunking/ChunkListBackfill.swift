@@ -8,10 +8,12 @@
 /// It has no plan: which versions get a list, and what it holds, is known only once
 /// their objects are read and chunked, which is the whole work; ``run()`` does it.
 public struct ChunkListBackfill: Sendable {
-    public let catalog: Catalog
-    /// The bundle whose versions get lists; nil: every bundle.
-    public let bundle: String?
+    private let catalog: Catalog
+    private let bundle: String?
 
+    /// - Parameters:
+    ///   - catalog: the catalog whose versions get chunk lists.
+    ///   - bundle: the bundle whose versions get lists; nil: every bundle.
     public init(_ catalog: Catalog, bundle: String? = nil) {
         self.catalog = catalog
         self.bundle = bundle

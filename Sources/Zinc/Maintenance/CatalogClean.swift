@@ -28,12 +28,14 @@ public struct CatalogClean: Sendable {
     /// commit or discard a file as soon as its last byte is written.
     public static let abandonedTemporaryAge: Duration = .seconds(3600)
 
-    public let catalog: Catalog
-    /// How long a file stays after it left the index.
-    public let grace: Duration
-    /// Files never removed (`publish --delete` keeps what its source has).
-    public let keeping: Set<String>
+    private let catalog: Catalog
+    private let grace: Duration
+    private let keeping: Set<String>
 
+    /// - Parameters:
+    ///   - catalog: the catalog to clean.
+    ///   - grace: how long a file stays after it left the index.
+    ///   - keeping: files never removed (`publish --delete` keeps what its source has).
     public init(_ catalog: Catalog, grace: Duration = Catalog.indexCacheLifetime, keeping: Set<String> = []) {
         self.catalog = catalog
         self.grace = grace

@@ -9,13 +9,16 @@
 /// A read-only check, so it has no plan: ``run(progress:)`` is the whole operation, and
 /// takes no lock.
 public struct CatalogVerification: Sendable {
-    public let catalog: Catalog
-    public let scope: VerificationScope
-    /// Keys whose signatures are checked; none: signatures are not checked.
-    public let trustedKeys: [PublicKey]
-    /// Threads checking objects and archives at once; nil: one per available core.
-    public let workers: Int?
+    private let catalog: Catalog
+    private let scope: VerificationScope
+    private let trustedKeys: [PublicKey]
+    private let workers: Int?
 
+    /// - Parameters:
+    ///   - catalog: the catalog to check.
+    ///   - scope: what to check: the whole catalog, one bundle or one version.
+    ///   - trustedKeys: keys whose signatures are checked; none: signatures are not checked.
+    ///   - workers: threads checking objects and archives at once; nil: one per available core.
     public init(_ catalog: Catalog, scope: VerificationScope = .catalog, trustedKeys: [PublicKey] = [], workers: Int? = nil) {
         self.catalog = catalog
         self.scope = scope

@@ -5,9 +5,9 @@
 /// index update that removes them, so it never removes a pointer another writer moved
 /// meanwhile without seeing where it points.
 public struct DistroDeletion: Sendable {
-    public let catalog: Catalog
-    public let bundle: String
-    public let distro: String
+    private let catalog: Catalog
+    private let bundle: String
+    private let distro: String
 
     public init(_ catalog: Catalog, bundle: String, distro: String) {
         self.catalog = catalog

@@ -9,13 +9,16 @@
 /// meanwhile is respected, and the clean plans under the import lock it removes under
 /// (see ``CatalogClean``).
 public struct Prune: Sendable {
-    public let catalog: Catalog
-    /// The bundles to prune; nil: every bundle.
-    public let bundles: [String]?
-    /// How many of the newest versions of each bundle stay; at least 1.
-    public let keepLast: Int
-    public let grace: Duration
+    private let catalog: Catalog
+    private let bundles: [String]?
+    private let keepLast: Int
+    private let grace: Duration
 
+    /// - Parameters:
+    ///   - catalog: the catalog to prune.
+    ///   - bundles: the bundles to prune; nil: every bundle.
+    ///   - keepLast: how many of the newest versions of each bundle stay; at least 1.
+    ///   - grace: how long a file stays after it left the index (see ``CatalogClean``).
     public init(_ catalog: Catalog, bundles: [String]? = nil, keepLast: Int, grace: Duration = Catalog.indexCacheLifetime) {
         self.catalog = catalog
         self.bundles = bundles

@@ -9,9 +9,9 @@
 /// ``run()`` plans again inside the index update that deletes them, so what it deletes is
 /// chosen from the index it replaces, never from one another writer has changed since.
 public struct VersionDeletion: Sendable {
-    public let catalog: Catalog
-    public let bundle: String
-    public let versions: [VersionSelection]
+    private let catalog: Catalog
+    private let bundle: String
+    private let versions: [VersionSelection]
 
     public init(_ catalog: Catalog, bundle: String, versions: [VersionSelection]) {
         self.catalog = catalog

@@ -34,17 +34,20 @@ import Foundation
 /// under its import lock (see ``CatalogClean``), so nothing is carried out from a plan
 /// another writer has made stale.
 public struct CatalogPublish: Sendable {
-    public let catalog: Catalog
-    /// Where the catalog is copied to: a bucket or a folder.
-    public let destination: CatalogStorage
-    /// Remove from the destination what the source no longer has, once no index a
-    /// client may still hold refers to it (see `grace`).
-    public let delete: Bool
-    /// How long a file stays at the destination after the index stopped listing it.
-    public let grace: Duration
-    /// Uploads in flight at once; nil: the destination's `parallelRequests`.
-    public let workers: Int?
+    private let catalog: Catalog
+    private let destination: CatalogStorage
+    private let delete: Bool
+    private let grace: Duration
+    private let workers: Int?
 
+    /// - Parameters:
+    ///   - catalog: the catalog to publish.
+    ///   - destination: where the catalog is copied to: a bucket or a folder.
+    ///   - delete: remove from the destination what the source no longer has, once no
+    ///     index a client may still hold refers to it (see `grace`).
+    ///   - grace: how long a file stays at the destination after the index stopped
+    ///     listing it.
+    ///   - workers: uploads in flight at once; nil: the destination's `parallelRequests`.
     public init(
         _ catalog: Catalog, to destination: CatalogStorage, delete: Bool = false, grace: Duration = Catalog.indexCacheLifetime,
         workers: Int? = nil

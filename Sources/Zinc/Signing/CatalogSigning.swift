@@ -9,8 +9,8 @@
 /// under the writer lock, by compare-and-swap on its signature, and again if
 /// `catalog.json` changed meanwhile.
 public struct CatalogSigning: Sendable {
-    public let catalog: Catalog
-    public let signer: CatalogSigner
+    private let catalog: Catalog
+    private let signer: CatalogSigner
 
     public init(_ catalog: Catalog, signer: CatalogSigner) {
         self.catalog = catalog
