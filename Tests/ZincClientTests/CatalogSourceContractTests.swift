@@ -126,6 +126,15 @@ import FoundationNetworking
         #expect(server.requests.count == 1 && server.requests.last?.range == "bytes=10-19,500-1499,9990-9999")
     }
 
+    /// A sink need not be a file: a transport of an app's own, or one wrapping another,
+    /// hands sources whatever takes the bytes.
+    @Test(arguments: ClientTransport.allCases) func aSinkOfTheCallersOwnGetsTheWantedBytes(_ transport: ClientTransport) throws {
+        let sink = MemorySink()
+        let request = FetchRequest("file.bin", ranges: [10..<20, 9990..<10_000])
+        let response = try transport.sourceFactory(server.url).fetch(request, into: sink)
+        #expect(sink.bytes == Array(content[10..<20] + content[9990..<10_000]) && response.written == 20)
+    }
+
     /// A server that answers one range per request (as S3 does) writes that range alone,
     /// and says so: the caller asks again for the rest.
     @Test(arguments: ClientTransport.allCases) func aServerAnsweringOneRangeWritesOnlyThatOne(_ transport: ClientTransport) throws {
@@ -247,4 +256,11 @@ import FoundationNetworking
         let error = try #require(throws: ClientError.self) { try source.fetch(FetchRequest("file.bin", limit: 100), into: sink) }
         #expect("\(error)" == "download of \(server.url)file.bin failed after 0 bytes: timed out (URLError -1001)")
     }
+}
+
+/// What a fetch appended, in memory.
+private final class MemorySink: FetchSink {
+    var bytes = [UInt8]()
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
 }

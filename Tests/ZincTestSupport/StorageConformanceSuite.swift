@@ -28,6 +28,7 @@ public enum StorageConformanceSuite {
         Check(name: "assembles pieces in order", run: assemblesPiecesInOrder),
         Check(name: "assembles large and small pieces on 1 and 3 threads", run: assemblesLargeAndSmallPieces),
         Check(name: "assembles pieces over several calls, with writes between", run: assemblesPiecesOverSeveralCalls),
+        Check(name: "appends local files, Zinc's own or read by any reader", run: appendsLocalFiles),
         Check(name: "lists the folders in a folder", run: listsFolders),
         Check(name: "racing compare-and-swaps lose no update", run: racingSwapsLoseNothing),
         Check(name: "racing create-only commits: exactly one wins", run: racingCreatesHaveOneWinner),
@@ -215,6 +216,31 @@ public enum StorageConformanceSuite {
             try liar.append(pieces: [.bytes([UInt8](repeating: 1, count: 4096)), .storedFile(path: "objects/small", size: 0)], workers: 2)
             throw ConformanceFailure("a 3-byte stored file declared empty was accepted")
         } catch is WritePieceMismatch {}
+    }
+
+    /// A local file is appended whole, first or after other bytes, and bytes written after
+    /// it follow it, whether Zinc opened it (where backends copy in the kernel or upload
+    /// from the descriptor) or another reader streams it (the protocol's default).
+    private static func appendsLocalFiles(_ make: Factory) throws {
+        let storage = try make()
+        let dir = try TemporaryDirectory()
+        let content = SampleContent.noise(300_000, seed: 11)
+        let file = try dir.write("local", content)
+        let (once, again) = try (PosixFile.openForReading(file), PosixFile.openForReading(file))
+        let first = try storage.makeWriter(for: "objects/first")
+        defer { first.discard() }
+        try first.append(localFile: once)
+        try first.write(Array("end".utf8))
+        try expect(first.bytesWritten == Int64(content.count + 3), "bytesWritten counts a local file")
+        try expect(try first.commit(.always) == .written, "commit")
+        try expect(try storage.read("objects/first") == content + Array("end".utf8), "a local file, then bytes")
+        let later = try storage.makeWriter(for: "objects/later")
+        defer { later.discard() }
+        try later.write(Array("lead".utf8))
+        try later.append(localFile: again)
+        try later.append(localFile: BytesReader(content))
+        try expect(try later.commit(.always) == .written, "commit")
+        try expect(try storage.read("objects/later") == Array("lead".utf8) + content + content, "bytes, then local files")
     }
 
     private static func listsFolders(_ make: Factory) throws {
@@ -413,4 +439,19 @@ private final class Results: @unchecked Sendable {
     private var list = [(writer: Int, result: BundleUpdateResult)]()
     func add(_ writer: Int, _ result: BundleUpdateResult) { lock.withLock { list.append((writer, result)) } }
     var all: [(writer: Int, result: BundleUpdateResult)] { lock.withLock { list } }
+}
+
+/// A reader that is none of Zinc's files: what a backend may be handed by a storage of
+/// another kind.
+private final class BytesReader: StorageReader {
+    private var rest: ArraySlice<UInt8>
+
+    init(_ bytes: [UInt8]) { rest = bytes[...] }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, rest.count)
+        buffer.copyBytes(from: rest.prefix(count))
+        rest = rest.dropFirst(count)
+        return count
+    }
 }
