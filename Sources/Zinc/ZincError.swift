@@ -4,109 +4,47 @@ import Glibc
 import Darwin
 #endif
 
-/// Every failure Zinc reports to a user. Each case names the offending file or value,
-/// so a build pipeline log says what to fix without a debugger, and a program embedding
-/// the library can switch on what went wrong. ``description`` is the one place that
-/// words them.
-public enum ZincError: Error, Equatable, Sendable {
-    case catalogExists(String)
-    /// `lookedIn`: the folders searched; `suggestion`: the nearest catalog to what was typed.
-    case catalogNotFound(String, lookedIn: [String] = [], suggestion: String? = nil)
-    case unsupportedFormat(path: String, format: String)
-    case corruptFile(path: String, reason: String)
-    case invalidName(kind: String, value: String, reason: String)
-    case invalidPath(String, reason: String)
-    case sourceProblem(path: String, reason: String)
-    case emptySource(String)
-    case bundleNotFound(String, suggestion: String? = nil)
-    case versionNotFound(bundle: String, version: String)
-    case distroNotFound(bundle: String, distro: String, suggestion: String? = nil)
-    /// `suggestion`: how to write it, when the word is a distribution's name without its `@`.
-    case invalidVersionSpec(String, suggestion: String? = nil)
-    case io(path: String, operation: String, errno: Int32)
-    case integrity(path: String, reason: String)
-    /// A remote store (an S3 bucket) refused or failed a request; `reason` names the
-    /// operation, the key and the store's own error code, never a credential.
-    case remote(location: String, reason: String)
-    /// An ignore pattern (`--exclude`, `.zincignore`) that cannot be used; `source` is
-    /// where it came from (`.zincignore:3`, `--exclude`).
-    case invalidPattern(source: String, pattern: String, reason: String)
+/// Every failure Zinc reports to a user. Each names the offending file or value, so a
+/// build pipeline log says what to fix without a debugger, and ``description`` is the
+/// one place that words them. A program embedding the library branches on ``code``, a
+/// stable string that can gain values without breaking its `switch` (as long as it has a
+/// `default`), and reads ``path`` and ``errno`` where it needs them; see
+/// <doc:HandlingErrors> for what to do for each code.
+public struct ZincError: Error, Equatable, Sendable {
+    package let kind: Kind
 
-    // Arguments a caller gave.
-    /// An empty catalog location.
-    case emptyCatalogLocation
-    /// A `file://` URL with no path after it.
-    case locationNamesNoFolder(String)
-    /// A URL where only a local catalog can be used.
-    case notALocalCatalog(String)
-    /// A `scheme://` location no registered storage backend opens; `known` lists the
-    /// schemes that are.
-    case unknownStorageScheme(location: String, scheme: String, known: [String])
-    /// A version of a bundle does not have the flavor asked for; `flavors` are the ones
-    /// it has.
-    case flavorNotFound(bundle: String, version: Int, flavor: String, flavors: [String])
-    /// A flavorspec file that does not exist.
-    case flavorspecFileNotFound(String)
-    /// No flavorspec stored under `name` in the catalog at `catalog`.
-    case flavorspecNotStored(name: String, catalog: String)
-    /// `spec` is neither a flavorspec file nor the name of one stored in the catalog.
-    case flavorspecNotFound(spec: String, catalog: String)
-    /// A clone's destination is a symlink, which a clone never writes through.
-    case cloneDestinationIsSymlink(String)
-    /// A clone's destination already exists.
-    case cloneDestinationExists(String)
-    /// A file name too long for a tar header of an archive.
-    case tarMemberNameTooLong(String)
-    /// A negative size for a member of an archive.
-    case negativeTarMemberSize(name: String, size: Int64)
-    /// `prune --keep-last` with a count below 1.
-    case pruneKeepsNoVersion(keepLast: Int)
+    /// The file, folder or catalog location at fault, where the failure names one: the
+    /// file that is damaged or cannot be read, the location of a catalog that is missing
+    /// or locked, the destination that is taken. Nil when what is at fault is a value
+    /// (a name, a version, an argument).
+    public var path: String? {
+        switch kind {
+        case .catalogExists(let path), .catalogNotFound(let path, _, _), .unsupportedFormat(let path, _),
+            .corruptFile(let path, _), .invalidPath(let path, _), .sourceProblem(let path, _), .emptySource(let path),
+            .io(let path, _, _), .integrity(let path, _), .remote(let path, _), .locationNamesNoFolder(let path),
+            .notALocalCatalog(let path), .unknownStorageScheme(let path, _, _), .flavorspecFileNotFound(let path),
+            .flavorspecNotStored(_, let path), .flavorspecNotFound(_, let path), .cloneDestinationIsSymlink(let path),
+            .cloneDestinationExists(let path), .catalogLocked(let path, _, _), .lockNotRefreshed(let path, _),
+            .lockRemoved(let path), .versionFileExists(let path), .indexKeptChanging(let path, _),
+            .indexCopiesKeptChanging(let path), .indexChangedWhileSigning(let path), .indexChangedDuringCommit(let path, _, _),
+            .reservedVersionTaken(let path, _, _), .publishSourceVanished(let path), .publishDestinationChanged(let path),
+            .publishDestinationDiffers(let path, _, _, _), .publishDestinationIsOtherCatalog(let path, _, _),
+            .publishDestinationHasForeignVersions(let path, _, _), .keyFile(let path, _), .signature(let path, _),
+            .signedCatalogNeedsSigner(let path):
+            return path
+        case .invalidName, .bundleNotFound, .versionNotFound, .distroNotFound, .invalidVersionSpec, .invalidPattern,
+            .emptyCatalogLocation, .flavorNotFound, .tarMemberNameTooLong, .negativeTarMemberSize, .pruneKeepsNoVersion,
+            .objectVanished, .duplicateIndexVersion, .nextVersionBelowListed, .versionNumbersExhausted, .versionsReferenced:
+            return nil
+        }
+    }
 
-    // Another writer, or a damaged state, got in the way; nothing was committed.
-    /// The catalog stayed locked by `holders` for longer than the writer was willing to
-    /// wait.
-    case catalogLocked(location: String, holders: [LockHolder], waited: Duration)
-    /// This writer's lock went unrefreshed for `stalledFor`, so another writer may have
-    /// taken it over.
-    case lockNotRefreshed(lock: String, stalledFor: Duration)
-    /// This writer's lock was removed by another writer.
-    case lockRemoved(lock: String)
-    /// A file named after a version number (a manifest, an archive, an LMFO record)
-    /// already exists: another writer used that number.
-    case versionFileExists(String)
-    /// An object disappeared while it was being stored.
-    case objectVanished(sha: String)
-    /// An index about to be written lists a version of a bundle twice.
-    case duplicateIndexVersion(bundle: String, version: Int)
-    /// An index about to be written has a bundle's `next_version` at or below a version
-    /// it lists.
-    case nextVersionBelowListed(bundle: String, version: Int)
-    /// The index was changed by other writers on every one of `attempts` tries.
-    case indexKeptChanging(location: String, attempts: Int)
-    /// The index changed while its copies (`index.json`, `catalog.json`, gzipped) were
-    /// written.
-    case indexCopiesKeptChanging(location: String)
-    /// The index changed on every try to sign it.
-    case indexChangedWhileSigning(location: String)
-    /// The index changed while a version was committed.
-    case indexChangedDuringCommit(location: String, bundle: String, version: Int)
-    /// The version number reserved by this import was listed by another writer.
-    case reservedVersionTaken(location: String, bundle: String, version: Int)
-    /// A bundle has used every version number up to ``CatalogIndex/maximumVersion``.
-    case versionNumbersExhausted(bundle: String)
-    /// Versions to delete that distributions still point at: version → distributions.
-    case versionsReferenced(bundle: String, distributions: [Int: [String]])
-    /// A source file of `publish` disappeared before it was copied.
-    case publishSourceVanished(String)
-    /// A destination file of `publish` appeared meanwhile with other content.
-    case publishDestinationChanged(String)
-    /// An immutable destination file of `publish` differs in size from its source.
-    case publishDestinationDiffers(destination: String, source: String, size: Int64, expected: Int64)
-    /// The destination of `publish` holds another catalog.
-    case publishDestinationIsOtherCatalog(destination: String, id: String, expected: String)
-    /// The destination of `publish` lists versions the source never had: bundle →
-    /// versions.
-    case publishDestinationHasForeignVersions(destination: String, source: String, versions: [String: [Int]])
+    /// The system's error number of an ``Code/io`` failure (`ENOSPC`, `EACCES`, …); nil
+    /// for every other code.
+    public var errno: Int32? {
+        guard case .io(_, _, let code) = kind else { return nil }
+        return code
+    }
 
     /// A writer holding a lock on a catalog, as ``catalogLocked(location:holders:waited:)``
     /// names it.
@@ -121,19 +59,11 @@ public enum ZincError: Error, Equatable, Sendable {
             self.host = host
         }
     }
-    /// A signing key or public key file that cannot be used (or written).
-    case keyFile(path: String, reason: String)
-    /// A catalog signature that is malformed, made by no trusted key, or covering other
-    /// bytes than the file it signs; `path` is the signature file or the file signed.
-    case signature(path: String, reason: String)
-    /// A change to the index of the signed catalog at this location without a signer:
-    /// clients that trust its key would refuse the unsigned index.
-    case signedCatalogNeedsSigner(String)
 }
 
 extension ZincError: CustomStringConvertible {
     public var description: String {
-        switch self {
+        switch kind {
         case .catalogExists(let path):
             return "a catalog already exists at '\(path)'"
         case .signedCatalogNeedsSigner(let location):

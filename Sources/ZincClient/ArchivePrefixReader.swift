@@ -38,7 +38,8 @@ struct ArchivePrefixReader {
     private func next(in tar: TarReader) throws -> TarReader.Member? {
         do {
             return try tar.next()
-        } catch ZincError.corruptFile(_, let reason) {
+        } catch let error as ZincError {
+            guard case .corruptFile(_, let reason) = error.kind else { throw error }
             throw ClientError.badResponse(url: origin, reason: reason)
         }
     }

@@ -32,7 +32,7 @@ enum AtomicFile {
         let file: PosixFile
         do {
             file = try PosixFile.open(path)
-        } catch ZincError.io(_, _, let code) where code == ENOENT {
+        } catch let error as ZincError where error.errno == ENOENT {
             return nil
         }
         var bytes = [UInt8]()

@@ -76,11 +76,11 @@ struct BundleCheckout: Sendable {
         let target = staging.path + "/" + file.path
         do {
             try StagingFolder.createFolders(file.path.split(separator: "/").dropLast(), in: staging.path)
-        } catch ZincError.io(_, _, ENOTDIR) {
+        } catch let error as ZincError where error.errno == ENOTDIR {
             throw ZincError.invalidPath(file.path, reason: "another file of the bundle already takes its place")
         }
         if writable {
-            do { _ = try FileClone.cloneOrCopy(object, to: target, mode: 0o644) } catch ZincError.io(_, _, EEXIST) {
+            do { _ = try FileClone.cloneOrCopy(object, to: target, mode: 0o644) } catch let error as ZincError where error.errno == EEXIST {
                 throw ZincError.invalidPath(file.path, reason: "another file of the bundle already takes its place")
             }
             return true

@@ -22,7 +22,7 @@ public final class FileCatalogSource: CatalogSource, Sendable {
         let file: PosixFile
         do {
             file = try PosixFile.openForReading(root + "/" + request.path)
-        } catch ZincError.io(_, _, let code) where code == ENOENT || code == ENOTDIR {
+        } catch let error as ZincError where error.errno == ENOENT || error.errno == ENOTDIR {
             throw ClientError.notFound(url: location)
         }
         let status = try file.status()

@@ -278,10 +278,12 @@ private struct SeedReader {
             throw ClientError.untrusted(catalog: description.catalog, file: file, reason: "missing: the seed is not signed")
         }
         let signature: IndexSignature
-        do { signature = try IndexSignature.verified(bytes, path: file, trusted: keys) } catch ZincError.signature(_, let reason) {
-            throw ClientError.untrusted(catalog: description.catalog, file: file, reason: reason)
-        } catch ZincError.corruptFile(_, let reason) {
-            throw ClientError.untrusted(catalog: description.catalog, file: file, reason: reason)
+        do { signature = try IndexSignature.verified(bytes, path: file, trusted: keys) } catch let error as ZincError {
+            switch error.kind {
+            case .signature(_, let reason), .corruptFile(_, let reason):
+                throw ClientError.untrusted(catalog: description.catalog, file: file, reason: reason)
+            default: throw error
+            }
         }
         guard signature.indexSHA256 == SHA256.digest(index) else {
             throw ClientError.untrusted(

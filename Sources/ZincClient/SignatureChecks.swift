@@ -137,10 +137,12 @@ struct SignatureChecks {
     }
 
     private func refusing<T>(_ file: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch ZincError.signature(_, let reason) {
-            throw ClientError.untrusted(catalog: catalog, file: file, reason: reason)
-        } catch ZincError.corruptFile(_, let reason) {
-            throw ClientError.untrusted(catalog: catalog, file: file, reason: reason)
+        do { return try body() } catch let error as ZincError {
+            switch error.kind {
+            case .signature(_, let reason), .corruptFile(_, let reason):
+                throw ClientError.untrusted(catalog: catalog, file: file, reason: reason)
+            default: throw error
+            }
         }
     }
 }

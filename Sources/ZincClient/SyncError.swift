@@ -94,7 +94,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
             }
         }
         guard let error = error as? ZincError else { return .other }
-        switch error {
+        switch error.kind {
         case .io(let path, _, let code):
             if code == ENOSPC || code == EDQUOT { return .diskFull }
             return isInRepo(path, repo) && code == ENOENT ? .damagedRepo : .localStorage

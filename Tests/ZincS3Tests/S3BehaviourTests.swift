@@ -213,7 +213,7 @@ import ZincTestSupport
                 try attempt()
                 Issue.record("\(name) on a missing bucket succeeded")
             } catch let error as ZincError {
-                guard case .remote(let location, let reason) = error else {
+                guard case .remote(let location, let reason) = error.kind else {
                     Issue.record("\(name): \(error) is not a remote error")
                     continue
                 }
@@ -246,7 +246,7 @@ import ZincTestSupport
                 try attempt()
                 Issue.record("\(name) reached a closed port")
             } catch let error as ZincError {
-                guard case .remote(let location, let reason) = error else {
+                guard case .remote(let location, let reason) = error.kind else {
                     Issue.record("\(error) is not a remote error")
                     continue
                 }

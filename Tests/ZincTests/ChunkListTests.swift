@@ -206,7 +206,7 @@ import ZincTestSupport
         #expect {
             try ChunkList.parse(Array(json.utf8), path: "chunks/B-1.json.gz")
         } throws: { error in
-            guard case ZincError.corruptFile(let path, let why) = error else { return false }
+            guard case .corruptFile(let path, let why) = (error as? ZincError)?.kind else { return false }
             return path == "chunks/B-1.json.gz" && why.contains(reason)
         }
     }

@@ -94,4 +94,46 @@ import Zinc
     func describes(_ error: ZincError, _ message: String) {
         #expect(error.description == message)
     }
+
+    /// The codes are API: an app's `switch` and its logs depend on these strings.
+    static let classified: [(ZincError, String, String?)] = [
+        (.catalogExists("/c"), "catalog_exists", "/c"),
+        (.catalogNotFound("/c", lookedIn: ["/a"]), "catalog_not_found", "/c"),
+        (.emptyCatalogLocation, "invalid_location", nil),
+        (.unknownStorageScheme(location: "gs://b", scheme: "gs", known: []), "invalid_location", "gs://b"),
+        (.unsupportedFormat(path: "/c/catalog.json", format: "2"), "unsupported_format", "/c/catalog.json"),
+        (.corruptFile(path: "m", reason: "r"), "corrupt_file", "m"),
+        (.integrity(path: "/c", reason: "r"), "integrity", "/c"),
+        (.io(path: "/f", operation: "open", errno: 2), "io", "/f"),
+        (.remote(location: "s3://b/c", reason: "r"), "remote", "s3://b/c"),
+        (.invalidName(kind: "bundle name", value: "a/b", reason: "r"), "invalid_name", nil),
+        (.invalidPath("../x", reason: "r"), "invalid_path", "../x"),
+        (.sourceProblem(path: "/s/f", reason: "r"), "invalid_source", "/s/f"),
+        (.invalidPattern(source: "--exclude", pattern: "/", reason: "r"), "invalid_source", nil),
+        (.bundleNotFound("B"), "bundle_not_found", nil),
+        (.versionNotFound(bundle: "B", version: "9"), "version_not_found", nil),
+        (.distroNotFound(bundle: "B", distro: "qa"), "distro_not_found", nil),
+        (.flavorNotFound(bundle: "B", version: 1, flavor: "tv", flavors: []), "flavor_not_found", nil),
+        (.flavorspecNotStored(name: "all", catalog: "/c"), "flavorspec_not_found", "/c"),
+        (.invalidVersionSpec("two"), "invalid_version_spec", nil),
+        (.pruneKeepsNoVersion(keepLast: 0), "invalid_argument", nil),
+        (.cloneDestinationExists("/o/B-1"), "destination_exists", "/o/B-1"),
+        (.catalogLocked(location: "/c", holders: holders, waited: .seconds(1)), "catalog_locked", "/c"),
+        (.indexKeptChanging(location: "/c", attempts: 8), "concurrent_change", "/c"),
+        (.objectVanished(sha: "ab"), "concurrent_change", nil),
+        (.duplicateIndexVersion(bundle: "B", version: 1), "inconsistent_index", nil),
+        (.versionNumbersExhausted(bundle: "B"), "version_numbers_exhausted", nil),
+        (.versionsReferenced(bundle: "B", distributions: [1: ["master"]]), "versions_referenced", nil),
+        (.publishDestinationChanged("s3://b/x"), "foreign_destination", "s3://b/x"),
+        (.keyFile(path: "k", reason: "r"), "key_file", "k"),
+        (.signature(path: "catalog.json.sig", reason: "r"), "invalid_signature", "catalog.json.sig"),
+        (.signedCatalogNeedsSigner("/c"), "signer_required", "/c"),
+    ]
+
+    @Test(arguments: classified)
+    func classifies(_ error: ZincError, _ code: String, _ path: String?) {
+        #expect(error.code == ZincError.Code(rawValue: code))
+        #expect(error.path == path)
+        #expect(error.errno == (error.code == .io ? 2 : nil))
+    }
 }

@@ -99,7 +99,7 @@ public struct BundleClone: Sendable {
     private func extract(_ object: StoredObject, path: String, into tree: String, via part: String) throws -> Int64 {
         do {
             try StagingFolder.createFolders(path.split(separator: "/").dropLast(), in: tree)
-        } catch ZincError.io(_, _, let code) where code == ENOTDIR {
+        } catch let error as ZincError where error.errno == ENOTDIR {
             throw Self.collision(path)
         }
         let (reader, format, storedPath) = try openObject(object, for: path)

@@ -53,7 +53,8 @@ public enum Names {
     /// the file as well as the value: the name of a damaged or hostile catalog file is
     /// refused there, before any path is built from it.
     public static func checked(in path: String, _ validate: () throws -> Void) throws {
-        do { try validate() } catch ZincError.invalidName(let kind, let value, let reason) {
+        do { try validate() } catch let error as ZincError {
+            guard case .invalidName(let kind, let value, let reason) = error.kind else { throw error }
             throw ZincError.corruptFile(path: path, reason: "invalid \(kind) '\(printable(value))': \(reason)")
         }
     }

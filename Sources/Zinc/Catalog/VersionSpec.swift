@@ -26,7 +26,8 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
     public init(_ text: String, of bundle: String, in catalog: Catalog) throws {
         do {
             try self.init(text)
-        } catch ZincError.invalidVersionSpec(let spec, _) {
+        } catch let error as ZincError {
+            guard case .invalidVersionSpec(let spec, _) = error.kind else { throw error }
             let distros = (try? catalog.index().bundles[bundle]?.distroNames) ?? []
             let word = spec.hasPrefix(":") || spec.hasPrefix("@") ? String(spec.dropFirst()) : spec
             let meant = distros.contains(word) ? word : Spelling.nearest(to: word, among: distros)

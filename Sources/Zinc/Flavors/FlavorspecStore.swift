@@ -78,7 +78,7 @@ extension Flavorspec {
         let file: PosixFile
         do {
             file = try PosixFile.open(path)
-        } catch ZincError.io(_, _, let code) where code == ENOENT || code == ENOTDIR {
+        } catch let error as ZincError where error.errno == ENOENT || error.errno == ENOTDIR {
             return nil
         }
         return try parse(file.readToEnd(), source: path)

@@ -405,10 +405,12 @@ final class CatalogVerifier: Sendable {
             case .truncated?: note("is truncated at byte \(tar.position)")
             case .endOfArchive?, nil: break
             }
-        } catch let ZincError.corruptFile(_, reason) {
-            note(reason)
         } catch {
-            note(Self.describe(error))
+            if let error = error as? ZincError, case .corruptFile(_, let reason) = error.kind {
+                note(reason)
+            } else {
+                note(Self.describe(error))
+            }
         }
 
         let objects = Array(archive.manifest.objectsByDigest(flavor: archive.scope).values)
@@ -472,10 +474,12 @@ final class CatalogVerifier: Sendable {
             return "holds data after its gzip stream (clients inflate only the first member)"
         case GzipDecompressor.Failure.truncated:
             return "its gzip stream is truncated"
-        case ZincError.corruptFile(_, let reason):
-            return "not a valid Zinc file: \(reason)"
-        case ZincError.signature(_, let reason):
-            return reason
+        case let error as ZincError:
+            switch error.kind {
+            case .corruptFile(_, let reason): return "not a valid Zinc file: \(reason)"
+            case .signature(_, let reason): return reason
+            default: return "\(error)"
+            }
         default:
             return "\(error)"
         }

@@ -98,7 +98,7 @@ public struct IgnorePatterns: Sendable, Equatable {
         let file: PosixFile
         do {
             file = try PosixFile.openForReading(path)
-        } catch ZincError.io(_, _, let code) where code == ENOENT || code == ENOTDIR {
+        } catch let error as ZincError where error.errno == ENOENT || error.errno == ENOTDIR {
             return nil  // no ignore file (or no source folder, which the scan reports)
         }
         let bytes = try file.readAll(upTo: limit + 1)

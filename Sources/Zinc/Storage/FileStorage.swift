@@ -101,7 +101,7 @@ public final class FileStorage: CatalogStorage, Sendable {
     private func openFile(_ path: String) throws -> PosixFile? {
         do {
             return try openStored(path)
-        } catch ZincError.io(_, _, let code) where code == ENOENT || code == ENOTDIR {
+        } catch let error as ZincError where error.errno == ENOENT || error.errno == ENOTDIR {
             return nil
         }
     }

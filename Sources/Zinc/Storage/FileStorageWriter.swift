@@ -59,7 +59,7 @@ final class FileStorageWriter: StorageWriter {
         if storage.parentIsLikelyMissing(of: path) { try storage.createParentFolders(of: path) }
         do {
             return try open()
-        } catch ZincError.io(_, _, ENOENT) {
+        } catch let error as ZincError where error.errno == ENOENT {
             try storage.createParentFolders(of: path)
             return try open()
         }
@@ -163,7 +163,7 @@ final class FileStorageWriter: StorageWriter {
                 if let direct, range.lowerBound % page == 0, range.count % Int(page) == 0, directWorks.load(ordering: .relaxed) {
                     do {
                         return try direct.write(block, at: range.lowerBound)
-                    } catch ZincError.io(_, _, EINVAL) {
+                    } catch let error as ZincError where error.errno == EINVAL {
                         // The filesystem wants another alignment: the page cache it is.
                         directWorks.store(false, ordering: .relaxed)
                     }

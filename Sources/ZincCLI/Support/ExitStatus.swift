@@ -23,7 +23,7 @@ enum ExitStatus {
         switch error {
         case CLIError.missingValue, CLIError.invalidChoice: return usage
         // Only ever a value typed on the command line (a catalog holds numbers).
-        case ZincError.invalidVersionSpec: return usage
+        case let error as ZincError where error.code == .invalidVersionSpec: return usage
         default: return ZincCommand.exitCode(for: error)
         }
     }

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import Zinc
+import ZincClient
+
+/// The codes a sync's failures are sorted into: what an app branches on, and what
+/// `sync --json` prints as `error_code`.
+@Suite struct SyncErrorTests {
+    static let zincErrors: [(ZincError, SyncError.Code)] = [
+        (.io(path: "/repo/objects/ab", operation: "write", errno: ENOSPC), .diskFull),
+        (.io(path: "/repo/objects/ab", operation: "write", errno: EDQUOT), .diskFull),
+        (.io(path: "/repo/objects/ab", operation: "open", errno: ENOENT), .localStorage),
+        (.io(path: "/repo/objects/ab", operation: "open", errno: EACCES), .localStorage),
+        (.corruptFile(path: "catalog.json", reason: "r"), .invalidCatalog),
+        (.unsupportedFormat(path: "catalog.json", format: "2"), .invalidCatalog),
+        (.integrity(path: "/c", reason: "r"), .invalidCatalog),
+        (.invalidPath("../x", reason: "r"), .invalidCatalog),
+        (.signature(path: "catalog.json.sig", reason: "r"), .invalidCatalog),
+        (.bundleNotFound("B"), .notFound),
+        (.versionNotFound(bundle: "B", version: "9"), .notFound),
+        (.distroNotFound(bundle: "B", distro: "qa"), .notFound),
+        (.flavorNotFound(bundle: "B", version: 1, flavor: "tv", flavors: []), .notFound),
+        (.invalidName(kind: "bundle name", value: "a/b", reason: "r"), .invalidRequest),
+        (.invalidVersionSpec("two"), .invalidRequest),
+        (.catalogLocked(location: "/c", holders: [], waited: .seconds(1)), .other),
+        (.remote(location: "s3://b/c", reason: "r"), .other),
+    ]
+
+    @Test(arguments: zincErrors)
+    func sortsZincErrors(_ error: ZincError, _ code: SyncError.Code) {
+        #expect(SyncError(error).code == code)
+        #expect(SyncError(error).httpStatus == nil)
+    }
+}
