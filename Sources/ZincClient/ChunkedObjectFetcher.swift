@@ -41,10 +41,11 @@ struct ChunkedObjectFetcher {
         let part = repo.temporaryFolder + "/" + object.sha + "." + hasher.finalize().prefix(12) + ".chunks.part"
         do {
             try chain.download(remote, ranges: ranges, to: part, parallel: parallel)
-        } catch ClientError.rangeIgnored(_, _) {
-            unlink(part)
-            return .fallBack(reason: "the server ignores Range")
         } catch let error as ClientError {
+            if case .rangeIgnored = error.kind {
+                unlink(part)
+                return .fallBack(reason: "the server ignores Range")
+            }
             // What arrived before a cut connection stays for the next run; bytes found wrong do not.
             if error.isDamage { unlink(part) }
             // Fetching the object whole is tried next: another way, or the same failure told plainly.

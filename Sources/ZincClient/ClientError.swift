@@ -1,47 +1,36 @@
 /// Failures of the client that are not local file problems (those are `ZincError`):
-/// what a server, the network or the repo's own bookkeeping did wrong. Each case names
-/// the URL or value at fault, so a log line says which server to distrust.
-public enum ClientError: Error, Equatable, Sendable {
-    case repoNotFound(String)
-    case repoExists(String)
-    /// A URL no source handles: s3:// too needs a factory that knows it (`ZincS3`'s,
-    /// which `zinc` uses), since ZincClient alone has no S3.
-    case unsupportedURL(String)
-    /// An `http(s)://` URL given to the default ``makeCatalogSource(_:)`` in a build
-    /// without libcurl (iOS): the app must pass a transport of its own, such as the
-    /// ZincURLSession library's `URLSessionTransport().sourceFactory`.
-    case noDefaultHTTPTransport(url: String)
-    /// The connection failed or was cut; `received` bytes of the body had arrived.
-    case transport(url: String, reason: String, received: Int64)
-    case notFound(url: String)
-    /// `reason`: what the server said of it, where it says so in a form the source knows
-    /// (S3's error code and message, the bucket's region).
-    case httpStatus(url: String, status: Int, reason: String? = nil)
-    case tooLarge(url: String, limit: Int64)
-    /// The body ended before the length the response or the manifest promised.
-    case truncated(url: String, received: Int64, expected: Int64)
-    /// The server answered a request for `ranges` (a `Range` header's value) with the
-    /// whole file, whose unwanted bytes would have cost more than fetching another way.
-    case rangeIgnored(url: String, ranges: String)
-    /// The server answered with something a well-behaved catalog never serves.
-    case badResponse(url: String, reason: String)
-    /// Content whose SHA-1 (or gzip stream) does not match what the manifest records.
-    case integrity(url: String, reason: String)
-    case allSourcesFailed(catalog: String, failures: [String])
-    case notTracked(catalog: String, bundle: String)
-    /// A catalog tracked with trusted keys served `file` without a valid signature by one
-    /// of them, or an index older than one accepted before (rollback) or whose signature
-    /// has expired (freeze). Nothing of it was used.
-    case untrusted(catalog: String, file: String, reason: String)
-    /// A catalog tracked with trusted keys served a validly signed index older than one
-    /// accepted before (a rollback), or whose signature has expired (a frozen catalog: a
-    /// mirror or attacker replaying an old index). Nothing of it was used.
-    case rolledBack(catalog: String, file: String, reason: String)
+/// what a server, the network or the repo's own bookkeeping did wrong. Each names the
+/// URL or value at fault, so a log line says which server to distrust. An app branches
+/// on ``code``, which can gain values without breaking its `switch` (as long as it has
+/// a `default`); a sync's failures come sorted further as a ``SyncError``.
+public struct ClientError: Error, Equatable, Sendable {
+    package let kind: Kind
+
+    /// The URL of the file or source at fault: what a server was asked for, the URL no
+    /// source fetches, the file a catalog served without a valid signature. Nil for a
+    /// repo's or a catalog's own failures (no repo there, a bundle not tracked, every
+    /// source failed).
+    public var url: String? {
+        switch kind {
+        case .unsupportedURL(let url), .noDefaultHTTPTransport(let url), .transport(let url, _, _), .notFound(let url),
+            .httpStatus(let url, _, _), .tooLarge(let url, _), .truncated(let url, _, _), .rangeIgnored(let url, _),
+            .badResponse(let url, _), .integrity(let url, _), .untrusted(_, let url, _), .rolledBack(_, let url, _):
+            return url
+        case .repoNotFound, .repoExists, .allSourcesFailed, .notTracked:
+            return nil
+        }
+    }
+
+    /// The status a server answered with, for ``Code/httpStatus``.
+    public var httpStatus: Int? {
+        guard case .httpStatus(_, let status, _) = kind else { return nil }
+        return status
+    }
 }
 
 extension ClientError: CustomStringConvertible {
     public var description: String {
-        switch self {
+        switch kind {
         case .repoNotFound(let path):
             return "no Zinc repo at '\(path)' (create one with repo_init)"
         case .repoExists(let path):
@@ -81,14 +70,14 @@ extension ClientError: CustomStringConvertible {
     /// 503 SlowDown), a rate limit (429), a CDN whose origin is briefly down. A sync asks
     /// again after a pause when every source answered so.
     var isBusy: Bool {
-        guard case .httpStatus(_, let status, _) = self else { return false }
+        guard case .httpStatus(_, let status, _) = kind else { return false }
         return [429, 500, 502, 503, 504].contains(status)
     }
 
     /// Failures another source of the same catalog may not have, and that say nothing of
     /// the source's honesty: it is tried last from then on.
     var isSourceUnavailable: Bool {
-        switch self {
+        switch kind {
         case .transport, .notFound, .httpStatus, .rangeIgnored: return true
         default: return false
         }
@@ -99,7 +88,7 @@ extension Error {
     /// Bytes that arrived but are not what the catalog says (a wrong hash, a cut or
     /// overlong body, a hostile archive): another source may serve them right.
     var isDamage: Bool {
-        switch self as? ClientError {
+        switch (self as? ClientError)?.kind {
         case .integrity, .truncated, .badResponse, .tooLarge: true
         default: false
         }

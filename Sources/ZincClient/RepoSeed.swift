@@ -274,7 +274,7 @@ private struct SeedReader {
             guard let fetched = try chain.fetchDocument(IndexSignature.path, limit: Int64(IndexSignature.sizeLimit), gzipped: false)
             else { throw ClientError.notFound(url: file) }
             bytes = fetched.bytes
-        } catch ClientError.notFound {
+        } catch let error as ClientError where error.code == .notFound {
             throw ClientError.untrusted(catalog: description.catalog, file: file, reason: "missing: the seed is not signed")
         }
         let signature: IndexSignature

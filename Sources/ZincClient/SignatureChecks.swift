@@ -128,7 +128,7 @@ struct SignatureChecks {
             }
             return .fetched(bytes: document.bytes, url: document.url, etag: document.etag)
         } catch let error as ClientError {
-            switch error {
+            switch error.kind {
             case .notFound, .allSourcesFailed: return .missing
             case .httpStatus(_, let status, _) where status == 403 || status == 404: return .missing
             default: throw error

@@ -256,7 +256,7 @@ final class SourceChain: Sendable {
                 throw error
             } catch {
                 let have = (try? Self.size(of: file)) ?? before
-                guard case .transport(let url, let reason, _) = error as? ClientError else { throw error }
+                guard case .transport(let url, let reason, _) = (error as? ClientError)?.kind else { throw error }
                 // Said of the file: how much of it arrived, over every attempt.
                 guard have > before, resumes < Self.resumesPerSource else {
                     throw ClientError.transport(url: url, reason: reason, received: have)
@@ -300,7 +300,8 @@ final class SourceChain: Sendable {
                     {
                         singleRangeSources.withLock { _ = $0.insert(index) }
                     }
-                } catch ClientError.rangeIgnored(_, _) where request.ranges.count > 1 {
+                } catch let error as ClientError {
+                    guard case .rangeIgnored = error.kind, request.ranges.count > 1 else { throw error }
                     // Refused at its head, nothing read: asked again one range at a time.
                     singleRangeSources.withLock { _ = $0.insert(index) }
                     return false
@@ -387,7 +388,7 @@ final class SourceChain: Sendable {
             meter.record(response, duration: ContinuousClock.now - start, alone: alone)
             return response
         } catch let error as ClientError {
-            if case .transport(_, _, let bytes) = error { received = bytes }
+            if case .transport(_, _, let bytes) = error.kind { received = bytes }
             throw error
         }
     }

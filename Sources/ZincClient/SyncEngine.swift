@@ -475,7 +475,7 @@ extension SyncEngine {
 
 extension ClientError {
     var isArchiveUnavailable: Bool {
-        switch self {
+        switch kind {
         case .notFound, .httpStatus, .allSourcesFailed: return true
         default: return false
         }

@@ -81,7 +81,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     private static func classify(_ error: any Error, repo: Repo?, status: inout Int?) -> Code {
         if error is CancellationError { return .cancelled }
         if let error = error as? ClientError {
-            switch error {
+            switch error.kind {
             case .untrusted: return .untrusted
             case .rolledBack: return .rolledBack
             case .integrity, .truncated, .badResponse, .tooLarge, .rangeIgnored: return .corruptDownload

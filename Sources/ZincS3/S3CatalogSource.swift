@@ -38,8 +38,9 @@ public final class S3CatalogSource: CatalogSource {
             }
         } catch let error as CurlError {
             throw ClientError.transport(url: location, reason: error.reason, received: 0)
-        } catch ClientError.httpStatus(let url, let status, nil) {
+        } catch let error as ClientError {
             // S3 says why (a key it does not know, a bucket in another region): say it too.
+            guard case .httpStatus(let url, let status, nil) = error.kind else { throw error }
             let answer = S3Response(head: transfer.responseHead, body: transfer.errorText)
             throw ClientError.httpStatus(url: url, status: status, reason: S3Client.explanation(of: answer))
         }

@@ -188,7 +188,7 @@ import FoundationNetworking
                 body: Array(body.0.utf8))
         }
         let error = try #require(throws: ClientError.self) { try fetch(transport, ranges: [10..<13, 500..<600]) }
-        guard case .badResponse(_, let reason) = error else { Issue.record("\(error)"); return }
+        guard case .badResponse(_, let reason) = error.kind else { Issue.record("\(error)"); return }
         #expect(reason.contains("malformed multipart/byteranges answer") && reason.contains(body.1), "\(reason)")
     }
 
@@ -218,7 +218,7 @@ import FoundationNetworking
         let source = try transport.sourceFactory(url)
         let sink = try PosixFile.open(dir.at("sink"), flags: O_WRONLY | O_CREAT | O_TRUNC)
         let error = try #require(throws: ClientError.self) { try source.fetch(FetchRequest("file.bin", limit: 100), into: sink) }
-        guard case .transport(let failed, _, 0) = error else { Issue.record("\(error)"); return }
+        guard case .transport(let failed, _, 0) = error.kind else { Issue.record("\(error)"); return }
         #expect(failed == url + "file.bin")
     }
 

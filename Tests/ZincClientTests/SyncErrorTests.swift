@@ -31,4 +31,29 @@ import ZincClient
         #expect(SyncError(error).code == code)
         #expect(SyncError(error).httpStatus == nil)
     }
+
+    static let clientErrors: [(ClientError, SyncError.Code)] = [
+        (.untrusted(catalog: "c", file: "u", reason: "r"), .untrusted),
+        (.rolledBack(catalog: "c", file: "u", reason: "r"), .rolledBack),
+        (.integrity(url: "u", reason: "r"), .corruptDownload),
+        (.truncated(url: "u", received: 1, expected: 2), .corruptDownload),
+        (.badResponse(url: "u", reason: "r"), .corruptDownload),
+        (.tooLarge(url: "u", limit: 1), .corruptDownload),
+        (.rangeIgnored(url: "u", ranges: "bytes=0-1"), .corruptDownload),
+        (.notFound(url: "u"), .notFound),
+        (.httpStatus(url: "u", status: 503), .httpStatus),
+        (.transport(url: "u", reason: "r", received: 0), .network),
+        (.allSourcesFailed(catalog: "c", failures: []), .network),
+        (.repoNotFound("/r"), .invalidRequest),
+        (.repoExists("/r"), .invalidRequest),
+        (.unsupportedURL("gopher://x"), .invalidRequest),
+        (.noDefaultHTTPTransport(url: "https://x"), .invalidRequest),
+        (.notTracked(catalog: "c", bundle: "B"), .invalidRequest),
+    ]
+
+    @Test(arguments: clientErrors)
+    func sortsClientErrors(_ error: ClientError, _ code: SyncError.Code) {
+        #expect(SyncError(error).code == code)
+        #expect(SyncError(error).httpStatus == error.httpStatus)
+    }
 }
