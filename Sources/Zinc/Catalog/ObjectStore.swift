@@ -85,9 +85,9 @@ public struct ObjectStore: Sendable {
     }
 
     /// From this size on, a file is deflated alone on every core. Cores wait while a
-    /// file's last blocks are deflated, so for several such files that costs more than
-    /// a file per core side by side (6 % more time for 21 MB files on two cores); a
-    /// lone file gains up to a factor of the core count (130 MB: 1.8 s against 3.3 s).
+    /// file's last blocks are deflated, so for several smaller files that costs more than
+    /// a file per core side by side; a lone large file gains up to a factor of the core
+    /// count.
     public static let deflateOnAllCoresFrom: Int64 = 64 << 20
 
     enum Deflate {

@@ -178,8 +178,7 @@ extension Catalog {
         }
         // Unless held to a number of threads, two lanes per core fill the archives: a lane
         // waits on its direct writes about as long as it fills a block, the more so while
-        // the import's objects are written back beside them (corpus S on a fresh file
-        // system, eight alternating runs: 5.37-6.07 s against 5.56-6.28 s on one per core).
+        // the import's objects are written back beside them.
         let lanes = options.workers ?? 2 * AvailableCores.count
         for scope in archiveScopes(of: draft, options: options) {
             try writeArchive(

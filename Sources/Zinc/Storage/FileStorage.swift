@@ -266,9 +266,10 @@ public final class FileStorage: CatalogStorage, Sendable {
     /// Whether the folder holding `path` is most likely missing: this storage made the
     /// folder above it and not that one, so only another writer could have made it
     /// meanwhile. A new catalog's first object in each `objects/xx/yy` then creates the
-    /// folder straight away instead of first failing to open a file in it: 50,000 failed
-    /// calls for corpus S, 0.3 s of system time. Either answer is safe: creating an
-    /// existing folder is accepted, and opening in a missing one falls back to creating it.
+    /// folder straight away instead of first failing to open a file in it (a failed call
+    /// per folder, tens of thousands for a tree of small files). Either answer is safe:
+    /// creating an existing folder is accepted, and opening in a missing one falls back
+    /// to creating it.
     func parentIsLikelyMissing(of path: String) -> Bool {
         guard let folder = place(path).parent, let above = folder.parent else { return false }
         return madeFolders.withLock { $0.contains(above.path) && !$0.contains(folder.path) }

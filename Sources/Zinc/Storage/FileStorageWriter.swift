@@ -97,9 +97,9 @@ final class FileStorageWriter: StorageWriter {
 
     /// Gives the anonymous `file` the name `destination`; EEXIST when taken. By its
     /// descriptor (AT_EMPTY_PATH), which kernels since 6.10 allow the process that opened
-    /// it, and which spares a walk through /proc (20,000 objects created and linked here:
-    /// 0.53 s against 0.57 s); older kernels want a privilege for that and answer
-    /// ENOENT, and from then on the file's name under /proc is used.
+    /// it, and which spares a walk through /proc for each object; older kernels want a
+    /// privilege for that and answer ENOENT, and from then on the file's name under
+    /// /proc is used.
     private static func linkAnonymous(_ file: PosixFile, as destination: FileStorage.Place) -> Int32 {
         if linksByDescriptor.load(ordering: .relaxed) {
             if linkat(file.fd, "", destination.folder, destination.path, KernelCalls.emptyPath) == 0 { return 0 }
@@ -193,9 +193,8 @@ final class FileStorageWriter: StorageWriter {
 
     /// Allocates `range` of the file ahead of the direct writes that fill it. A direct
     /// write past the end of the file, or into a hole, holds the file's lock until the
-    /// disk has it, so the lanes took turns: corpus S's archive lanes waited 0.65 s on
-    /// that lock in all. Into allocated space they write side by side. Where the
-    /// filesystem cannot allocate, they still take turns.
+    /// disk has it, so the lanes took turns on that lock. Into allocated space they write
+    /// side by side. Where the filesystem cannot allocate, they still take turns.
     private func allocate(_ range: Range<Int64>) {
         #if os(Linux)
         guard !range.isEmpty else { return }
@@ -236,10 +235,9 @@ final class FileStorageWriter: StorageWriter {
 
     /// A second descriptor of the file, for direct I/O (`O_DIRECT`), opened on the first
     /// pieces; nil where that is refused, and everywhere but Linux. Writing an archive
-    /// through the page cache costs a copy into fresh pages and a write-back later: for
-    /// 350 MB here, 0.87 s of system time against 0.14 s written directly
-    /// (`dd bs=1M` with and without `oflag=direct`), and the threads' buffered writes to
-    /// one file queue on its lock. The archive is read back only by later commands.
+    /// through the page cache costs a copy into fresh pages and a write-back later, several
+    /// times the system time of writing directly, and the threads' buffered writes to one
+    /// file queue on its lock. The archive is read back only by later commands.
     private lazy var direct: PosixFile? = {
         #if os(Linux)
         let fd = Glibc.open("/proc/self/fd/\(file.fd)", O_WRONLY | O_CLOEXEC | KernelCalls.directIO)
