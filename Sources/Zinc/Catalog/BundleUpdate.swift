@@ -434,48 +434,15 @@ extension Catalog {
     /// The newest version of bundle `name` and its manifest's JSON, or nil when it has
     /// none. A delete_bundle may remove it meanwhile, which only means the tree is not
     /// unchanged (the commit checks again against the index it commits to).
-    private func newestManifest(_ name: String) throws -> NewestManifest? {
+    private func newestManifest(_ name: String) throws -> StoredManifest? {
         guard let version = try index().bundles[name]?.latestVersion else { return nil }
-        return try newestManifest(name, version: version)
+        return try storedManifest(name, version: version)
     }
 
-    func newestManifest(_ name: String, version: Int) throws -> NewestManifest? {
+    /// Version `version` of bundle `name` as its manifest's JSON, or nil when it cannot
+    /// be read.
+    func storedManifest(_ name: String, version: Int) throws -> StoredManifest? {
         guard let (bytes, path) = try? manifestBytes(bundle: name, version: version) else { return nil }
-        return NewestManifest(version: version, bytes: bytes, path: path)
-    }
-}
-
-struct NewestManifest {
-    let version: Int
-    let bytes: [UInt8]
-    let path: String
-
-    /// Whether it holds exactly these files (paths in manifest order, content, flavors).
-    /// Compared entry by entry as it is parsed, never held as a table.
-    func holdsExactly(paths: [String], digest: (Int) -> SHA1.Digest, fileFlavors: [[String]?]) throws -> Bool {
-        var seen = [Bool](repeating: false, count: paths.count)
-        var same = true
-        let manifest = try Manifest.parse(bytes, path: path) { filePath, entry in
-            guard same, let i = Self.position(of: filePath, in: paths), !seen[i], entry.object.digest == digest(i),
-                (entry.flavors ?? []) == (fileFlavors[i] ?? [])
-            else {
-                same = false
-                return
-            }
-            seen[i] = true
-        }
-        return same && !seen.contains(false) && manifest.flavors == VersionDraft.firstSeen(fileFlavors)
-    }
-
-    /// Where `path` is among `paths`, which are in manifest order. Compared byte by byte:
-    /// `String`'s `==` would take two spellings of "é" for one path.
-    private static func position(of path: String, in paths: [String]) -> Int? {
-        var low = 0
-        var high = paths.count
-        while low < high {
-            let middle = (low + high) / 2
-            if paths[middle].utf8.lexicographicallyPrecedes(path.utf8) { low = middle + 1 } else { high = middle }
-        }
-        return low < paths.count && paths[low].utf8.elementsEqual(path.utf8) ? low : nil
+        return StoredManifest(version: version, bytes: bytes, path: path)
     }
 }

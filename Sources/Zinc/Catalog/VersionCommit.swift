@@ -121,8 +121,8 @@ extension Catalog {
 
     /// Whether version `version` of `name` holds exactly the draft's files.
     private func holds(_ draft: VersionDraft, _ name: String, version: Int) throws -> Bool {
-        guard let newest = try newestManifest(name, version: version) else { return false }
-        return try newest.holdsExactly(paths: draft.paths, digest: draft.digest, fileFlavors: draft.fileFlavors)
+        guard let stored = try storedManifest(name, version: version) else { return false }
+        return try stored.holdsExactly(paths: draft.paths, digest: draft.digest, fileFlavors: draft.fileFlavors)
     }
 
     /// Writes the LMFO record and archives, then the manifest, of a reserved version;

@@ -1,0 +1,36 @@
+/// One version's manifest as its JSON, read to compare a tree with it without building
+/// the manifest's table of files.
+struct StoredManifest {
+    let version: Int
+    let bytes: [UInt8]
+    let path: String
+
+    /// Whether it holds exactly these files (paths in manifest order, content, flavors).
+    /// Compared entry by entry as it is parsed, never held as a table.
+    func holdsExactly(paths: [String], digest: (Int) -> SHA1.Digest, fileFlavors: [[String]?]) throws -> Bool {
+        var seen = [Bool](repeating: false, count: paths.count)
+        var same = true
+        let manifest = try Manifest.parse(bytes, path: path) { filePath, entry in
+            guard same, let i = Self.position(of: filePath, in: paths), !seen[i], entry.object.digest == digest(i),
+                (entry.flavors ?? []) == (fileFlavors[i] ?? [])
+            else {
+                same = false
+                return
+            }
+            seen[i] = true
+        }
+        return same && !seen.contains(false) && manifest.flavors == VersionDraft.firstSeen(fileFlavors)
+    }
+
+    /// Where `path` is among `paths`, which are in manifest order. Compared byte by byte:
+    /// `String`'s `==` would take two spellings of "é" for one path.
+    private static func position(of path: String, in paths: [String]) -> Int? {
+        var low = 0
+        var high = paths.count
+        while low < high {
+            let middle = (low + high) / 2
+            if paths[middle].utf8.lexicographicallyPrecedes(path.utf8) { low = middle + 1 } else { high = middle }
+        }
+        return low < paths.count && paths[low].utf8.elementsEqual(path.utf8) ? low : nil
+    }
+}
