@@ -50,9 +50,9 @@ package final class FetchTransfer {
     /// How much of an error status's body is kept (S3's errors take a few hundred bytes).
     static let errorTextLimit = 4096
 
-    /// The start of the body of an answer with an error status, and its head; empty
-    /// before one.
+    /// The start of the body of an answer with an error status; empty for any other.
     package private(set) var errorText = [UInt8]()
+    /// The final answer's head, for a source wording an error status with `errorText`.
     package var responseHead: ResponseHead { head }
 
     package init(url: String, request: FetchRequest, sink: FetchSink) {
