@@ -97,7 +97,7 @@ extension Catalog {
     }
 
     func repairCopies(of current: StoredIndex) throws {
-        var stale = try Self.indexCopies.filter { try !holds(current.bytes, $0) }
+        var stale = try Self.indexCopies.filter { try !indexCopy($0, holds: current.bytes) }
         if current.version == nil {
             // A legacy catalog: `catalog.json` appears first, as the commit point from now on.
             _ = try storage.write(current.bytes, to: Self.commitPoint, .ifAbsent)
@@ -131,7 +131,7 @@ extension Catalog {
 
     /// Whether the copy `name` holds `bytes` (gunzipped, for the `.gz` copies). A
     /// damaged or oversized copy does not: it is stale and gets rewritten.
-    private func holds(_ bytes: [UInt8], _ name: String) throws -> Bool {
+    private func indexCopy(_ name: String, holds bytes: [UInt8]) throws -> Bool {
         guard let stored = try storage.read(name) else { return false }
         guard name.hasSuffix(".gz") else { return stored == bytes }
         var matches = true

@@ -82,7 +82,7 @@ extension Catalog {
     private func reserveVersion(_ name: String, _ draft: VersionDraft, comparedWith: Int?, force: Bool) throws -> ReservationOutcome {
         try updateIndexLocked { index in
             var entry = index.bundles[name] ?? CatalogIndex.BundleEntry()
-            if !force, let latest = entry.latestVersion, latest != comparedWith, try holds(draft, name, version: latest) {
+            if !force, let latest = entry.latestVersion, latest != comparedWith, try version(latest, of: name, holds: draft) {
                 return .unchanged(version: latest)
             }
             let version = try entry.reserveVersion(bundle: name)
@@ -101,7 +101,7 @@ extension Catalog {
             guard !listed.contains(reservation.version) else {
                 throw ZincError.reservedVersionTaken(location: storage.location, bundle: name, version: reservation.version)
             }
-            if !force, let latest = entry.latestVersion, latest != reservation.latestSeen, try holds(draft, name, version: latest) {
+            if !force, let latest = entry.latestVersion, latest != reservation.latestSeen, try version(latest, of: name, holds: draft) {
                 return .unchanged(version: latest)
             }
             if let latest = entry.latestVersion, latest > reservation.version {
@@ -120,7 +120,7 @@ extension Catalog {
     }
 
     /// Whether version `version` of `name` holds exactly the draft's files.
-    private func holds(_ draft: VersionDraft, _ name: String, version: Int) throws -> Bool {
+    private func version(_ version: Int, of name: String, holds draft: VersionDraft) throws -> Bool {
         guard let stored = try storedManifest(name, version: version) else { return false }
         return try stored.holdsExactly(paths: draft.paths, digest: draft.digest, fileFlavors: draft.fileFlavors)
     }
