@@ -70,8 +70,8 @@ extension ClientError: CustomStringConvertible {
     /// 503 SlowDown), a rate limit (429), a CDN whose origin is briefly down. A sync asks
     /// again after a pause when every source answered so.
     var isBusy: Bool {
-        guard case .httpStatus(_, let status, _) = kind else { return false }
-        return [429, 500, 502, 503, 504].contains(status)
+        guard let httpStatus else { return false }
+        return [429, 500, 502, 503, 504].contains(httpStatus)
     }
 
     /// Failures another source of the same catalog may not have, and that say nothing of

@@ -63,7 +63,7 @@ final class S3Writer: StorageWriter {
     }
 
     func append(localFile: StorageReader) throws {
-        guard let file = localFile as? PosixFile else { return try localFile.forEachChunk { try write($0) } }
+        guard let file = localFile as? PosixFile else { return try appendChunks(of: localFile) }
         if bytesWritten == 0, whole == nil {
             whole = file
             bytesWritten = Int64(try file.status().st_size)

@@ -249,7 +249,13 @@ public enum WritePiece: Sendable {
 
 extension StorageWriter {
     public func append(localFile: StorageReader) throws {
-        try localFile.forEachChunk { try write($0) }
+        try appendChunks(of: localFile)
+    }
+
+    /// Appends what `reader` reads, chunk by chunk: the default of `append(localFile:)`,
+    /// and what a backend's own falls back to for a reader it has no faster way for.
+    public func appendChunks(of reader: StorageReader) throws {
+        try reader.forEachChunk { try write($0) }
     }
 
     /// Appends the pieces one after the other: the default for backends without random

@@ -130,7 +130,7 @@ final class FileStorageWriter: StorageWriter {
     }
 
     func append(localFile: StorageReader) throws {
-        guard let source = localFile as? PosixFile else { return try localFile.forEachChunk { try write($0) } }
+        guard let source = localFile as? PosixFile else { return try appendChunks(of: localFile) }
         try writeTail()
         let before = try file.status().st_size
         try file.appendContents(of: source)
