@@ -81,16 +81,17 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     private static func classify(_ error: any Error, repo: Repo?, status: inout Int?) -> Code {
         if error is CancellationError { return .cancelled }
         if let error = error as? ClientError {
-            switch error.kind {
+            // The client's codes, but for those of a call the app made wrong.
+            switch error.code {
             case .untrusted: return .untrusted
             case .rolledBack: return .rolledBack
-            case .integrity, .truncated, .badResponse, .tooLarge, .rangeIgnored: return .corruptDownload
+            case .corruptDownload: return .corruptDownload
             case .notFound: return .notFound
-            case .httpStatus(_, let answered, _):
-                status = answered
+            case .httpStatus:
+                status = error.httpStatus
                 return .httpStatus
-            case .transport, .allSourcesFailed: return .network
-            case .repoNotFound, .repoExists, .unsupportedURL, .noDefaultHTTPTransport, .notTracked: return .invalidRequest
+            case .network: return .network
+            default: return .invalidRequest
             }
         }
         guard let error = error as? ZincError else { return .other }
