@@ -30,6 +30,17 @@ public protocol CatalogSource: AnyObject, Sendable {
     func fetch(_ request: FetchRequest, into sink: FetchSink) throws -> FetchResponse
 }
 
+/// A source whose transport calls back when a request ends (URLSession's): the sync
+/// engine, which is async, awaits its fetches with no thread waiting on them. The
+/// engine runs the blocking fetch of any other source on a thread of its own, so a
+/// transport that blocks (libcurl's, a file read) never holds the engine's threads.
+/// The two fetches must do the same: the blocking one serves callers that block.
+public protocol AsyncCatalogSource: CatalogSource {
+    /// What ``CatalogSource/fetch(_:into:)`` does, suspended rather than blocked while
+    /// the request is in flight.
+    func fetch(_ request: FetchRequest, into sink: FetchSink) async throws -> FetchResponse
+}
+
 /// What to fetch of one catalog file.
 public struct FetchRequest: Equatable, Sendable {
     public static func == (a: FetchRequest, b: FetchRequest) -> Bool {

@@ -31,7 +31,7 @@ struct ChunkedObjectFetcher {
         case fallBack(reason: String)
     }
 
-    func fetch(_ assembly: ChunkAssembly) throws -> Outcome {
+    func fetch(_ assembly: ChunkAssembly) async throws -> Outcome {
         let (object, layout, ranges) = (assembly.object, assembly.layout, assembly.ranges)
         let remote = StoredObject.path(sha: object.sha, format: layout.format)
         let origin = "\(chain.catalog): \(remote)"
@@ -40,7 +40,7 @@ struct ChunkedObjectFetcher {
         for range in ranges { hasher.update(Array("\(range.lowerBound)-\(range.upperBound),".utf8)) }
         let part = repo.temporaryFolder + "/" + object.sha + "." + hasher.finalize().prefix(12) + ".chunks.part"
         do {
-            try chain.download(remote, ranges: ranges, to: part, parallel: parallel)
+            try await chain.download(remote, ranges: ranges, to: part, parallel: parallel)
         } catch let error as ClientError {
             if case .rangeIgnored = error.kind {
                 unlink(part)

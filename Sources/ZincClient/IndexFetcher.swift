@@ -24,7 +24,7 @@ package struct IndexFetcher {
     func refresh(
         _ catalog: String, via chain: SourceChain, state: inout RepoState,
         report: inout SyncReport.CatalogRefresh
-    ) throws -> CatalogIndex {
+    ) async throws -> CatalogIndex {
         let tracked = Set(state.bundles.filter { $0.catalog == catalog }.map(\.bundle))
         let local = repo.catalogFile(catalog)
         let localSignature = local + ".sig"
@@ -32,7 +32,7 @@ package struct IndexFetcher {
         let etags = haveLocal ? state.catalogs[catalog]?.etags ?? [:] : [:]
         let keys = state.catalogs[catalog]?.trustedKeys ?? []
         let checks = SignatureChecks(catalog: catalog, keys: keys, chain: chain)
-        guard var fetched = try chain.fetchDocument(Self.remotePath, etags: etags, limit: limit) else {
+        guard var fetched = try await chain.fetchDocument(Self.remotePath, etags: etags, limit: limit) else {
             report.notModified = true
             guard let bytes = try AtomicFile.read(local, limit: limit) else { throw ZincError.catalogNotFound(local) }
             if !keys.isEmpty {
@@ -40,8 +40,8 @@ package struct IndexFetcher {
                 let kept = try AtomicFile.read(localSignature, limit: Int64(IndexSignature.sizeLimit)).map {
                     SignatureChecks.KeptSignature(bytes: $0, etags: state.catalogs[catalog]?.signatureETags ?? [:])
                 }
-                let checked = try checks.checkIndex(bytes, lastSequence: state.catalogs[catalog]?.indexSequence, kept: kept) {
-                    try chain.fetchDocument(Self.remotePath, limit: limit)?.bytes
+                let checked = try await checks.checkIndex(bytes, lastSequence: state.catalogs[catalog]?.indexSequence, kept: kept) {
+                    try await chain.fetchDocument(Self.remotePath, limit: limit)?.bytes
                 }
                 if checked.index != bytes { return try accept((checked.index, chain.catalog, nil), checked) }
                 state.catalogs[catalog, default: .init()].indexSequence = checked.signature.sequence
@@ -52,8 +52,8 @@ package struct IndexFetcher {
         }
         var checked: SignatureChecks.CheckedIndex?
         if !keys.isEmpty {
-            checked = try checks.checkIndex(fetched.bytes, lastSequence: state.catalogs[catalog]?.indexSequence) {
-                let again = try chain.fetchDocument(Self.remotePath, limit: limit)
+            checked = try await checks.checkIndex(fetched.bytes, lastSequence: state.catalogs[catalog]?.indexSequence) {
+                let again = try await chain.fetchDocument(Self.remotePath, limit: limit)
                 if let again { fetched = again }
                 return again?.bytes
             }

@@ -16,14 +16,14 @@ struct ManifestFetcher {
     let limit: Int64
     var checks: SignatureChecks?
 
-    func manifest(catalog: String, bundle: String, version: Int, via chain: SourceChain) throws
+    func manifest(catalog: String, bundle: String, version: Int, via chain: SourceChain) async throws
         -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?)
     {
         if let (manifest, bytes) = try kept(catalog: catalog, bundle: bundle, version: version) {
-            return (manifest, try checks?.checkManifest(manifest, bytes: bytes))
+            return (manifest, try await checks?.checkManifest(manifest, bytes: bytes))
         }
         let remote = VersionFiles(bundle: bundle, version: version).gzippedManifest
-        guard let fetched = try chain.fetchDocument(remote, limit: limit) else {
+        guard let fetched = try await chain.fetchDocument(remote, limit: limit) else {
             throw ClientError.badResponse(url: remote, reason: "answered 304 to a request without a validator")
         }
         let url = catalogFileURL(fetched.url, remote)
@@ -34,7 +34,7 @@ struct ManifestFetcher {
                 reason: "describes \(manifest.catalog) \(manifest.bundle)-\(manifest.version), "
                     + "not \(catalog) \(bundle)-\(version)")
         }
-        let signedContent = try checks?.checkManifest(manifest, bytes: fetched.bytes)
+        let signedContent = try await checks?.checkManifest(manifest, bytes: fetched.bytes)
         try FileManager.default.createDirectory(atPath: repo.manifestsFolder + "/" + catalog, withIntermediateDirectories: true)
         try AtomicFile.write(fetched.bytes, to: repo.manifestFile(catalog, bundle: bundle, version: version))
         return (manifest, signedContent)

@@ -16,13 +16,13 @@ struct ObjectFetcher {
     /// The SHA-256 of each object's content, from the manifest's signature, if signed.
     var signedContent: [SHA1.Digest: SHA256.Digest]?
 
-    func fetch(_ object: StoredObject) throws {
+    func fetch(_ object: StoredObject) async throws {
         let format = object.preferredFormat
         let remote = StoredObject.path(sha: object.sha, format: format)
         let part = repo.temporaryFolder + "/" + object.fileName + ".part"
         let origin = "\(chain.catalog): \(remote)"
         while true {
-            let (_, source) = try chain.download(remote, to: part, length: object.preferredSize, ranged: false)
+            let (_, source) = try await chain.download(remote, to: part, length: object.preferredSize, ranged: false)
             do {
                 let writer = try VerifiedObjectWriter(
                     object: object, format: format, origin: origin, repo: repo,

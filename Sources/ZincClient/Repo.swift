@@ -123,11 +123,24 @@ public struct Repo: Sendable {
     /// Runs `body` holding `repo.lock`: exclusive for anything that writes, shared for
     /// readers. Held for a whole sync, so two syncs of one repo run one after the other.
     public func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
+        let lock = try acquireLock(exclusive: exclusive)
+        defer { flock(lock.fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// The same for async work: the lock is waited for on a thread of its own, since
+    /// another process may hold it for minutes.
+    package func withLock<T>(exclusive: Bool, _ body: () async throws -> T) async throws -> T {
+        let lock = try await onWorkerThread { [self] in try acquireLock(exclusive: exclusive) }
+        defer { flock(lock.fd, LOCK_UN) }
+        return try await body()
+    }
+
+    private func acquireLock(exclusive: Bool) throws -> PosixFile {
         let lock = try PosixFile.open(root + "/" + Self.lockFileName, flags: O_RDWR | O_CREAT)
         while flock(lock.fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
             guard errno == EINTR else { throw ZincError.io(path: lock.path, operation: "lock", errno: errno) }
         }
-        defer { flock(lock.fd, LOCK_UN) }
-        return try body()
+        return lock
     }
 }

@@ -1,8 +1,10 @@
 import Zinc
 
-/// The repo's operations for Swift concurrency: what an app calls. Each runs the same
-/// engine as the blocking API (which the `zinc` command uses) on a thread of its own,
-/// off the cooperative pool, so a sync of gigabytes never holds up the app's tasks.
+/// The repo's operations for Swift concurrency: what an app calls. A sync awaits the
+/// same engine as the blocking API (which the `zinc` command uses): its requests in
+/// flight hold no thread, and its hashing and disk work run on the engine's threads,
+/// off the cooperative pool, so a sync of gigabytes never holds up the app's tasks. The
+/// operations without network (status, verify) and `track` run on a thread of their own.
 /// Cancelling the calling task cancels the operation: the requests in flight stop at
 /// once, and the call throws a ``SyncError`` with code ``SyncError/Code/cancelled``,
 /// leaving what an interrupted sync leaves (the previous version in use, and what was
@@ -30,12 +32,12 @@ extension Repo {
     public func sync(
         options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
     ) async throws(SyncError) -> SyncReport {
-        try await run(options, progress) { repo, options in try SyncEngine(repo: repo, options: options).sync() }
+        try await run(options, progress) { repo, options in try await SyncEngine(repo: repo, options: options).run(.follow).report }
     }
 
     /// What ``sync(options:progress:)`` would do, with no object downloaded (see ``SyncPlan``).
     public func plan(options: SyncOptions = SyncOptions()) async throws(SyncError) -> SyncPlan {
-        try await run(options, nil) { repo, options in try SyncEngine(repo: repo, options: options).plan() }
+        try await run(options, nil) { repo, options in try await SyncEngine(repo: repo, options: options).run(.plan).plan }
     }
 
     /// Carries out `plan` (see ``SyncEngine/sync(following:)``): what was approved is what
@@ -43,7 +45,9 @@ extension Repo {
     public func sync(
         following plan: SyncPlan, options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
     ) async throws(SyncError) -> SyncReport {
-        try await run(options, progress) { repo, options in try SyncEngine(repo: repo, options: options).sync(following: plan) }
+        try await run(options, progress) { repo, options in
+            try await SyncEngine(repo: repo, options: options).run(.following(plan)).report
+        }
     }
 
     /// Fetches again what is damaged or missing in the checked-out versions, without
@@ -51,7 +55,7 @@ extension Repo {
     public func repair(
         options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
     ) async throws(SyncError) -> SyncReport {
-        try await run(options, progress) { repo, options in try SyncEngine(repo: repo, options: options).repair() }
+        try await run(options, progress) { repo, options in try await SyncEngine(repo: repo, options: options).run(.repair).report }
     }
 
     /// Starts tracking a bundle (see the blocking `track(url:bundle:distro:flavor:trustedKeys:writableFiles:options:)`).
@@ -60,25 +64,27 @@ extension Repo {
         trustedKeys: [PublicKey] = [], writableFiles: Bool = false, options: SyncOptions = SyncOptions()
     ) async throws(SyncError) -> RepoState.TrackedBundle {
         try await run(options, nil) { repo, options in
-            try repo.track(
-                url: location, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys, writableFiles: writableFiles,
-                options: options)
+            try await onWorkerThread {
+                try repo.track(
+                    url: location, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys, writableFiles: writableFiles,
+                    options: options)
+            }
         }
     }
 
     /// What each tracked bundle has on disk (see the blocking `status()`); no network.
     public func status() async throws(SyncError) -> [BundleStatus] {
-        try await run(SyncOptions(), nil) { repo, _ in try repo.status() }
+        try await run(SyncOptions(), nil) { repo, _ in try await onWorkerThread { try repo.status() } }
     }
 
     /// Hashes every checked-out object and file (see the blocking `verify()`); no network.
     public func verify() async throws(SyncError) -> [BundleHealth] {
-        try await run(SyncOptions(), nil) { repo, _ in try repo.verify() }
+        try await run(SyncOptions(), nil) { repo, _ in try await onWorkerThread { try repo.verify() } }
     }
 
     private func run<T: Sendable>(
         _ options: SyncOptions, _ progress: AsyncStream<SyncProgress>.Continuation?,
-        _ body: @escaping @Sendable (Repo, SyncOptions) throws -> T
+        _ body: @escaping @Sendable (Repo, SyncOptions) async throws -> T
     ) async throws(SyncError) -> T {
         var options = options
         let cancellation = options.cancellation ?? SyncCancellation()
@@ -95,9 +101,7 @@ extension Repo {
         let settled = options
         do {
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    WorkerThread.start { continuation.resume(with: Result { try body(repo, settled) }) }
-                }
+                try await body(repo, settled)
             } onCancel: {
                 cancellation.cancel()
             }

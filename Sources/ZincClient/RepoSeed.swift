@@ -242,7 +242,14 @@ private struct SeedReader {
 
     func check(distro: String, keys: [PublicKey]) throws -> Checked {
         let limit = SyncOptions.defaultDocumentLimit
-        guard let indexBytes = try chain.fetchDocument(IndexFetcher.remotePath, limit: limit)?.bytes else {
+        // The seed's files go through the sync's own reading and checks, which are async.
+        guard
+            let indexBytes = try blockingWait(
+                on: SyncEngine.executor,
+                { [chain] in
+                    try await chain.fetchDocument(IndexFetcher.remotePath, limit: limit)?.bytes
+                })
+        else {
             throw ClientError.badResponse(url: url, reason: "answered 304 to a request without a validator")
         }
         let index = try IndexFetcher.parse(indexBytes, url: url)
@@ -257,8 +264,10 @@ private struct SeedReader {
         _ = try VersionSpec.distro(distro).resolve(in: entry, name: description.bundle)
         let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
         let indexSignature = try checks.map { _ in try checkIndexSignature(indexBytes, keys: keys) }
-        let (manifest, signedContent) = try ManifestFetcher(repo: repo, limit: limit, checks: checks).manifest(
-            catalog: catalog, bundle: description.bundle, version: description.version, via: chain)
+        let (manifest, signedContent) = try blockingWait(on: SyncEngine.executor) { [repo, chain, description] in
+            try await ManifestFetcher(repo: repo, limit: limit, checks: checks).manifest(
+                catalog: catalog, bundle: description.bundle, version: description.version, via: chain)
+        }
         _ = try manifest.paths(ofExistingFlavor: description.flavor)
         return Checked(
             index: index, indexBytes: indexBytes, indexSignature: indexSignature, manifest: manifest, signedContent: signedContent)
@@ -271,7 +280,12 @@ private struct SeedReader {
         let file = catalogFileURL(url, IndexSignature.path)
         let bytes: [UInt8]
         do {
-            guard let fetched = try chain.fetchDocument(IndexSignature.path, limit: Int64(IndexSignature.sizeLimit), gzipped: false)
+            guard
+                let fetched = try blockingWait(
+                    on: SyncEngine.executor,
+                    { [chain] in
+                        try await chain.fetchDocument(IndexSignature.path, limit: Int64(IndexSignature.sizeLimit), gzipped: false)
+                    })
             else { throw ClientError.notFound(url: file) }
             bytes = fetched.bytes
         } catch let error as ClientError where error.code == .notFound {

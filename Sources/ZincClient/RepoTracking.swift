@@ -27,7 +27,13 @@ extension Repo {
         let source = try options.sourceFactory(url)
         return try withLock(exclusive: true) {
             let chain = SourceChain(catalog: url, sources: [source], temporaryFolder: temporaryFolder)
-            guard let fetched = try chain.fetchDocument(IndexFetcher.remotePath, limit: options.documentLimit) else {
+            guard
+                let fetched = try blockingWait(
+                    on: SyncEngine.executor,
+                    { [documentLimit = options.documentLimit] in
+                        try await chain.fetchDocument(IndexFetcher.remotePath, limit: documentLimit)
+                    })
+            else {
                 throw ClientError.badResponse(url: url, reason: "answered 304 to a request without a validator")
             }
             let index = try IndexFetcher.parse(fetched.bytes, url: url)

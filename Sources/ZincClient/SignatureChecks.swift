@@ -39,14 +39,14 @@ struct SignatureChecks {
     /// the signature covers another index, `refetch` gets both again once, unconditionally
     /// (a writer may have been between its two writes, or caches hold different ages), and
     /// its index is checked instead; `refetch` returns nil to keep `index`.
-    func checkIndex(_ index: [UInt8], lastSequence: Int64?, kept: KeptSignature? = nil, refetch: () throws -> [UInt8]?) throws
-        -> CheckedIndex
-    {
+    func checkIndex(
+        _ index: [UInt8], lastSequence: Int64?, kept: KeptSignature? = nil, refetch: () async throws -> [UInt8]?
+    ) async throws -> CheckedIndex {
         var index = index
-        var (signature, url, fetched) = try indexSignature(kept: kept)
-        if signature.indexSHA256 != SHA256.digest(index), let again = try refetch() {
+        var (signature, url, fetched) = try await indexSignature(kept: kept)
+        if signature.indexSHA256 != SHA256.digest(index), let again = try await refetch() {
             index = again
-            (signature, url, fetched) = try indexSignature(kept: nil)
+            (signature, url, fetched) = try await indexSignature(kept: nil)
         }
         let file = catalogFileURL(url, IndexSignature.path)
         guard signature.indexSHA256 == SHA256.digest(index) else {
@@ -74,11 +74,11 @@ struct SignatureChecks {
 
     /// The index signature, the source URL that served it (the catalog's where the kept
     /// one is still current) and, when fetched, its file.
-    private func indexSignature(kept: KeptSignature?) throws
+    private func indexSignature(kept: KeptSignature?) async throws
         -> (IndexSignature, String, (bytes: [UInt8], url: String, etag: String?)?)
     {
         let fetched: (bytes: [UInt8], url: String, etag: String?)
-        switch try fetch(IndexSignature.path, limit: IndexSignature.sizeLimit, etags: kept?.etags ?? [:]) {
+        switch try await fetch(IndexSignature.path, limit: IndexSignature.sizeLimit, etags: kept?.etags ?? [:]) {
         case .missing:
             throw ClientError.untrusted(catalog: catalog, file: IndexSignature.path, reason: "missing: the catalog is not signed")
         case .notModified:
@@ -86,7 +86,7 @@ struct SignatureChecks {
             if let kept, let signature = try? IndexSignature.verified(kept.bytes, path: IndexSignature.path, trusted: keys) {
                 return (signature, chain.catalog, nil)
             }
-            return try indexSignature(kept: nil)
+            return try await indexSignature(kept: nil)
         case .fetched(let bytes, let url, let etag):
             fetched = (bytes, url, etag)
         }
@@ -96,10 +96,12 @@ struct SignatureChecks {
 
     /// The signature of a manifest (whose plain JSON is `bytes`) by the first trusted key
     /// that signed it, checked to cover it: the SHA-256 its objects' content must have.
-    func checkManifest(_ manifest: Manifest, bytes: [UInt8]) throws -> [SHA1.Digest: SHA256.Digest] {
+    func checkManifest(_ manifest: Manifest, bytes: [UInt8]) async throws -> [SHA1.Digest: SHA256.Digest] {
         for key in keys {
             let path = ManifestSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
-            guard case .fetched(let signatureBytes, let url, _) = try fetch(path, limit: ManifestSignature.sizeLimit) else { continue }
+            guard case .fetched(let signatureBytes, let url, _) = try await fetch(path, limit: ManifestSignature.sizeLimit) else {
+                continue
+            }
             let file = catalogFileURL(url, path)
             let signature = try refusing(file) { try ManifestSignature.verified(signatureBytes, path: file, trusted: keys) }
             try refusing(catalogFileURL(url, manifest.path)) {
@@ -121,9 +123,9 @@ struct SignatureChecks {
     }
 
     /// A signature file of at most `limit` bytes and the URL of the source that served it.
-    private func fetch(_ path: String, limit: Int, etags: [String: String] = [:]) throws -> Document {
+    private func fetch(_ path: String, limit: Int, etags: [String: String] = [:]) async throws -> Document {
         do {
-            guard let document = try chain.fetchDocument(path, etags: etags, limit: Int64(limit), gzipped: false) else {
+            guard let document = try await chain.fetchDocument(path, etags: etags, limit: Int64(limit), gzipped: false) else {
                 return .notModified
             }
             return .fetched(bytes: document.bytes, url: document.url, etag: document.etag)

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import Zinc
 
@@ -62,13 +61,11 @@ final class SourceChain: Sendable {
     /// Each source's host, nil where no network is involved.
     private let hosts: [String?]
     private let probes: Mutex<Probes>
-    /// Signalled by each probe when it ends.
-    private let probeEnded = DispatchSemaphore(value: 0)
 
     private struct Probes {
         /// Sources not leading whose links the records do not know well, until probed.
         var pending: [Int]
-        var started = 0
+        var running = [Task<Void, Never>]()
     }
 
     init(
@@ -119,32 +116,32 @@ final class SourceChain: Sendable {
     /// do. Called once a sync is about to download, so that an up-to-date sync stays at
     /// its requests; the calls after the first do nothing.
     func startProbes() {
-        let targets = probes.withLock { probes in
-            defer { probes = Probes(pending: [], started: probes.started + probes.pending.count) }
-            return probes.pending
-        }
-        for index in targets {
-            WorkerThread.start { [self] in
-                defer { probeEnded.signal() }
-                guard let sink = try? PosixFile.open("/dev/null", flags: O_WRONLY) else { return }
-                var request = FetchRequest(IndexFetcher.remotePath, ranges: [0..<1], limit: 1 << 20)
-                request.patience = Self.shortestPatience
-                for _ in 0..<2 {
-                    let response = try? fetch(request, from: sources[index], into: sink, meter: meters[index], occupiesLink: false)
-                    guard response != nil else { return }
-                }
+        probes.withLock { probes in
+            for index in probes.pending {
+                probes.running.append(
+                    Task(executorPreference: SyncEngine.executor) { [self] in
+                        guard let sink = try? PosixFile.open("/dev/null", flags: O_WRONLY) else { return }
+                        var request = FetchRequest(IndexFetcher.remotePath, ranges: [0..<1], limit: 1 << 20)
+                        request.patience = Self.shortestPatience
+                        for _ in 0..<2 {
+                            let response = try? await fetch(
+                                request, from: sources[index], into: sink, meter: meters[index], occupiesLink: false)
+                            guard response != nil else { return }
+                        }
+                    })
             }
+            probes.pending = []
         }
     }
 
     /// Adds what this chain's fetches and probes measured to `records`, once the probes
     /// have ended.
-    func measured(into records: inout LinkRecords) {
-        let started = probes.withLock { probes in
-            defer { probes.started = 0 }
-            return probes.started
+    func measured(into records: inout LinkRecords) async {
+        let running = probes.withLock { probes in
+            defer { probes.running = [] }
+            return probes.running
         }
-        for _ in 0..<started { probeEnded.wait() }
+        for probe in running { await probe.value }
         let now = Date()
         for (host, meter) in zip(hosts, meters) {
             if let host, let measured = meter.measured {
@@ -161,16 +158,16 @@ final class SourceChain: Sendable {
     /// before and after gunzip; nil when every validator in `etags` still holds at the
     /// first source that answered. Returns the URL that answered and its new ETag.
     /// With `gzipped` false, a small file taken as it is (a signature).
-    func fetchDocument(_ path: String, etags: [String: String] = [:], limit: Int64, gzipped: Bool = true) throws
+    func fetchDocument(_ path: String, etags: [String: String] = [:], limit: Int64, gzipped: Bool = true) async throws
         -> (bytes: [UInt8], url: String, etag: String?)?
     {
         let part = try TemporaryFile(in: temporaryFolder, named: "document")
         defer { part.remove() }
-        return try firstAvailable { source, meter, patience in
+        return try await firstAvailable { source, meter, patience in
             try part.reset()
             var request = FetchRequest(path, etag: etags[source.url], limit: limit)
             request.patience = patience
-            let response = try fetch(request, from: source, into: part.file, meter: meter)
+            let response = try await fetch(request, from: source, into: part.file, meter: meter)
             if response.status == .notModified { return nil }
             guard gzipped else { return (try PosixFile.open(part.path).readAll(upTo: Int(limit)), source.url, response.etag) }
             return (try Self.gunzip(part.path, location: source.location(of: path), limit: limit), source.url, response.etag)
@@ -180,14 +177,14 @@ final class SourceChain: Sendable {
     /// A small gzipped file the catalog may lack (a chunk list), gunzipped, from the
     /// source that serves now; nil when it is missing there or fails in any way. A hint
     /// is worth neither another source's round trips nor a mark against this one.
-    func fetchHint(_ path: String, limit: Int64) -> (bytes: [UInt8], url: String)? {
+    func fetchHint(_ path: String, limit: Int64) async -> (bytes: [UInt8], url: String)? {
         guard let index = standing.withLock({ $0.order.first }), let part = try? TemporaryFile(in: temporaryFolder, named: "hint")
         else { return nil }
         defer { part.remove() }
         let source = sources[index]
         var request = FetchRequest(path, limit: limit)
         request.patience = sources.count > 1 ? patience(of: index) : nil
-        guard (try? fetch(request, from: source, into: part.file, meter: meters[index])) != nil,
+        guard (try? await fetch(request, from: source, into: part.file, meter: meters[index])) != nil,
             let bytes = try? Self.gunzip(part.path, location: source.location(of: path), limit: limit)
         else { return nil }
         return (bytes, source.location(of: path))
@@ -218,12 +215,12 @@ final class SourceChain: Sendable {
     /// leaves the part shorter (an archive prefix). Returns the part's length and the
     /// source that completed it (for `distrust`), nil when an earlier run had.
     @discardableResult
-    func download(_ path: String, to part: String, length: Int64, ranged: Bool) throws -> (length: Int64, source: Int?) {
+    func download(_ path: String, to part: String, length: Int64, ranged: Bool) async throws -> (length: Int64, source: Int?) {
         let file = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW)
         guard try Self.size(of: file) < length else { return (try Self.size(of: file), nil) }
         var served: Int?
-        try firstAvailable { source, meter, patience -> Void in
-            try appending(to: file) { have in
+        try await firstAvailable { source, meter, patience -> Void in
+            try await appending(to: file) { have in
                 // Complete though its connection was cut at the very end.
                 guard have < length else { return true }
                 // A server that ignores Range sends the file from its start: reading past
@@ -232,7 +229,7 @@ final class SourceChain: Sendable {
                     ranged || have > 0
                     ? FetchRequest(path, ranges: [have..<length], ignoredRangeAllowance: have) : FetchRequest(path, limit: length)
                 request.patience = patience
-                _ = try fetch(request, from: source, into: file, meter: meter)
+                _ = try await fetch(request, from: source, into: file, meter: meter)
                 served = sources.firstIndex { $0 === source }
                 return true
             }
@@ -245,12 +242,12 @@ final class SourceChain: Sendable {
     /// off again and their error thrown; a connection cut after some bytes arrived is
     /// asked again at once, for the rest, up to `resumesPerSource` times; any other
     /// failure leaves what arrived for the next attempt, source or run to continue after.
-    private func appending(to file: PosixFile, _ attempt: (_ have: Int64) throws -> Bool) throws {
+    private func appending(to file: PosixFile, _ attempt: (_ have: Int64) async throws -> Bool) async throws {
         var resumes = 0
         while true {
             let before = try Self.size(of: file)
             do {
-                if try attempt(before) { return }
+                if try await attempt(before) { return }
             } catch  where error.isDamage {
                 _ = ftruncate(file.fd, off_t(before))
                 throw error
@@ -280,22 +277,22 @@ final class SourceChain: Sendable {
     /// fetch the file whole. Returns the source that completed it, nil when an earlier
     /// run had.
     @discardableResult
-    func download(_ path: String, ranges: [Range<Int64>], to part: String, parallel: Int) throws -> Int? {
+    func download(_ path: String, ranges: [Range<Int64>], to part: String, parallel: Int) async throws -> Int? {
         let file = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW)
         let total = ranges.reduce(Int64(0)) { $0 + ($1.upperBound - $1.lowerBound) }
         guard try Self.size(of: file) < total else { return nil }
         var served: Int?
-        try firstAvailable { source, meter, patience -> Void in
+        try await firstAvailable { source, meter, patience -> Void in
             let index = sources.firstIndex { $0 === source }!
-            try appending(to: file) { have in
+            try await appending(to: file) { have in
                 guard have < total else { return true }
                 let rest = Self.ranges(ranges, after: have)
                 var request = FetchRequest(path, ranges: Array(rest.prefix(Self.rangesPerRequest)))
                 request.patience = patience
                 do {
                     if singleRangeSources.withLock({ $0.contains(index) }) {
-                        try fetchSingly(Array(rest.prefix(parallel)), of: request, from: source, meter: meter, into: file)
-                    } else if try fetch(request, from: source, into: file, meter: meter).rangeAnswer == .singlePart,
+                        try await fetchSingly(Array(rest.prefix(parallel)), of: request, from: source, meter: meter, into: file)
+                    } else if try await fetch(request, from: source, into: file, meter: meter).rangeAnswer == .singlePart,
                         request.ranges.count > 1
                     {
                         singleRangeSources.withLock { _ = $0.insert(index) }
@@ -322,14 +319,14 @@ final class SourceChain: Sendable {
     /// not arrive whole; that one's error, if any, is thrown.
     private func fetchSingly(
         _ ranges: [Range<Int64>], of request: FetchRequest, from source: CatalogSource, meter: LinkMeter, into file: PosixFile
-    ) throws {
+    ) async throws {
         let scratch = try ranges.map { _ in try TemporaryFile(in: temporaryFolder, named: "range") }
         defer { for file in scratch { file.remove() } }
         let files = scratch.map(\.file)
-        let outcomes = try parallelMap(count: ranges.count, workers: ranges.count) { i in
+        let outcomes = try await concurrentMap(count: ranges.count, limit: ranges.count) { i in
             var single = request
             single.ranges = [ranges[i]]
-            return Result { try self.fetch(single, from: source, into: files[i], meter: meter) }
+            return await Result { try await self.fetch(single, from: source, into: files[i], meter: meter) }
         }
         for (i, outcome) in outcomes.enumerated() {
             let arrived = try PosixFile.open(scratch[i].path)
@@ -357,14 +354,19 @@ final class SourceChain: Sendable {
     /// measured as if it were not there.
     private func fetch(
         _ request: FetchRequest, from source: CatalogSource, into sink: PosixFile, meter: LinkMeter, occupiesLink: Bool = true
-    ) throws -> FetchResponse {
+    ) async throws -> FetchResponse {
         try cancellation?.check()
         var request = request
         request.cancellation = cancellation
-        return try count(meter, occupiesLink: occupiesLink) { try source.fetch(request, into: sink) }
+        return try await count(meter, occupiesLink: occupiesLink) { [request] in
+            if let source = source as? AsyncCatalogSource { return try await source.fetch(request, into: sink) }
+            return try await onWorkerThread { try source.fetch(request, into: sink) }
+        }
     }
 
-    private func count(_ meter: LinkMeter, occupiesLink: Bool, _ body: () throws -> FetchResponse) throws -> FetchResponse {
+    private func count(
+        _ meter: LinkMeter, occupiesLink: Bool, _ body: () async throws -> FetchResponse
+    ) async throws -> FetchResponse {
         let shares = occupiesLink ? 1 : 0
         let (first, wasIdle) = traffic.withLock { traffic in
             traffic.requests += 1
@@ -381,7 +383,7 @@ final class SourceChain: Sendable {
             }
         }
         do {
-            let response = try body()
+            let response = try await body()
             received = response.received
             // Alone on the link from start to end: nothing was in flight, nothing started since.
             let alone = wasIdle && traffic.withLock { $0.started == first }
@@ -396,14 +398,14 @@ final class SourceChain: Sendable {
     /// Tries `attempt` on the sources in their current order until one serves. Each but
     /// the last is given a patience: a few round trips of its link, at least
     /// `shortestPatience`, so that a stalled or cold source soon leaves the work to the next.
-    private func firstAvailable<T>(_ attempt: (CatalogSource, LinkMeter, Duration?) throws -> T) throws -> T {
+    private func firstAvailable<T>(_ attempt: (CatalogSource, LinkMeter, Duration?) async throws -> T) async throws -> T {
         var pauses = Self.backOff[...]
         while true {
             do {
-                return try eachSourceOnce(attempt)
+                return try await eachSourceOnce(attempt)
             } catch let busy as EverySourceBusy {
                 guard let pause = pauses.popFirst() else { throw busy.error }
-                try pauseUnlessCancelled(pause)
+                try await pauseUnlessCancelled(pause)
             }
         }
     }
@@ -418,7 +420,7 @@ final class SourceChain: Sendable {
     }
 
     /// One pass over the sources, in order.
-    private func eachSourceOnce<T>(_ attempt: (CatalogSource, LinkMeter, Duration?) throws -> T) throws -> T {
+    private func eachSourceOnce<T>(_ attempt: (CatalogSource, LinkMeter, Duration?) async throws -> T) async throws -> T {
         let order = standing.withLock { $0.order }
         var failures = [String]()
         var everyOneBusy = true
@@ -426,7 +428,7 @@ final class SourceChain: Sendable {
             let isLast = position == order.count - 1
             let patience = isLast ? nil : patience(of: index)
             do {
-                return try attempt(sources[index], meters[index], patience)
+                return try await attempt(sources[index], meters[index], patience)
             } catch let error as ClientError where error.isSourceUnavailable {
                 everyOneBusy = everyOneBusy && error.isBusy
                 if order.count == 1 { throw everyOneBusy ? EverySourceBusy(error: error) : error }
@@ -442,11 +444,11 @@ final class SourceChain: Sendable {
     }
 
     /// Waits `pause`, in steps short enough that a cancelled sync stops within 50 ms.
-    private func pauseUnlessCancelled(_ pause: Duration) throws {
+    private func pauseUnlessCancelled(_ pause: Duration) async throws {
         let end = ContinuousClock.now + pause
         while ContinuousClock.now < end {
             try cancellation?.check()
-            sleepThread(for: min(.milliseconds(50), end - ContinuousClock.now))
+            try? await Task.sleep(for: min(.milliseconds(50), end - ContinuousClock.now))
         }
         try cancellation?.check()
     }

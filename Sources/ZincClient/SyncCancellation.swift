@@ -39,6 +39,19 @@ public final class SyncCancellation: Sendable {
     /// thread) if the sync is cancelled meanwhile; throws `CancellationError` without
     /// running it if the sync is cancelled already.
     public func whileRunning<T>(onCancel: @escaping @Sendable () -> Void, _ body: () throws -> T) throws -> T {
+        let key = try register(onCancel)
+        defer { unregister(key) }
+        return try body()
+    }
+
+    /// The same for an async `body` (a request whose answer is awaited).
+    public func whileRunning<T>(onCancel: @escaping @Sendable () -> Void, _ body: () async throws -> T) async throws -> T {
+        let key = try register(onCancel)
+        defer { unregister(key) }
+        return try await body()
+    }
+
+    private func register(_ onCancel: @escaping @Sendable () -> Void) throws -> Int {
         let key: Int? = state.withLock { state in
             guard !state.cancelled else { return nil }
             state.nextHandler += 1
@@ -46,7 +59,10 @@ public final class SyncCancellation: Sendable {
             return state.nextHandler
         }
         guard let key else { throw CancellationError() }
-        defer { _ = state.withLock { $0.handlers.removeValue(forKey: key) } }
-        return try body()
+        return key
+    }
+
+    private func unregister(_ key: Int) {
+        _ = state.withLock { $0.handlers.removeValue(forKey: key) }
     }
 }

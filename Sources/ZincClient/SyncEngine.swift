@@ -16,7 +16,12 @@ import Darwin
 /// whole run holds the repo lock. Each bundle switches (repo.json) only after its new
 /// folder is complete, so a kill at any moment leaves the previous version in use and
 /// every verified object in place for the next run to skip.
-public struct SyncEngine {
+///
+/// The engine is async throughout: its requests in flight hold no thread (with a
+/// transport that calls back, such as URLSession's), and its hashing and disk work run
+/// on threads of its own (`executor`), never on the cooperative pool. Its blocking
+/// methods, which the `zinc` command calls, wait for the same run.
+public struct SyncEngine: Sendable {
     public let repo: Repo
     public let options: SyncOptions
 
@@ -31,19 +36,19 @@ public struct SyncEngine {
     /// is fetched again, and a checked-out folder that no longer holds its objects' bytes
     /// is rebuilt, so "up to date" means what the app reads is what was verified.
     public func sync() throws -> SyncReport {
-        try run(.follow).report
+        try blocking(.follow).report
     }
 
     /// Carries out `plan`: each bundle it plans moves to the version planned, by the
     /// strategy planned (the cost model still decides for bundles planned without one);
     /// the others are left as they are.
     public func sync(following plan: SyncPlan) throws -> SyncReport {
-        try run(.following(plan)).report
+        try blocking(.following(plan)).report
     }
 
     /// What ``sync()`` would do, without downloading any object (see ``SyncPlan``).
     public func plan() throws -> SyncPlan {
-        try run(.plan).plan
+        try blocking(.plan).plan
     }
 
     /// Hashes every object of every checked-out version, fetches again those damaged or
@@ -51,11 +56,15 @@ public struct SyncEngine {
     /// each bundle at its version: `zinc repo verify --repair`. The indexes are not
     /// fetched; the sources and trusted keys are those of the last sync.
     public func repair() throws -> SyncReport {
-        try run(.repair).report
+        try blocking(.repair).report
     }
 
+    /// The threads the engine's work runs on: as many as the cores, so that objects are
+    /// hashed in parallel. Shared by every sync in the process.
+    static let executor = ThreadPoolExecutor()
+
     /// What a run does with each tracked bundle.
-    private enum Mode {
+    package enum Mode: Sendable {
         /// Moves it to its distribution's version.
         case follow
         /// Moves it to the version a plan gives.
@@ -69,8 +78,17 @@ public struct SyncEngine {
         var isRepair: Bool { if case .repair = self { true } else { false } }
     }
 
-    private func run(_ mode: Mode) throws -> (report: SyncReport, plan: SyncPlan) {
-        try repo.withLock(exclusive: true) {
+    private func blocking(_ mode: Mode) throws -> (report: SyncReport, plan: SyncPlan) {
+        try blockingWait(on: Self.executor) { [self] in try await run(mode) }
+    }
+
+    /// Runs the engine in `mode` on its executor; the async API's entry.
+    package func run(_ mode: Mode) async throws -> (report: SyncReport, plan: SyncPlan) {
+        try await withTaskExecutorPreference(Self.executor) { try await runHere(mode) }
+    }
+
+    private func runHere(_ mode: Mode) async throws -> (report: SyncReport, plan: SyncPlan) {
+        try await repo.withLock(exclusive: true) {
             var state = try repo.loadState()
             var report = SyncReport()
             var plan = SyncPlan()
@@ -81,12 +99,17 @@ public struct SyncEngine {
             var parsed = [String: Manifest]()
             // Old folders the last sync set aside go while this one waits on the network.
             let emptying = Trash(repo: repo).startEmptying()
-            defer { emptying.wait() }
-            for catalog in Set(state.bundles.map(\.catalog)).sorted() {
-                try sync(
-                    catalog: catalog, mode: mode, state: &state, links: &links, check: &check, parsed: &parsed, report: &report,
-                    plan: &plan, trash: emptying)
+            do {
+                for catalog in Set(state.bundles.map(\.catalog)).sorted() {
+                    try await sync(
+                        catalog: catalog, mode: mode, state: &state, links: &links, check: &check, parsed: &parsed,
+                        report: &report, plan: &plan, trash: emptying)
+                }
+            } catch {
+                await emptying.value
+                throw error
             }
+            await emptying.value
             // Only hints for the next sync: failing to keep them fails nothing.
             if links != recorded { try? links.save(in: repo.root) }
             if mode.isPlanning {
@@ -106,17 +129,31 @@ public struct SyncEngine {
 
     private func sync(
         catalog: String, mode: Mode, state: inout RepoState, links: inout LinkRecords, check: inout StoreCheck,
-        parsed: inout [String: Manifest], report: inout SyncReport, plan: inout SyncPlan, trash: BackgroundValue<Void>
-    ) throws {
+        parsed: inout [String: Manifest], report: inout SyncReport, plan: inout SyncPlan, trash: Task<Void, Never>
+    ) async throws {
         let chain = SourceChain(
             catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
             temporaryFolder: repo.temporaryFolder, links: links, cancellation: options.cancellation)
-        defer { chain.measured(into: &links) }
+        do {
+            try await sync(
+                catalog: catalog, via: chain, mode: mode, state: &state, check: &check, parsed: &parsed, report: &report,
+                plan: &plan, trash: trash)
+        } catch {
+            await chain.measured(into: &links)
+            throw error
+        }
+        await chain.measured(into: &links)
+    }
+
+    private func sync(
+        catalog: String, via chain: SourceChain, mode: Mode, state: inout RepoState, check: inout StoreCheck,
+        parsed: inout [String: Manifest], report: inout SyncReport, plan: inout SyncPlan, trash: Task<Void, Never>
+    ) async throws {
         var refresh = SyncReport.CatalogRefresh(catalog: catalog)
         var index: CatalogIndex?
         if !mode.isRepair {
             do {
-                index = try IndexFetcher(repo: repo, limit: options.documentLimit).refresh(
+                index = try await IndexFetcher(repo: repo, limit: options.documentLimit).refresh(
                     catalog, via: chain, state: &state, report: &refresh)
             } catch {
                 try options.cancellation?.check()
@@ -172,7 +209,7 @@ public struct SyncEngine {
                 planned.version = version
                 let keys = state.catalogs[catalog]?.trustedKeys ?? []
                 let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
-                let update = try prepare(
+                let update = try await prepare(
                     tracked, to: version, forced: forced, chain: chain, checks: checks, check: &check, parsed: &parsed,
                     planning: mode.isPlanning, result: &result)
                 update?.describe(&planned)
@@ -186,8 +223,8 @@ public struct SyncEngine {
                         result.outcome = .skipped
                         result.plannedBytes = update.bytes
                     } else {
-                        trash.wait()  // its space free before any download needs it
-                        try execute(update, for: &state.bundles[i], chain: chain, check: &check, result: &result)
+                        await trash.value  // its space free before any download needs it
+                        try await execute(update, for: &state.bundles[i], chain: chain, check: &check, result: &result)
                         try state.save(in: repo.root)  // the switch
                     }
                 } else {
@@ -221,7 +258,7 @@ public struct SyncEngine {
         _ tracked: RepoState.TrackedBundle, to version: Int, forced: FetchStrategy?, chain: SourceChain,
         checks: SignatureChecks?, check: inout StoreCheck, parsed: inout [String: Manifest], planning: Bool,
         result: inout SyncReport.BundleSync
-    ) throws -> PreparedUpdate? {
+    ) async throws -> PreparedUpdate? {
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
@@ -240,16 +277,17 @@ public struct SyncEngine {
         // when the repo holds chunks to reuse.
         let chunkListPath = VersionFiles(bundle: tracked.bundle, version: version).chunkList
         if !planning { chain.startProbes() }
-        let ((listed, hint), (manifest, signedContent)) = try concurrently(
-            { [repo, options] in
-                // A manifest that cannot be read lists nothing: each object is looked at on disk.
-                let current = tracked.version.flatMap { version in
-                    try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
-                }
-                let listed = ObjectListing.of(current.map { Array($0.objects(flavor: tracked.flavor).keys) } ?? [], in: repo)
-                return (listed, try LocalChunks.exist(in: repo) ? chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil)
-            },
-            { try manifests.manifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain) })
+        async let looked = { [repo, options] in
+            // A manifest that cannot be read lists nothing: each object is looked at on disk.
+            let current = tracked.version.flatMap { version in
+                try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+            }
+            let listed = ObjectListing.of(current.map { Array($0.objects(flavor: tracked.flavor).keys) } ?? [], in: repo)
+            return (listed, try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil)
+        }()
+        let (manifest, signedContent) = try await manifests.manifest(
+            catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
+        let (listed, hint) = try await looked
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)] = manifest
         let objects = manifest.objects(flavor: tracked.flavor)
@@ -281,18 +319,22 @@ public struct SyncEngine {
     private func execute(
         _ update: PreparedUpdate, for tracked: inout RepoState.TrackedBundle, chain: SourceChain, check: inout StoreCheck,
         result: inout SyncReport.BundleSync
-    ) throws {
+    ) async throws {
         let (requests, bytes) = (chain.requests, chain.bytes)
         let checkout = try BundleCheckout(
             update.manifest, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles, repo: repo)
         // The files the repo has are placed while the others download.
+        async let placing = checkout.placeAvailable()
         let left: [Int]
         do {
-            (left, _) = try concurrently(checkout.placeAvailable) {
-                try fetch(
+            let fetched = await Result {
+                try await fetch(
                     update.plan, chunked: update.chunked, expected: update.objects, signedContent: update.signedContent,
                     name: update.name, chain: chain, result: &result)
             }
+            // Placing runs to its end whatever the download did, as the folder's cleanup needs.
+            left = try await placing
+            try fetched.get()
         } catch {
             checkout.abandon()
             throw error
@@ -332,7 +374,7 @@ public struct SyncEngine {
         _ plan: FetchPlan, chunked: ChunkedFetches?, expected: [String: StoredObject],
         signedContent: [SHA1.Digest: SHA256.Digest]?, name: String, chain: SourceChain,
         result: inout SyncReport.BundleSync
-    ) throws {
+    ) async throws {
         let assemblies = chunked?.assemblies ?? []
         guard !plan.missing.isEmpty || !assemblies.isEmpty else { return }
         let planBytes = plan.missing.isEmpty ? 0 : plan.transfers[plan.strategy]?.bytes ?? 0
@@ -340,24 +382,24 @@ public struct SyncEngine {
             bundle: name, totalObjects: plan.missing.count + assemblies.count,
             totalBytes: planBytes + assemblies.reduce(0) { $0 + $1.fetchedBytes }, report: options.progress)
         guard let chunked else {
-            return try fetch(
+            return try await fetch(
                 plan, expected: expected, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)
         }
         let fetcher = ChunkedObjectFetcher(
             repo: repo, chain: chain, seeds: chunked.seeds, signedContent: signedContent, parallel: options.concurrency)
         // The chunk ranges and the plan's downloads side by side, so their round trips overlap.
-        let (outcomes, _) = try concurrently(
-            { [options] in
-                try parallelMap(count: assemblies.count, workers: options.concurrency) { i in
-                    let outcome = try fetcher.fetch(assemblies[i])
-                    if case .assembled = outcome { meter.finished(objects: 1, bytes: assemblies[i].fetchedBytes) }
-                    return outcome
-                }
-            },
-            {
-                try fetch(
-                    plan, expected: expected, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)
-            })
+        async let assembled = concurrentMap(count: assemblies.count, limit: options.concurrency) { i in
+            let outcome = try await fetcher.fetch(assemblies[i])
+            if case .assembled = outcome { meter.finished(objects: 1, bytes: assemblies[i].fetchedBytes) }
+            return outcome
+        }
+        let planned = await Result {
+            try await fetch(
+                plan, expected: expected, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)
+        }
+        // Both run to their end; then the chunks' error, if any, is thrown, else the plan's.
+        let outcomes = try await assembled
+        try planned.get()
         var fallBacks = [StoredObject]()
         for (assembly, outcome) in zip(assemblies, outcomes) {
             switch outcome {
@@ -372,8 +414,8 @@ public struct SyncEngine {
         }
         let whole = ObjectFetcher(repo: repo, chain: chain, signedContent: signedContent)
         meter.addBytesToFetch(fallBacks.reduce(0) { $0 + $1.preferredSize })
-        _ = try parallelMap(count: fallBacks.count, workers: options.concurrency) { [fallBacks] i in
-            try whole.fetch(fallBacks[i])
+        _ = try await concurrentMap(count: fallBacks.count, limit: options.concurrency) { [fallBacks] i in
+            try await whole.fetch(fallBacks[i])
             meter.finished(objects: 1, bytes: fallBacks[i].preferredSize)
         }
         result.individually += fallBacks.count
@@ -384,7 +426,7 @@ public struct SyncEngine {
     private func fetch(
         _ plan: FetchPlan, expected: [String: StoredObject], signedContent: [SHA1.Digest: SHA256.Digest]?,
         name: String, chain: SourceChain, meter: SyncMeter, result: inout SyncReport.BundleSync
-    ) throws {
+    ) async throws {
         guard !plan.missing.isEmpty else { return }
         result.strategy = plan.strategy
         result.estimates = plan.estimates
@@ -395,7 +437,7 @@ public struct SyncEngine {
         if usesArchive, let archivePath = plan.archivePath {
             let part = repo.temporaryFolder + "/" + name + ".tar.part"
             do {
-                let taken = try extract(
+                let taken = try await extract(
                     archivePath, length: length, via: part, wanted: remaining, expected: expected,
                     signedContent: signedContent, chain: chain, meter: meter)
                 result.fromArchive = taken.count
@@ -413,8 +455,8 @@ public struct SyncEngine {
         if usesArchive { meter.addBytesToFetch(individually.reduce(0) { $0 + $1.preferredSize }) }
         // Several in flight, so their round trips overlap; an object fetched completes
         // whatever happens to the others, and the next sync skips it.
-        _ = try parallelMap(count: individually.count, workers: options.concurrency) { i in
-            try fetcher.fetch(individually[i])
+        _ = try await concurrentMap(count: individually.count, limit: options.concurrency) { i in
+            try await fetcher.fetch(individually[i])
             meter.finished(objects: 1, bytes: individually[i].preferredSize)
         }
         result.individually += individually.count
@@ -430,7 +472,7 @@ extension SyncEngine {
     fileprivate func extract(
         _ archivePath: String, length: Int64, via part: String, wanted: Set<String>, expected: [String: StoredObject],
         signedContent: [SHA1.Digest: SHA256.Digest]?, chain: SourceChain, meter: SyncMeter
-    ) throws -> Set<String> {
+    ) async throws -> Set<String> {
         let reader = ArchivePrefixReader(
             repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
         // Members verified already (before bad bytes or a cut connection stopped a pass) are kept.
@@ -440,19 +482,22 @@ extension SyncEngine {
             // Made before the download starts, so that the reader can open it at once.
             _ = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_NOFOLLOW)
             let arrival = GrowingFileReader.Arrival()
-            let growing = GrowingFileReader(try PosixFile.open(part), arrival: arrival)
-            let ((_, source), streamed) = try concurrently(
-                { [chain] in
-                    defer { arrival.end() }
-                    // A range even for the whole archive: its length is known, and a foreign
-                    // writer's extra end padding is not worth fetching.
-                    return try meter.watching(part, base: 0) {
-                        try chain.download(archivePath, to: part, length: length, ranged: true)
-                    }
-                },
-                // The members, as their bytes arrive; nil when the pass stopped on bytes it
-                // could not place.
-                { try? reader.extract(from: growing, wanted: wanted.subtracting(earlier)) })
+            // The members, as their bytes arrive, on a thread of their own, since reading a
+            // growing file waits on it; nil when the pass stopped on bytes it could not place.
+            let opened = try PosixFile.open(part)
+            async let streaming = onWorkerThread {
+                try? reader.extract(from: GrowingFileReader(opened, arrival: arrival), wanted: wanted.subtracting(earlier))
+            }
+            let downloaded = await Result {
+                defer { arrival.end() }
+                // A range even for the whole archive: its length is known, and a foreign
+                // writer's extra end padding is not worth fetching.
+                return try await meter.watching(part, base: 0) {
+                    try await chain.download(archivePath, to: part, length: length, ranged: true)
+                }
+            }
+            let streamed = try await streaming
+            let (_, source) = try downloaded.get()
             do {
                 var taken = earlier.union(streamed ?? [])
                 if streamed == nil {

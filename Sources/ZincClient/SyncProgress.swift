@@ -61,8 +61,8 @@ final class SyncMeter: Sendable {
     }
 
     /// Runs `download` while reporting the growth of `part` from `base` bytes on.
-    func watching<T>(_ part: String, base: Int64, _ download: () throws -> T) rethrows -> T {
-        guard report != nil else { return try download() }
+    func watching<T>(_ part: String, base: Int64, _ download: () async throws -> T) async rethrows -> T {
+        guard report != nil else { return try await download() }
         let measure: @Sendable () -> Void = { [self] in
             guard let size = try? PosixFile.open(part).status().st_size else { return }
             send { $0.watchedBytes = max($0.watchedBytes, base + Int64(size)) }
@@ -72,7 +72,7 @@ final class SyncMeter: Sendable {
             watcher.stop()
             measure()  // where it ended, however short the download was
         }
-        return try download()
+        return try await download()
     }
 
     private func send(_ change: (inout Counts) -> Void) {

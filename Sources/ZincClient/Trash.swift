@@ -33,19 +33,21 @@ struct Trash {
         try GarbageCollector.remove(path)
     }
 
-    /// Removes what the trash holds, on a thread of its own; the caller waits for it
-    /// (`wait()`) before it downloads, and before it gives up the repo's lock.
-    func startEmptying() -> BackgroundValue<Void> {
+    /// Removes what the trash holds, on a thread of its own; the caller awaits it before
+    /// it downloads, and before it gives up the repo's lock.
+    func startEmptying() -> Task<Void, Never> {
         let folder = folder
-        return BackgroundValue {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-            // What cannot be removed now stays for the next sync to try again.
-            for name in names { try? GarbageCollector.remove(folder + "/" + name) }
-        }
+        return Task(executorPreference: SyncEngine.executor) { _ = try? await onWorkerThread { Self.empty(folder) } }
     }
 
     /// Removes what the trash holds, now (for commands that wait on no network).
     func empty() {
-        startEmptying().wait()
+        Self.empty(folder)
+    }
+
+    private static func empty(_ folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        // What cannot be removed now stays for the next sync to try again.
+        for name in names { try? GarbageCollector.remove(folder + "/" + name) }
     }
 }

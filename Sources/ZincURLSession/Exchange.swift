@@ -6,22 +6,19 @@ import ZincClient
 import FoundationNetworking
 #endif
 
-/// One fetch in flight: the transfer the session's callbacks feed, and the signal its
-/// caller waits for. The callbacks run on the session's queue while the caller blocks in
-/// `waitUntilComplete`, then the caller reads the transfer's outcome: every touch of the
-/// transfer until then holds `lock`, and the semaphore orders the last one before the
-/// caller's read.
+/// One fetch in flight: the transfer the session's callbacks feed, and what tells its
+/// caller it ended. The callbacks run on the session's queue while the caller waits
+/// (blocked on a semaphore, or suspended on a continuation, which `ended` signals or
+/// resumes), then the caller reads the transfer's outcome: every touch of the transfer
+/// until then holds `lock`, and `ended` orders the last one before the caller's read.
 final class Exchange: @unchecked Sendable {
     private let lock = Mutex(())
     private let transfer: FetchTransfer
-    private let done = DispatchSemaphore(value: 0)
+    private let ended: @Sendable () -> Void
 
-    init(_ transfer: FetchTransfer) {
+    init(_ transfer: FetchTransfer, ended: @escaping @Sendable () -> Void) {
         self.transfer = transfer
-    }
-
-    func waitUntilComplete() {
-        done.wait()
+        self.ended = ended
     }
 
     /// The final response's head; false when its body is not wanted.
@@ -72,7 +69,7 @@ final class Exchange: @unchecked Sendable {
     /// The task ended, with `error` when it failed (or was cancelled by this side).
     func complete(_ error: Error?) {
         lock.withLock { _ in transfer.complete(error.map(Self.describe)) }
-        done.signal()
+        ended()
     }
 
     /// A message for a failed task: what happened, and URLSession's code for searches.

@@ -54,17 +54,31 @@ public final class URLSessionTransport: Sendable {
     }
 
     /// Performs `request`, feeding its response to `transfer`, and returns when it has
-    /// ended. The protocol is synchronous; the session calls back on its own queue, so
-    /// the calling thread waits for the completion the delegate signals.
-    /// Performs `request`; a cancelled sync cancels its task, which ends the wait at once
-    /// (and throws `CancellationError`).
-    func perform(_ request: URLRequest, into transfer: FetchTransfer, cancellation: SyncCancellation?) throws {
-        let exchange = Exchange(transfer)
+    /// ended: suspended meanwhile, holding no thread, since the session calls back on its
+    /// own queue. A cancelled sync cancels the task, which ends the wait at once (and
+    /// throws `CancellationError`).
+    func perform(_ request: URLRequest, into transfer: FetchTransfer, cancellation: SyncCancellation?) async throws {
         let task = session.dataTask(with: request)
         let run = { [delegate] in
-            delegate.register(exchange, for: task)
+            await withCheckedContinuation { continuation in
+                delegate.register(Exchange(transfer) { continuation.resume() }, for: task)
+                task.resume()
+            }
+        }
+        guard let cancellation else { return await run() }
+        try await cancellation.whileRunning(onCancel: { task.cancel() }, run)
+        try cancellation.check()
+    }
+
+    /// The same for the blocking `CatalogSource.fetch`: the calling thread waits for the
+    /// completion the delegate signals.
+    func perform(_ request: URLRequest, into transfer: FetchTransfer, cancellation: SyncCancellation?) throws {
+        let ended = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request)
+        let run = { [delegate] in
+            delegate.register(Exchange(transfer) { ended.signal() }, for: task)
             task.resume()
-            exchange.waitUntilComplete()
+            ended.wait()
         }
         guard let cancellation else { return run() }
         try cancellation.whileRunning(onCancel: { task.cancel() }, run)

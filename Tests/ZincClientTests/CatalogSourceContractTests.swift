@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Zinc
 import ZincClient
@@ -15,6 +16,8 @@ import FoundationNetworking
     let dir: TemporaryDirectory
     let server: HostileHTTPServer
     let content = SampleContent.noise(10_000, seed: 3)
+    /// Where the awaited fetches run while a test waits for them.
+    static let awaiting = ThreadPoolExecutor(threads: 2)
 
     init() throws {
         dir = try TemporaryDirectory()
@@ -25,7 +28,9 @@ import FoundationNetworking
 
     deinit { server.stop() }
 
-    /// Fetches `path` into a fresh file; returns the response and the bytes written.
+    /// Fetches `path` into a fresh file as a sync would (awaited from an
+    /// `AsyncCatalogSource`); returns the response and the bytes written. The tests that
+    /// call `fetch` themselves check the blocking one.
     func fetch(
         _ transport: ClientTransport, _ path: String = "file.bin", ranges: [Range<Int64>] = [], etag: String? = nil,
         limit: Int64 = 1 << 20, allowance: Int64 = 0
@@ -33,7 +38,12 @@ import FoundationNetworking
         let source = try transport.sourceFactory(server.url)
         let sink = try PosixFile.open(dir.at("sink"), flags: O_WRONLY | O_CREAT | O_TRUNC)
         let request = FetchRequest(path, ranges: ranges, etag: etag, limit: limit, ignoredRangeAllowance: allowance)
-        let response = try source.fetch(request, into: sink)
+        let response =
+            if let source = source as? AsyncCatalogSource {
+                try blockingWait(on: Self.awaiting) { try await source.fetch(request, into: sink) }
+            } else {
+                try source.fetch(request, into: sink)
+            }
         return (response, try dir.read("sink"))
     }
 
@@ -260,7 +270,9 @@ import FoundationNetworking
 
 /// What a fetch appended, in memory.
 private final class MemorySink: FetchSink {
-    var bytes = [UInt8]()
+    private let written = Mutex([UInt8]())
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws { self.bytes.append(contentsOf: bytes) }
+    var bytes: [UInt8] { written.withLock { $0 } }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws { written.withLock { $0.append(contentsOf: bytes) } }
 }
