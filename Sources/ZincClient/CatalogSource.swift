@@ -182,6 +182,15 @@ public func prepareDefaultTransport() {
     #endif
 }
 
+/// Returns once the load ``prepareDefaultTransport()`` started has ended: a program
+/// that may exit before its first request calls it first, since libraries torn down by
+/// `exit` while another thread still loads them can crash the process.
+public func waitForDefaultTransport() {
+    #if ZINC_LIBCURL
+    HTTPClient.load()  // loads once: a second call waits for the first
+    #endif
+}
+
 /// The source for a tracked URL, with `http(s)://` URLs fetched through the transport
 /// `http` makes from the URL and its parsed form (`URLSessionTransport` in the
 /// ZincURLSession library uses this), and `file://` URLs read from the folder.
