@@ -65,8 +65,8 @@ public struct FetchRequest: Equatable, Sendable {
     /// transport's own (a minute). Transports may round it up to a whole second.
     public var patience: Duration?
     /// The sync's cancellation: a transport stops the request at once when it is
-    /// cancelled (registering what stops it with ``SyncCancellation/whileRunning(onCancel:_:)``,
-    /// or checking it between chunks) and throws `CancellationError`.
+    /// cancelled (registering what stops it with `SyncCancellation.whileRunning(onCancel:_:)`,
+    /// blocking or async, or checking it between chunks) and throws `CancellationError`.
     public var cancellation: SyncCancellation?
 
     /// - Precondition: `ranges` are ascending, not overlapping, none empty or negative.
