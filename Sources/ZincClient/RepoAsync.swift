@@ -3,8 +3,9 @@ import Zinc
 /// The repo's operations for Swift concurrency: what an app calls. A sync awaits the
 /// same engine as the blocking API (which the `zinc` command uses): its requests in
 /// flight hold no thread, and its hashing and disk work run on the engine's threads,
-/// off the cooperative pool, so a sync of gigabytes never holds up the app's tasks. The
-/// operations without network (status, verify) and `track` run on a thread of their own.
+/// off the cooperative pool, so a sync of gigabytes never holds up the app's tasks;
+/// `track` likewise. The operations without network (status, verify) run on a thread of
+/// their own.
 /// Cancelling the calling task cancels the operation: the requests in flight stop at
 /// once, and the call throws a ``SyncError`` with code ``SyncError/Code/cancelled``,
 /// leaving what an interrupted sync leaves (the previous version in use, and what was
@@ -64,11 +65,9 @@ extension Repo {
         trustedKeys: [PublicKey] = [], writableFiles: Bool = false, options: SyncOptions = SyncOptions()
     ) async throws(SyncError) -> RepoState.TrackedBundle {
         try await run(options, nil) { repo, options in
-            try await onWorkerThread {
-                try repo.track(
-                    url: location, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys, writableFiles: writableFiles,
-                    options: options)
-            }
+            try await repo.trackBundle(
+                url: location, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys, writableFiles: writableFiles,
+                options: options)
         }
     }
 

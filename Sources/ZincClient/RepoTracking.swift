@@ -20,36 +20,45 @@ extension Repo {
         url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
         trustedKeys: [PublicKey] = [], writableFiles: Bool = false, options: SyncOptions = SyncOptions()
     ) throws -> RepoState.TrackedBundle {
+        try blockingWait(on: SyncEngine.executor) { [self] in
+            try await trackBundle(
+                url: location, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys,
+                writableFiles: writableFiles, options: options)
+        }
+    }
+
+    /// What both `track` calls do, the blocking one and the async one, on the engine's
+    /// threads: the index request holds none while it is in flight.
+    package func trackBundle(
+        url location: String, bundle: String, distro: String, flavor: String?, trustedKeys: [PublicKey], writableFiles: Bool,
+        options: SyncOptions
+    ) async throws -> RepoState.TrackedBundle {
         let url = catalogURL(forLocation: location)
         try Names.validateBundleName(bundle)
         try Names.validateDistroName(distro)
         try flavor.map(Names.validateFlavorName)
         let source = try options.sourceFactory(url)
-        return try withLock(exclusive: true) {
-            let chain = SourceChain(catalog: url, sources: [source], temporaryFolder: temporaryFolder)
-            guard
-                let fetched = try blockingWait(
-                    on: SyncEngine.executor,
-                    { [documentLimit = options.documentLimit] in
-                        try await chain.fetchDocument(IndexFetcher.remotePath, limit: documentLimit)
-                    })
-            else {
-                throw ClientError.badResponse(url: url, reason: "answered 304 to a request without a validator")
+        return try await withTaskExecutorPreference(SyncEngine.executor) {
+            try await withLock(exclusive: true) {
+                let chain = SourceChain(catalog: url, sources: [source], temporaryFolder: temporaryFolder)
+                guard let fetched = try await chain.fetchDocument(IndexFetcher.remotePath, limit: options.documentLimit) else {
+                    throw ClientError.badResponse(url: url, reason: "answered 304 to a request without a validator")
+                }
+                let index = try IndexFetcher.parse(fetched.bytes, url: url)
+                _ = try VersionSpec.distro(distro).resolve(in: try index.bundle(bundle), name: bundle)
+                var state = try loadState()
+                var sources = state.catalogs[index.id] ?? .init()
+                if !sources.urls.contains(url) { sources.urls.append(url) }
+                sources.etags[url] = nil  // the next sync fetches the index again and stores what it sees
+                if !trustedKeys.isEmpty { sources.trustedKeys = trustedKeys }
+                state.catalogs[index.id] = sources
+                var tracked = RepoState.TrackedBundle(catalog: index.id, bundle: bundle, distro: distro, flavor: flavor)
+                tracked.writableFiles = writableFiles
+                state.track(tracked)
+                try AtomicFile.write(fetched.bytes, to: catalogFile(index.id))
+                try state.save(in: root)
+                return state.bundles.first { $0.catalog == index.id && $0.bundle == bundle }!
             }
-            let index = try IndexFetcher.parse(fetched.bytes, url: url)
-            _ = try VersionSpec.distro(distro).resolve(in: try index.bundle(bundle), name: bundle)
-            var state = try loadState()
-            var sources = state.catalogs[index.id] ?? .init()
-            if !sources.urls.contains(url) { sources.urls.append(url) }
-            sources.etags[url] = nil  // the next sync fetches the index again and stores what it sees
-            if !trustedKeys.isEmpty { sources.trustedKeys = trustedKeys }
-            state.catalogs[index.id] = sources
-            var tracked = RepoState.TrackedBundle(catalog: index.id, bundle: bundle, distro: distro, flavor: flavor)
-            tracked.writableFiles = writableFiles
-            state.track(tracked)
-            try AtomicFile.write(fetched.bytes, to: catalogFile(index.id))
-            try state.save(in: root)
-            return state.bundles.first { $0.catalog == index.id && $0.bundle == bundle }!
         }
     }
 
