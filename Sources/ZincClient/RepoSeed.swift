@@ -123,7 +123,8 @@ extension Repo {
         return try withLock(exclusive: true) {
             var state = try loadState()
             let keys = trustedKeys.isEmpty ? state.catalogs[seed.description.catalog]?.trustedKeys ?? [] : trustedKeys
-            let checked = try seed.check(distro: distro, keys: keys)
+            // The seed's files go through the sync's own reading and checks, which are async.
+            let checked = try blockingWait(on: SyncEngine.executor) { try await seed.check(distro: distro, keys: keys) }
             let catalog = checked.index.id
             let flavor = seed.description.flavor
 
@@ -210,7 +211,7 @@ private struct SeedPlacement {
 
 /// One seed folder, read through a `FileCatalogSource` so that its index, manifest and
 /// signatures go through the checks of a sync. Nothing is written into it.
-private struct SeedReader {
+private struct SeedReader: Sendable {
     let folder: String
     let url: String
     let description: SeedFolder
@@ -218,7 +219,7 @@ private struct SeedReader {
     let chain: SourceChain
 
     /// The seed's documents, checked.
-    struct Checked {
+    struct Checked: Sendable {
         let index: CatalogIndex
         let indexBytes: [UInt8]
         /// The index signature and its bytes, with trusted keys.
@@ -240,16 +241,9 @@ private struct SeedReader {
         chain = SourceChain(catalog: url, sources: [FileCatalogSource(url: url, root: folder)], temporaryFolder: repo.temporaryFolder)
     }
 
-    func check(distro: String, keys: [PublicKey]) throws -> Checked {
+    func check(distro: String, keys: [PublicKey]) async throws -> Checked {
         let limit = SyncOptions.defaultDocumentLimit
-        // The seed's files go through the sync's own reading and checks, which are async.
-        guard
-            let indexBytes = try blockingWait(
-                on: SyncEngine.executor,
-                { [chain] in
-                    try await chain.fetchDocument(IndexFetcher.remotePath, limit: limit)?.bytes
-                })
-        else {
+        guard let indexBytes = try await chain.fetchDocument(IndexFetcher.remotePath, limit: limit)?.bytes else {
             throw ClientError.badResponse(url: url, reason: "answered 304 to a request without a validator")
         }
         let index = try IndexFetcher.parse(indexBytes, url: url)
@@ -263,11 +257,9 @@ private struct SeedReader {
         }
         _ = try VersionSpec.distro(distro).resolve(in: entry, name: description.bundle)
         let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
-        let indexSignature = try checks.map { _ in try checkIndexSignature(indexBytes, keys: keys) }
-        let (manifest, signedContent) = try blockingWait(on: SyncEngine.executor) { [repo, chain, description] in
-            try await ManifestFetcher(repo: repo, limit: limit, checks: checks).manifest(
-                catalog: catalog, bundle: description.bundle, version: description.version, via: chain)
-        }
+        let indexSignature = checks == nil ? nil : try await checkIndexSignature(indexBytes, keys: keys)
+        let (manifest, signedContent) = try await ManifestFetcher(repo: repo, limit: limit, checks: checks).manifest(
+            catalog: catalog, bundle: description.bundle, version: description.version, via: chain)
         _ = try manifest.paths(ofExistingFlavor: description.flavor)
         return Checked(
             index: index, indexBytes: indexBytes, indexSignature: indexSignature, manifest: manifest, signedContent: signedContent)
@@ -276,16 +268,11 @@ private struct SeedReader {
     /// The index signature, by a trusted key and covering the seed's index. Unlike a
     /// sync's check, an expired signature is accepted: a seed is as old as the app that
     /// ships it, and the next sync checks the catalog's current one.
-    private func checkIndexSignature(_ index: [UInt8], keys: [PublicKey]) throws -> (sequence: Int64, bytes: [UInt8]) {
+    private func checkIndexSignature(_ index: [UInt8], keys: [PublicKey]) async throws -> (sequence: Int64, bytes: [UInt8]) {
         let file = catalogFileURL(url, IndexSignature.path)
         let bytes: [UInt8]
         do {
-            guard
-                let fetched = try blockingWait(
-                    on: SyncEngine.executor,
-                    { [chain] in
-                        try await chain.fetchDocument(IndexSignature.path, limit: Int64(IndexSignature.sizeLimit), gzipped: false)
-                    })
+            guard let fetched = try await chain.fetchDocument(IndexSignature.path, limit: Int64(IndexSignature.sizeLimit), gzipped: false)
             else { throw ClientError.notFound(url: file) }
             bytes = fetched.bytes
         } catch let error as ClientError where error.code == .notFound {
