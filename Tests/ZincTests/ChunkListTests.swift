@@ -92,7 +92,9 @@ import ZincTestSupport
         #expect(!dir.exists("cat/chunks/B-1.json.gz"))
     }
 
-    /// The same catalog, byte for byte, on one thread or several.
+    /// The same catalog, byte for byte, on one thread or several: with one, the large
+    /// files are chunked after they are stored (as many large files as threads), with
+    /// four as they are hashed.
     @Test func chunkListsAndFlushPointsDoNotDependOnTheThreads() throws {
         _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(workers: 1))
         let other = try Catalog.create(id: "com.example.chunks", in: FileStorage(root: dir.at("cat2")))

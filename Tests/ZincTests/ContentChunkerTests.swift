@@ -58,14 +58,21 @@ import ZincTestSupport
         #expect(original.subtracting(chunks(appended)).count <= 1)
     }
 
-    @Test func theDigestOfAFileIsItsSHA1AndItsChunksCoverIt() throws {
+    /// Within one ring of reads, around it more than once, and ending exactly at the end
+    /// of a read (the next read finds nothing).
+    @Test(arguments: [3 << 20, (9 << 20) + 123, ChunkingDigest.readSize * (ChunkingDigest.slots + 1)])
+    func theDigestOfAFileIsItsSHA1AndItsChunksCoverIt(size: Int) throws {
         let dir = try TemporaryDirectory()
-        let (digest, chunks) = try ChunkingDigest.digest(file: PosixFile.openForReading(dir.write("stream", Self.stream)))
-        #expect(digest == SHA1.digest(Self.stream))
-        #expect(chunks.reduce(0) { $0 + $1.length } == Self.stream.count)
+        let stream = size == Self.stream.count ? Self.stream : SampleContent.noise(size, seed: 8)
+        let (digest, chunks) = try ChunkingDigest.digest(file: PosixFile.openForReading(dir.write("stream", stream)))
+        #expect(digest == SHA1.digest(stream))
+        var splitter = ChunkSplitter()
+        stream.withUnsafeBytes { splitter.update($0) }
+        #expect(chunks == splitter.finish())
+        #expect(chunks.reduce(0) { $0 + $1.length } == stream.count)
         var offset = 0
         for chunk in chunks {
-            #expect(XXH64.hash(Array(Self.stream[offset..<(offset + chunk.length)])) == chunk.hash.value)
+            #expect(XXH64.hash(Array(stream[offset..<(offset + chunk.length)])) == chunk.hash.value)
             offset += chunk.length
         }
     }

@@ -238,7 +238,7 @@ extension Catalog {
         let draft = VersionDraft(
             paths: files.map(\.relativePath), fileFlavors: flavors, objects: objects.objects,
             objectOfFile: objects.objectOfFile,
-            chunkList: try chunkList(name, files, hashed, objects, comparedWith: comparedWith))
+            chunkList: chunkList(name, files, hashed, objects, comparedWith: comparedWith, options: options))
         return .stored(draft, savedCache: savedCache, comparedWith: comparedWith, objectsFlush: stored.flush)
     }
 
@@ -266,7 +266,7 @@ extension Catalog {
     /// What hashing found: each file's SHA-1 and, for the one file that stored a content
     /// while hashing it, the sizes of the stored object (`.none` for the others; nil when
     /// the stat cache vouched for every file and nothing was read); and the chunks of the
-    /// files of `ContentChunker.threshold` bytes or more it read, by file.
+    /// files it chunked as it read them (see `chunksWhileHashing`), by file.
     private struct HashedFiles {
         let digests: [SHA1.Digest]
         let storedSizes: [StoredObject.Sizes]?
@@ -278,7 +278,7 @@ extension Catalog {
     /// the catalog or an earlier file of the tree has that content), so a new tree of many
     /// small files is not read twice. An unchanged tree costs a lookup per such file and
     /// writes nothing. Without a `tally` to count what is written (a dry run), nothing is
-    /// stored.
+    /// stored, and nothing is chunked.
     private func hash(
         _ files: [SourceFile], cached: StatCache.Lookup?, options: BundleUpdateOptions,
         tally: WriteTally?
@@ -294,6 +294,7 @@ extension Catalog {
         let store = try objects.withShardSnapshot().counting(into: tally)
         // Without a tally (a dry run) nothing is stored.
         let claims = tally == nil ? nil : DigestClaims(fileCount: files.count)
+        let chunking = tally != nil && Self.chunksWhileHashing(files, cached: cached, workers: options.workers)
         // Not flushed while hashing: write-back of 100,000 small objects costs a core for
         // a second or more, which the hashing needs; it overlaps the archives instead.
         let digests = try parallelMap(count: files.count, workers: options.workers) { i in
@@ -304,7 +305,7 @@ extension Catalog {
             }
             defer { counter.finishedItem(bytes: file.size) }
             let source = try PosixFile.openForReading(file.absolutePath)
-            if file.size >= ContentChunker.threshold {
+            if chunking, file.size >= ContentChunker.threshold {
                 let (digest, chunks) = try ChunkingDigest.digest(file: source)
                 chunked.withLock { $0[i] = chunks }
                 return digest
@@ -318,6 +319,22 @@ extension Catalog {
             return digest
         }
         return HashedFiles(digests: digests, storedSizes: claims?.storedSizes, chunks: chunked.withLock { $0 })
+    }
+
+    /// Whether the large files hashing reads are chunked as they are read. Chunking a
+    /// file costs about two thirds of its SHA-1, and runs on a core of its own beside it
+    /// (`ChunkingDigest`): while fewer large files are read than there are cores, the
+    /// cores their hashing leaves idle chunk them for free. With as many or more, hashing
+    /// keeps every core busy, and chunking them there made it a third longer; they are
+    /// chunked after storing instead (see `chunkList`), while the version's files are
+    /// written, which waits on the disk more than it uses the cores. That reads them a
+    /// second time, from the page cache, unless they are too large to stay there: then
+    /// hashing waits on the disk, which leaves the cores free to chunk them after all.
+    private static func chunksWhileHashing(_ files: [SourceFile], cached: [SHA1.Digest?]?, workers: Int?) -> Bool {
+        let large = files.indices.filter { files[$0].size >= ContentChunker.threshold && cached?[$0] == nil }
+        guard large.count >= (workers ?? AvailableCores.count) else { return true }
+        let bytes = large.reduce(UInt64(0)) { $0 + UInt64(files[$1].size) }
+        return bytes > ProcessInfo.processInfo.physicalMemory / 4
     }
 
     /// The distinct objects of an import (in SHA-1 order), per file the index of its
@@ -347,14 +364,11 @@ extension Catalog {
         @Sendable func storeObject(_ p: Int, deflate: ObjectStore.Deflate) throws -> ObjectStore.Stored? {
             let first = firstFiles[pending[p]]
             let file = files[first]
-            var chunks = hashed.chunks[first]
-            // Not read while hashing (the stat cache vouched for it), and new: chunked now,
-            // so that a gzipped object gets its flush points.
-            if chunks == nil, file.size >= ContentChunker.threshold, try store.lookup(sha: digests[first].hex) == nil {
-                chunks = try Self.chunks(of: file, expecting: digests[first])
-            }
+            // A gzipped object gets its flush points from the chunks; a file not chunked
+            // while hashing is chunked just before it is deflated.
+            let chunking = file.size < ContentChunker.threshold ? nil : { try hashed.chunks[first] ?? Self.chunks(of: file) }
             let stored = try store.store(
-                localPath: file.absolutePath, digest: digests[first], stamp: file.stamp, deflate: deflate, chunks: chunks)
+                localPath: file.absolutePath, digest: digests[first], stamp: file.stamp, deflate: deflate, chunking: chunking)
             if stored != nil { counter.finishedItem(bytes: file.size) }
             return stored
         }
@@ -397,38 +411,60 @@ extension Catalog {
     }
 
     /// The chunk list of a version: each object of `ContentChunker.threshold` bytes or
-    /// more, where its chunks are in its stored bytes. An object stored now was chunked
-    /// as it was stored; one stored before keeps what the newest version's list says of
-    /// it, if that still fits it; otherwise a raw object is chunked afresh (from the
-    /// source file, read once more where hashing did not read it), and a gzipped one,
-    /// written without flush points, has no chunks: clients fetch it whole.
+    /// more, where its chunks are in its stored bytes. An object stored now as gzip was
+    /// chunked as it was stored; one stored before keeps what the newest version's list
+    /// says of it, if that still fits it. A raw object otherwise takes the chunks hashing
+    /// found, or is chunked afresh from its source file, on threads of their own while
+    /// the version's files are written: the list is waited for (`VersionDraft.chunkList`)
+    /// just before it is written. A gzipped object stored before, without flush points,
+    /// has no chunks: clients fetch it whole.
     private func chunkList(
-        _ name: String, _ files: [SourceFile], _ hashed: HashedFiles, _ stored: StoredObjects, comparedWith: Int?
-    ) throws -> ChunkList {
+        _ name: String, _ files: [SourceFile], _ hashed: HashedFiles, _ stored: StoredObjects, comparedWith: Int?,
+        options: BundleUpdateOptions
+    ) -> @Sendable () throws -> ChunkList {
         let large = stored.objects.indices.filter { files[stored.firstFiles[$0]].size >= ContentChunker.threshold }
-        guard !large.isEmpty else { return ChunkList() }
+        guard !large.isEmpty else { return { ChunkList() } }
         let previous = comparedWith.flatMap { try? readChunkList(bundle: name, version: $0) } ?? ChunkList()
         var list = ChunkList()
+        var unchunked = [(digest: SHA1.Digest, file: SourceFile)]()
         for o in large {
             let object = stored.objects[o]
+            let first = stored.firstFiles[o]
             if let layout = stored.chunks[o] ?? previous.objects[object.digest], layout.fits(object) {
                 list.objects[object.digest] = layout
             } else if object.formats[.raw] != nil {
-                let first = stored.firstFiles[o]
-                let chunks = try hashed.chunks[first] ?? Self.chunks(of: files[first], expecting: object.digest)
-                list.objects[object.digest] = ObjectChunks(raw: chunks)
+                if let chunks = hashed.chunks[first] {
+                    list.objects[object.digest] = ObjectChunks(raw: chunks)
+                } else {
+                    unchunked.append((object.digest, files[first]))
+                }
             }
         }
-        return list
+        guard !unchunked.isEmpty else { return { [list] in list } }
+        let chunked = BackgroundValue { [unchunked] in
+            Result {
+                try parallelMap(count: unchunked.count, workers: options.workers) { try Self.chunks(of: unchunked[$0].file) }
+            }
+        }
+        return { [list, unchunked] in
+            var complete = list
+            for (object, chunks) in zip(unchunked, try chunked.value.get()) {
+                complete.objects[object.digest] = ObjectChunks(raw: chunks)
+            }
+            return complete
+        }
     }
 
-    /// The chunks of a source file hashing gave none of, read once more.
-    private static func chunks(of file: SourceFile, expecting digest: SHA1.Digest) throws -> [ContentChunk] {
-        let (found, chunks) = try ChunkingDigest.digest(file: PosixFile.openForReading(file.absolutePath))
-        guard found == digest else {
+    /// The chunks of a source file, read once more: its content is the one hashed as long
+    /// as the file is, by its stamp, the one the scan saw.
+    private static func chunks(of file: SourceFile) throws -> [ContentChunk] {
+        let source = try PosixFile.openForReading(file.absolutePath)
+        var splitter = ChunkSplitter()
+        try SparseReader(source).forEachChunk { splitter.update($0) }
+        guard try FileStamp(of: source) == file.stamp else {
             throw ZincError.sourceProblem(path: file.absolutePath, reason: "the file changed while it was being imported")
         }
-        return chunks
+        return splitter.finish()
     }
 
     /// The newest version of bundle `name` and its manifest's JSON, or nil when it has

@@ -95,17 +95,20 @@ public struct ObjectStore: Sendable {
         case onThisThreadOrDefer
     }
 
-    /// A stored object and, for a content stored now with its `chunks` given, where the
-    /// chunks are in the stored bytes (see `ChunkList`).
+    /// A stored object and, for a content stored now and chunked (see `chunking`), where
+    /// the chunks are in the stored bytes (see `ChunkList`).
     struct Stored {
         let object: StoredObject
         let chunks: ObjectChunks?
     }
 
-    /// `chunks`: the content's chunks, for a content of `ContentChunker.threshold` bytes
-    /// or more (nil: not chunked). A gzipped object is then deflated chunk by chunk.
+    /// `chunking`: the content's chunks, for a content of `ContentChunker.threshold` bytes
+    /// or more (nil: not chunked), asked for only when the content is to be deflated,
+    /// since a gzipped object is deflated chunk by chunk. A raw object stored after them
+    /// is given their layout; one stored without them is left for the caller to chunk.
     func store(
-        localPath: String, digest: SHA1.Digest, stamp: FileStamp, deflate: Deflate, chunks: [ContentChunk]? = nil
+        localPath: String, digest: SHA1.Digest, stamp: FileStamp, deflate: Deflate,
+        chunking: (() throws -> [ContentChunk])? = nil
     ) throws -> Stored? {
         if let existing = try lookup(digest, trustingSnapshot: true) { return Stored(object: existing, chunks: nil) }
         let file = try PosixFile.openForReading(localPath)
@@ -114,6 +117,7 @@ public struct ObjectStore: Sendable {
             try Self.checkUnchanged(file, since: stamp)
             return Stored(object: try storeInMemory(content, digest: digest), chunks: nil)
         }
+        var chunks: [ContentChunk]?
         if !(try CompressibilityProbe.isSurelyIncompressible(file, size: stamp.size)) {
             let workers: Int?
             switch deflate {
@@ -122,6 +126,7 @@ public struct ObjectStore: Sendable {
                 if stamp.size >= Self.deflateOnAllCoresFrom { return nil }
                 workers = 1
             }
+            chunks = try chunking?()
             if let compressed = try storeDeflated(file, digest: digest, stamp: stamp, workers: workers, chunks: chunks) {
                 return compressed
             }

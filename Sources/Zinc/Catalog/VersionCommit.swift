@@ -146,11 +146,12 @@ extension Catalog {
         try objectsFlush.wait()
         // After the objects it gives ranges of, before the manifest: flushed in one batch
         // with it, before the index lists the version. A version of small files has none.
-        let chunkList = VersionFiles(bundle: name, version: reservation.version).chunkList
-        if !draft.chunkList.objects.isEmpty,
-            try storage.write(GzipCompressor.compress(draft.chunkList.encoded()), to: chunkList, .ifAbsent) != .written
+        let chunkListPath = VersionFiles(bundle: name, version: reservation.version).chunkList
+        let chunkList = try draft.chunkList()
+        if !chunkList.objects.isEmpty,
+            try storage.write(GzipCompressor.compress(chunkList.encoded()), to: chunkListPath, .ifAbsent) != .written
         {
-            throw ZincError.versionFileExists("\(storage.location)/\(chunkList)")
+            throw ZincError.versionFileExists("\(storage.location)/\(chunkListPath)")
         }
         try manifest.commit()
         try storage.flush()

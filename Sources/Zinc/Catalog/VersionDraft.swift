@@ -12,10 +12,13 @@ struct VersionDraft {
     let objectOfFile: [Int]
     /// Every flavor used by some file, in first-seen order (the manifest's `flavors`).
     let flavors: [String]
-    /// Where the chunks of its large objects are.
-    let chunkList: ChunkList
+    /// Where the chunks of its large objects are; it may wait for them to be worked out.
+    let chunkList: @Sendable () throws -> ChunkList
 
-    init(paths: [String], fileFlavors: [[String]?], objects: [StoredObject], objectOfFile: [Int], chunkList: ChunkList = ChunkList()) {
+    init(
+        paths: [String], fileFlavors: [[String]?], objects: [StoredObject], objectOfFile: [Int],
+        chunkList: @escaping @Sendable () throws -> ChunkList = { ChunkList() }
+    ) {
         assert(
             zip(paths, paths.dropFirst()).allSatisfy { $0.utf8.lexicographicallyPrecedes($1.utf8) },
             "a draft's paths are in manifest order")
