@@ -7,8 +7,8 @@ import Synchronization
 /// buffers: the SHA-1 is the slower of the two, so it never waits unless the chunking
 /// falls `slots` reads behind, and the chunking waits only for reads not yet made.
 /// Hashing both in lockstep, each read waiting for both lanes before the next, left a
-/// core idle for part of every read: an import of one huge file took a third longer
-/// than hashing alone, and one of a few large files a quarter longer.
+/// core idle for part of every read: a 1 GiB file took 0.74–0.93 s to hash and chunk
+/// that way, where its SHA-1 alone takes 0.65–0.69 s, and the ring 0.67–0.69 s.
 package enum ChunkingDigest {
     /// Bytes a read fills: small enough that a read's bytes are still in the reading
     /// core's cache when it hashes them, as a plain hash's reads are.
