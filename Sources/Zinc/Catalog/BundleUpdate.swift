@@ -461,9 +461,7 @@ extension Catalog {
         let source = try PosixFile.openForReading(file.absolutePath)
         var splitter = ChunkSplitter()
         try SparseReader(source).forEachChunk { splitter.update($0) }
-        guard try FileStamp(of: source) == file.stamp else {
-            throw ZincError.sourceProblem(path: file.absolutePath, reason: "the file changed while it was being imported")
-        }
+        try ObjectStore.checkUnchanged(source, since: file.stamp)
         return splitter.finish()
     }
 

@@ -173,7 +173,7 @@ public struct ObjectStore: Sendable {
     /// Refuses a file whose size, times or identity are no longer what the scan saw: its
     /// content may not be the one hashed, and an object must hold exactly the bytes its
     /// name is the SHA-1 of.
-    private static func checkUnchanged(_ file: PosixFile, since stamp: FileStamp) throws {
+    static func checkUnchanged(_ file: PosixFile, since stamp: FileStamp) throws {
         guard try FileStamp(of: file) == stamp else { throw changedWhileImported(file) }
     }
 
