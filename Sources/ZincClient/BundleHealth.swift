@@ -34,9 +34,14 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
         let manifest = try repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
         // Writable files are the app's: not judged.
         let files = tracked.writableFiles ? [] : manifest.paths(flavor: tracked.flavor).map { ($0, manifest.files[$0]!.sha) }
+        let damaged = try check.damage(in: folder, files: files).sorted()
+        // For the next sync, which rebuilds only the folders a check found damaged.
+        check.record(
+            folder: Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor),
+            damaged: !damaged.isEmpty)
         return BundleHealth(
             catalog: tracked.catalog, bundle: tracked.bundle, flavor: tracked.flavor, version: version, folder: folder,
-            damagedFiles: try check.damage(in: folder, files: files).sorted())
+            damagedFiles: damaged)
     }
 }
 
@@ -49,8 +54,10 @@ extension Repo {
     public func verify() throws -> [BundleHealth] {
         try withLock(exclusive: true) {
             var check = StoreCheck(repo: self, thorough: true)
-            let health = try loadState().bundles.compactMap { try BundleHealth.of($0, in: self, check: &check) }
+            let state = try loadState()
+            let health = try state.bundles.compactMap { try BundleHealth.of($0, in: self, check: &check) }
             check.saveStamps()
+            try check.saveDamage(of: state)
             return health
         }
     }

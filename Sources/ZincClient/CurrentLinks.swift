@@ -29,11 +29,24 @@ enum CurrentLinks {
         let temporary = link + ".tmp-\(getpid())"
         unlink(temporary)
         guard symlink(target, temporary) == 0 else { throw ZincError.io(path: temporary, operation: "create link", errno: errno) }
-        guard rename(temporary, link) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw ZincError.io(path: link, operation: "replace link", errno: code)
+        if rename(temporary, link) == 0 { return }
+        var code = errno
+        // A folder where the link should be: the repo was copied by a tool that follows
+        // links (`cp -r`, a backup), leaving a copy of the version's files. It goes to the
+        // trash, and the link takes its place.
+        var info = stat()
+        if code == EISDIR, lstat(link, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            do {
+                try Trash(repo: repo).discard(link)
+                if rename(temporary, link) == 0 { return }
+                code = errno
+            } catch {
+                unlink(temporary)
+                throw error
+            }
         }
+        unlink(temporary)
+        throw ZincError.io(path: link, operation: "replace link", errno: code)
     }
 
     /// Removes the links of bundles no longer tracked or checked out.

@@ -16,8 +16,26 @@ import Darwin
 /// and, when no download is worth resuming, unreferenced objects (with their chunk
 /// records) and tmp/. Runs under the repo lock, after the switch, so nothing an app may
 /// be told to use is ever removed.
+///
+/// A collection walks every object and reads every checked-out manifest, so a sync with
+/// nothing new skips it: `collected` (an empty file at the repo's root) says the last
+/// collection left nothing behind, and whatever may leave something for it (a sync that
+/// fetches or builds anything, a seed, an untrack) removes that file first.
 struct GarbageCollector {
     let repo: Repo
+
+    static let markerName = "collected"
+
+    /// Whether something may be left for a collection to remove.
+    static func isNeeded(in repo: Repo) -> Bool {
+        access(repo.root + "/" + markerName, F_OK) != 0
+    }
+
+    /// Says that what follows may leave something for a collection to remove.
+    static func willBeNeeded(in repo: Repo) throws {
+        let marker = repo.root + "/" + markerName
+        if unlink(marker) != 0, errno != ENOENT { throw ZincError.io(path: marker, operation: "remove", errno: errno) }
+    }
     /// Where bundle folders go, to be removed off the sync's critical path.
     var trash: Trash { Trash(repo: repo) }
 
@@ -31,6 +49,8 @@ struct GarbageCollector {
     ///     bundle sync, whose verified objects let the next run resume.
     ///   - parsed: manifests parsed already, by file, so as not to read them again.
     func collect(_ state: RepoState, downloads: Bool, parsed: [String: Manifest] = [:]) throws -> Result {
+        // Until it ends with the objects removed, it leaves them for the next collection.
+        try Self.willBeNeeded(in: repo)
         var result = Result()
         let current = state.bundles.compactMap { tracked in
             tracked.version.map { (tracked, $0) }
@@ -73,6 +93,10 @@ struct GarbageCollector {
             }
         }
         for name in try entries(repo.temporaryFolder) { try Self.remove(repo.temporaryFolder + "/" + name) }
+        // Not durable: a marker lost to a crash costs the next sync a collection, nothing more.
+        let marker = repo.root + "/" + Self.markerName
+        let created = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if created >= 0 { close(created) }
         return result
     }
 

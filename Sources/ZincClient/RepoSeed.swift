@@ -146,6 +146,7 @@ extension Repo {
             {
                 try state.save(in: root)
             } else {
+                try GarbageCollector.willBeNeeded(in: self)
                 var check = StoreCheck(repo: self)
                 placement = try seed.place(
                     checked.manifest, flavor: flavor, check: &check, hashing: hashing == .always || !keys.isEmpty,

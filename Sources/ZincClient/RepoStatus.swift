@@ -58,9 +58,12 @@ extension Repo {
     /// What each tracked bundle has on disk, against what its catalog last listed.
     public func status() throws -> [BundleStatus] {
         try withLock(exclusive: false) {
-            // Read-only: what it hashes is hashed again by the next sync, which keeps stamps.
+            // What it hashes is hashed again by the next sync, which keeps stamps; the
+            // folders it finds damaged are recorded, for the next sync to rebuild.
             var check = StoreCheck(repo: self)
-            return try loadState().bundles.map { tracked in
+            let state = try loadState()
+            defer { try? check.saveDamage(of: state) }
+            return try state.bundles.map { tracked in
                 var remote: Int?
                 if let bytes = try AtomicFile.read(catalogFile(tracked.catalog), limit: RepoState.fileLimit),
                     let entry = try CatalogIndex.parse(bytes, path: catalogFile(tracked.catalog), onlyBundles: [tracked.bundle])

@@ -44,18 +44,32 @@ extension Repo {
                 guard let fetched = try await chain.fetchDocument(IndexFetcher.remotePath, limit: options.documentLimit) else {
                     throw ClientError.badResponse(url: url, reason: "answered 304 to a request without a validator")
                 }
-                let index = try IndexFetcher.parse(fetched.bytes, url: url)
-                _ = try VersionSpec.distro(distro).resolve(in: try index.bundle(bundle), name: bundle)
+                var bytes = fetched.bytes
+                var index = try IndexFetcher.parse(bytes, url: url)
                 var state = try loadState()
                 var sources = state.catalogs[index.id] ?? .init()
+                if !trustedKeys.isEmpty { sources.trustedKeys = trustedKeys }
+                // With trusted keys, nothing of an index they do not sign is used or kept:
+                // not its versions, which `status` would show, nor its sources.
+                if !sources.trustedKeys.isEmpty {
+                    let checks = SignatureChecks(catalog: index.id, keys: sources.trustedKeys, chain: chain)
+                    let checked = try await checks.checkIndex(bytes, lastSequence: sources.indexSequence) {
+                        try await chain.fetchDocument(IndexFetcher.remotePath, limit: options.documentLimit)?.bytes
+                    }
+                    if checked.index != bytes {
+                        bytes = checked.index
+                        index = try IndexFetcher.parse(bytes, url: url)
+                    }
+                    sources.indexSequence = checked.signature.sequence
+                }
+                _ = try VersionSpec.distro(distro).resolve(in: try index.bundle(bundle), name: bundle)
                 if !sources.urls.contains(url) { sources.urls.append(url) }
                 sources.etags[url] = nil  // the next sync fetches the index again and stores what it sees
-                if !trustedKeys.isEmpty { sources.trustedKeys = trustedKeys }
                 state.catalogs[index.id] = sources
                 var tracked = RepoState.TrackedBundle(catalog: index.id, bundle: bundle, distro: distro, flavor: flavor)
                 tracked.writableFiles = writableFiles
                 state.track(tracked)
-                try AtomicFile.write(fetched.bytes, to: catalogFile(index.id))
+                try AtomicFile.write(bytes, to: catalogFile(index.id))
                 try state.save(in: root)
                 return state.bundles.first { $0.catalog == index.id && $0.bundle == bundle }!
             }
@@ -75,6 +89,7 @@ extension Repo {
                 throw ClientError.notTracked(catalog: id, bundle: bundle)
             }
             state.bundles.remove(at: i)
+            try GarbageCollector.willBeNeeded(in: self)
             try state.save(in: root)
             // Removing the folder changes the times of the objects other bundles share.
             var check = StoreCheck(repo: self)

@@ -27,16 +27,46 @@ struct StoreCheck {
     let repo: Repo
     /// Hash every object, whatever its stamp (`repo verify`).
     let thorough: Bool
-    /// Read on a thread of its own, from `init` on: a repo of many objects has a large
-    /// file of them, parsed while a sync's first requests are in flight.
-    private let recorded: BackgroundValue<ObjectStamps>
-    private var stamps: ObjectStamps { recorded.value }
+    /// Read on a thread of its own once something needs it (`startReading`): a repo of
+    /// many objects has a large file of them, parsed while a sync's first requests are in
+    /// flight, and never read by a sync with nothing to check.
+    private var recorded: BackgroundValue<ObjectStamps>?
+    private var stamps: ObjectStamps {
+        mutating get {
+            startReading()
+            return recorded!.value
+        }
+    }
     private var verdicts: [String: Verdict] = [:]
+    /// The checked-out folders found damaged, by this check or an earlier one.
+    private var damage: DamageRecord
 
     init(repo: Repo, thorough: Bool = false) {
         self.repo = repo
         self.thorough = thorough
-        recorded = BackgroundValue { ObjectStamps.load(from: repo) }
+        damage = DamageRecord.load(from: repo)
+    }
+
+    /// Whether the checked-out folder named `descriptor` is trusted without a look at its
+    /// files: no check found it damaged, and this one is not thorough.
+    func trusts(folder descriptor: String) -> Bool {
+        !thorough && !damage.names(descriptor)
+    }
+
+    /// Records whether the checked-out folder named `descriptor` holds its objects' bytes.
+    mutating func record(folder descriptor: String, damaged: Bool) {
+        damage.record(descriptor, damaged: damaged)
+    }
+
+    /// Saves which of the folders of `state` were found damaged, for the next sync.
+    func saveDamage(of state: RepoState) throws {
+        try damage.save(in: repo, checkedOut: state.checkedOutFolders)
+    }
+
+    /// Starts reading the recorded stamps beside the caller, which will ask for them soon.
+    mutating func startReading() {
+        guard recorded == nil else { return }
+        recorded = BackgroundValue { [repo] in ObjectStamps.load(from: repo) }
     }
 
     /// The objects found sound (checked, or fetched and verified) during this check.
@@ -109,8 +139,10 @@ struct StoreCheck {
     /// Stamps the sound objects afresh, once the sync's own links and removals (which
     /// change an object's status-change time) are done, forgets removed objects, and
     /// saves: the check's last step. Stamps are a shortcut: failing to save them costs
-    /// the next run hashing time.
-    func saveStamps() {
+    /// the next run hashing time. A check that judged nothing leaves the file as it is.
+    mutating func saveStamps() {
+        guard recorded != nil || !verdicts.isEmpty else { return }
+        let stamps = stamps
         let sound = sound
         var kept = ObjectStamps()
         for (sha, stamp) in stamps.stamps where !sound.contains(sha) && verdicts[sha] == nil {

@@ -118,11 +118,17 @@ public struct SyncEngine: Sendable {
                 check.saveStamps()
                 return (report, plan)
             }
-            let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed, parsed: parsed)
+            // Failing to keep the record costs a damaged folder its rebuild until a check finds it again.
+            try? check.saveDamage(of: state)
+            // A run that found every bundle up to date left nothing to remove, unless an
+            // earlier one did.
+            if GarbageCollector.isNeeded(in: repo) {
+                let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed, parsed: parsed)
+                report.removedFolders = removed.folders
+                report.removedObjects = removed.objects
+            }
             // After the links and removals, which change the objects' status-change times.
             check.saveStamps()
-            report.removedFolders = removed.folders
-            report.removedObjects = removed.objects
             return (report, plan)
         }
     }
@@ -260,17 +266,29 @@ public struct SyncEngine: Sendable {
         result: inout SyncReport.BundleSync
     ) async throws -> PreparedUpdate? {
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        let manifestFile = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
+        // The version checked out, which no check found damaged: trusted as built, with two
+        // `stat`s whatever its size (`status` finds damage and records it for this test).
+        if tracked.version == version, check.trusts(folder: name), access(folder, F_OK) == 0, access(manifestFile, F_OK) == 0 {
+            return nil
+        }
+        // What follows may fetch a manifest or build a folder, for the collection to remove.
+        if !planning { try GarbageCollector.willBeNeeded(in: repo) }
+        check.startReading()
+        if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
         let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks)
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
             let (current, _) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
         {
-            parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)] = current
+            parsed[manifestFile] = current
             // Writable files are the app's to change: only the objects are the repo's to check.
             let files = tracked.writableFiles ? [] : current.paths(flavor: tracked.flavor).map { ($0, current.files[$0]!.sha) }
             result.damagedFiles = try check.damage(in: folder, files: files)
-            if result.damagedFiles.isEmpty { return nil }
+            if result.damagedFiles.isEmpty {
+                if !planning { check.record(folder: name, damaged: false) }
+                return nil
+            }
         }
         // While the manifest is in flight, the objects of the version the bundle has are
         // looked at for the check below, and the chunk list is fetched beside the manifest
@@ -289,7 +307,7 @@ public struct SyncEngine: Sendable {
             catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
         let (listed, hint) = try await looked
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
-        parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)] = manifest
+        parsed[manifestFile] = manifest
         let objects = manifest.objects(flavor: tracked.flavor)
         var missing = [StoredObject]()
         for object in objects.values.sorted(by: { $0.sha < $1.sha }) {
@@ -343,6 +361,7 @@ public struct SyncEngine: Sendable {
         result.objectBytes = chain.bytes - bytes
         try checkout.finish(left: left)
         for sha in update.objects.keys { check.vouch(for: sha) }
+        check.record(folder: update.name, damaged: false)
         result.outcome = update.isRepair ? .repaired : .updated
         tracked.version = update.version
         SyncMeter.announce(.finished, bundle: update.name, report: options.progress)

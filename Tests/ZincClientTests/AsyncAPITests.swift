@@ -112,14 +112,22 @@ import ZincTestSupport
         let fixture = try ClientFixture()
         let key = try SigningKey.generate()
         _ = try CatalogSigning(fixture.catalog, signer: CatalogSigner(key: key)).run()
-        _ = try await fixture.repo.track(
-            url: fixture.server.url, bundle: "B", trustedKeys: [SigningKey.generate().publicKey], options: fixture.options())
+        let stranger = try SigningKey.generate()
+        let options = fixture.options()
+        await #expect {
+            _ = try await fixture.repo.track(
+                url: fixture.server.url, bundle: "B", trustedKeys: [stranger.publicKey], options: options)
+        } throws: { error in
+            (error as? SyncError)?.code == .untrusted
+        }
+        _ = try await fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: [key.publicKey], options: fixture.options())
+        // The index signed again by a key the repo does not trust.
+        _ = try CatalogSigning(fixture.catalog, signer: CatalogSigner(key: stranger)).run()
         let untrusted = try await fixture.repo.sync(options: fixture.options())
         #expect(untrusted.catalogs.first?.failure?.code == .untrusted)
         #expect(untrusted.bundles.first?.failure?.code == .untrusted)
 
         // A distribution removed from the catalog.
-        _ = try await fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: [key.publicKey], options: fixture.options())
         let signed = try Catalog.open(FileStorage(root: fixture.dir.at("cat")), signer: CatalogSigner(key: key))
         _ = try DistroDeletion(signed, bundle: "B", distro: "master").run()
         let gone = try await fixture.repo.sync(options: fixture.options())

@@ -104,7 +104,8 @@ import ZincTestSupport
         bytes[0] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         #expect(throws: ClientError.self) { try other.seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey]) }
-        // The first repo's object is a link to that file: its next sync finds the damage and repairs it.
+        // The first repo's object is a link to that file: status finds the damage, the next sync repairs it.
+        #expect(try repo.status().first?.health?.damagedFiles == ["photos/0.jpg"])
         #expect(try SyncEngine(repo: repo, options: fixture.options()).sync().bundles.first?.outcome == .repaired)
         #expect(try Self.matchesSource(fixture, 1))
     }

@@ -17,13 +17,29 @@ import ZincClient
         #expect(!report.failed, "\(fixture.failure(report))")
         #expect(try fixture.bundleMatchesSource(1))
 
+        // A repo trusting another key is refused by `track` itself: nothing of the index
+        // is kept, so `status` cannot show a version no trusted key vouched for.
         let stranger = try Repo.initialize(at: fixture.dir.at("stranger"))
         let otherKey = try SigningKey.generate().publicKey
-        try stranger.track(url: fixture.server.url, bundle: "B", trustedKeys: [otherKey], options: fixture.options())
-        let refused = try SyncEngine(repo: stranger, options: fixture.options()).sync()
-        #expect(refused.failed)
-        #expect(fixture.failure(refused).contains("refused"), "\(fixture.failure(refused))")
-        #expect(fixture.dir.files(under: "stranger/bundles").isEmpty)
+        #expect {
+            try stranger.track(url: fixture.server.url, bundle: "B", trustedKeys: [otherKey], options: fixture.options())
+        } throws: { error in
+            (error as? ClientError)?.code == .untrusted && "\(error)".contains("refused")
+        }
+        #expect(try stranger.status().isEmpty && stranger.loadState().catalogs.isEmpty)
+        #expect(fixture.dir.files(under: "stranger/catalogs").isEmpty && fixture.dir.files(under: "stranger/bundles").isEmpty)
+    }
+
+    /// Keys given for a catalog that is not signed: refused at `track`, as a sync would.
+    @Test func trackingAnUnsignedCatalogWithKeysIsRefused() throws {
+        let fixture = try ClientFixture()
+        let key = try SigningKey.generate().publicKey
+        #expect {
+            try fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: [key], options: fixture.options())
+        } throws: { error in
+            "\(error)".contains("not signed")
+        }
+        #expect(try fixture.repo.status().isEmpty)
     }
 
     /// Nothing changed, almost nothing sent: the index and its signature are both asked

@@ -4,8 +4,10 @@ import Zinc
 import ZincClient
 import ZincTestSupport
 
-/// A repo whose files were edited, replaced or damaged on disk: sync, status and verify
-/// notice, repair fetches only the damaged objects, and no version is built from them.
+/// A repo whose files were edited, replaced or damaged on disk: status and verify notice
+/// and record it, the next sync rebuilds what they found, repair fetches only the damaged
+/// objects, and no version is built from them. A sync of a bundle at its version trusts
+/// its folder until a check finds it damaged.
 @Suite struct StoreHealingTests {
     static let edited = "lessons/words.json"
 
@@ -48,6 +50,7 @@ import ZincTestSupport
         try Data(original.map { $0 == UInt8(ascii: "b") ? UInt8(ascii: "B") : $0 }).write(to: URL(fileURLWithPath: path))
         let times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, path, times, 0) == 0)
+        #expect(try fixture.repo.status().first?.health?.damagedFiles == [Self.edited])
         let report = try fixture.sync()
         #expect(report.bundles.first?.outcome == .repaired)
         #expect(try fixture.bundleMatchesSource(1))
@@ -73,11 +76,84 @@ import ZincTestSupport
         #expect(unlink(folder + "/photos/2.jpg") == 0)
         #expect(unlink(folder + "/photos/3.jpg") == 0)
         try fixture.dir.write(fixture.bundleFolder(1) + "/photos/3.jpg", "not a photo")
+        #expect(try fixture.repo.status().first?.health?.damagedFiles == ["photos/2.jpg", "photos/3.jpg"])
         let report = try fixture.sync()
         let bundle = try #require(report.bundles.first)
         #expect(bundle.outcome == .repaired && bundle.damagedFiles == ["photos/2.jpg", "photos/3.jpg"])
         #expect(bundle.damagedObjects.isEmpty && bundle.objectRequests == 0)
         #expect(try fixture.bundleMatchesSource(1))
+    }
+
+    /// An up-to-date sync costs the same whatever the bundle holds: it walks no folder and
+    /// hashes nothing, so damage no check has seen stays until `status` (or `repo verify`)
+    /// finds it and records it in damage.json; the next sync then rebuilds the folder.
+    @Test func aSyncTrustsItsFolderUntilStatusFindsItDamaged() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        #expect(fixture.dir.exists("repo/collected"))
+        let stamps = try fixture.dir.read("repo/stamps.json")
+        #expect(unlink(fixture.dir.at(fixture.bundleFolder(1) + "/photos/2.jpg")) == 0)
+        // The kept manifest is not even read: damaged, it would fail a sync that read it.
+        let manifest = "repo/manifests/\(ClientFixture.catalogID)/B-1.json"
+        let kept = try fixture.dir.read(manifest)
+        try fixture.dir.write(manifest, "not a manifest")
+        let unchecked = try fixture.sync()
+        #expect(unchecked.bundles.first?.outcome == .upToDate, "\(fixture.failure(unchecked))")
+        #expect(!fixture.dir.exists(fixture.bundleFolder(1) + "/photos/2.jpg"))
+        #expect(try fixture.dir.read("repo/stamps.json") == stamps)
+        try fixture.dir.write(manifest, kept)
+
+        #expect(try fixture.repo.status().first?.health?.damagedFiles == ["photos/2.jpg"])
+        #expect(try fixture.dir.read("repo/damage.json") == Array(#"{"folders":["com.example.app.B-1"],"format":1}"#.utf8))
+        let report = try fixture.sync()
+        #expect(report.bundles.first?.outcome == .repaired, "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(1))
+        #expect(!fixture.dir.exists("repo/damage.json"))
+        #expect(try fixture.sync().bundles.first?.outcome == .upToDate)
+    }
+
+    /// A record that cannot be read names every folder: each is checked, as by a sync
+    /// before the record existed.
+    @Test func aDamageRecordThatCannotBeReadHasEveryFolderChecked() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        #expect(unlink(fixture.dir.at(fixture.bundleFolder(1) + "/photos/2.jpg")) == 0)
+        try fixture.dir.write("repo/damage.json", "{\"format\":1,\"folders\":")
+        let report = try fixture.sync()
+        #expect(report.bundles.first?.outcome == .repaired && report.bundles.first?.damagedFiles == ["photos/2.jpg"])
+        #expect(try fixture.bundleMatchesSource(1))
+        #expect(!fixture.dir.exists("repo/damage.json"))
+    }
+
+    /// A repo copied by a tool that follows symbolic links: `current/<catalog>.<bundle>`
+    /// is a folder holding a copy of the files. The next sync puts the link back.
+    @Test func aRepoCopiedWithoutItsLinksHeals() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let current = fixture.repo.currentFolder(catalog: ClientFixture.catalogID, bundle: "B")
+        #expect(unlink(current) == 0)
+        try FileManager.default.copyItem(atPath: fixture.dir.at(fixture.bundleFolder(1)), toPath: current)
+        let report = try fixture.sync()
+        #expect(!report.failed && report.bundles.first?.outcome == .upToDate, "\(fixture.failure(report))")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: current) == "../bundles/com.example.app.B-1")
+        #expect(try fixture.bundleMatchesSource(1))
+    }
+
+    /// An edit under `current/` is an edit of the checked-out folder, through its link.
+    @Test func anEditUnderCurrentIsFoundByStatusAndHealedBySync() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let path = fixture.repo.currentFolder(catalog: ClientFixture.catalogID, bundle: "B") + "/" + Self.edited
+        #expect(chmod(path, 0o644) == 0)
+        try Data("edited under current/".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try fixture.repo.status().first?.health?.damagedFiles == [Self.edited])
+        let report = try fixture.sync()
+        #expect(report.bundles.first?.outcome == .repaired, "\(fixture.failure(report))")
+        #expect(try fixture.dir.read("src/" + Self.edited) == Array(try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
     /// What a failing disk does: bytes changed, no time or size. Only hashing finds it.
