@@ -21,6 +21,7 @@ enum AtomicFile {
             try file.write(bytes)
             if durable { try file.synchronize() }
             guard rename(temporary, path) == 0 else { throw ZincError.io(path: path, operation: "replace", errno: errno) }
+            FaultInjection.changed(path)
         } catch {
             unlink(temporary)
             throw error

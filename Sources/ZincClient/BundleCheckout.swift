@@ -13,8 +13,14 @@ import Darwin
 
 /// Builds `bundles/<catalog id>.<bundle>-<v>[~flavor]/` from objects/: every file a
 /// hard link to its object (a copy where the file system refuses links), assembled in
-/// a private staging folder and renamed into place complete. The previous version's
-/// folder is not touched, so an app keeps using it until the sync switches over.
+/// a private staging folder and renamed into place complete. The folder in use is not
+/// touched, so an app keeps using it until the sync switches over.
+///
+/// With a spare (the folder of the version checked out before the one in use, which no
+/// app is told to read any more), the spare is moved to the staging folder and only the
+/// files that differ between its version and the new one are removed and linked: the
+/// work follows the change, not the bundle, as an A/B update brings its spare slot up
+/// to date before switching to it.
 ///
 /// It goes in two steps, so that a sync places the files whose objects the repo has
 /// (and makes their folders) while the missing objects download: `placeAvailable`, on
@@ -24,30 +30,77 @@ struct BundleCheckout: Sendable {
     /// The version's folder, once finished.
     let folder: String
     let staging: StagingFolder
-    /// Each file of the version (of the flavor) and the sha of its object.
+    /// Each file to place (every file of the version, of the flavor, without a spare) and
+    /// the sha of its object.
     private let files: [(path: String, sha: String)]
+    /// The spare's files that the new version does not have as they are, removed first.
+    private let removals: [String]
     /// Files of the app's own (clones or copies, writable) rather than links to objects.
     private let writable: Bool
 
-    init(_ manifest: Manifest, catalog: String, flavor: String?, writable: Bool = false, repo: Repo) throws {
+    /// - Parameter spare: the folder of an earlier version (links, not writable files)
+    ///   and its manifest, to bring to `manifest`'s version; it is moved, never copied.
+    init(
+        _ manifest: Manifest, catalog: String, flavor: String?, writable: Bool = false, repo: Repo,
+        spare: (folder: String, manifest: Manifest)? = nil
+    ) throws {
         let paths = manifest.paths(flavor: flavor)
         // Parsing validated them already; a manifest decides where files go, so check again where it matters.
         for path in paths { try Names.validateRelativePath(path) }
         self.repo = repo
         self.writable = writable
         folder = repo.bundleFolder(catalog: catalog, bundle: manifest.bundle, version: manifest.version, flavor: flavor)
-        files = paths.map { ($0, manifest.files[$0]!.sha) }
         staging = try StagingFolder(in: repo.bundlesFolder, for: String(folder.split(separator: "/").last!))
         guard chmod(staging.path, 0o755) == 0 else {
             staging.remove()
             throw ZincError.io(path: staging.path, operation: "chmod", errno: errno)
         }
+        let all = paths.map { ($0, manifest.files[$0]!.sha) }
+        guard let spare else {
+            files = all
+            removals = []
+            return
+        }
+        let before = Dictionary(
+            spare.manifest.paths(flavor: flavor).map { ($0, spare.manifest.files[$0]!.sha) }, uniquingKeysWith: { first, _ in first })
+        do {
+            for path in before.keys { try Names.validateRelativePath(path) }
+            // Over the empty staging folder, in one step: a kill leaves it for the collection.
+            guard rename(spare.folder, staging.path) == 0 else {
+                throw ZincError.io(path: spare.folder, operation: "move the spare folder to \(staging.path)", errno: errno)
+            }
+            FaultInjection.changed(staging.path)
+        } catch {
+            staging.remove()
+            throw error
+        }
+        let after = Dictionary(all, uniquingKeysWith: { first, _ in first })
+        files = all.filter { before[$0.0] != $0.1 }
+        removals = before.compactMap { path, sha in after[path] == sha ? nil : path }
     }
-
     /// Places every file whose object is in the repo now; returns the indices of the
     /// others, for `finish`.
     func placeAvailable() throws -> [Int] {
-        try files.indices.filter { try !place(files[$0], objectMayBeMissing: true) }
+        for path in removals { try remove(path) }
+        if !removals.isEmpty { FaultInjection.changed(staging.path) }
+        return try files.indices.filter { try !place(files[$0], objectMayBeMissing: true) }
+    }
+
+    /// The objects this checkout links (which changes their status-change time), for the
+    /// sync to stamp again.
+    var touchedObjects: Set<String> { Set(files.map(\.sha)) }
+
+    /// Removes a file of the spare, and the folders it leaves empty.
+    private func remove(_ path: String) throws {
+        let target = staging.path + "/" + path
+        if unlink(target) != 0, errno != ENOENT {
+            throw ZincError.io(path: target, operation: "remove", errno: errno)
+        }
+        var components = path.split(separator: "/").dropLast()
+        // rmdir fails on a folder that still holds something, which ends the climb.
+        while !components.isEmpty, rmdir(staging.path + "/" + components.joined(separator: "/")) == 0 {
+            components.removeLast()
+        }
     }
 
     /// Places the files `placeAvailable` left, whose objects must all be there now, and
@@ -61,6 +114,7 @@ struct BundleCheckout: Sendable {
         // left (unused), or the checked-out one being repaired (in use): swapped with the
         // new one, which the app then finds in its place, and removed with the staging folder.
         try FolderSwap.replace(folder, with: staging.path)
+        FaultInjection.changed(folder)
         return folder
     }
 

@@ -29,7 +29,7 @@ enum CurrentLinks {
         let temporary = link + ".tmp-\(getpid())"
         unlink(temporary)
         guard symlink(target, temporary) == 0 else { throw ZincError.io(path: temporary, operation: "create link", errno: errno) }
-        if rename(temporary, link) == 0 { return }
+        if rename(temporary, link) == 0 { return FaultInjection.changed(link) }
         var code = errno
         // A folder where the link should be: the repo was copied by a tool that follows
         // links (`cp -r`, a backup), leaving a copy of the version's files. It goes to the
@@ -38,7 +38,7 @@ enum CurrentLinks {
         if code == EISDIR, lstat(link, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             do {
                 try Trash(repo: repo).discard(link)
-                if rename(temporary, link) == 0 { return }
+                if rename(temporary, link) == 0 { return FaultInjection.changed(link) }
                 code = errno
             } catch {
                 unlink(temporary)

@@ -41,7 +41,9 @@ struct GarbageCollector {
 
     struct Result: Equatable, Sendable {
         var folders = 0
-        var objects = 0
+        /// The objects removed, which the check forgets.
+        var removedObjects = [String]()
+        var objects: Int { removedObjects.count }
     }
 
     /// - Parameters:
@@ -52,8 +54,12 @@ struct GarbageCollector {
         // Until it ends with the objects removed, it leaves them for the next collection.
         try Self.willBeNeeded(in: repo)
         var result = Result()
-        let current = state.bundles.compactMap { tracked in
-            tracked.version.map { (tracked, $0) }
+        // The version each bundle has checked out, and its spare (the version before,
+        // which the next update turns into the new one).
+        let current = state.bundles.flatMap { tracked in
+            [(tracked.version, false), (tracked.spareVersion, true)].compactMap { version, spare in
+                version.map { (tracked, $0, spare) }
+            }
         }
         let keptFolders = Set(
             current.map { Repo.descriptor(catalog: $0.0.catalog, bundle: $0.0.bundle, version: $0.1, flavor: $0.0.flavor) })
@@ -66,12 +72,13 @@ struct GarbageCollector {
 
         var keptManifests = Set<String>()
         var referenced = Set<String>()
-        for (tracked, version) in current {
+        for (tracked, version, spare) in current {
             let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
             keptManifests.insert(path)
             guard downloads else { continue }
-            let manifest =
-                try parsed[path] ?? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+            let read = { try parsed[path] ?? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version) }
+            // A spare whose manifest is gone is of no use: the next update builds afresh.
+            guard let manifest = spare ? try? read() : try read() else { continue }
             referenced.formUnion(manifest.objects(flavor: tracked.flavor).keys)
         }
         for catalog in try entries(repo.manifestsFolder) {
@@ -84,7 +91,7 @@ struct GarbageCollector {
         guard downloads else { return result }
         for name in try entries(repo.objectsFolder) where !referenced.contains(name) {
             try Self.remove(repo.objectsFolder + "/" + name)
-            result.objects += 1
+            result.removedObjects.append(name)
         }
         // A chunk record goes with its object (repos made before chunks have no folder).
         if FileManager.default.fileExists(atPath: repo.chunksFolder) {

@@ -43,6 +43,10 @@ public struct RepoState: Equatable, Sendable {
         /// where the file system makes them, copies otherwise, never links into the
         /// store. Their content is the app's: a sync does not judge or repair it.
         public var writableFiles = false
+        /// The version checked out before `version`, whose folder is kept as the spare
+        /// that the next update brings to its version by touching only the files that
+        /// differ (links only, never writable files).
+        package var spareVersion: Int?
 
         public init(catalog: String, bundle: String, distro: String, flavor: String? = nil, version: Int? = nil) {
             self.catalog = catalog
@@ -134,6 +138,7 @@ public struct RepoState: Equatable, Sendable {
                 if case .string(let flavor)? = entry["flavor"] { tracked.flavor = flavor }
                 if case .int(let version)? = entry["version"] { tracked.version = Int(version) }
                 if case .bool(true)? = entry["writable"] { tracked.writableFiles = true }
+                if case .int(let spare)? = entry["spare"], spare > 0 { tracked.spareVersion = Int(spare) }
                 try Names.checked(in: path) {
                     try Names.validateCatalogID(catalog)
                     try Names.validateBundleName(bundle)
@@ -174,6 +179,7 @@ public struct RepoState: Equatable, Sendable {
                     if let flavor = tracked.flavor { entry["flavor"] = .string(flavor) }
                     if let version = tracked.version { entry["version"] = .int(Int64(version)) }
                     if tracked.writableFiles { entry["writable"] = .bool(true) }
+                    if let spare = tracked.spareVersion { entry["spare"] = .int(Int64(spare)) }
                     return .object(entry)
                 }),
         ])

@@ -94,7 +94,7 @@ extension Repo {
             // Removing the folder changes the times of the objects other bundles share.
             var check = StoreCheck(repo: self)
             check.trustStamped()
-            _ = try GarbageCollector(repo: self).collect(state, downloads: true)
+            check.forget(try GarbageCollector(repo: self).collect(state, downloads: true).removedObjects)
             Trash(repo: self).empty()
             check.saveStamps()
         }

@@ -102,8 +102,14 @@ struct StoreCheck {
         }
     }
 
-    /// Records an object known sound since the check began: verified into objects/ by a fetch.
+    /// Records an object known sound since the check began: verified into objects/ by a
+    /// fetch, or linked anew into a folder (which changes its status-change time).
     mutating func vouch(for sha: String) { verdicts[sha] = .sound }
+
+    /// Forgets objects removed from the repo, whose stamps would vouch for nothing.
+    mutating func forget(_ shas: some Sequence<String>) {
+        for sha in shas where verdicts[sha] == nil { verdicts[sha] = .missing }
+    }
 
     /// Removes a damaged object, so that it is fetched again: the files linked to it
     /// keep their bytes until their folder is rebuilt.
@@ -137,18 +143,17 @@ struct StoreCheck {
     }
 
     /// Stamps the sound objects afresh, once the sync's own links and removals (which
-    /// change an object's status-change time) are done, forgets removed objects, and
-    /// saves: the check's last step. Stamps are a shortcut: failing to save them costs
-    /// the next run hashing time. A check that judged nothing leaves the file as it is.
+    /// change an object's status-change time) are done, drops those found missing,
+    /// damaged or removed, keeps the others' stamps as they were, and saves: the check's
+    /// last step. Its system calls follow what was judged, not what the repo holds.
+    /// Stamps are a shortcut: failing to save them costs the next run hashing time. A
+    /// check that judged nothing leaves the file as it is.
     mutating func saveStamps() {
         guard recorded != nil || !verdicts.isEmpty else { return }
         let stamps = stamps
-        let sound = sound
         var kept = ObjectStamps()
-        for (sha, stamp) in stamps.stamps where !sound.contains(sha) && verdicts[sha] == nil {
-            if access(repo.objectFile(sha), F_OK) == 0 { kept[sha] = stamp }
-        }
-        for sha in sound { kept[sha] = ObjectStamp.of(repo.objectFile(sha)) }
+        for (sha, stamp) in stamps.stamps where verdicts[sha] == nil { kept[sha] = stamp }
+        for (sha, verdict) in verdicts where verdict == .sound { kept[sha] = ObjectStamp.of(repo.objectFile(sha)) }
         try? kept.save(in: repo)
     }
 

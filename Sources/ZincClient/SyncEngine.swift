@@ -124,6 +124,7 @@ public struct SyncEngine: Sendable {
             // earlier one did.
             if GarbageCollector.isNeeded(in: repo) {
                 let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed, parsed: parsed)
+                check.forget(removed.removedObjects)
                 report.removedFolders = removed.folders
                 report.removedObjects = removed.objects
             }
@@ -295,22 +296,28 @@ public struct SyncEngine: Sendable {
         // when the repo holds chunks to reuse.
         let chunkListPath = VersionFiles(bundle: tracked.bundle, version: version).chunkList
         if !planning { chain.startProbes() }
+        // The objects of the version in use are trusted as its folder is (no check found it
+        // damaged): an update checks only the objects it adds. Otherwise they are looked at.
+        let trustsCurrent = tracked.checkedOutFolder.map { check.trusts(folder: $0) } ?? false
         async let looked = { [repo, options] in
             // A manifest that cannot be read lists nothing: each object is looked at on disk.
             let current = tracked.version.flatMap { version in
                 try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
             }
-            let listed = ObjectListing.of(current.map { Array($0.objects(flavor: tracked.flavor).keys) } ?? [], in: repo)
-            return (listed, try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil)
+            let objects = current.map { Array($0.objects(flavor: tracked.flavor).keys) } ?? []
+            let listed = trustsCurrent ? ObjectListing() : ObjectListing.of(objects, in: repo)
+            let hint = try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
+            return (current, listed, trustsCurrent ? Set(objects) : [], hint)
         }()
         let (manifest, signedContent) = try await manifests.manifest(
             catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
-        let (listed, hint) = try await looked
+        let (current, listed, trusted, hint) = try await looked
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         parsed[manifestFile] = manifest
+        if let current { parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current.version)] = current }
         let objects = manifest.objects(flavor: tracked.flavor)
         var missing = [StoredObject]()
-        for object in objects.values.sorted(by: { $0.sha < $1.sha }) {
+        for object in objects.values.sorted(by: { $0.sha < $1.sha }) where !trusted.contains(object.sha) {
             switch try check.object(object.sha, listed: listed) {
             case .sound: continue
             case .missing: missing.append(object)
@@ -340,7 +347,8 @@ public struct SyncEngine: Sendable {
     ) async throws {
         let (requests, bytes) = (chain.requests, chain.bytes)
         let checkout = try BundleCheckout(
-            update.manifest, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles, repo: repo)
+            update.manifest, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles, repo: repo,
+            spare: update.isRepair ? nil : spare(of: tracked))
         // The files the repo has are placed while the others download.
         async let placing = checkout.placeAvailable()
         let left: [Int]
@@ -360,11 +368,27 @@ public struct SyncEngine: Sendable {
         result.objectRequests = chain.requests - requests
         result.objectBytes = chain.bytes - bytes
         try checkout.finish(left: left)
-        for sha in update.objects.keys { check.vouch(for: sha) }
+        for sha in checkout.touchedObjects { check.vouch(for: sha) }
         check.record(folder: update.name, damaged: false)
         result.outcome = update.isRepair ? .repaired : .updated
+        if !update.isRepair {
+            // The version left becomes the spare (its folder untouched, and no longer the
+            // one `current/` names), unless its files are the app's own.
+            tracked.spareVersion = tracked.writableFiles ? nil : tracked.version
+        }
         tracked.version = update.version
         SyncMeter.announce(.finished, bundle: update.name, report: options.progress)
+    }
+
+    /// The folder of `tracked`'s spare version and its manifest, when both are there and
+    /// the spare is not the version in use.
+    private func spare(of tracked: RepoState.TrackedBundle) -> (folder: String, manifest: Manifest)? {
+        guard !tracked.writableFiles, let version = tracked.spareVersion, version != tracked.version else { return nil }
+        let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        guard access(folder, F_OK) == 0,
+            let manifest = try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+        else { return nil }
+        return (folder, manifest)
     }
 
     /// The objects to assemble from chunks: each missing object the chunk list gives

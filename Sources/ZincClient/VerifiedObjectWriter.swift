@@ -95,6 +95,7 @@ final class VerifiedObjectWriter {
         guard rename(scratch.path, destination) == 0 else {
             throw ZincError.io(path: destination, operation: "move into place", errno: errno)
         }
+        FaultInjection.changed(destination)
     }
 }
 

@@ -73,7 +73,8 @@ import ZincTestSupport
         #expect(update["outcome"] as? String == "updated" && update["version"] as? Int == 2)
         #expect(update["strategy"] as? String == "lmfo")
         #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.corpus.Corpus-2"))
-        #expect(!dir.exists("repo/bundles/com.example.corpus.Corpus-1"))
+        // Version 1's folder stays as the spare that the next update turns into its version.
+        #expect(dir.exists("repo/bundles/com.example.corpus.Corpus-1"))
 
         let v1 = try Manifest.parse(dir.read("cat/manifests/Corpus-1.json"), path: "v1")
         let v2 = try Manifest.parse(dir.read("cat/manifests/Corpus-2.json"), path: "v2")
@@ -121,7 +122,8 @@ import ZincTestSupport
             ["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "@test"], in: dir)
         #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).hasPrefix("com.mindsnacks.french.BasicAdjectives: 1 -> 2 ("))
         #expect(try Self.sameFiles(dir, "French/BasicAdjectives", "repo/bundles/com.mindsnacks.french.BasicAdjectives-2"))
-        #expect(!dir.exists(v1Folder))
+        // The version left is the spare, unchanged: an app still reading it is not disturbed.
+        #expect(try dir.files(under: v1Folder).map { try dir.read(v1Folder + "/" + $0) } == v1Files)
         #expect(
             try Self.zinc(["status", "--repo", "repo"], in: dir).hasPrefix(
                 "com.mindsnacks.french.BasicAdjectives @master: local 2, remote 2, 4 files"))
@@ -155,8 +157,10 @@ import ZincTestSupport
         #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-1"))
         #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("(up to date)"))
 
-        // Damaged again, then a version 2 that keeps the file: built from a fresh copy.
+        // Damaged again (status finds it), then a version 2 that keeps the file: built
+        // from a fresh copy.
         try edit(1)
+        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("damaged: 1 file not as synced"))
         try dir.write("src/more.txt", "new in version 2")
         try Self.publishB(in: dir, version: 2)
         #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).contains("1 object fetched again"))
@@ -210,6 +214,63 @@ import ZincTestSupport
             try Self.zinc(["untrack", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir).hasPrefix(
                 "No longer tracking 'B'"))
         #expect(dir.files(under: "repo/bundles").isEmpty && !dir.exists("repo/current/com.example.app.B"))
+    }
+
+    /// A sync killed at each step of an update (a file renamed into place, the spare moved
+    /// aside, its files changed, the folder switched, repo.json, the `current/` link)
+    /// leaves `current/` naming one whole version, the old or the new, never a mix, and
+    /// the next sync completes the update. Debug builds kill themselves after the Nth
+    /// change (`ZINC_KILL_AFTER_COMMITS`, see FaultInjection).
+    @Test func aSyncKilledAtEveryStepLeavesOneWholeVersionAndTheNextCompletes() throws {
+        let dir = try TemporaryDirectory()
+        try Self.publishB(in: dir, version: 1)
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        try Self.zinc(["repo_init", "--repo", "start"], in: dir)
+        try Self.zinc(["track", "--repo", "start", "--catalog", server.url, "--bundle", "B"], in: dir)
+        try Self.zinc(["sync", "--repo", "start"], in: dir)
+        // Version 2 synced (version 1 is its spare), then version 3 published.
+        let files = dir.files(under: "src")
+        try dir.write("src/" + files[0], "version 2")
+        try Self.publishB(in: dir, version: 2)
+        try Self.zinc(["sync", "--repo", "start"], in: dir)
+        try copy(dir.at("src"), dir.at("src-2"))
+        try dir.write("src/" + files[1], "version 3")
+        try dir.write("src/lessons/new.txt", "added in version 3")
+        #expect(unlink(dir.at("src/" + files[2])) == 0)
+        try Self.publishB(in: dir, version: 3)
+        // The folder `current/` names (files(under:) does not follow a link).
+        var current: String {
+            "repo/current/"
+                + ((try? FileManager.default.destinationOfSymbolicLink(atPath: dir.at("repo/current/com.example.app.B"))) ?? "none")
+        }
+
+        var step = 1
+        while step < 200 {
+            try? FileManager.default.removeItem(atPath: dir.at("repo"))
+            try copy(dir.at("start"), dir.at("repo"))
+            let run = try ZincBinary.run(
+                ["sync", "--repo", "repo"], in: dir.path, extraEnvironment: ["ZINC_KILL_AFTER_COMMITS": "\(step)"])
+            #expect(
+                try Self.sameFiles(dir, "src-2", current) || Self.sameFiles(dir, "src", current),
+                "killed at change \(step): current/ names \(current)")
+            if run.status == 0 { break }
+            #expect(!(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("damaged")), "killed at change \(step)")
+            try Self.zinc(["sync", "--repo", "repo"], in: dir)
+            #expect(try Self.sameFiles(dir, "src", current), "the sync after a kill at change \(step)")
+            #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("local 3, remote 3"))
+            step += 1
+        }
+        #expect(step > 5 && step < 200, "the update made \(step - 1) changes before it ended")
+
+        /// `cp -a`: the repo's files are hard links to its objects, which a copy must keep.
+        func copy(_ from: String, _ to: String) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/cp")
+            process.arguments = ["-a", from, to]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
     }
 
     /// `sync --dry-run`, `status --fetch` and `--max-bytes`: the download is known

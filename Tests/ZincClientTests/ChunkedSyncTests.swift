@@ -218,7 +218,8 @@ import ZincTestSupport
         try FileManager.default.removeItem(atPath: dir.at("repo/chunks"))
         let update = try sync()
         #expect(update.chunkedObjects == 3)
-        #expect(dir.files(under: "repo/chunks").count == 3, "the records of the three large objects")
+        // The version left stays as the spare, with its objects and their records.
+        #expect(dir.files(under: "repo/chunks").count == 6, "the records of the three large objects of each version")
     }
 
     /// Chunks are reused from whatever object holds them: here a file of another bundle.

@@ -58,7 +58,8 @@ import ZincTestSupport
 
     @Test func aNewVersionIsNeverBuiltFromADamagedObject() throws {
         let (fixture, sha) = try Self.syncedThenEdited()
-        // Version 2 keeps lessons/words.json: its object is the one damaged.
+        // Version 2 keeps lessons/words.json: its object is the one damaged, which status finds.
+        #expect(try fixture.repo.status().first?.health?.damagedFiles == [Self.edited])
         try fixture.publishVersion2()
         #expect(try fixture.manifest(2).files[Self.edited]?.sha == sha)
         let report = try fixture.sync()

@@ -4,18 +4,82 @@ import Zinc
 import ZincClient
 import ZincTestSupport
 
-/// The folder of the version a sync switched away from leaves `bundles/` at once, set
-/// aside in `trash/`, and is removed by the next sync while it waits on the network.
+/// The folder of the version before the one a sync switched away from (or, for
+/// writable files, the folder switched away from) leaves `bundles/` at once, set aside in
+/// `trash/`, and is removed by the next sync while it waits on the network. The folder
+/// switched away from stays as the bundle's spare, which the next update brings to its
+/// version by touching only the files that differ.
 @Suite struct TrashTests {
     static func trash(_ fixture: ClientFixture) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: fixture.dir.at("repo/trash"))) ?? []).sorted()
     }
 
-    @Test func theOldVersionIsSetAsideAndRemovedByTheNextSync() throws {
+    static func bundles(_ fixture: ClientFixture) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: fixture.dir.at("repo/bundles")).sorted()
+    }
+
+    static func inode(_ path: String) -> ino_t {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_ino : 0
+    }
+
+    /// Version 3: one more photo replaced, moved to `master`.
+    static func publishVersion3(_ fixture: ClientFixture) throws {
+        try fixture.dir.write("src/photos/2.jpg", SampleContent.noise(7000, seed: 202))
+        _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
+        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(3)).run()
+    }
+
+    @Test func theVersionLeftIsTheSpareThatTheNextUpdateBringsUpToDate() throws {
         let fixture = try ClientFixture.version1SyncedVersion2Published()
+        let id = ClientFixture.catalogID
+        let folder1 = fixture.dir.at(fixture.bundleFolder(1))
+        let oldFiles = try fixture.dir.files(under: fixture.bundleFolder(1)).map {
+            ($0, try fixture.dir.read(fixture.bundleFolder(1) + "/" + $0))
+        }
+        let unchanged = Self.inode(folder1 + "/photos/0.jpg")
+        #expect(try !fixture.sync().failed && fixture.bundleMatchesSource(2))
+        // The tree `current/` named when the sync began is not written: whole, as it was.
+        #expect(try Self.bundles(fixture) == ["\(id).B-1", "\(id).B-2"] && Self.trash(fixture).isEmpty)
+        #expect(try oldFiles.allSatisfy { try fixture.dir.read(fixture.bundleFolder(1) + "/" + $0.0) == $0.1 })
+        #expect(try fixture.repo.loadState().bundles.first?.spareVersion == 1)
+
+        // Version 3 is version 1's folder with the files that differ replaced: the folder
+        // and the files in both are the same inodes, and version 2 becomes the spare.
+        let folderInode = Self.inode(folder1)
+        try Self.publishVersion3(fixture)
+        let report = try fixture.sync()
+        #expect(!report.failed && report.bundles.first?.outcome == .updated, "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(3))
+        #expect(try Self.bundles(fixture) == ["\(id).B-2", "\(id).B-3"] && Self.trash(fixture).isEmpty)
+        let folder3 = fixture.dir.at(fixture.bundleFolder(3))
+        #expect(Self.inode(folder3) == folderInode && Self.inode(folder3 + "/photos/0.jpg") == unchanged)
+        // Objects only version 1 used are gone; versions 2 and 3 keep theirs.
+        let objects = Set(fixture.dir.files(under: "repo/objects"))
+        #expect(try objects == Set(fixture.manifest(2).objects().keys).union(fixture.manifest(3).objects().keys))
+        #expect(try fixture.sync().bundles.first?.outcome == .upToDate)
+    }
+
+    /// Moving back to the spare's version touches no file at all.
+    @Test func aRollbackToTheSpareIsARename() throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
+        #expect(try !fixture.sync().failed)
+        let inode = Self.inode(fixture.dir.at(fixture.bundleFolder(1)))
+        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(1)).run()
+        let report = try fixture.sync()
+        #expect(!report.failed && report.bundles.first?.outcome == .updated && report.bundles.first?.objectRequests == 0)
+        #expect(Self.inode(fixture.dir.at(fixture.bundleFolder(1))) == inode)
+        #expect(try fixture.repo.loadState().bundles.first?.spareVersion == 2)
+    }
+
+    @Test func aWritableBundlesOldVersionIsSetAsideAndRemovedByTheNextSync() throws {
+        let fixture = try ClientFixture()
+        try fixture.repo.track(url: fixture.server.url, bundle: "B", writableFiles: true, options: fixture.options())
+        _ = try fixture.sync()
+        try fixture.publishVersion2()
         let oldPhoto = try fixture.dir.read(fixture.bundleFolder(1) + "/photos/1.jpg")
         #expect(try !fixture.sync().failed && fixture.bundleMatchesSource(2))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.dir.at("repo/bundles")) == ["\(ClientFixture.catalogID).B-2"])
+        #expect(try Self.bundles(fixture) == ["\(ClientFixture.catalogID).B-2"])
         let aside = Self.trash(fixture)
         #expect(aside.count == 1 && aside[0].hasPrefix("\(ClientFixture.catalogID).B-1."), "\(aside)")
         // Whole, as it was: an app still reading the old version's files keeps them.
@@ -27,14 +91,16 @@ import ZincTestSupport
         #expect(Self.trash(fixture).isEmpty)
     }
 
-    @Test func aSyncThatDownloadsEmptiesTheTrashFirst() throws {
+    /// An update that finds no spare (the first after a repo made by an earlier client,
+    /// or a spare gone) builds the whole folder, and the spare's leftovers go.
+    @Test func anUpdateWithoutItsSpareBuildsTheWholeFolder() throws {
         let fixture = try ClientFixture.version1SyncedVersion2Published()
         _ = try fixture.sync()
-        try fixture.dir.write("src/photos/2.jpg", SampleContent.noise(7000, seed: 202))
-        _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
-        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(3)).run()
+        try FileManager.default.removeItem(atPath: fixture.dir.at("repo/manifests/\(ClientFixture.catalogID)/B-1.json"))
+        try Self.publishVersion3(fixture)
         #expect(try !fixture.sync().failed && fixture.bundleMatchesSource(3))
         let aside = Self.trash(fixture)
-        #expect(aside.count == 1 && aside[0].hasPrefix("\(ClientFixture.catalogID).B-2."), "only version 2's folder: \(aside)")
+        #expect(aside.count == 1 && aside[0].hasPrefix("\(ClientFixture.catalogID).B-1."), "only version 1's folder: \(aside)")
+        #expect(try Self.bundles(fixture) == ["\(ClientFixture.catalogID).B-2", "\(ClientFixture.catalogID).B-3"])
     }
 }

@@ -13,23 +13,23 @@ import Musl
 import Darwin
 #endif
 
-/// Crash injection for the tests that prove a kill at any step leaves the catalog
-/// valid: with `ZINC_KILL_AFTER_COMMITS=N` in the environment, the process kills itself
-/// with SIGKILL right after its Nth change to a local catalog (a file renamed into
-/// place, or deleted), as `kill -9` would. Unset, it costs one comparison per change.
+/// Crash injection for the tests that prove a kill at any step leaves the catalog (or a
+/// client repo) valid: with `ZINC_KILL_AFTER_COMMITS=N` in the environment, the process
+/// kills itself with SIGKILL right after its Nth change to a local catalog or repo (a
+/// file or folder renamed into place, or deleted), as `kill -9` would. Unset, it costs one comparison per change.
 /// Only debug builds (which the tests run) have it: in a release build, `changed` does
 /// nothing and the variable is not read.
-enum FaultInjection {
+package enum FaultInjection {
     #if ZINC_FAULT_INJECTION
     private static let limit: Int? = ProcessInfo.processInfo.environment["ZINC_KILL_AFTER_COMMITS"].flatMap { Int($0) }
     private static let changes = Atomic<Int>(0)
 
-    static func changed(_ path: String) {
+    package static func changed(_ path: String) {
         guard let limit, changes.add(1, ordering: .relaxed).newValue >= limit else { return }
         kill(getpid(), SIGKILL)
     }
     #else
     @inline(__always)
-    static func changed(_ path: String) {}
+    package static func changed(_ path: String) {}
     #endif
 }
