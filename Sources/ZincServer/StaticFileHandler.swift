@@ -104,7 +104,9 @@ final class StaticFileHandler: ChannelInboundHandler {
     private func handle(_ head: HTTPRequestHead, _ request: RequestInfo, context: ChannelHandlerContext) {
         let keepAlive = head.isKeepAlive
         guard head.method == .GET || head.method == .HEAD else {
-            send(.methodNotAllowed, file: nil, for: request, keepAlive: keepAlive, context: context)
+            // NIO's decoder takes a CONNECT as the start of a tunnel and reads nothing more
+            // of the connection: it closes once its 405 is sent.
+            send(.methodNotAllowed, file: nil, for: request, keepAlive: keepAlive && head.method != .CONNECT, context: context)
             return
         }
         if let routes {
@@ -199,9 +201,11 @@ final class StaticFileHandler: ChannelInboundHandler {
         keepAlive: Bool,
         context: ChannelHandlerContext
     ) {
-        let isHead = request.head?.method == .HEAD
+        // NIO's encoder refuses a body after the head of an answer to HEAD or CONNECT, and
+        // a refused write would end the answer unsent.
+        let isBodiless = request.head?.method == .HEAD || request.head?.method == .CONNECT
         var segments = [ResponseSegment]()
-        if !isHead {
+        if !isBodiless {
             switch plan.body {
             case .empty: break
             case .file(let bytes): segments = [.file(bytes)]

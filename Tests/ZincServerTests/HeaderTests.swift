@@ -96,6 +96,20 @@ struct HeaderTests {
         }
     }
 
+    /// NIO takes a CONNECT for a tunnel: its 405 comes without a body (as an answer to
+    /// CONNECT must), and the connection closes after it.
+    @Test func connectAnswers405() async throws {
+        try await withCatalogServer { _, server in
+            let connection = try server.connect()
+            defer { connection.close() }
+            try connection.send("CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n")
+            let response = try connection.readHead()
+            #expect(response.status == 405)
+            #expect(response.header("Allow") == "GET, HEAD")
+            #expect(connection.readUntilClosed().isEmpty)
+        }
+    }
+
     @Test("a request body is read and dropped, and the connection stays usable")
     func requestBody() async throws {
         try await withCatalogServer { _, server in
