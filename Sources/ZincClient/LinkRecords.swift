@@ -8,8 +8,9 @@ import Foundation
 
 /// The links a repo's syncs measured, per host (`links.json` in the repo), so that the
 /// next sync plans its first download with the rate it saw last time, and the hosts
-/// found to answer one range per request, so that the next sync does not ask them for
-/// several (a whole-file answer wastes a round trip's worth of bytes before it is cut).
+/// found to answer one range per request or to ignore `Range` (`RangeVerdict`), so that
+/// the next sync within a day does not ask them for several (a refusal or a whole-file
+/// answer costs a round trip, and some bytes, before the ranges are asked again).
 /// Only hints: a missing, damaged or foreign file is taken as empty and rewritten, and a
 /// sync that cannot save it still succeeds. When each link was measured (seconds since
 /// 1970) says how far to believe it in choosing which mirror leads (`SourcePreference`).
@@ -22,7 +23,8 @@ package struct LinkRecords: Equatable {
     package var hosts: [String: LinkEstimate] = [:]
     /// When each host's link was measured; a host recorded by an older zinc has none.
     package var measuredAt: [String: Date] = [:]
-    package var singleRangeHosts: Set<String> = []
+    /// How the hosts that do not answer several ranges at once answer them, and since when.
+    package var ranges: [String: RangeVerdict] = [:]
 
     package init() {}
 
@@ -65,8 +67,13 @@ package struct LinkRecords: Equatable {
                 records.measuredAt[host] = Date(timeIntervalSince1970: seconds)
             }
         }
-        if case .array(let hosts)? = top["single_range"] {
-            records.singleRangeHosts = Set(hosts.prefix(1000).compactMap { if case .string(let host) = $0 { host } else { nil } })
+        if case .object(let hosts)? = top["ranges"] {
+            for (host, value) in hosts.prefix(1000) {
+                guard case .object(let entry) = value, case .string(let answers)? = entry["answers"],
+                    let support = RangeSupport(rawValue: answers), let seconds = entry["found_at"]?.number, (0...1e11).contains(seconds)
+                else { continue }
+                records.ranges[host] = RangeVerdict(support, foundAt: Date(timeIntervalSince1970: seconds))
+            }
         }
         return records
     }
@@ -79,7 +86,15 @@ package struct LinkRecords: Equatable {
             entries[host] = .object(entry)
         }
         var top: [String: JSONValue] = ["format": .string("1"), "hosts": .object(entries)]
-        if !singleRangeHosts.isEmpty { top["single_range"] = .array(singleRangeHosts.sorted().map { .string($0) }) }
+        if !ranges.isEmpty {
+            top["ranges"] = .object(
+                ranges.mapValues { verdict in
+                    .object([
+                        "answers": .string(verdict.support.rawValue),
+                        "found_at": .int(Int64(verdict.foundAt.timeIntervalSince1970.rounded())),
+                    ])
+                })
+        }
         return .object(top)
     }
 }

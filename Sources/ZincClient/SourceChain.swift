@@ -1,5 +1,6 @@
 import Synchronization
 import Zinc
+import ZincHTTP
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -29,9 +30,9 @@ final class SourceChain: Sendable {
     private let temporaryFolder: String
     private let traffic = Mutex(Traffic())
     private let standing: Mutex<Standing>
-    /// Sources found to answer one range per request, in this sync or (by host) an
-    /// earlier one: asked for one at a time.
-    private let singleRangeSources: Mutex<Set<Int>>
+    /// What each source does with several ranges in one request, as found in this sync
+    /// or (by host) an earlier one.
+    private let rangeSupport: HostRanges
 
     private struct Traffic {
         var requests = 0
@@ -79,7 +80,7 @@ final class SourceChain: Sendable {
         let hosts = sources.map { LinkRecords.host(of: $0.url) }
         self.hosts = hosts
         meters = hosts.map { host in LinkMeter(recorded: host.flatMap { links.hosts[$0] }) }
-        singleRangeSources = Mutex(Set(sources.indices.filter { hosts[$0].map(links.singleRangeHosts.contains) ?? false }))
+        rangeSupport = HostRanges(urls: sources.map(\.url), hosts: hosts, records: links, now: now)
         let order = SourcePreference.order(hosts: hosts, records: links, now: now)
         standing = Mutex(Standing(order: order))
         probes = Mutex(Probes(pending: SourcePreference.stale(hosts: hosts, records: links, now: now).filter { $0 != order.first }))
@@ -87,6 +88,9 @@ final class SourceChain: Sendable {
 
     /// What each source that failed in this sync did, the next one then serving.
     var failures: [String] { standing.withLock { $0.failures } }
+
+    /// What this sync found of its sources that changes what they are asked for.
+    var notes: [String] { rangeSupport.notes }
 
     /// Drops source `index` for the rest of the sync, because `error` (bytes that failed
     /// their check) came from it. Returns whether another source remains to fetch them
@@ -149,9 +153,7 @@ final class SourceChain: Sendable {
                 records.measuredAt[host] = now
             }
         }
-        for index in singleRangeSources.withLock({ $0 }) {
-            if let host = hosts[index] { records.singleRangeHosts.insert(host) }
-        }
+        rangeSupport.record(into: &records, now: now)
     }
 
     /// A small gzipped document (index, manifest), gunzipped, at most `limit` bytes both
@@ -271,11 +273,13 @@ final class SourceChain: Sendable {
 
     /// Brings `part` up to the bytes of `ranges` of `path` (ascending, not overlapping)
     /// back to back, appending to what an earlier attempt left there. A source that
-    /// answers several ranges with one, or with the whole file, is asked one range per
-    /// request from then on, `parallel` requests at once; one that ignores `Range`
-    /// altogether fails the download (`ClientError.rangeIgnored`), for the caller to
-    /// fetch the file whole. Returns the source that completed it, nil when an earlier
-    /// run had.
+    /// answers several ranges with one, with the whole file, or with a refusal
+    /// (`refusesSeveralRanges`) is asked one range per request from then on, `parallel`
+    /// requests at once; one that answers a single range with the whole file ignores
+    /// `Range` altogether, and fails this download and the next ones
+    /// (`ClientError.rangeIgnored`) for the caller to fetch the files whole. Every answer
+    /// but a cut one completes a range, so a source is given at most `answersAllowed`.
+    /// Returns the source that completed it, nil when an earlier run had.
     @discardableResult
     func download(_ path: String, ranges: [Range<Int64>], to part: String, parallel: Int) async throws -> Int? {
         let file = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW)
@@ -284,28 +288,46 @@ final class SourceChain: Sendable {
         var served: Int?
         try await firstAvailable { source, meter, patience -> Void in
             let index = sources.firstIndex { $0 === source }!
+            let location = source.location(of: path)
+            if rangeSupport.support(of: index) == .ignored {
+                throw ClientError.rangeIgnored(url: location, ranges: "one range")
+            }
+            var answers = 0
             try await appending(to: file) { have in
                 guard have < total else { return true }
+                guard answers < Self.answersAllowed(ranges.count) else {
+                    throw ClientError.badResponse(
+                        url: location, reason: "\(answers) answers brought \(have) of the \(total) bytes of \(ranges.count) ranges")
+                }
+                answers += 1
                 let rest = Self.ranges(ranges, after: have)
                 var request = FetchRequest(path, ranges: Array(rest.prefix(Self.rangesPerRequest)))
                 request.patience = patience
                 do {
-                    if singleRangeSources.withLock({ $0.contains(index) }) {
-                        try await fetchSingly(Array(rest.prefix(parallel)), of: request, from: source, meter: meter, into: file)
-                    } else if try await fetch(request, from: source, into: file, meter: meter).rangeAnswer == .singlePart,
-                        request.ranges.count > 1
-                    {
-                        singleRangeSources.withLock { _ = $0.insert(index) }
+                    if rangeSupport.support(of: index) == nil, request.ranges.count > 1 {
+                        do {
+                            if try await fetch(request, from: source, into: file, meter: meter).rangeAnswer == .singlePart {
+                                rangeSupport.found(.onePerRequest, at: index)
+                            }
+                        } catch let error as ClientError where Self.refusesSeveralRanges(error) {
+                            // Refused at its head, nothing read: asked again one range per request.
+                            // After a whole file, one range alone first: the host may ignore `Range`.
+                            rangeSupport.found(.onePerRequest, at: index)
+                            let singly = error.httpStatus == nil ? 1 : parallel
+                            try await fetchSingly(Array(rest.prefix(singly)), of: request, from: source, meter: meter, into: file)
+                        }
+                    } else {
+                        let singly = rangeSupport.support(of: index) == nil ? 1 : parallel
+                        try await fetchSingly(Array(rest.prefix(singly)), of: request, from: source, meter: meter, into: file)
                     }
                 } catch let error as ClientError {
-                    guard case .rangeIgnored = error.kind, request.ranges.count > 1 else { throw error }
-                    // Refused at its head, nothing read: asked again one range at a time.
-                    singleRangeSources.withLock { _ = $0.insert(index) }
-                    return false
+                    // The whole file to a request for one range.
+                    if case .rangeIgnored = error.kind { rangeSupport.found(.ignored, at: index) }
+                    throw error
                 }
                 let now = try Self.size(of: file)
                 guard now > have else {
-                    throw ClientError.badResponse(url: source.location(of: path), reason: "none of the ranges asked for came")
+                    throw ClientError.badResponse(url: location, reason: "none of the ranges asked for came")
                 }
                 served = index
                 return now >= total
@@ -314,9 +336,22 @@ final class SourceChain: Sendable {
         return served
     }
 
+    /// How hosts answer a request for several ranges they do not serve in one answer:
+    /// the whole file (S3, R2), 400 (GCS), 416 (Varnish), 501 (Fastly's segmented caching).
+    private static func refusesSeveralRanges(_ error: ClientError) -> Bool {
+        if case .rangeIgnored = error.kind { return true }
+        return [400, 416, 501].contains(error.httpStatus ?? 0)
+    }
+
+    /// The answers a source may give for `count` ranges: an answer that is not cut brings
+    /// one range at least, and a cut one is resumed at most `resumesPerSource` times.
+    static func answersAllowed(_ count: Int) -> Int { count + resumesPerSource + 1 }
+
     /// Fetches `ranges`, one request each and all at once (each to a scratch file of its
     /// own), and appends their bytes to `file` in order, up to the first range that did
-    /// not arrive whole; that one's error, if any, is thrown.
+    /// not arrive whole; that one's error is thrown. An answer that ends short of its
+    /// range is an error too: the ranges lie within the file, and a host that trickles
+    /// them is not asked again and again.
     private func fetchSingly(
         _ ranges: [Range<Int64>], of request: FetchRequest, from source: CatalogSource, meter: LinkMeter, into file: PosixFile
     ) async throws {
@@ -332,7 +367,12 @@ final class SourceChain: Sendable {
             let arrived = try PosixFile.open(scratch[i].path)
             try arrived.forEachChunk { try file.write($0) }
             _ = try outcome.get()
-            guard try Int64(arrived.status().st_size) == ranges[i].upperBound - ranges[i].lowerBound else { return }
+            let size = try Int64(arrived.status().st_size)
+            guard size == ranges[i].upperBound - ranges[i].lowerBound else {
+                throw ClientError.badResponse(
+                    url: source.location(of: request.path),
+                    reason: "answered a request for bytes=\(byteRangeSet([ranges[i]])) with \(size) of its bytes")
+            }
         }
     }
 

@@ -174,6 +174,7 @@ public struct SyncEngine: Sendable {
         defer {
             report.catalogs[position].link = chain.link
             report.catalogs[position].sourceFailures = chain.failures
+            report.catalogs[position].sourceNotes = chain.notes
         }
 
         for i in state.bundles.indices where state.bundles[i].catalog == catalog {

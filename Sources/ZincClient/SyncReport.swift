@@ -30,6 +30,10 @@ public struct SyncReport: Sendable, Encodable {
         /// What each source that failed during this sync did (unreachable, stalled, bytes
         /// found wrong), another source then serving: a mirror to look at.
         public var sourceFailures: [String] = []
+        /// What the sync found of a source that changes what it is asked for: a host that
+        /// ignores `Range`, from which large files are fetched whole rather than their
+        /// changed chunks. Said once per sync.
+        public var sourceNotes: [String] = []
         /// Why the index could not be refreshed; its bundles then fail with the same error.
         public var failure: SyncError?
         public var error: String? { failure?.description }
@@ -39,9 +43,11 @@ public struct SyncReport: Sendable, Encodable {
             case notModified = "not_modified"
             case bytes, requests, link
             case sourceFailures = "source_failures"
+            case sourceNotes = "source_notes"
         }
 
-        /// `source_failures` only when a source failed, and the failure's keys beside the others.
+        /// `source_failures` only when a source failed, `source_notes` only when there is
+        /// one, and the failure's keys beside the others.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(catalog, forKey: .catalog)
@@ -51,6 +57,7 @@ public struct SyncReport: Sendable, Encodable {
             try container.encode(requests, forKey: .requests)
             try container.encodeIfPresent(link, forKey: .link)
             if !sourceFailures.isEmpty { try container.encode(sourceFailures, forKey: .sourceFailures) }
+            if !sourceNotes.isEmpty { try container.encode(sourceNotes, forKey: .sourceNotes) }
             try failure?.encode(to: encoder)
         }
     }

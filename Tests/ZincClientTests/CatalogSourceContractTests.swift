@@ -149,7 +149,7 @@ import FoundationNetworking
     /// and says so: the caller asks again for the rest.
     @Test(arguments: ClientTransport.allCases) func aServerAnsweringOneRangeWritesOnlyThatOne(_ transport: ClientTransport) throws {
         let content = content
-        server.override("file.bin") { HostileHTTPServer.serve(content, for: $0, multipart: false) }
+        server.override("file.bin") { HostileHTTPServer.serve(content, for: $0, as: .firstPartOnly) }
         let fetched = try fetch(transport, ranges: [10..<20, 500..<1500])
         #expect(fetched.bytes == Array(content[10..<20]))
         #expect(fetched.response.rangeAnswer == .singlePart && fetched.response.written == 10)

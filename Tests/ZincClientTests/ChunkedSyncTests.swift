@@ -114,7 +114,7 @@ import ZincTestSupport
         func answerOneRange(version: Int) throws {
             for entry in try catalog.manifest(bundle: "B", version: version).files.values {
                 let body = try dir.read("cat/" + entry.object.preferredPath)
-                server.override(entry.object.preferredPath) { HostileHTTPServer.serve(body, for: $0, multipart: false) }
+                server.override(entry.object.preferredPath) { HostileHTTPServer.serve(body, for: $0, as: .firstPartOnly) }
             }
         }
         /// Version `version`: two bytes of the pack flipped far apart, two ranges to fetch.
@@ -136,7 +136,7 @@ import ZincTestSupport
         #expect(third.error == nil && third.chunkedObjects == 1)
         // Remembered: the next update asks that host for one range per request, at once.
         let host = try #require(LinkRecords.host(of: server.url))
-        #expect(LinkRecords.parse(try dir.read("repo/links.json")).singleRangeHosts == [host])
+        #expect(LinkRecords.parse(try dir.read("repo/links.json")).ranges.mapValues(\.support) == [host: .onePerRequest])
         try publishTwoEdits(4)
         let before = server.requests.count
         let fourth = try #require(try SyncEngine(repo: repo, options: options).sync().bundles.first)

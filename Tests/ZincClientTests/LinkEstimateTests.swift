@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Zinc
 import ZincClient
@@ -57,5 +58,24 @@ import ZincClient
         for foreign in [#"{"format":"2","hosts":{"e:1":{"round_trip_ms":20,"mbit_per_s":8}}}"#, "[]", "not json", ""] {
             #expect(LinkRecords.parse(Array(foreign.utf8)) == LinkRecords())
         }
+    }
+
+    /// A host's way with ranges is kept with the day it was found; an undated list of an
+    /// earlier build, or an entry that makes no sense, is dropped (the host asked again).
+    @Test func recordsKeepEachHostsRangeVerdictWithItsDate() throws {
+        var records = LinkRecords()
+        records.ranges["bucket.example.com:443"] = RangeVerdict(.onePerRequest, foundAt: Date(timeIntervalSince1970: 1_795_660_800))
+        records.ranges["static.example.com:80"] = RangeVerdict(.ignored, foundAt: Date(timeIntervalSince1970: 1_795_660_801))
+        let bytes = records.json().encoded()
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"format":"1","hosts":{},"ranges":{"bucket.example.com:443":{"answers":"one_per_request","found_at":1795660800},"#
+                + #""static.example.com:80":{"answers":"ignored","found_at":1795660801}}}"#)
+        #expect(LinkRecords.parse(bytes) == records)
+        let strange = #"""
+            {"format":"1","hosts":{},"single_range":["old.example.com:443"],"ranges":{"a:1":{"answers":"sometimes","found_at":5},
+            "b:1":{"answers":"ignored"},"c:1":{"answers":"ignored","found_at":-1},"d:1":{"answers":"ignored","found_at":7}}}
+            """#
+        #expect(LinkRecords.parse(Array(strange.utf8)).ranges == ["d:1": RangeVerdict(.ignored, foundAt: Date(timeIntervalSince1970: 7))])
     }
 }

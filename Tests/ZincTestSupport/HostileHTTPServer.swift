@@ -9,10 +9,38 @@ import Darwin
 /// A tiny HTTP/1.1 server on loopback, one connection at a time, that answers with
 /// whatever bytes a test crafts: wrong content, short bodies, lying headers. By default
 /// it serves the files of a folder honestly (with `Range` and `ETag`), so a test
-/// overrides only the paths it wants to corrupt. It closes each connection after one
-/// answer (saying so in a `Connection: close` field), or with `keepAlive` serves the
-/// requests a connection carries until the client closes it.
+/// overrides only the paths it wants to corrupt, or plays a real host's way with ranges
+/// (`RangeHost`). It closes each connection after one answer (saying so in a
+/// `Connection: close` field), or with `keepAlive` serves the requests a connection
+/// carries until the client closes it, each connection on a thread of its own.
 public final class HostileHTTPServer: @unchecked Sendable {
+    /// How real hosts answer `Range` (docs/CLIENT.md, "Hosts and ranges"): each case
+    /// answers a request for one range as asked, but for `ignoresRange`.
+    public enum RangeHost: String, CaseIterable, Sendable, CustomStringConvertible {
+        /// Several ranges in one `multipart/byteranges` answer: nginx, `zinc serve`.
+        case multipart
+        /// Several ranges answered with the whole file, 200: S3, R2.
+        case wholeFileToSeveral
+        /// Several ranges answered 400: GCS.
+        case badRequestToSeveral
+        /// Several ranges answered 416: Varnish.
+        case unsatisfiableToSeveral
+        /// Several ranges, or a suffix range, answered 501: Fastly's segmented caching.
+        case notImplementedToSeveral
+        /// Several ranges answered with the first of them alone, 206: some S3 edges.
+        case firstPartOnly
+        /// Several ranges in one answer, the connection closed after every answer: Akamai.
+        case closesEveryConnection
+        /// `Range` ignored, the whole file to every request: a simple static server, a
+        /// CDN that strips the field.
+        case ignoresRange
+
+        /// Whether the host keeps a connection for the next request.
+        public var keepsConnections: Bool { self != .closesEveryConnection }
+
+        public var description: String { rawValue }
+    }
+
     public struct Request: Sendable {
         public let path: String
         public let headers: [String: String]
@@ -33,13 +61,16 @@ public final class HostileHTTPServer: @unchecked Sendable {
     private var accepted = 0
     private let root: String?
     private let keepAlive: Bool
+    private let rangeHost: RangeHost
 
     /// - Parameters:
     ///   - root: a folder served honestly for paths without a handler.
     ///   - keepAlive: whether a connection stays open for the client's next request.
-    public init(serving root: String? = nil, keepAlive: Bool = false) throws {
+    ///   - rangeHost: how the folder's files are served to requests with `Range`.
+    public init(serving root: String? = nil, keepAlive: Bool = false, rangeHost: RangeHost = .multipart) throws {
         self.root = root
         self.keepAlive = keepAlive
+        self.rangeHost = rangeHost
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -95,13 +126,19 @@ public final class HostileHTTPServer: @unchecked Sendable {
                 return
             }
             lock.withLock { accepted += 1 }
-            if keepAlive {
-                // A client that keeps its connection idle must not keep the next one waiting forever.
-                var timeout = timeval(tv_sec: 2, tv_usec: 0)
-                setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            guard keepAlive else {
+                _ = handle(connection)
+                close(connection)
+                continue
             }
-            while handle(connection) && keepAlive {}
-            close(connection)
+            // A client's parallel connections are served at once, and one it keeps idle
+            // goes after a while.
+            var timeout = timeval(tv_sec: 2, tv_usec: 0)
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            Thread { [self] in
+                while handle(connection) {}
+                close(connection)
+            }.start()
         }
     }
 
@@ -163,19 +200,27 @@ public final class HostileHTTPServer: @unchecked Sendable {
         guard let root, let data = FileManager.default.contents(atPath: root + "/" + request.path) else {
             return Self.response(status: "404 Not Found", body: [])
         }
-        return Self.serve(Array(data), for: request)
+        return Self.serve(Array(data), for: request, as: rangeHost)
     }
 
     /// `body` as a well-behaved server sends it: honouring `Range` and `If-None-Match`.
-    /// Several ranges get a `multipart/byteranges` answer, or with `multipart` false just
-    /// the first of them, as a server that serves one range per request does.
-    public static func serve(_ body: [UInt8], for request: Request, multipart: Bool = true) -> [UInt8] {
+    /// Several ranges get a `multipart/byteranges` answer, or what `host` answers them with.
+    public static func serve(_ body: [UInt8], for request: Request, as host: RangeHost = .multipart) -> [UInt8] {
         let etag = "\"\(body.count)-\(body.reduce(0) { $0 &* 31 &+ Int($1) })\""
         if request.headers["if-none-match"] == etag {
             return response(status: "304 Not Modified", headers: ["ETag": etag], body: [])
         }
-        guard let range = request.range, range.hasPrefix("bytes=") else {
+        guard let range = request.range, range.hasPrefix("bytes="), host != .ignoresRange else {
             return response(status: "200 OK", headers: ["ETag": etag], body: body)
+        }
+        let several = range.contains(",")
+        switch host {
+        case .wholeFileToSeveral where several: return response(status: "200 OK", headers: ["ETag": etag], body: body)
+        case .badRequestToSeveral where several: return response(status: "400 Bad Request", body: [])
+        case .unsatisfiableToSeveral where several: return response(status: "416 Range Not Satisfiable", body: [])
+        case .notImplementedToSeveral where several || range.hasPrefix("bytes=-"):
+            return response(status: "501 Not Implemented", body: [])
+        default: break
         }
         let ranges = range.dropFirst(6).split(separator: ",").compactMap { spec -> ClosedRange<Int>? in
             let bounds = spec.split(separator: "-", omittingEmptySubsequences: false)
@@ -184,7 +229,7 @@ public final class HostileHTTPServer: @unchecked Sendable {
             return start <= end ? start...end : nil
         }
         guard let first = ranges.first else { return response(status: "416 Range Not Satisfiable", body: []) }
-        guard multipart, ranges.count > 1 else {
+        guard host != .firstPartOnly, ranges.count > 1 else {
             return response(
                 status: "206 Partial Content",
                 headers: ["Content-Range": "bytes \(first.lowerBound)-\(first.upperBound)/\(body.count)", "ETag": etag],

@@ -94,6 +94,7 @@ struct Sync: ParsableCommand {
             }
             for catalog in report.catalogs {
                 for failure in catalog.sourceFailures { print("\(catalog.catalog): source failed: \(failure)") }
+                for note in catalog.sourceNotes { print("\(catalog.catalog): \(note)") }
             }
             for bundle in report.bundles { print(bundle.line) }
         }
