@@ -38,12 +38,39 @@ struct BundleCheckout: Sendable {
     /// Files of the app's own (clones or copies, writable) rather than links to objects.
     private let writable: Bool
 
-    /// - Parameter spare: the folder of an earlier version (links, not writable files)
-    ///   and its manifest, to bring to `manifest`'s version; it is moved, never copied.
-    init(
-        _ manifest: Manifest, catalog: String, flavor: String?, writable: Bool = false, repo: Repo,
-        spare: (folder: String, manifest: Manifest)? = nil
-    ) throws {
+    /// A bundle's spare folder (an earlier version's, links and not writable files) and
+    /// what turns it into a new version.
+    struct Spare: Sendable {
+        let folder: String
+        /// The new version's files that the spare does not hold as they are, and the sha
+        /// of each one's object: the only files placed.
+        let place: [(path: String, sha: String)]
+        /// The spare's files that the new version does not have as they are.
+        let remove: [String]
+
+        /// - Parameters: `old`, the spare's manifest; `new`, the version to build.
+        init(folder: String, from old: Manifest, to new: Manifest, flavor: String?) throws {
+            let before = try Self.files(of: old, flavor: flavor)
+            let after = try Self.files(of: new, flavor: flavor)
+            self.folder = folder
+            place = after.filter { before[$0.key] != $0.value }.map { ($0.key, $0.value) }
+            remove = before.compactMap { path, sha in after[path] == sha ? nil : path }
+        }
+
+        /// A manifest decides where files go and which are removed: its paths are checked again.
+        private static func files(of manifest: Manifest, flavor: String?) throws -> [String: String] {
+            var files = [String: String]()
+            for path in manifest.paths(flavor: flavor) {
+                try Names.validateRelativePath(path)
+                files[path] = manifest.files[path]!.sha
+            }
+            return files
+        }
+    }
+
+    /// - Parameter spare: the bundle's spare folder, to bring to `manifest`'s version; it
+    ///   is moved, never copied.
+    init(_ manifest: Manifest, catalog: String, flavor: String?, writable: Bool = false, repo: Repo, spare: Spare? = nil) throws {
         let paths = manifest.paths(flavor: flavor)
         // Parsing validated them already; a manifest decides where files go, so check again where it matters.
         for path in paths { try Names.validateRelativePath(path) }
@@ -55,29 +82,22 @@ struct BundleCheckout: Sendable {
             staging.remove()
             throw ZincError.io(path: staging.path, operation: "chmod", errno: errno)
         }
-        let all = paths.map { ($0, manifest.files[$0]!.sha) }
         guard let spare else {
-            files = all
+            files = paths.map { ($0, manifest.files[$0]!.sha) }
             removals = []
             return
         }
-        let before = Dictionary(
-            spare.manifest.paths(flavor: flavor).map { ($0, spare.manifest.files[$0]!.sha) }, uniquingKeysWith: { first, _ in first })
-        do {
-            for path in before.keys { try Names.validateRelativePath(path) }
-            // Over the empty staging folder, in one step: a kill leaves it for the collection.
-            guard rename(spare.folder, staging.path) == 0 else {
-                throw ZincError.io(path: spare.folder, operation: "move the spare folder to \(staging.path)", errno: errno)
-            }
-            FaultInjection.changed(staging.path)
-        } catch {
+        // Over the empty staging folder, in one step: a kill leaves it for the collection.
+        guard rename(spare.folder, staging.path) == 0 else {
+            let code = errno
             staging.remove()
-            throw error
+            throw ZincError.io(path: spare.folder, operation: "move the spare folder to \(staging.path)", errno: code)
         }
-        let after = Dictionary(all, uniquingKeysWith: { first, _ in first })
-        files = all.filter { before[$0.0] != $0.1 }
-        removals = before.compactMap { path, sha in after[path] == sha ? nil : path }
+        FaultInjection.changed(staging.path)
+        files = spare.place
+        removals = spare.remove
     }
+
     /// Places every file whose object is in the repo now; returns the indices of the
     /// others, for `finish`.
     func placeAvailable() throws -> [Int] {

@@ -16,6 +16,8 @@ struct PreparedUpdate: Sendable {
     let chunked: ChunkedFetches?
     /// The version is the one checked out, whose damaged files are fetched again.
     let isRepair: Bool
+    /// The spare folder the checkout brings to the version, and what that takes.
+    let spare: BundleCheckout.Spare?
 
     /// The bytes the download moves: the plan's transfer and the chunk ranges.
     var bytes: Int64 {

@@ -297,28 +297,34 @@ public struct SyncEngine: Sendable {
         // when the repo holds chunks to reuse.
         let chunkListPath = VersionFiles(bundle: tracked.bundle, version: version).chunkList
         if !planning { chain.startProbes() }
-        // The objects of the version in use are trusted as its folder is (no check found it
-        // damaged): an update checks only the objects it adds. Otherwise they are looked at.
-        let trustsCurrent = tracked.checkedOutFolder.map { check.trusts(folder: $0) } ?? false
+        // With a spare folder to bring to the new version, only the files that differ are
+        // linked: their objects are the only ones looked at (the others are in the spare
+        // already). Without, every object is, those of the version in use listed while
+        // the manifest is in flight. A check that found the folder in use damaged may have
+        // found objects damaged through their links, which the spare shares: then the
+        // whole version is built and checked.
+        let trusted = tracked.checkedOutFolder.map { check.trusts(folder: $0) } ?? false
+        let spare = tracked.version == version || !trusted ? nil : spareFolder(of: tracked)
         async let looked = { [repo, options] in
             // A manifest that cannot be read lists nothing: each object is looked at on disk.
             let current = tracked.version.flatMap { version in
                 try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
             }
-            let objects = current.map { Array($0.objects(flavor: tracked.flavor).keys) } ?? []
-            let listed = trustsCurrent ? ObjectListing() : ObjectListing.of(objects, in: repo)
+            let objects = spare != nil ? [] : current.map { Array($0.objects(flavor: tracked.flavor).keys) } ?? []
             let hint = try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
-            return (current, listed, trustsCurrent ? Set(objects) : [], hint)
+            return (current, ObjectListing.of(objects, in: repo), hint)
         }()
         let (manifest, signedContent) = try await manifests.manifest(
             catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
-        let (current, listed, trusted, hint) = try await looked
+        let (current, listed, hint) = try await looked
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         parsed[manifestFile] = manifest
         if let current { parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current.version)] = current }
         let objects = manifest.objects(flavor: tracked.flavor)
+        let changes = try spare.map { try BundleCheckout.Spare(folder: $0.folder, from: $0.manifest, to: manifest, flavor: tracked.flavor) }
+        let linked = changes.map { Set($0.place.map(\.sha)) }
         var missing = [StoredObject]()
-        for object in objects.values.sorted(by: { $0.sha < $1.sha }) where !trusted.contains(object.sha) {
+        for object in objects.values.sorted(by: { $0.sha < $1.sha }) where linked?.contains(object.sha) ?? true {
             switch try check.object(object.sha, listed: listed) {
             case .sound: continue
             case .missing: missing.append(object)
@@ -338,7 +344,7 @@ public struct SyncEngine: Sendable {
             chunked: chunked?.assemblies.map(\.object) ?? [])
         return PreparedUpdate(
             name: name, version: version, manifest: manifest, signedContent: signedContent, objects: objects, plan: plan,
-            chunked: chunked, isRepair: tracked.version == version)
+            chunked: chunked, isRepair: tracked.version == version, spare: changes)
     }
 
     /// Downloads what `update` lacks, builds the version's folder and moves `tracked` to it.
@@ -349,7 +355,7 @@ public struct SyncEngine: Sendable {
         let (requests, bytes) = (chain.requests, chain.bytes)
         let checkout = try BundleCheckout(
             update.manifest, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles, repo: repo,
-            spare: update.isRepair ? nil : spare(of: tracked))
+            spare: update.spare)
         // The files the repo has are placed while the others download.
         async let placing = checkout.placeAvailable()
         let left: [Int]
@@ -383,7 +389,7 @@ public struct SyncEngine: Sendable {
 
     /// The folder of `tracked`'s spare version and its manifest, when both are there and
     /// the spare is not the version in use.
-    private func spare(of tracked: RepoState.TrackedBundle) -> (folder: String, manifest: Manifest)? {
+    private func spareFolder(of tracked: RepoState.TrackedBundle) -> (folder: String, manifest: Manifest)? {
         guard !tracked.writableFiles, let version = tracked.spareVersion, version != tracked.version else { return nil }
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         guard access(folder, F_OK) == 0,
