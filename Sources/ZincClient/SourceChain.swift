@@ -205,7 +205,7 @@ final class SourceChain: Sendable {
             try PosixFile.open(path).forEachChunk { try gunzip.update($0) }
             try gunzip.finish()
         } catch let failure as GzipDecompressor.Failure {
-            throw ClientError.integrity(url: location, reason: "not one valid gzip stream (\(failure))")
+            throw ClientError.integrity(url: location, reason: "\(failure)")
         }
         return document
     }

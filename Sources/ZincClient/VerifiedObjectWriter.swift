@@ -59,7 +59,7 @@ final class VerifiedObjectWriter {
             throw ClientError.integrity(url: origin, reason: "longer than the \(expectedSize) bytes the manifest records")
         }
         do { try decoder.update(chunk) } catch let failure as GzipDecompressor.Failure {
-            throw ClientError.integrity(url: origin, reason: "not one valid gzip stream (\(failure))")
+            throw ClientError.integrity(url: origin, reason: "\(failure)")
         }
     }
 
@@ -70,7 +70,7 @@ final class VerifiedObjectWriter {
         }
         let sha: String
         do { sha = try decoder.finish() } catch let failure as GzipDecompressor.Failure {
-            throw ClientError.integrity(url: origin, reason: "not one valid gzip stream (\(failure))")
+            throw ClientError.integrity(url: origin, reason: "\(failure)")
         }
         guard sha == object.sha else {
             throw ClientError.integrity(url: origin, reason: "its content has SHA-1 \(sha), but the manifest records \(object.sha)")

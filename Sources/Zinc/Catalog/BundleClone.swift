@@ -116,7 +116,7 @@ public struct BundleClone: Sendable {
         } catch let failure as GzipDecompressor.Failure {
             throw ZincError.integrity(
                 path: catalog.storage.location + "/" + storedPath,
-                reason: "not one valid gzip stream (\(failure))")
+                reason: "\(failure)")
         }
         guard sha == object.sha else {
             throw ZincError.integrity(

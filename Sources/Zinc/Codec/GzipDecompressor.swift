@@ -10,11 +10,22 @@ public final class GzipDecompressor {
     public private(set) var finished = false
 
     /// Why a gzip stream could not be decompressed.
-    public enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
         case corrupt(String)
         case trailingData
         case truncated
         case tooLarge(limit: Int)
+
+        /// What is wrong, in words fit to follow `<path>: ` (an error message never shows
+        /// the enum).
+        public var description: String {
+            switch self {
+            case .corrupt(let message): "not a valid gzip stream (\(message))"
+            case .trailingData: "holds data after its gzip stream (clients inflate only the first member)"
+            case .truncated: "its gzip stream is truncated"
+            case .tooLarge(let limit): "unpacks to more than \(limit) bytes"
+            }
+        }
     }
 
     public init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {

@@ -468,12 +468,8 @@ final class CatalogVerifier: Sendable {
     /// What is wrong, in words fit to follow `<path>: `.
     static func describe(_ error: Error) -> String {
         switch error {
-        case GzipDecompressor.Failure.corrupt(let message):
-            return "not a valid gzip stream (\(message))"
-        case GzipDecompressor.Failure.trailingData:
-            return "holds data after its gzip stream (clients inflate only the first member)"
-        case GzipDecompressor.Failure.truncated:
-            return "its gzip stream is truncated"
+        case let failure as GzipDecompressor.Failure:
+            return failure.description
         case let error as ZincError:
             switch error.kind {
             case .corruptFile(_, let reason): return "not a valid Zinc file: \(reason)"

@@ -64,7 +64,7 @@ struct SignatureWriter {
             try reader.forEachChunk { try decoder.update($0) }
             sha = try decoder.finish()
         } catch let failure as GzipDecompressor.Failure {
-            throw ZincError.integrity(path: location, reason: "not one valid gzip stream (\(failure)); not signed")
+            throw ZincError.integrity(path: location, reason: "\(failure); not signed")
         }
         guard sha == object.sha else {
             throw ZincError.integrity(path: location, reason: "its content hashes to \(sha), not to its name; not signed")

@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+import ZincTestSupport
+
+/// A damaged gzip file is reported in words, never as the decompressor's Swift enum.
+@Suite struct DamagedGzipMessageTests {
+    @Test func aDamagedGzipIndexIsNamedInWords() throws {
+        let dir = try TemporaryDirectory()
+        try SampleContent.basicAdjectives(in: dir)
+        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
+        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "master", "--version", "1"], in: dir.path)
+        try zincSucceeds(["repo_init", "--repo", "app"], in: dir.path)
+        try zincSucceeds(["track", "--repo", "app", "--catalog", dir.at("cat"), "--bundle", "Core"], in: dir.path)
+        try dir.write("cat/catalog.json.gz", "garbage")
+        let sync = try ZincBinary.run(["sync", "--repo", "app"], in: dir.path)
+        #expect(sync.status == 1)
+        #expect(
+            sync.stdout.contains("file://\(dir.at("cat"))/catalog.json.gz is damaged: not a valid gzip stream (incorrect header check)\n"),
+            "\(sync.stdout)")
+        #expect(!(sync.stdout + sync.stderr).contains("corrupt("), "\(sync.stdout)\(sync.stderr)")
+    }
+}
