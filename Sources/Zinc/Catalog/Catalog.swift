@@ -42,7 +42,13 @@ public final class Catalog: Sendable {
         let config = try storage.read(CatalogConfig.path).map { try CatalogConfig.parse($0, path: CatalogConfig.path) } ?? .standard
         let catalog = Catalog(
             storage: storage, config: config, logger: logger, signer: signer, allowsUnsignedChanges: allowsUnsignedChanges)
-        _ = try catalog.index()
+        if let recovery = try catalog.readIndex().recovery {
+            logger.warning(
+                """
+                '\(storage.location)/catalog.json' is damaged (\(recovery.damage)); read \(recovery.source) instead. \
+                \(IndexRecovery.repairHint(for: storage.location)) repairs it, as does the next command that changes the catalog
+                """)
+        }
         return catalog
     }
 

@@ -12,6 +12,8 @@ struct StoredIndex {
     /// The version of `catalog.json` to compare-and-swap; nil when the catalog has only
     /// the legacy copies (catalogs of the original tool may lack `catalog.json`).
     let version: StorageVersion?
+    /// Set when `catalog.json` is damaged and `bytes` come from another copy.
+    var recovery: IndexRecovery? = nil
 }
 
 /// The index's four copies and its commit point.
@@ -39,7 +41,14 @@ extension Catalog {
 
     func readIndex() throws -> StoredIndex {
         if let content = try storage.readVersioned(Self.commitPoint) {
-            let index = try CatalogIndex.parse(content.bytes, path: storage.location + "/" + Self.commitPoint)
+            let index: CatalogIndex
+            do {
+                index = try CatalogIndex.parse(content.bytes, path: storage.location + "/" + Self.commitPoint)
+            } catch let damage as ZincError where damage.code == .corruptFile && (try? JSONValue.parse(content.bytes)) == nil {
+                // Damaged bytes (a disk, a truncation): another copy holds the index. A
+                // JSON document that is no valid index was put there, and is refused.
+                return try recoverIndex(damaged: content.version, damage: damage)
+            }
             return StoredIndex(index: index, bytes: content.bytes, version: content.version)
         }
         if let bytes = try storage.read("index.json") {
@@ -97,15 +106,22 @@ extension Catalog {
     }
 
     func repairCopies(of current: StoredIndex) throws {
-        var stale = try Self.indexCopies.filter { try !indexCopy($0, holds: current.bytes) }
-        if current.version == nil {
+        var stale = try Self.indexCopies.compactMap { name in try staleness(of: name, given: current.bytes).map { (name, $0) } }
+        if let recovery = current.recovery, let version = current.version {
+            // A damaged commit point is replaced only if no writer replaced it meanwhile;
+            // one that did wrote its own copies after it, which `publishCopies` follows.
+            logger.notice(
+                "repairing catalog.json of '\(storage.location)' from \(recovery.source) (catalog.json was damaged: \(recovery.damage))")
+            guard try storage.write(current.bytes, to: Self.commitPoint, .ifMatch(version)) == .written else { return }
+        } else if current.version == nil {
             // A legacy catalog: `catalog.json` appears first, as the commit point from now on.
             _ = try storage.write(current.bytes, to: Self.commitPoint, .ifAbsent)
-            stale = Self.indexCopies
+            stale = Self.indexCopies.map { ($0, "missing") }
         }
         if !stale.isEmpty {
-            logger.notice("repairing \(stale.joined(separator: ", ")) of '\(storage.location)' (left behind by an interrupted writer)")
-            try publishCopies(of: current.bytes, stale: stale)
+            let reasons = stale.map { "\($0.0) (\($0.1))" }.joined(separator: ", ")
+            logger.notice("repairing \(reasons) of '\(storage.location)'")
+            try publishCopies(of: current.bytes, stale: stale.map(\.0))
         }
     }
 
@@ -129,11 +145,25 @@ extension Catalog {
         throw ZincError.indexCopiesKeptChanging(location: storage.location)
     }
 
-    /// Whether the copy `name` holds `bytes` (gunzipped, for the `.gz` copies). A
-    /// damaged or oversized copy does not: it is stale and gets rewritten.
-    private func indexCopy(_ name: String, holds bytes: [UInt8]) throws -> Bool {
-        guard let stored = try storage.read(name) else { return false }
-        guard name.hasSuffix(".gz") else { return stored == bytes }
+    /// Why the copy `name` does not hold `bytes` (gunzipped, for the `.gz` copies); nil
+    /// when it does. A damaged or oversized copy does not: it is stale and gets rewritten.
+    private func staleness(of name: String, given bytes: [UInt8]) throws -> String? {
+        guard let stored = try storage.read(name) else { return "missing" }
+        if try indexCopy(stored, gzipped: name.hasSuffix(".gz"), holds: bytes) { return nil }
+        do {
+            let plain = name.hasSuffix(".gz") ? try GzipDecompressor.decompress(stored, limit: Self.indexCopyLimit) : stored
+            _ = try CatalogIndex.parse(plain, path: name)
+            return "left behind by an interrupted writer"
+        } catch let error as ZincError {
+            guard case .corruptFile(_, let reason) = error.kind else { return "damaged: \(error)" }
+            return "damaged: \(reason)"
+        } catch {
+            return "damaged: \(error)"
+        }
+    }
+
+    private func indexCopy(_ stored: [UInt8], gzipped: Bool, holds bytes: [UInt8]) throws -> Bool {
+        guard gzipped else { return stored == bytes }
         var matches = true
         var offset = 0
         let decompressor = GzipDecompressor { piece in
@@ -161,17 +191,7 @@ extension Catalog {
     /// read, so nothing any of them lists may be deleted; a damaged copy lists nothing a
     /// client could use.
     func indexCopies() throws -> [CatalogIndex] {
-        var seen = [[UInt8]]()
-        return try ([Self.commitPoint] + Self.indexCopies).compactMap { name in
-            guard var bytes = try storage.read(name) else { return nil }
-            if name.hasSuffix(".gz") {
-                guard let plain = try? GzipDecompressor.decompress(bytes, limit: Self.indexCopyLimit) else { return nil }
-                bytes = plain
-            }
-            guard !seen.contains(bytes) else { return nil }
-            seen.append(bytes)
-            return try? CatalogIndex.parse(bytes, path: storage.location + "/" + name)
-        }
+        try intactCopies([Self.commitPoint] + Self.indexCopies).map(\.index)
     }
 
     /// The most a gzipped copy of the index may unpack to: a gzip bomb stops there.

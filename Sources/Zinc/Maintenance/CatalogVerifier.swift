@@ -110,6 +110,13 @@ final class CatalogVerifier: Sendable {
                 report(name, Self.describe(error))
             }
         }
+        if let recovery = try? catalog.readIndex().recovery {
+            // The damage is the problem to report, not that the intact copies differ from it.
+            contents["catalog.json"] = nil
+            report(
+                "catalog.json",
+                "damaged (\(recovery.damage)); \(IndexRecovery.repairHint(for: storage.location)) restores it from \(recovery.source)")
+        }
         guard let referenceName = ["catalog.json", "index.json"].first(where: { contents[$0] != nil }) else { return }
         // The parser keeps one of each version, so a version some writer listed twice
         // shows only in the raw JSON.

@@ -16,7 +16,9 @@ struct Verify: ParsableCommand {
             catalog.json and has not expired, and that each object's content has the SHA-256 \
             its manifest's signature records. Prints one line per problem (PATH: PROBLEM) and a \
             summary, and exits with status 2 when there is any problem (1 when the check \
-            could not run).
+            could not run). With --repair, first makes the four index files agree again: a \
+            damaged or lagging copy is rewritten from catalog.json, a damaged catalog.json from \
+            the copy the index signature covers, else the newest intact copy.
             """
     )
 
@@ -40,6 +42,9 @@ struct Verify: ParsableCommand {
     )
     var json = false
 
+    @Flag(help: "First repair damaged or lagging index files (see above); needs write access.")
+    var repair = false
+
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
 
@@ -52,18 +57,19 @@ struct Verify: ParsableCommand {
     func run() throws {
         try Self.verify(
             catalog: try catalog.reference, bundle: bundle, version: version, json: json, quiet: quiet,
-            jobs: parallelism.jobs, trustedKeys: trustedKey)
+            jobs: parallelism.jobs, trustedKeys: trustedKey, repair: repair)
     }
 
     /// The whole command, shared with its Python-tool spellings `catalog:verify` and `bundle:verify`.
     static func verify(
         catalog location: CatalogReference, bundle: String?, version: String?, json: Bool, quiet: Bool,
-        jobs: Int? = nil, trustedKeys: [String] = []
+        jobs: Int? = nil, trustedKeys: [String] = [], repair: Bool = false
     ) throws {
         let report: VerificationReport
         do {
             let keys = try trustedKeys.map(PublicKey.load)
             let catalog = try location.open()
+            if repair { try catalog.repairIndexCopies() }
             let scope: VerificationScope =
                 try bundle.map { name in
                     try version.map { .version(bundle: name, try VersionSpec($0, of: name, in: catalog)) } ?? .bundle(name)

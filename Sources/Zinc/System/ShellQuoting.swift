@@ -1,0 +1,20 @@
+/// Words of a command line zinc prints for its user to paste and run, as a POSIX shell
+/// reads them back.
+public enum ShellQuoting {
+    /// `word` as is when the shell would read it unchanged, else in single quotes.
+    public static func quoted(_ word: String) -> String {
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || safe.contains($0))
+            }
+        return plain ? word : "'" + word.map { $0 == "'" ? #"'\''"# : String($0) }.joined() + "'"
+    }
+
+    /// A command line from `words`, each quoted as needed.
+    public static func command(_ words: [String]) -> String {
+        words.map(quoted).joined(separator: " ")
+    }
+
+    private static let safe = Set("@%+=:,./_-".unicodeScalars)
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// A damaged index copy, with the others intact: readers go on from an intact copy and
+/// say how to repair; `verify --repair` and the first writer repair it, saying why.
+@Suite struct IndexRepairTests {
+    let dir: TemporaryDirectory
+    var cat: String { dir.path + "/cat" }
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        try SampleContent.basicAdjectives(in: dir)
+        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
+        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "master", "--version", "1"], in: dir.path)
+    }
+
+    func file(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: cat + "/" + name)) }
+    func damage(_ name: String) throws { try Data("{\"format\": \"1\", \"bund".utf8).write(to: URL(fileURLWithPath: cat + "/" + name)) }
+
+    @Test func aReaderUsesAnIntactCopyAndNamesTheRepair() throws {
+        try damage("catalog.json")
+        let list = try ZincBinary.run(["list", "--catalog", "cat"], in: dir.path)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("Core"))
+        #expect(
+            list.stderr.hasPrefix("zinc: warning: '\(cat)/catalog.json' is damaged (not JSON"),
+            "\(list.stderr)")
+        #expect(list.stderr.contains("read catalog.json.gz instead. 'zinc verify --repair --catalog \(cat)' repairs it"))
+        // A reader writes nothing.
+        #expect(try file("catalog.json") != file("index.json"))
+
+        let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
+        #expect(verify.status == 2, "\(verify.stderr)")
+        #expect(verify.stdout.contains("catalog.json: damaged (not JSON"), "\(verify.stdout)")
+        #expect(!verify.stdout.contains("differs from"), "\(verify.stdout)")
+
+        let repair = try ZincBinary.run(["verify", "--repair", "--catalog", "cat", "--quiet"], in: dir.path)
+        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        #expect(repair.stderr.contains("zinc: repairing catalog.json of '\(cat)' from catalog.json.gz (catalog.json was damaged: not JSON"))
+        #expect(try file("catalog.json") == file("index.json"))
+        try zincSucceeds(["verify", "--catalog", "cat", "--quiet"], in: dir.path)
+    }
+
+    @Test func theFirstWriterRepairsTheCommitPoint() throws {
+        try damage("catalog.json")
+        let promote = try ZincBinary.run(
+            ["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "test", "--version", "1"], in: dir.path)
+        #expect(promote.status == 0, "\(promote.stderr)")
+        #expect(
+            promote.stderr.contains("zinc: repairing catalog.json of '\(cat)' from catalog.json.gz (catalog.json was damaged: not JSON"))
+        let index = try CatalogIndex.parse(Array(try file("catalog.json")), path: "catalog.json")
+        #expect(index.bundles["Core"]?.distributions == ["master": 1, "test": 1])
+        try zincSucceeds(["verify", "--catalog", "cat", "--quiet"], in: dir.path)
+    }
+
+    /// The copy ahead (a higher `next_version`) is used, not an older intact one.
+    @Test func theNewestIntactCopyIsTheSource() throws {
+        let older = try file("index.json")
+        try dir.write("src/new.txt", "level 2")
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
+        try older.write(to: URL(fileURLWithPath: cat + "/index.json"))
+        try damage("catalog.json")
+        try damage("catalog.json.gz")
+        let repair = try ZincBinary.run(["verify", "--repair", "--catalog", "cat", "--quiet"], in: dir.path)
+        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        #expect(repair.stderr.contains("from index.json.gz"), "\(repair.stderr)")
+        #expect(repair.stderr.contains("catalog.json.gz (damaged: not a valid gzip stream"), "\(repair.stderr)")
+        #expect(repair.stderr.contains("index.json (left behind by an interrupted writer)"), "\(repair.stderr)")
+        let index = try CatalogIndex.parse(Array(try file("index.json")), path: "index.json")
+        #expect(index.bundles["Core"]?.versions == [1, 2])
+    }
+
+    /// Intact copies that differ other than by one being ahead: nothing is written, and
+    /// the error shows both.
+    @Test func disagreeingCopiesAreShownAndNothingIsWritten() throws {
+        let older = try file("index.json")
+        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "test", "--version", "1"], in: dir.path)
+        try older.write(to: URL(fileURLWithPath: cat + "/index.json"))
+        try damage("catalog.json")
+        let before = try file("catalog.json")
+        let repair = try ZincBinary.run(["verify", "--repair", "--catalog", "cat"], in: dir.path)
+        #expect(repair.status == 1)
+        #expect(
+            repair.stderr.contains(
+                "its intact copies disagree, so none was used and nothing was written: "
+                    + "catalog.json.gz lists 'Core' versions 1, next_version 1, master=1 test=1; "
+                    + "index.json lists 'Core' versions 1, next_version 1, master=1"), "\(repair.stderr)")
+        #expect(try file("catalog.json") == before)
+    }
+
+    /// A damaged copy that follows the commit point is repaired with the true reason.
+    @Test func aDamagedCopyIsRepairedWithItsReason() throws {
+        try damage("index.json")
+        let repair = try ZincBinary.run(["verify", "--repair", "--catalog", "cat", "--quiet"], in: dir.path)
+        #expect(repair.status == 0)
+        #expect(repair.stderr == "zinc: repairing index.json (damaged: not JSON (unterminated string at byte 21)) of '\(cat)'\n")
+    }
+}
