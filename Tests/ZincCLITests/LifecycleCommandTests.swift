@@ -102,7 +102,7 @@ import ZincTestSupport
                 lmfo/B-1.json
                 archives/B-1.tar
                 Deleted version 1 of 'B'
-                The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
+                The files stay 5 minutes for clients holding the old index; 'zinc clean --force --catalog cat' removes them after that
 
                 """)
         try dir.write("cat/objects/00/11/0011223344556677889900112233445566778899", "zz")
@@ -183,7 +183,7 @@ import ZincTestSupport
                 lmfo/B-1.json
                 archives/B-1.tar
                 Deleted version 1 of 'B'
-                The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
+                The files stay 5 minutes for clients holding the old index; 'zinc clean --force --catalog cat' removes them after that
 
                 """)
         try zinc(
@@ -203,7 +203,7 @@ import ZincTestSupport
                 lmfo/B-2.json
                 archives/B-2.tar
                 Deleted version 2 of 'B'; no version is left (its numbers stay used)
-                The files stay 5 minutes for clients holding the old index; 'zinc clean --force' removes them after that
+                The files stay 5 minutes for clients holding the old index; 'zinc clean --force --catalog cat' removes them after that
 
                 """)
         // The bundle keeps its entry, so its version numbers are never handed out again.

@@ -24,7 +24,7 @@ import ZincTestSupport
     @Test func movesTheDistributionAndKeepsTheOneItReplaced() throws {
         #expect(
             try promote("Game", "test", "master")
-                == "Promoted 'Game-v2' from 'test' to 'master' (was v1); undo with 'zinc promote Game _master master'\n")
+                == "Promoted 'Game-v2' from 'test' to 'master' (was v1); undo with 'zinc promote Game _master master --catalog cat'\n")
         #expect(try zincSucceeds(["list", "--catalog", "cat"], in: dir.path) == "Game [1=(_master), 2=(master, test)]\n")
         #expect(try promote("Game", "@test", "master") == "Distribution 'master' already points at 'Game-v2', as 'test' does\n")
         // The undo the message names.

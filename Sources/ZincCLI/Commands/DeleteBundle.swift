@@ -69,7 +69,7 @@ struct DeleteBundle: ParsableCommand {
         if !dryRun && !deletion.files.isEmpty {
             print(
                 "The files stay \(GraceOption.describe(Catalog.indexCacheLifetime)) for clients holding the old index; "
-                    + "'zinc clean --force' removes them after that")
+                    + "\(location.hint("clean", "--force")) removes them after that")
         }
     }
 }

@@ -33,7 +33,8 @@ struct Promote: ParsableCommand {
     var json = false
 
     func run() throws {
-        let catalog = try self.catalog.reference.signed(by: signing).open()
+        let reference = try self.catalog.reference.signed(by: signing)
+        let catalog = try reference.open()
         // `@test` works as well as `test`: it is how a version spec names it.
         let source = from.hasPrefix("@") ? String(from.dropFirst()) : from
         let update = try DistroUpdate(catalog, bundle: bundle, distro: to, to: .distro(source), savePrevious: !noPrev).run()
@@ -42,7 +43,7 @@ struct Promote: ParsableCommand {
         case .created(let v):
             print("Created distribution '\(to)' at '\(bundle)-v\(v)', where '\(source)' points")
         case .updated(let v, let previous):
-            let undo = noPrev ? "" : "; undo with 'zinc promote \(bundle) _\(to) \(to)'"
+            let undo = noPrev ? "" : "; undo with \(reference.hint("promote", bundle, "_" + to, to))"
             print("Promoted '\(bundle)-v\(v)' from '\(source)' to '\(to)' (was v\(previous))\(undo)")
         case .unchanged(let v):
             print("Distribution '\(to)' already points at '\(bundle)-v\(v)', as '\(source)' does")

@@ -55,7 +55,9 @@ struct RepoVerify: ParsableCommand {
             throw CLIError.bundlesFailedToSync(failed: failed, total: repairReport?.bundles.count ?? 0)
         }
         if found.contains(where: { !$0.isHealthy }) {
-            if !json { print(repair ? "Damage remains." : "Run 'zinc repo verify --repair' (or 'zinc sync') to repair it.") }
+            if !json {
+                print(repair ? "Damage remains." : "Run \(repo.hint("repo", "verify", "--repair")) (or \(repo.hint("sync"))) to repair it.")
+            }
             throw ExitStatus.problemsFound
         }
     }

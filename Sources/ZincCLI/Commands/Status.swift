@@ -46,7 +46,7 @@ struct Status: ParsableCommand {
                 state += ": \(HumanFormat.bytes(planned.bytes)) in \(HumanFormat.count(planned.requests, "request"))"
             }
             if let health = bundle.health, !health.isHealthy {
-                state += "; damaged: \(HumanFormat.count(health.damagedFiles.count, "file")) not as synced, 'zinc sync' repairs it"
+                state += "; damaged: \(HumanFormat.count(health.damagedFiles.count, "file")) not as synced, \(repo.hint("sync")) repairs it"
             }
             print(
                 "\(bundle.catalog).\(bundle.bundle)\(flavor) @\(bundle.distro): local \(local), remote \(remote), "

@@ -117,7 +117,7 @@ struct UpdateBundle: ParsableCommand {
             interruption.storage, signer: location.signer, allowsUnsignedChanges: location.allowsUnsignedChanges)
         let bar = ProgressBar(quiet: quiet)
         defer { bar.finish() }
-        return try InterruptedImport.run(interruption, bundle: bundle, bar: bar) {
+        return try InterruptedImport.run(interruption, bundle: bundle, catalog: location, bar: bar) {
             try catalog.importBundle(
                 bundle, from: source,
                 options: try updateOptions(

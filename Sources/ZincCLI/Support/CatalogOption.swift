@@ -15,6 +15,8 @@ let storageRegistry = StorageRegistry.local.registeringS3()
 struct CatalogReference {
     let text: String
     var registry = storageRegistry
+    /// `--endpoint-url`, repeated in the commands zinc suggests (`hint`).
+    var endpointURL: String? = nil
     /// Signs what the opened catalog commits (`SigningOption`).
     var signer: CatalogSigner?
     /// `--unsigned`: a signed catalog may be changed without a signer.
@@ -44,7 +46,7 @@ struct CatalogOption: ParsableArguments {
             guard let text = catalog ?? environment else {
                 throw ValidationError("Missing expected argument '--catalog <catalog>' (or set ZINC_CATALOG)")
             }
-            return CatalogReference(text: text, registry: remote.registry)
+            return CatalogReference(text: text, registry: remote.registry, endpointURL: remote.endpointURL)
         }
     }
 }

@@ -20,10 +20,12 @@ import Darwin
 enum InterruptedImport {
     /// Runs `body` (the import, writing through `interruption.storage`) with the signals
     /// trapped; `bar` is ended before the message is written.
-    static func run<T>(_ interruption: ImportInterruption, bundle: String, bar: ProgressBar, _ body: () throws -> T) rethrows -> T {
+    static func run<T>(
+        _ interruption: ImportInterruption, bundle: String, catalog: CatalogReference, bar: ProgressBar, _ body: () throws -> T
+    ) rethrows -> T {
         let trap = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
             bar.finish()
-            StandardError.write(message(stopping: interruption, bundle: bundle))
+            StandardError.write(message(stopping: interruption, bundle: bundle, catalog: catalog))
             // Not `exit`: its handlers (libcurl's, OpenSSL's) would tear down what the
             // import's threads are still using. Nothing is buffered: the message went
             // straight to the descriptor, and an import prints to stdout only at its end.
@@ -43,7 +45,7 @@ enum InterruptedImport {
     }
 
     /// The message, after stopping the import's commits.
-    static func message(stopping interruption: ImportInterruption, bundle: String) -> String {
+    static func message(stopping interruption: ImportInterruption, bundle: String, catalog: CatalogReference) -> String {
         do {
             switch try interruption.stop() {
             case .committed(let name, let version):
@@ -54,12 +56,13 @@ enum InterruptedImport {
                     let removable = recordedAt.addingTimeInterval(Catalog.indexCacheLifetime.inSeconds)
                     text +=
                         "zinc: the \(Clean.files(files)) (\(HumanFormat.bytes(bytes))) this import wrote are recorded as never listed; "
-                        + "'zinc clean --force' removes them from \(GraceOption.describe(removable))\n"
+                        + "\(catalog.hint("clean", "--force")) removes them from \(GraceOption.describe(removable))\n"
                 }
                 return text
             }
         } catch {
-            return "zinc: interrupted; could not tell whether the version of '\(bundle)' was committed (\(error)); run 'zinc verify'\n"
+            return
+                "zinc: interrupted; could not tell whether the version of '\(bundle)' was committed (\(error)); run \(catalog.hint("verify"))\n"
         }
     }
 }

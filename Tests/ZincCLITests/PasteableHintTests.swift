@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// Every command zinc suggests can be pasted and run as shown: each hint these runs
+/// provoke is run, from the same folder, and succeeds.
+@Suite struct PasteableHintTests {
+    let dir: TemporaryDirectory
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        try SampleContent.basicAdjectives(in: dir)
+        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
+        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "master", "--version", "1"], in: dir.path)
+        try dir.write("src/new.txt", "level 2")
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
+        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "test", "--version", "2"], in: dir.path)
+    }
+
+    /// The commands quoted in `text` as `'zinc …'`, split into words (the tests' paths
+    /// need no quoting).
+    static func hints(in text: String) -> [[String]] {
+        text.components(separatedBy: "'zinc ").dropFirst().compactMap { rest in
+            rest.split(separator: "'", maxSplits: 1, omittingEmptySubsequences: false).first.map {
+                $0.split(separator: " ").map(String.init)
+            }
+        }
+    }
+
+    /// Runs `arguments`, then every hint its output gives; returns the hints.
+    @discardableResult
+    func runWithHints(_ arguments: [String], status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String]] {
+        let result = try ZincBinary.run(arguments, in: dir.path)
+        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        let hints = Self.hints(in: result.stdout + result.stderr)
+        #expect(!hints.isEmpty, "\(arguments) gave no hint: \(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
+        for hint in hints {
+            let run = try ZincBinary.run(hint, in: dir.path)
+            #expect(run.status == 0, "hint \(hint) of \(arguments): \(run.stdout)\(run.stderr)", sourceLocation: sourceLocation)
+        }
+        return hints
+    }
+
+    @Test func promoteUndo() throws {
+        let hints = try runWithHints(["promote", "--catalog", "cat", "Core", "test", "master"])
+        #expect(hints == [["promote", "Core", "_master", "master", "--catalog", "cat"]])
+        #expect(try Catalog.open(at: CatalogLocation(rootPath: dir.at("cat"))).index().bundles["Core"]?.distributions["master"] == 1)
+    }
+
+    @Test func deleteThenClean() throws {
+        try dir.write("src/new.txt", "level 3")
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
+        try dir.write("src/new.txt", "level 4")
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
+        let hints = try runWithHints(["delete_bundle", "--catalog", "cat", "--bundle", "Core", "--versions", "3"])
+        #expect(hints == [["clean", "--force", "--catalog", "cat"]])
+        let python = try runWithHints(["bundle:delete", "-c", "cat", "-b", "Core", "-v", "4"])
+        #expect(python == [["clean", "--force", "--catalog", "cat"]])
+    }
+
+    @Test func damagedIndexRepair() throws {
+        try Data("{".utf8).write(to: URL(fileURLWithPath: dir.path + "/cat/catalog.json"))
+        let hints = try runWithHints(["list", "--catalog", "cat"])
+        #expect(hints == [["verify", "--repair", "--catalog", dir.path + "/cat"]])
+        try zincSucceeds(["verify", "--catalog", "cat", "--quiet"], in: dir.path)
+    }
+}
