@@ -65,6 +65,29 @@ import ZincTestSupport
             message: "invalid version 'tset': expected a number, 'latest' or '@DISTRO'; did you mean '@test'?")
     }
 
+    /// A new distribution a typo away from one the bundle has is refused without
+    /// `--create` (a release promotion to `mastr` would go live unseen); the Python
+    /// tool's `distro:update` creates it as before.
+    @Test func mistypedNewDistribution() throws {
+        try zincSucceeds(["promote", "--catalog", "cat", "GameAssets", "test", "master"], in: dir.path)
+        try expectFailure(
+            ["promote", "--catalog", "cat", "GameAssets", "test", "mastr"],
+            message:
+                "bundle 'GameAssets' has no distribution 'mastr'; did you mean 'master'? (--create creates 'mastr'; nothing was changed)")
+        let distro = ["update_distro", "--catalog", "cat", "--bundle", "GameAssets", "--distro", "tset", "--version", "1"]
+        try expectFailure(
+            distro,
+            message: "bundle 'GameAssets' has no distribution 'tset'; did you mean 'test'? (--create creates 'tset'; nothing was changed)")
+        #expect(try zincSucceeds(["list", "--catalog", "cat"], in: dir.path) == "GameAssets [1=(master, test)]\n")
+        try zincSucceeds(["promote", "--catalog", "cat", "--create", "GameAssets", "test", "mastr"], in: dir.path)
+        try zincSucceeds(distro + ["--create"], in: dir.path)
+        try zincSucceeds(["promote", "--catalog", "cat", "GameAssets", "test", "beta"], in: dir.path)
+        try zincSucceeds(["distro:update", "-c", "cat", "-b", "GameAssets", "-d", "maste", "-v", "1"], in: dir.path)
+        #expect(
+            try zincSucceeds(["list", "--catalog", "cat"], in: dir.path)
+                == "GameAssets [1=(beta, maste, master, mastr, test, tset)]\n")
+    }
+
     @Test func mistypedNames() throws {
         try expectFailure(
             ["list_bundle", "--catalog", "cat", "--bundle", "GameAsset", "--version", "1"],

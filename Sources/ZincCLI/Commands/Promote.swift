@@ -23,8 +23,10 @@ struct Promote: ParsableCommand {
     @Argument(help: ArgumentHelp("The distribution whose version is promoted (test, or _master to undo).", valueName: "FROM"))
     var from: String
 
-    @Argument(help: ArgumentHelp("The distribution to move (master); created if missing.", valueName: "TO"))
+    @Argument(help: ArgumentHelp("The distribution to move (master); created if missing (see --create).", valueName: "TO"))
     var to: String
+
+    @OptionGroup var creation: CreateOption
 
     @Flag(help: "Do not keep the replaced version under _TO.")
     var noPrev = false
@@ -37,6 +39,7 @@ struct Promote: ParsableCommand {
         let catalog = try reference.open()
         // `@test` works as well as `test`: it is how a version spec names it.
         let source = from.hasPrefix("@") ? String(from.dropFirst()) : from
+        try creation.check(to, of: bundle, in: catalog)
         let update = try DistroUpdate(catalog, bundle: bundle, distro: to, to: .distro(source), savePrevious: !noPrev).run()
         if json { return try printJSON(DistroChangeReport(bundle: bundle, distro: to, change: update, from: source)) }
         switch update {

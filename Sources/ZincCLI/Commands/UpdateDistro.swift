@@ -8,7 +8,8 @@ struct UpdateDistro: ParsableCommand {
         discussion: """
             VERSION is a number, 'latest', or @OTHER for the version distro OTHER points at \
             (or 'zinc promote BUNDLE test master'). The replaced version is kept under _NAME, \
-            so '--version @_master' rolls a bad promotion back.
+            so '--version @_master' rolls a bad promotion back. A new distribution a typo away \
+            from one the bundle has (mastr, with master) is refused unless --create is given.
             """,
         aliases: ["update-distro"]
     )
@@ -28,6 +29,8 @@ struct UpdateDistro: ParsableCommand {
     @Option(help: "A version number, 'latest' or @DISTRO.")
     var version: String
 
+    @OptionGroup var creation: CreateOption
+
     @Flag(help: "Do not keep the replaced version under _NAME.")
     var noPrev = false
 
@@ -37,6 +40,7 @@ struct UpdateDistro: ParsableCommand {
     func run() throws {
         let catalog = try self.catalog.reference.signed(by: signing).open()
         let spec = try VersionSpec(version, of: id, in: catalog)
+        try creation.check(name, of: id, in: catalog)
         let update = try DistroUpdate(catalog, bundle: id, distro: name, to: spec, savePrevious: !noPrev).run()
         if json { return try printJSON(DistroChangeReport(bundle: id, distro: name, change: update)) }
         switch update {

@@ -14,6 +14,8 @@ enum CLIError: Error, CustomStringConvertible {
     case bundlesFailedToSync(failed: Int, total: Int)
     /// `serve` given a catalog in a remote store.
     case remoteCatalogNotServable(String)
+    /// `update_distro` or `promote` to a new distribution a typo away from `nearest`, without `--create`.
+    case newDistroNearExisting(bundle: String, distro: String, nearest: String)
     /// `serve` could not start for a reason other than its address.
     case cannotServe(directory: String, host: String, port: Int, error: any Error)
 
@@ -28,6 +30,9 @@ enum CLIError: Error, CustomStringConvertible {
         case .remoteCatalogNotServable(let catalog):
             return "'\(catalog)': serve serves a local folder; a bucket is served by its own endpoint or a CDN in front "
                 + "of it (see docs/PUBLISHING.md)"
+        case .newDistroNearExisting(let bundle, let distro, let nearest):
+            return "bundle '\(bundle)' has no distribution '\(distro)'; did you mean '\(nearest)'? "
+                + "(--create creates '\(distro)'; nothing was changed)"
         case .cannotServe(let directory, let host, let port, let error):
             return "cannot serve \(directory) on \(host):\(port): \(error)"
         }

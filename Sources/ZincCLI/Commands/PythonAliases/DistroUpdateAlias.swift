@@ -21,8 +21,11 @@ struct DistroUpdateAlias: ParsableCommand {
 
     func run() throws {
         // update_distro itself runs, so both spellings cannot drift apart. Values go as
-        // --option=value so one that starts with '-' is never taken for an option.
-        let arguments = ["--catalog=\(target.catalog.text)", "--id=\(target.bundle)", "--name=\(target.distro)", "--version=\(version)"]
+        // --option=value so one that starts with '-' is never taken for an option. The
+        // Python tool creates a missing distribution whatever its name: --create.
+        let arguments = [
+            "--catalog=\(target.catalog.text)", "--id=\(target.bundle)", "--name=\(target.distro)", "--version=\(version)", "--create",
+        ]
         try UpdateDistro.parse(arguments + (noPrevDistro ? ["--no-prev"] : []) + signing.arguments).run()
     }
 }
