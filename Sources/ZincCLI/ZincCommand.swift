@@ -70,7 +70,7 @@ struct ZincCommand: AsyncParsableCommand {
         // measured.
         mallopt(M_ARENA_MAX, 1)
         #endif
-        var arguments = Array(CommandLine.arguments.dropFirst())
+        var arguments = NegativeVersionValue.joined(Array(CommandLine.arguments.dropFirst()))
         var pythonOptions = PythonGlobalOptions()
         do {
             if let split = try PythonGlobalOptions.split(arguments) { (pythonOptions, arguments) = split }

@@ -68,12 +68,13 @@ public struct BundlePlan: Sendable, Encodable {
     public var name: String { "\(catalog).\(bundle)" + (flavor.map { "~" + $0 } ?? "") }
 
     public var line: String {
-        let from = currentVersion.map(String.init) ?? "none"
         switch action {
         case .failed: return "\(name): cannot plan: \(failure?.description ?? "")"
         case .upToDate: return "\(name): up to date at version \(version ?? 0)"
         case .update, .repair:
-            let move = action == .repair ? "repair at version \(version ?? 0)" : "\(from) -> \(version ?? 0)"
+            let to = version ?? 0
+            let move =
+                action == .repair ? "repair at version \(to)" : currentVersion.map { "\($0) -> \(to)" } ?? "get version \(to)"
             var how = "\(HumanFormat.count(missingObjects, "object")) missing"
             if let strategy { how += ", by \(strategy.rawValue)" }
             if chunkedObjects > 0 { how += ", \(chunkedObjects) from chunks" }

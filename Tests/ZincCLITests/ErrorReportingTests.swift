@@ -143,7 +143,7 @@ import ZincTestSupport
     @Test func missingArgumentsAreUsageErrors() throws {
         let result = try ZincBinary.run(["update_bundle", "--catalog", "cat"], in: dir.path)
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("zinc: error: missing expected argument '--name <name>'\n"))
+        #expect(result.stderr.hasPrefix("zinc: error: missing expected argument '--bundle <bundle>'\n"))
         #expect(result.stderr.contains("\nUsage: zinc update_bundle "))
     }
 

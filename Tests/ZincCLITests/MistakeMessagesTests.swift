@@ -88,6 +88,21 @@ import ZincTestSupport
                 == "GameAssets [1=(beta, maste, master, mastr, test, tset)]\n")
     }
 
+    /// A negative version reaches the version check (not "missing value"); `v2` is
+    /// answered with `2`; the usage line spells the bundle and distribution as the docs do.
+    @Test func versionValuesAndUsageSpellings() throws {
+        let update = ["update_distro", "--catalog", "cat", "--bundle", "GameAssets", "--distro", "master", "--version"]
+        try expectUsage(update + ["-1"], message: "invalid version '-1': expected a number, 'latest' or '@DISTRO'")
+        try expectUsage(
+            ["bundle:verify", "-c", "cat", "-b", "GameAssets", "-v", "-1"],
+            message: "invalid version '-1': expected a number, 'latest' or '@DISTRO'")
+        try expectUsage(update + ["v1"], message: "invalid version 'v1': expected a number, 'latest' or '@DISTRO'; did you mean '1'?")
+        let missing = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--source", "src"], in: dir.path)
+        #expect(missing.stderr.hasPrefix("zinc: error: missing expected argument '--bundle <bundle>'\n"), "\(missing.stderr)")
+        let distro = try ZincBinary.run(["update_distro", "--catalog", "cat", "--version", "1"], in: dir.path)
+        #expect(distro.stderr.contains("--bundle <bundle> --distro <distro> --version <version>"), "\(distro.stderr)")
+    }
+
     @Test func mistypedNames() throws {
         try expectFailure(
             ["list_bundle", "--catalog", "cat", "--bundle", "GameAsset", "--version", "1"],

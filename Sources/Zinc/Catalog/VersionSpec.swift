@@ -14,6 +14,9 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
             self = .distro(name)
         } else if let n = Int(text), n >= 1 {
             self = .number(n)
+        } else if let first = text.first, "vV".contains(first), let n = Int(text.dropFirst()), n >= 1 {
+            // `v2`: the version as a tag or a clone's folder (`Core-v2`) spells it.
+            throw ZincError.invalidVersionSpec(text, suggestion: String(n))
         } else {
             throw ZincError.invalidVersionSpec(text)
         }
@@ -27,7 +30,7 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
         do {
             try self.init(text)
         } catch let error as ZincError {
-            guard case .invalidVersionSpec(let spec, _) = error.kind else { throw error }
+            guard case .invalidVersionSpec(let spec, nil) = error.kind else { throw error }
             let distros = (try? catalog.index().bundles[bundle]?.distroNames) ?? []
             let word = spec.hasPrefix(":") || spec.hasPrefix("@") ? String(spec.dropFirst()) : spec
             let meant = distros.contains(word) ? word : Spelling.nearest(to: word, among: distros)

@@ -23,8 +23,8 @@ struct DeleteBundle: ParsableCommand {
     @OptionGroup var signing: SigningOption
 
     @Option(
-        name: [.customLong("name"), .customLong("id"), .customLong("bundle")],
-        help: "The bundle name (--id and --bundle are synonyms).")
+        name: [.customLong("bundle"), .customLong("name"), .customLong("id")],
+        help: "The bundle name (--name and --id are synonyms).")
     var name: String
 
     @Option(

@@ -13,10 +13,10 @@ struct DeleteDistro: ParsableCommand {
 
     @OptionGroup var signing: SigningOption
 
-    @Option(name: [.customLong("id"), .customLong("bundle")], help: "The bundle name.")
+    @Option(name: [.customLong("bundle"), .customLong("id")], help: "The bundle name (--id is a synonym).")
     var id: String
 
-    @Option(name: [.customLong("name"), .customLong("distro")], help: "The distribution name (--distro is a synonym).")
+    @Option(name: [.customLong("distro"), .customLong("name")], help: "The distribution name (--name is a synonym).")
     var name: String
 
     @Flag(help: "Print one JSON document instead: {\"bundle\", \"distro\", \"version\"} (the version it pointed at).")

@@ -18,12 +18,12 @@ struct UpdateDistro: ParsableCommand {
 
     @OptionGroup var signing: SigningOption
 
-    @Option(name: [.customLong("id"), .customLong("bundle")], help: "The bundle name.")
+    @Option(name: [.customLong("bundle"), .customLong("id")], help: "The bundle name (--id is a synonym).")
     var id: String
 
     @Option(
-        name: [.customLong("name"), .customLong("distro")],
-        help: "The distribution name (master, test, ...); --distro is a synonym.")
+        name: [.customLong("distro"), .customLong("name")],
+        help: "The distribution name (master, test, ...); --name is a synonym.")
     var name: String
 
     @Option(help: "A version number, 'latest' or @DISTRO.")

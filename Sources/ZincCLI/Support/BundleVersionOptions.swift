@@ -1,10 +1,10 @@
 import ArgumentParser
 
-/// `--catalog CAT --name B --version V`: the bundle version a command reads.
+/// `--catalog CAT --bundle B --version V`: the bundle version a command reads.
 struct BundleVersionOptions: ParsableArguments {
     @OptionGroup var catalog: CatalogOption
 
-    @Option(name: [.customLong("name"), .customLong("bundle")], help: "The bundle name (--bundle is a synonym).")
+    @Option(name: [.customLong("bundle"), .customLong("name")], help: "The bundle name (--name is a synonym).")
     var name: String
 
     @Option(help: "A version number, 'latest' or @DISTRO.")
