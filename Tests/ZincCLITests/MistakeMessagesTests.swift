@@ -103,6 +103,18 @@ import ZincTestSupport
         #expect(distro.stderr.contains("--bundle <bundle> --distro <distro> --version <version>"), "\(distro.stderr)")
     }
 
+    /// A mistyped `--repo` is answered with the repo beside it; the way to create one
+    /// can be pasted.
+    @Test func mistypedRepo() throws {
+        try zincSucceeds(["repo_init", "--repo", "app"], in: dir.path)
+        try expectFailure(
+            ["status", "--repo", "ap"], message: "no Zinc repo at 'ap'; did you mean 'app'? ('zinc repo_init --repo ap' creates one)")
+        try expectFailure(
+            ["sync", "--repo", "elsewhere"], message: "no Zinc repo at 'elsewhere' ('zinc repo_init --repo elsewhere' creates one)")
+        try zincSucceeds(["repo_init", "--repo", "ap"], in: dir.path)
+        try zincSucceeds(["status", "--repo", "ap"], in: dir.path)
+    }
+
     @Test func mistypedNames() throws {
         try expectFailure(
             ["list_bundle", "--catalog", "cat", "--bundle", "GameAsset", "--version", "1"],

@@ -16,6 +16,8 @@ enum CLIError: Error, CustomStringConvertible {
     case remoteCatalogNotServable(String)
     /// `update_distro` or `promote` to a new distribution a typo away from `nearest`, without `--create`.
     case newDistroNearExisting(bundle: String, distro: String, nearest: String)
+    /// `--repo PATH` (or $ZINC_REPO) names no repo; `suggestion` is one beside it a typo away.
+    case repoNotFound(String, suggestion: String?, create: String)
     /// `serve` could not start for a reason other than its address.
     case cannotServe(directory: String, host: String, port: Int, error: any Error)
 
@@ -33,6 +35,8 @@ enum CLIError: Error, CustomStringConvertible {
         case .newDistroNearExisting(let bundle, let distro, let nearest):
             return "bundle '\(bundle)' has no distribution '\(distro)'; did you mean '\(nearest)'? "
                 + "(--create creates '\(distro)'; nothing was changed)"
+        case .repoNotFound(let path, let suggestion, let create):
+            return "no Zinc repo at '\(path)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "") + " (\(create) creates one)"
         case .cannotServe(let directory, let host, let port, let error):
             return "cannot serve \(directory) on \(host):\(port): \(error)"
         }

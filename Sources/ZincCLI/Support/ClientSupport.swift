@@ -21,9 +21,25 @@ struct RepoOption: ParsableArguments {
     private var environment: String? { ProcessInfo.processInfo.environment["ZINC_REPO"].flatMap { $0.isEmpty ? nil : $0 } }
 
     func open() throws -> Repo {
-        if let path = repo ?? environment { return try Repo(at: path) }
+        if let path = repo ?? environment {
+            guard FileManager.default.fileExists(atPath: path + "/" + Repo.stateFileName) else {
+                throw CLIError.repoNotFound(path, suggestion: Self.nearestRepo(to: path), create: hint("repo_init"))
+            }
+            return try Repo(at: path)
+        }
         if let found = try Repo.discover(from: FileManager.default.currentDirectoryPath) { return found }
         throw ValidationError("No client repo here: give --repo DIR, set ZINC_REPO, or run inside a repo (see 'zinc repo_init').")
+    }
+
+    /// The repo beside `path` whose name is a typo away from it (`ap` for `app`), as
+    /// `path` would be written to name it.
+    private static func nearestRepo(to path: String) -> String? {
+        let slash = path.lastIndex(of: "/")
+        let parent = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let siblings = (try? FileManager.default.contentsOfDirectory(atPath: parent.isEmpty ? "." : parent)) ?? []
+        let repos = siblings.prefix(1000).filter { FileManager.default.fileExists(atPath: parent + $0 + "/" + Repo.stateFileName) }
+        return Spelling.nearest(to: name, among: repos).map { parent + $0 }
     }
 
     /// The folder `repo_init` creates the repo in: there is nothing to discover yet.
