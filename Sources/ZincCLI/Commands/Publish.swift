@@ -57,6 +57,12 @@ struct Publish: ParsableCommand {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
     }
 
+    /// What Ctrl-C leaves: the index files go up last, after everything they list.
+    static var interrupted: String {
+        "zinc: interrupted: the destination serves the index it had, or the new one if its upload had begun, "
+            + "each with every file it lists; \(InterruptNotice.rerun) uploads only what is still missing\n"
+    }
+
     func run() throws {
         let started = ContinuousClock.now
         let report: PublishReport, published: String
@@ -66,7 +72,12 @@ struct Publish: ParsableCommand {
             let bar = ProgressBar(quiet: quiet || json)
             defer { bar.finish() }
             let publish = CatalogPublish(source, to: destination, delete: delete, grace: grace.duration, workers: jobs)
-            (report, published) = (try dryRun ? publish.plan().report : publish.run(progress: { bar.show($0) }), destination.location)
+            (report, published) = (
+                try dryRun
+                    ? publish.plan().report
+                    : InterruptNotice.run(bar: bar, message: { Self.interrupted }) { try publish.run(progress: { bar.show($0) }) },
+                destination.location
+            )
         }
         let elapsed = ContinuousClock.now - started
         if json {

@@ -40,6 +40,13 @@ struct Sync: ParsableCommand {
     @Flag(help: "Print one JSON document with the catalogs fetched and, per bundle, strategy, bytes, requests and seconds.")
     var json = false
 
+    /// What Ctrl-C leaves: as the client's cancellation does (CLIENT.md, "Cancelling").
+    static var interrupted: String {
+        "zinc: interrupted: each bundle is at the version it had, or at its new one where the switch was made; "
+            + "what was downloaded and verified is kept, partial downloads stay in the repo's tmp/, "
+            + "and \(InterruptNotice.rerun) resumes without downloading them again\n"
+    }
+
     static let nothingTracked = "Nothing to sync: the repo tracks no bundle (add one with 'zinc track')."
 
     func validate() throws {
@@ -78,7 +85,8 @@ struct Sync: ParsableCommand {
         if dryRun { return try printPlan(SyncEngine(repo: repo.open(), options: options).plan()) }
         let report: SyncReport
         do {
-            report = try SyncEngine(repo: repo.open(), options: options).sync()
+            let engine = try SyncEngine(repo: repo.open(), options: options)
+            report = try InterruptNotice.run(bar: bar, message: { Self.interrupted }) { try engine.sync() }
             bar.finish()
         } catch {
             bar.finish()  // the error starts on a line of its own

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import ZincTestSupport
+
+/// Ctrl-C during `sync` or `publish` says what state it left and how to go on, then
+/// exits 130 as a shell reports a process SIGINT killed.
+@Suite struct InterruptNoticeTests {
+    let dir: TemporaryDirectory
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        for i in 0..<300 { try dir.write("big/f\(i).bin", SampleContent.noise(200_000, seed: UInt64(500 + i))) }
+        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Big", "--source", "big", "--quiet"], in: dir.path)
+        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Big", "--distro", "master", "--version", "1"], in: dir.path)
+    }
+
+    /// Runs zinc with `arguments`, sends SIGINT once `started()` holds, and returns its stderr.
+    func interrupt(_ arguments: [String], once started: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ZincBinary.path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: dir.path)
+        process.environment = ZincBinary.environment(in: dir.path)
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !started(), process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        kill(process.processIdentifier, SIGINT)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(stderr)", sourceLocation: sourceLocation)
+        return stderr
+    }
+
+    @Test func syncSaysWhatItLeft() throws {
+        try zincSucceeds(["repo_init", "--repo", "app"], in: dir.path)
+        try zincSucceeds(["track", "--repo", "app", "--catalog", dir.at("cat"), "--bundle", "Big"], in: dir.path)
+        let stderr = try interrupt(["sync", "--repo", "app", "--strategy", "objects", "--concurrency", "1"]) {
+            dir.files(under: "app").filter { $0.hasPrefix("objects/") }.count >= 5
+        }
+        #expect(
+            stderr.hasSuffix(
+                "zinc: interrupted: each bundle is at the version it had, or at its new one where the switch was made; "
+                    + "what was downloaded and verified is kept, partial downloads stay in the repo's tmp/, "
+                    + "and 'zinc sync --repo app --strategy objects --concurrency 1' resumes without downloading them again\n"),
+            "\(stderr)")
+        try zincSucceeds(["sync", "--repo", "app", "--strategy", "objects", "--concurrency", "1"], in: dir.path)
+    }
+
+    @Test func publishSaysWhatItLeft() throws {
+        let stderr = try interrupt(["publish", "--catalog", "cat", "--to", "out", "--jobs", "1", "--quiet"]) {
+            dir.files(under: "out").filter { $0.hasPrefix("objects/") }.count >= 5
+        }
+        #expect(
+            stderr
+                == "zinc: interrupted: the destination serves the index it had, or the new one if its upload had begun, "
+                + "each with every file it lists; 'zinc publish --catalog cat --to out --jobs 1 --quiet' uploads only what is still missing\n",
+            "\(stderr)")
+        try zincSucceeds(["publish", "--catalog", "cat", "--to", "out", "--quiet"], in: dir.path)
+        try zincSucceeds(["verify", "--catalog", "out", "--quiet"], in: dir.path)
+    }
+}
