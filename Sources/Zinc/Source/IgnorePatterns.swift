@@ -110,7 +110,18 @@ public struct IgnorePatterns: Sendable, Equatable {
     /// is left out. The last rule that matches decides.
     public func excludes(_ path: String, isFolder: Bool) -> Bool {
         guard !rules.isEmpty else { return false }
-        let full = Array(path.utf8)
+        return excludes(bytes: Array(path.utf8), isFolder: isFolder)
+    }
+
+    /// `excludes` for the entry `name` (its bytes, which need not be UTF-8) of the folder
+    /// `folder` (relative to the source root; empty for the root): a name the walk would
+    /// refuse can still be left out.
+    func excludes(_ name: ArraySlice<UInt8>, in folder: String, isFolder: Bool) -> Bool {
+        guard !rules.isEmpty else { return false }
+        return excludes(bytes: folder.isEmpty ? Array(name) : Array(folder.utf8) + [Self.slash] + name, isFolder: isFolder)
+    }
+
+    private func excludes(bytes full: [UInt8], isFolder: Bool) -> Bool {
         let name = full.lastIndex(of: UInt8(ascii: "/")).map { full[($0 + 1)...] } ?? full[...]
         for rule in rules.reversed() where isFolder || !rule.foldersOnly {
             if Self.matches(rule.pattern[...], rule.anchored ? full[...] : name) { return !rule.negated }

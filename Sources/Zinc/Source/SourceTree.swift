@@ -132,6 +132,8 @@ public enum SourceTree {
                 let bytes = listed.bytes
                 // Built only for messages: the walk visits every file of trees of 100,000.
                 var shownPath: String { display + "/" + (relative.isEmpty ? "" : relative + "/") + String(decoding: bytes, as: UTF8.self) }
+                // Before the name checks: what is left out need not have a name zinc could store.
+                if ignoring.excludes(bytes, in: relative, isFolder: listed.isFolder) { continue }
                 guard let name = String(validating: bytes, as: UTF8.self) else {
                     throw ZincError.sourceProblem(path: shownPath, reason: "the name is not valid UTF-8")
                 }
@@ -140,7 +142,6 @@ public enum SourceTree {
                 }
                 var childPath: String { folder.directory + "/" + name }
                 let childRelative = relative.isEmpty ? name : relative + "/" + name
-                if ignoring.excludes(childRelative, isFolder: listed.isFolder) { continue }
                 // The folder's own listing already says what is a folder, sparing a stat for
                 // each one (trees of assets nest deeply: corpus A has 1,600 folders).
                 if listed.isFolder {
