@@ -67,3 +67,37 @@ import ZincTestSupport
         try zincSucceeds(["verify", "--catalog", "cat", "--quiet"], in: dir.path)
     }
 }
+
+/// A publish refused because the destination made the same version differently says
+/// which side to keep and the commands that keep it; keeping this catalog's runs as shown.
+@Suite struct PublishConflictHintTests {
+    @Test func keepingThisCatalogsVersionRunsAsShown() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("src/a.txt", "one")
+        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"], in: dir.path)
+        try zincSucceeds(["publish", "--catalog", "cat", "--to", "live", "--quiet"], in: dir.path)
+        // Someone imports straight into the destination; this catalog makes its own version 2.
+        try dir.write("other/b.txt", "made at the destination")
+        try zincSucceeds(["update_bundle", "--catalog", "live", "--bundle", "B", "--source", "other"], in: dir.path)
+        try dir.write("src/c.txt", "made here, a different size")
+        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"], in: dir.path)
+
+        let refused = try ZincBinary.run(["publish", "--catalog", "cat", "--to", "live", "--quiet"], in: dir.path)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("nothing was published. To keep this catalog's version 2 of 'B', take the destination's out "))
+        let hints = PasteableHintTests.hints(in: refused.stderr)
+        #expect(
+            hints == [
+                ["delete_bundle", "--bundle", "B", "--versions", "2", "--catalog", "live"],
+                ["clean", "--force", "--grace", "0", "--catalog", "live"],
+                ["delete_bundle", "--bundle", "B", "--versions", "2", "--catalog", "cat"],
+                ["clean", "--force", "--grace", "0", "--catalog", "cat"],
+                ["publish", "--catalog", "live", "--to", "cat"],
+            ], "\(refused.stderr)")
+        for hint in hints.prefix(2) { try zincSucceeds(hint, in: dir.path) }
+        try zincSucceeds(["publish", "--catalog", "cat", "--to", "live", "--quiet"], in: dir.path)
+        #expect(
+            try zincSucceeds(["list_bundle", "--catalog", "live", "--bundle", "B", "--version", "2"], in: dir.path) == "a.txt\nc.txt\n")
+    }
+}

@@ -78,6 +78,9 @@ struct Publish: ParsableCommand {
                     : InterruptNotice.run(bar: bar, message: { Self.interrupted }) { try publish.run(progress: { bar.show($0) }) },
                 destination.location
             )
+        } catch let error as ZincError {
+            let destination = CatalogReference(text: to, endpointURL: catalog.remote.endpointURL)
+            throw PublishConflict(error, source: try catalog.reference, destination: destination) ?? error
         }
         let elapsed = ContinuousClock.now - started
         if json {
