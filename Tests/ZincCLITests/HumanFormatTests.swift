@@ -44,5 +44,10 @@ import Zinc
         #expect(narrow == "Checking objects  1,500/3,000 files  ETA 0:10")
         let early = ProgressBar.line("Hashing", files: 1, of: 3000, bytes: 0, of: 0, elapsed: .milliseconds(200), width: 80)
         #expect(early == "Hashing  [....................]  1/3,000 files")
+        // An archive's download: its files land at its end, its bytes show the progress.
+        let archive = ProgressBar.line(
+            "Syncing com.example.app.Levels-12", files: 0, of: 355, bytes: 40_000_000, of: 100_000_000,
+            elapsed: .seconds(10), width: 60)
+        #expect(archive == "Syncing com.example.app.Levels-12  40.0 MB/100 MB  ETA 0:15")
     }
 }

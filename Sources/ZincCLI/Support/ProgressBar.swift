@@ -91,8 +91,13 @@ final class ProgressBar: Sendable {
             : totalFiles > 0 ? Double(files) / Double(totalFiles) : 1
         let filled = min(barWidth, max(0, Int(fraction * Double(barWidth))))
         let bar = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "]"
-        let counts = "\(HumanFormat.count(files))/\(HumanFormat.count(totalFiles)) files"
-        let sizes = totalBytes > 0 ? "\(HumanFormat.bytes(bytes))/\(HumanFormat.bytes(totalBytes))" : nil
+        var counts = "\(HumanFormat.count(files))/\(HumanFormat.count(totalFiles)) files"
+        var sizes = totalBytes > 0 ? "\(HumanFormat.bytes(bytes))/\(HumanFormat.bytes(totalBytes))" : nil
+        // Bytes arriving while no file is done (an archive, whose files all land at its
+        // end): the bytes are the progress, in the place of a count stuck at 0.
+        if files == 0, bytes > 0, let moving = sizes {
+            (counts, sizes) = (moving, nil)
+        }
         let rate = totalBytes > 0 && seconds >= 0.5 ? "\(HumanFormat.bytes(Int64(Double(bytes) / seconds)))/s" : nil
         let time: String?
         if files >= totalFiles {
