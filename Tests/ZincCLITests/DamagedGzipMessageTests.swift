@@ -7,9 +7,7 @@ import ZincTestSupport
     @Test func aDamagedGzipIndexIsNamedInWords() throws {
         let dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
-        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "master", "--version", "1"], in: dir.path)
+        try makeCatalogWithMaster(in: dir, bundle: "Core")
         try zincSucceeds(["repo_init", "--repo", "app"], in: dir.path)
         try zincSucceeds(["track", "--repo", "app", "--catalog", dir.at("cat"), "--bundle", "Core"], in: dir.path)
         try dir.write("cat/catalog.json.gz", "garbage")

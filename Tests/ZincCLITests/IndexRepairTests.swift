@@ -12,9 +12,7 @@ import ZincTestSupport
     init() throws {
         dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
-        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "master", "--version", "1"], in: dir.path)
+        try makeCatalogWithMaster(in: dir, bundle: "Core")
     }
 
     func file(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: cat + "/" + name)) }

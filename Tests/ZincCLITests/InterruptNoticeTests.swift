@@ -10,29 +10,11 @@ import ZincTestSupport
     init() throws {
         dir = try TemporaryDirectory()
         for i in 0..<300 { try dir.write("big/f\(i).bin", SampleContent.noise(200_000, seed: UInt64(500 + i))) }
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Big", "--source", "big", "--quiet"], in: dir.path)
-        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Big", "--distro", "master", "--version", "1"], in: dir.path)
+        try makeCatalogWithMaster(in: dir, bundle: "Big", source: "big")
     }
 
-    /// Runs zinc with `arguments`, sends SIGINT once `started()` holds, and returns its stderr.
     func interrupt(_ arguments: [String], once started: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ZincBinary.path)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: dir.path)
-        process.environment = ZincBinary.environment(in: dir.path)
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while !started(), process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        kill(process.processIdentifier, SIGINT)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(stderr)", sourceLocation: sourceLocation)
-        return stderr
+        try zincInterrupted(arguments, in: dir.path, once: started, sourceLocation: sourceLocation)
     }
 
     @Test func syncSaysWhatItLeft() throws {

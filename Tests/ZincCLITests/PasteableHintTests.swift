@@ -11,9 +11,7 @@ import ZincTestSupport
     init() throws {
         dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
-        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "master", "--version", "1"], in: dir.path)
+        try makeCatalogWithMaster(in: dir, bundle: "Core")
         try dir.write("src/new.txt", "level 2")
         try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
         try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "test", "--version", "2"], in: dir.path)
