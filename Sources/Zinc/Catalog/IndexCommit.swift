@@ -116,7 +116,7 @@ extension Catalog {
         } else if current.version == nil {
             // A legacy catalog: `catalog.json` appears first, as the commit point from now on.
             _ = try storage.write(current.bytes, to: Self.commitPoint, .ifAbsent)
-            stale = Self.indexCopies.map { ($0, "missing") }
+            stale = Self.indexCopies.map { name in stale.first { $0.0 == name } ?? (name, "following the new catalog.json") }
         }
         if !stale.isEmpty {
             let reasons = stale.map { "\($0.0) (\($0.1))" }.joined(separator: ", ")
