@@ -27,8 +27,8 @@ struct ZincCommand: AsyncParsableCommand {
             CommandGroup(
                 name: "catalog",
                 subcommands: [
-                    CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, Promote.self, UpdateFlavorspec.self, Publish.self,
-                    Keygen.self,
+                    CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, Promote.self, UpdateFlavorspec.self,
+                    UpdateArchivePolicy.self, Publish.self, Keygen.self,
                     Sign.self,
                 ]),
             CommandGroup(

@@ -5,8 +5,9 @@ import ZincTestSupport
 
 /// Every writing command, killed right after each change it makes to the catalog (each
 /// file renamed into place, each file deleted; `ZINC_KILL_AFTER_COMMITS`): whatever
-/// copy of the index a client reads then is complete, and running the command again
-/// succeeds and leaves the four copies equal and the catalog verified.
+/// copy of the index a client reads then is complete (every archive of a version one of
+/// its pointers names in place and valid: `verify` requires them), and running the
+/// command again succeeds and leaves the four copies equal and the catalog verified.
 @Suite struct CrashInjectionTests {
     struct Scenario: CustomTestStringConvertible, Sendable {
         let name: String
@@ -15,35 +16,67 @@ import ZincTestSupport
         let command: [String]
         /// How many changes the command makes at least (so the test kills that often).
         let minimumKills: Int
+        /// Brings `next`, a copy of the prepared catalog, to what `publish` copies over `cat`.
+        var source: [[String]] = []
         var testDescription: String { name }
     }
 
+    /// Steps several scenarios take.
+    static let importV2 = ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"]
+    /// Version 1 then named by no pointer.
+    static let masterOnV2Alone = ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"]
+    static let cleanNow = ["clean", "--catalog", "cat", "--force", "--grace", "0"]
+
     static let scenarios = [
         Scenario(
-            name: "update_bundle", prepare: [], command: ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
-            minimumKills: 14),
+            name: "update_bundle", prepare: [], command: importV2, minimumKills: 14),
         Scenario(
-            name: "update_distro", prepare: [["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"]],
+            name: "update_distro", prepare: [importV2],
             command: ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "latest"],
             minimumKills: 4),
+        // The version test points at has its archive; the one master leaves keeps it as
+        // _master; the one _master leaves is recorded as out of use.
+        Scenario(
+            name: "promote",
+            prepare: [
+                importV2,
+                ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"],
+                ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v1", "--force"],
+                ["update_distro", "--catalog", "cat", "--id", "B", "--name", "test", "--version", "3"],
+            ],
+            command: ["promote", "--catalog", "cat", "B", "test", "master"], minimumKills: 5),
+        // Rolling back to a version whose archive clean removed: written again first.
+        Scenario(
+            name: "update_distro rebuilding",
+            prepare: [importV2, masterOnV2Alone, cleanNow],
+            command: ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"],
+            minimumKills: 5),
         Scenario(
             name: "delete_distro", prepare: [], command: ["delete_distro", "--catalog", "cat", "--id", "B", "--name", "master"],
             minimumKills: 4),
         Scenario(
             name: "delete_bundle",
-            prepare: [
-                ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
-                ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"],
-            ],
+            prepare: [importV2, masterOnV2Alone],
             command: ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], minimumKills: 5),
         Scenario(
             name: "clean",
             prepare: [
-                ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2"],
-                ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2", "--no-prev"],
+                importV2,
+                masterOnV2Alone,
                 ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"],
             ],
-            command: ["clean", "--catalog", "cat", "--force", "--grace", "0"], minimumKills: 6),
+            command: cleanNow, minimumKills: 6),
+        // The archive of a version no pointer names any more, and nothing else.
+        Scenario(
+            name: "clean of an archive out of use",
+            prepare: [importV2, masterOnV2Alone],
+            command: cleanNow, minimumKills: 2),
+        // A publish whose new index names another version: its archive goes up before the
+        // index, and --delete takes the old one only once no copy of the index names it.
+        Scenario(
+            name: "publish", prepare: [], command: ["publish", "--catalog", "next", "--to", "cat", "--delete", "--grace", "0"],
+            minimumKills: 10,
+            source: [importV2, masterOnV2Alone, cleanNow]),
     ]
 
     @Test(arguments: scenarios)
@@ -66,6 +99,14 @@ import ZincTestSupport
                     arguments + ["--no-stat-cache"].filter { _ in arguments[0] == "update_bundle" },
                     in: dir.path
                 ).status == 0, "\(arguments)")
+        }
+        if !scenario.source.isEmpty {
+            try FileManager.default.copyItem(atPath: dir.at("template"), toPath: dir.at("next"))
+            for arguments in scenario.source.map({ $0.map { $0 == "cat" ? "next" : $0 } }) {
+                let result = try ZincBinary.run(
+                    arguments + ["--no-stat-cache"].filter { _ in arguments[0] == "update_bundle" }, in: dir.path)
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            }
         }
 
         var kills = 0

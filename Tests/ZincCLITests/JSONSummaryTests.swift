@@ -12,6 +12,8 @@ import ZincTestSupport
     init() throws {
         dir = try TemporaryDirectory()
         try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        // Archives of every version, as these tests look at unnamed versions' archives.
+        try zincSucceeds(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path)
         for version in 1...3 {
             try dir.write("src/file.txt", SampleContent.text(2000 + version))
             try dir.write("src/other.bin", SampleContent.noise(3000, seed: 1))

@@ -17,6 +17,8 @@ import ZincTestSupport
         dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
         try ZincBinary.run(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        // Archives of every version, as these tests look at unnamed versions' archives.
+        try ZincBinary.run(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path)
         try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
         try dir.write("src/photos/85x85/kind.jpg", SampleContent.noise(9000, seed: 2))
         try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
@@ -58,6 +60,7 @@ import ZincTestSupport
                     "archives": 2,
                     "bundles": 1,
                     "objects": 4,
+                    "unarchived": 0,
                     "versions": 2
                   },
                   "ok": false,

@@ -237,6 +237,8 @@ import ZincTestSupport
         try dir.write("icons/a@2x.png", SampleContent.noise(900, seed: 3))
         try dir.write("specs/devices.json", #"{"phone": ["- *@2x.png", "+ *"], "tablet": ["+ *"]}"#)
         #expect(try zinc("update_flavorspec", "--catalog", "cat", "--path", "specs/devices.json") == "Stored flavorspec 'devices'\n")
+        // Archives at import, to look at them.
+        try zinc("update_archive_policy", "--catalog", "cat", "--keep", "all")
         #expect(
             try zinc("update_flavorspec", "--catalog", "cat", "--path", "specs/devices.json", "--name", "copy")
                 == "Stored flavorspec 'copy'\n")

@@ -44,6 +44,7 @@ import ZincTestSupport
         // Updating 1 to 2 fetches the new a.bin alone: one request for its 2,000 bytes.
         #expect(
             try zinc("list", "--catalog", "cat", "--sizes") == """
+                archives: kept for the versions a distribution names (config/archives.json)
                 B
                   version  files     size   stored   update  distributions
                         1      2  4.00 kB  4.00 kB        —  master
@@ -66,6 +67,7 @@ import ZincTestSupport
         try zinc("update_distro", "--catalog", "cat", "--id", "B", "--name", "test", "--version", "2")
         #expect(
             try zinc("list", "--catalog", "cat", "--sizes", "--distro", "test") == """
+                archives: kept for the versions a distribution names (config/archives.json)
                 B
                   version  files     size   stored   update  distributions
                         2      2  5.00 kB  5.00 kB  2.00 kB  test

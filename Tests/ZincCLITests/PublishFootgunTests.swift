@@ -15,6 +15,8 @@ import ZincTestSupport
     init() throws {
         dir = try TemporaryDirectory()
         try zincSucceeds(["create_catalog", "--id", "com.example.pub", "--dest", "cat"], in: dir.path)
+        // Archives of every version, as these tests look at unnamed versions' archives.
+        try zincSucceeds(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path)
         try dir.write("src/same.bin", SampleContent.noise(20_000, seed: 1))
         for version in 1...2 {
             try dir.write("src/changing.txt", SampleContent.text(3000 + version, word: "v\(version)"))

@@ -98,6 +98,8 @@ import ZincTestSupport
 
     @Test func flavorspecAliasesStoreListAndDelete() throws {
         try makeCatalog()
+        // Archives at import, as that tool writes them.
+        try zinc("update_archive_policy", "--catalog", Self.cat, "--keep", "all")
         try dir.write("devices.json", #"{"phone": ["- *.caf", "+ *"], "tablet": ["+ *"]}"#)
         #expect(try zinc("flavorspec:update", "-c", Self.cat, "-p", "devices.json") == "Stored flavorspec 'devices'\n")
         #expect(try zinc("flavorspec:update", "-c", Self.cat, "-p", "devices.json", "-n", "other") == "Stored flavorspec 'other'\n")
@@ -150,6 +152,8 @@ import ZincTestSupport
 
     @Test func skipMasterArchiveAndTimeoutAreTaken() throws {
         try makeCatalog()
+        // Archives at import, as that tool writes them.
+        try zinc("update_archive_policy", "--catalog", Self.cat, "--keep", "all")
         try dir.write("devices.json", #"{"phone": ["- *.caf", "+ *"], "tablet": ["+ *"]}"#)
         #expect(
             try zinc(

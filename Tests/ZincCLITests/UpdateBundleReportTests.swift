@@ -14,6 +14,8 @@ import ZincTestSupport
         try dir.write("src/edit.txt", SampleContent.text(4000, word: "old"))
         try dir.write("src/gone.txt", SampleContent.text(3000, word: "gone"))
         try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        // Archives of every version, as these tests look at unnamed versions' archives.
+        try zincSucceeds(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path)
         try zincSucceeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
         try dir.write("src/edit.txt", SampleContent.text(4000, word: "new"))
         try FileManager.default.removeItem(atPath: dir.at("src/gone.txt"))

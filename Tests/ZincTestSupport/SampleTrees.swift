@@ -52,8 +52,10 @@ public enum SampleContent {
 
     /// A catalog at `cat` (in `dir`) with bundle B: version 1 is the talk's files from
     /// `src`, version 2 replaces the photo (so version 1 alone uses the old one).
-    public static func catalogWithThePhotoReplaced(in dir: TemporaryDirectory) throws -> Catalog {
+    /// `archives`: which versions keep archives (`.all`: each, written at import).
+    public static func catalogWithThePhotoReplaced(in dir: TemporaryDirectory, archives: ArchivePolicy = .pointed) throws -> Catalog {
         let catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
+        if archives != .standard { try catalog.setArchivePolicy(archives) }
         try basicAdjectives(in: dir)
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         try dir.write("src/photos/85x85/kind.jpg", noise(9000, seed: 2))
@@ -63,9 +65,13 @@ public enum SampleContent {
 
     /// A catalog at `cat` (in `dir`) with bundle B: version 1 is the talk's files from
     /// `src` and `v1.txt`, and each later version up to `versions` adds `vN.txt`, so
-    /// each version holds a file no earlier one does.
-    public static func catalogGrowingByAFile(in dir: TemporaryDirectory, versions: Int) throws -> Catalog {
+    /// each version holds a file no earlier one does. `archives`: which versions keep
+    /// archives (`.all`: each, written at import).
+    public static func catalogGrowingByAFile(in dir: TemporaryDirectory, versions: Int, archives: ArchivePolicy = .pointed) throws
+        -> Catalog
+    {
         let catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
+        if archives != .standard { try catalog.setArchivePolicy(archives) }
         try basicAdjectives(in: dir)
         for version in 1...versions {
             try dir.write("src/v\(version).txt", text(3000 + version, word: "v\(version)"))

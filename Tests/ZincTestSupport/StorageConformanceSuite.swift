@@ -369,6 +369,8 @@ public enum StorageConformanceSuite {
         let storage = try make()
         let dir = try TemporaryDirectory()
         let catalog = try Catalog.create(id: "com.example.race", in: storage)
+        // Archives at import, so that the races rebuild them (see VersionCommit).
+        try catalog.setArchivePolicy(.all)
         try SampleContent.basicAdjectives(in: dir, at: "base")
         _ = try catalog.updateBundle("B", from: dir.at("base"), options: BundleUpdateOptions(workers: 1))
         let writers = 4

@@ -11,7 +11,7 @@ import ZincTestSupport
     /// Bundle B with versions 1, 2 and 3, each adding a file.
     init() throws {
         dir = try TemporaryDirectory()
-        catalog = try SampleContent.catalogGrowingByAFile(in: dir, versions: 3)
+        catalog = try SampleContent.catalogGrowingByAFile(in: dir, versions: 3, archives: .all)
     }
 
     /// In removal order: the manifests, then the archives.

@@ -12,7 +12,7 @@ import ZincTestSupport
     /// Bundle B: version 1 is the talk's three files, version 2 replaces the photo.
     init() throws {
         dir = try TemporaryDirectory()
-        catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir, archives: .all)
     }
 
     /// The copies as they were before the last change, put back as a writer killed

@@ -114,6 +114,7 @@ import ZincTestSupport
         let dir = try TemporaryDirectory()
         let storage = MemoryStorage()
         let catalog = try Catalog.create(id: "com.example.lmfo", in: storage)
+        try catalog.setArchivePolicy(.all)
         try dir.write("src/unchanged.bin", SampleContent.noise(5000, seed: 1))
         var readsOfOneVersion = [Int: [Int]]()
         let folders = ["manifests", "lmfo", "archives", "objects"]

@@ -8,7 +8,7 @@ import ZincTestSupport
 @Suite struct PublishTests {
     @Test func copiesEverythingThenSkipsWhatIsThere() throws {
         let dir = try TemporaryDirectory()
-        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir, archives: .all)
         try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run()
         let destination = FileStorage(root: dir.at("live"))
         let first = try CatalogPublish(catalog, to: destination).run()
@@ -26,7 +26,7 @@ import ZincTestSupport
 
     @Test func writesInFormatOrderSoReadersNeverMissAFile() throws {
         let dir = try TemporaryDirectory()
-        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir, archives: .all)
         let destination = MemoryStorage()
         let order = Recorder()
         destination.beforeCommit = { path, _ in
@@ -45,7 +45,7 @@ import ZincTestSupport
 
     @Test func refusesToDropVersionsAnotherWriterAdded() throws {
         let dir = try TemporaryDirectory()
-        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir, archives: .all)
         let destination = FileStorage(root: dir.at("live"))
         _ = try CatalogPublish(catalog, to: destination).run()
         // Someone imports straight into the destination.
@@ -74,7 +74,7 @@ import ZincTestSupport
 
     @Test func refusesAnotherCatalog() throws {
         let dir = try TemporaryDirectory()
-        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir, archives: .all)
         _ = try Catalog.create(id: "com.example.other", in: FileStorage(root: dir.at("live")))
         #expect {
             _ = try CatalogPublish(catalog, to: FileStorage(root: dir.at("live"))).run()
@@ -86,7 +86,7 @@ import ZincTestSupport
 
     @Test func deletedVersionsLeaveTheDestinationAfterTheGracePeriod() throws {
         let dir = try TemporaryDirectory()
-        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir, archives: .all)
         let destination = FileStorage(root: dir.at("live"))
         _ = try CatalogPublish(catalog, to: destination).run()
         _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("1")]).run()
@@ -120,7 +120,7 @@ import ZincTestSupport
     /// retired files and deletions, and nothing written while planning.
     @Test func thePlanIsWhatTheRunUploadsAndDeletes() throws {
         let dir = try TemporaryDirectory()
-        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir, archives: .all)
         let destination = FileStorage(root: dir.at("live"))
         _ = try CatalogPublish(catalog, to: destination).run()
         _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("1")]).run()
@@ -148,7 +148,7 @@ import ZincTestSupport
     /// no longer lists it replaces the destination's.
     @Test func theNewestOrEveryVersionDeletedIsPublished() throws {
         let dir = try TemporaryDirectory()
-        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir, archives: .all)
         let destination = FileStorage(root: dir.at("live"))
         _ = try CatalogPublish(catalog, to: destination).run()
         _ = try VersionDeletion(catalog, bundle: "B", versions: [try VersionSelection("2")]).run()
@@ -161,7 +161,7 @@ import ZincTestSupport
 
     @Test func anInterruptedPublishResumes() throws {
         let dir = try TemporaryDirectory()
-        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir)
+        let catalog = try SampleContent.catalogWithThePhotoReplaced(in: dir, archives: .all)
         let destination = MemoryStorage()
         let commits = Recorder()
         let killed = DispatchSemaphore(value: 0)

@@ -76,19 +76,66 @@ extension Catalog {
         return LMFORecord(version: version, earlierVersions: earlier, scopes: intros)
     }
 
-    /// The record of `version` if it was computed over exactly the versions `below`
-    /// (none were deleted or added under it since); nil otherwise, or when it is missing
-    /// or damaged.
-    private func usableRecord(bundle: String, version: Int, below: ArraySlice<Int>) throws -> LMFORecord? {
+    /// Writes the archives version `version` of `bundle` should have and lacks (see
+    /// `archiveScopes`; the all-files archive of a flavored version only at import) from
+    /// its stored objects, byte for byte as its import would have: in the order of its
+    /// LMFO record, written at import whether or not archives were, or without a usable
+    /// one (versions written by other tools) in the order the versions listed below it
+    /// now give. Flushed before it returns: a pointer may name the version next.
+    /// Returns the paths written.
+    @discardableResult
+    func writeMissingArchives(bundle: String, version: Int) throws -> [String] {
+        let manifest = try manifest(bundle: bundle, version: version)
+        let files = VersionFiles(of: manifest)
+        let missing = try Catalog.archiveScopes(of: manifest, includeMasterArchive: false).filter { scope in
+            try !storage.exists(files.archive(scope))
+        }
+        guard !missing.isEmpty else { return [] }
+        let objects = Dictionary(
+            uniqueKeysWithValues: ([nil] + manifest.flavors).map { scope in
+                (scope, Catalog.distinctSorted(Array(manifest.objectsByDigest(flavor: scope).values)))
+            })
+        let record: LMFORecord
+        if let stored = try storedRecord(bundle: bundle, version: version) {
+            record = stored
+        } else {
+            record = try lmfoRecord(
+                bundle: bundle, version: version, earlierVersions: index().bundle(bundle).versions,
+                scopes: objects.mapValues { $0.map(\.digest) })
+        }
+        for scope in missing {
+            do {
+                try writeArchive(
+                    files.archive(scope),
+                    members: Catalog.archiveMembers(ofDistinct: objects[scope] ?? [], flavor: scope, record: record),
+                    workers: 2 * AvailableCores.count, condition: .ifAbsent)
+            } catch let error as ZincError {
+                // Another writer built it meanwhile, from the same record: the same bytes.
+                guard case .versionFileExists = error.kind else { throw error }
+            }
+        }
+        try storage.flush()
+        return missing.map(files.archive)
+    }
+
+    /// The LMFO record stored for a version, nil when it is missing or damaged.
+    private func storedRecord(bundle: String, version: Int) throws -> LMFORecord? {
         let path = LMFORecord.path(bundle: bundle, version: version)
         guard let bytes = try storage.read(path) else { return nil }
         do {
-            let record = try LMFORecord.parse(bytes, path: storage.location + "/" + path, version: version)
-            return record.earlierVersions == Array(below) ? record : nil
+            return try LMFORecord.parse(bytes, path: storage.location + "/" + path, version: version)
         } catch {
             logger.notice("\(error); computing the archive order from the manifests instead")
             return nil
         }
+    }
+
+    /// The record of `version` if it was computed over exactly the versions `below`
+    /// (none were deleted or added under it since); nil otherwise, or when it is missing
+    /// or damaged.
+    private func usableRecord(bundle: String, version: Int, below: ArraySlice<Int>) throws -> LMFORecord? {
+        guard let record = try storedRecord(bundle: bundle, version: version) else { return nil }
+        return record.earlierVersions == Array(below) ? record : nil
     }
 
     /// Writes one archive: a ustar member per object, named like the object's file,

@@ -27,11 +27,13 @@ public struct DistroUpdate: Sendable {
         return try update(&index)
     }
 
-    /// Returns what it changed.
+    /// Returns what it changed. The version's archives are written first when it lacks
+    /// them, and the archives of a version no pointer names any more are recorded as out
+    /// of use (see `movePointers`).
     @discardableResult
     public func run() throws -> DistroChange {
         try validateNames()
-        return try catalog.updateIndex { index in try update(&index) }
+        return try catalog.movePointers { index in try update(&index) }
     }
 
     private func validateNames() throws {

@@ -4,8 +4,9 @@
 ///    `next_version`, so no other writer, on any machine, can take the same number.
 ///    An import that finds the newest version already holding its files reserves
 ///    nothing and reports it unchanged.
-/// 2. **Write** the archives (in LMFO order over the versions listed at reservation)
-///    and the chunk list, then the manifest, all create-only, each batch flushed.
+/// 2. **Write** the LMFO record and, when the catalog keeps every version's archives,
+///    the archives (in LMFO order over the versions listed at reservation), and the
+///    chunk list, then the manifest, all create-only, each batch flushed.
 /// 3. **Commit**: a compare-and-swap adds the version to the index, unless the index
 ///    has moved on in a way that would make the version wrong:
 ///    - another writer committed the same files meanwhile: the reserved files are
@@ -26,13 +27,16 @@ extension Catalog {
         _ name: String, _ draft: VersionDraft, _ objectsFlush: PendingFlush, comparedWith: Int?,
         options: BundleUpdateOptions, lock: HeldLock
     ) throws -> (BundleUpdateResult, manifestSHA: String?, newBundle: Bool) {
-        try storage.withWriterLock {
+        // Archives at import only when the catalog keeps every version's; otherwise
+        // `update_distro` writes them when a distribution is to name the version.
+        let archives = try archivePolicy() == .all ? archiveScopes(of: draft, options: options) : []
+        return try storage.withWriterLock {
             var reservation: Reservation
             switch try reserveVersion(name, draft, comparedWith: comparedWith, force: options.force) {
             case .unchanged(let version): return (.unchanged(version: version), nil, false)
             case .reserved(let reserved): reservation = reserved
             }
-            var manifestSHA = try writeVersion(name, draft, reservation, objectsFlush, options: options)
+            var manifestSHA = try writeVersion(name, draft, reservation, objectsFlush, archives: archives, options: options)
             for _ in 0..<Self.commitAttempts {
                 // Refuse to commit if `clean` may have taken this import's lock for stale.
                 try lock.confirm()
@@ -40,16 +44,16 @@ extension Catalog {
                 case .committed:
                     return (.created(version: reservation.version), manifestSHA, reservation.version == 1)
                 case .unchanged(let version):
-                    try removeVersion(name, draft, reservation.version, options: options)
+                    try removeVersion(name, reservation.version, archives: archives)
                     return (.unchanged(version: version), nil, false)
                 case .renumbered(let renumbered):
-                    try removeVersion(name, draft, reservation.version, options: options)
+                    try removeVersion(name, reservation.version, archives: archives)
                     reservation = renumbered
-                    manifestSHA = try writeVersion(name, draft, reservation, objectsFlush, options: options)
+                    manifestSHA = try writeVersion(name, draft, reservation, objectsFlush, archives: archives, options: options)
                 case .reordered(let earlierVersions, let latest):
                     reservation.earlierVersions = earlierVersions
                     reservation.latestSeen = latest
-                    try writeArchives(name, draft, reservation, options: options, condition: .always)
+                    try writeArchives(name, draft, reservation, archives: archives, options: options, condition: .always)
                 }
             }
             throw ZincError.indexChangedDuringCommit(location: storage.location, bundle: name, version: reservation.version)
@@ -131,12 +135,12 @@ extension Catalog {
     /// objects are flushed.
     private func writeVersion(
         _ name: String, _ draft: VersionDraft, _ reservation: Reservation, _ objectsFlush: PendingFlush,
-        options: BundleUpdateOptions
+        archives: [String?], options: BundleUpdateOptions
     ) throws -> String {
         let path = VersionFiles(bundle: name, version: reservation.version).manifest
         let manifest = try parallelMap(count: 2, workers: options.workers) { task -> EncodedManifest? in
             guard task == 1 else {
-                try self.writeArchives(name, draft, reservation, options: options, condition: .ifAbsent)
+                try self.writeArchives(name, draft, reservation, archives: archives, options: options, condition: .ifAbsent)
                 return nil
             }
             return try EncodedManifest.encode(path, in: self.storage) { sink in
@@ -158,11 +162,12 @@ extension Catalog {
         return manifest.sha
     }
 
-    /// The archives and LMFO record of a reserved version, ordered over the versions
-    /// listed before it: created, or (`.always`) rebuilt when those versions changed
-    /// before the commit.
+    /// The LMFO record and the archives of scopes `archives` of a reserved version,
+    /// ordered over the versions listed before it: created, or (`.always`) rebuilt when
+    /// those versions changed before the commit. The record is written without archives
+    /// too: an archive written later follows it (see `writeMissingArchives`).
     private func writeArchives(
-        _ name: String, _ draft: VersionDraft, _ reservation: Reservation,
+        _ name: String, _ draft: VersionDraft, _ reservation: Reservation, archives: [String?],
         options: BundleUpdateOptions, condition: WriteCondition
     ) throws {
         var scopes = [String?: [SHA1.Digest]]()
@@ -181,7 +186,7 @@ extension Catalog {
         // waits on its direct writes about as long as it fills a block, the more so while
         // the import's objects are written back beside them.
         let lanes = options.workers ?? 2 * AvailableCores.count
-        for scope in archiveScopes(of: draft, options: options) {
+        for scope in archives {
             try writeArchive(
                 files.archive(scope),
                 members: Catalog.archiveMembers(ofDistinct: draft.distinctObjects(in: scope), flavor: scope, record: record),
@@ -192,8 +197,8 @@ extension Catalog {
 
     /// Removes the files written for a reserved version that will not be committed. No
     /// index lists it and no other writer can take its number, so nobody refers to them.
-    private func removeVersion(_ name: String, _ draft: VersionDraft, _ version: Int, options: BundleUpdateOptions) throws {
-        for path in VersionFiles(bundle: name, version: version).all(archiveScopes: archiveScopes(of: draft, options: options)) {
+    private func removeVersion(_ name: String, _ version: Int, archives: [String?]) throws {
+        for path in VersionFiles(bundle: name, version: version).all(archiveScopes: archives) {
             try storage.delete(path)
         }
     }

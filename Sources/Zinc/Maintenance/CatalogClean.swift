@@ -4,8 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Removes the manifests, archives and objects that no copy of the index refers to,
-/// temporary files abandoned by writers and lock objects whose holders are gone.
+/// Removes the manifests, archives and objects that no copy of the index refers to (an
+/// archive also once no pointer names its version, see `ArchivePolicy`), temporary files
+/// abandoned by writers and lock objects whose holders are gone.
 ///
 /// An operation in two steps, like restic's prune: ``plan()`` decides what to remove and
 /// what to keep (a ``CleanPlan``, which a dry run prints), and ``run(progress:)`` makes the
@@ -114,7 +115,11 @@ public struct CatalogClean: Sendable {
         var neverListed = [String: Bool]()
         for record in records {
             for file in record.files {
-                recordedAt[file] = min(recordedAt[file] ?? .max, record.time)
+                // An archive leaves use each time no pointer names its version any more,
+                // and may be named again in between: its latest record says when it last left.
+                recordedAt[file] =
+                    file.hasPrefix("archives/")
+                    ? max(recordedAt[file] ?? .min, record.time) : min(recordedAt[file] ?? .max, record.time)
                 neverListed[file] = (neverListed[file] ?? true) && record.neverListed
             }
         }

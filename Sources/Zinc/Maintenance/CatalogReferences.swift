@@ -5,15 +5,20 @@ struct CatalogReferences {
 
     /// Every manifest, archive and object file that a version listed by any copy of the
     /// index refers to, leaving out the versions in `excluding` (what a deletion would
-    /// leave referenced). A manifest removed after the copies were read (by a tool that
-    /// deletes versions at once) is skipped once no copy lists its version any more.
+    /// leave referenced). A version's archives count only while a pointer of some copy
+    /// names it, unless the catalog keeps every archive (see `ArchivePolicy`). A manifest
+    /// removed after the copies were read (by a tool that deletes versions at once) is
+    /// skipped once no copy lists its version any more.
     func files(excluding: Set<BundleVersion> = []) throws -> Set<String> {
         var listed = Set<BundleVersion>()
+        var pointed = Set<BundleVersion>()
         for copy in try catalog.indexCopies() {
             for (name, bundle) in copy.bundles {
                 for version in bundle.versions { listed.insert(BundleVersion(bundle: name, version: version)) }
             }
+            pointed.formUnion(copy.pointedVersions)
         }
+        let keepsAll = try catalog.archivePolicy() == .all
         var referenced = Set<String>()
         for item in listed.subtracting(excluding) {
             let manifest: Manifest
@@ -29,15 +34,16 @@ struct CatalogReferences {
                     path: catalog.storage.location + "/" + Manifest.path(bundle: item.bundle, version: item.version),
                     reason: "\(error); clean removed nothing (run verify)")
             }
-            referenced.formUnion(Self.files(of: manifest))
+            referenced.formUnion(Self.files(of: manifest, withArchives: keepsAll || pointed.contains(item)))
         }
         return referenced
     }
 
     /// The files a version's manifest makes part of the catalog: the manifest itself,
-    /// its chunk list and LMFO record, its archives (any that may exist) and its objects.
-    static func files(of manifest: Manifest) -> Set<String> {
-        var files = Set(VersionFiles(of: manifest).all(archiveScopes: [nil] + manifest.flavors))
+    /// its chunk list and LMFO record, its objects, and (`withArchives`: while its
+    /// archives are in use) its archives, any that may exist.
+    static func files(of manifest: Manifest, withArchives: Bool) -> Set<String> {
+        var files = Set(VersionFiles(of: manifest).all(archiveScopes: withArchives ? [nil] + manifest.flavors : []))
         for entry in manifest.files.values {
             let object = entry.object
             if object.sizes.gz >= 0 { files.insert(StoredObject.path(digest: object.digest, format: .gz)) }

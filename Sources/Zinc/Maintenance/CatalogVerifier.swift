@@ -72,11 +72,14 @@ final class CatalogVerifier: Sendable {
         if !trustedKeys.isEmpty { checkSignatures(of: manifests, index: scope == .catalog) }
         let (objectCount, storedDigests) = try checkObjects(of: manifests, layouts: loadChunkLists(of: manifests))
         let allVersions = Dictionary(uniqueKeysWithValues: selected.map { ($0.name, $0.entry.versions) })
-        let archiveCount = try checkArchives(of: manifests, allVersions: allVersions, storedDigests: storedDigests)
+        // Which versions must have their archives (see `ArchivePolicy`): nil, every one.
+        let needingArchives = keepsAllArchives() ? nil : index.pointedVersions
+        let (archiveCount, unarchived) = try checkArchives(
+            of: manifests, allVersions: allVersions, needingArchives: needingArchives, storedDigests: storedDigests)
         return VerificationReport(
             problems: findings.withLock { $0.problems }, bundles: selected.count,
             versions: selected.reduce(0) { $0 + $1.versions.count },
-            objects: objectCount, archives: archiveCount)
+            objects: objectCount, archives: archiveCount, unarchived: unarchived)
     }
 
     func report(_ path: String, _ problem: String) {
@@ -349,13 +352,22 @@ final class CatalogVerifier: Sendable {
         let record: LMFORecord?
     }
 
+    /// Whether the catalog keeps every version's archives; a damaged setting is a problem,
+    /// and the default applies.
+    private func keepsAllArchives() -> Bool {
+        do { return try catalog.archivePolicy() == .all } catch {
+            report(ArchivePolicy.path, Self.describe(error))
+            return false
+        }
+    }
+
     /// Checks the archives of `manifests` (see `archiveChecks`) in parallel; returns how
-    /// many.
+    /// many, and how many versions no pointer names lack theirs.
     private func checkArchives(
-        of manifests: [Manifest], allVersions: [String: [Int]],
+        of manifests: [Manifest], allVersions: [String: [Int]], needingArchives: Set<BundleVersion>?,
         storedDigests: [ObjectKey: SHA1.Digest]
-    ) throws -> Int {
-        let checks = try archiveChecks(of: manifests, allVersions: allVersions)
+    ) throws -> (checked: Int, unarchived: Int) {
+        let (checks, unarchived) = try archiveChecks(of: manifests, allVersions: allVersions, needingArchives: needingArchives)
         let counter = ProgressCounter<MaintenanceProgress>(
             .checkingArchives, totalItems: checks.count,
             totalBytes: checks.reduce(0) { $0 + ($1.size ?? 0) }, report: progress)
@@ -365,22 +377,29 @@ final class CatalogVerifier: Sendable {
             return result
         }
         record(Array(results.joined()))
-        return checks.count
+        return (checks.count, unarchived)
     }
 
-    /// Every archive a version must have, plus the all-files archive of a flavored
-    /// version when present (whether it was asked for is not recorded); an archive whose
-    /// size cannot be read is reported instead.
-    private func archiveChecks(of manifests: [Manifest], allVersions: [String: [Int]]) throws -> [ArchiveCheck] {
+    /// Every archive a version must have (a version of `needingArchives`, nil for all;
+    /// see `ArchivePolicy`), plus every other archive present (whether the all-files
+    /// archive of a flavored version was asked for is not recorded); an archive whose
+    /// size cannot be read is reported instead. Also how many other versions lack one.
+    private func archiveChecks(
+        of manifests: [Manifest], allVersions: [String: [Int]], needingArchives: Set<BundleVersion>?
+    ) throws -> (checks: [ArchiveCheck], unarchived: Int) {
         let records = try checkedRecords(of: manifests, allVersions: allVersions)
         var checks = [ArchiveCheck]()
+        var unarchived = 0
         for (manifest, record) in zip(manifests, records) {
+            let named = needingArchives?.contains(BundleVersion(bundle: manifest.bundle, version: manifest.version)) ?? true
             let required = Catalog.archiveScopes(of: manifest, includeMasterArchive: false)
+            var lacksOne = false
             for scope in Catalog.archiveScopes(of: manifest, includeMasterArchive: true) {
                 let path = Catalog.archivePath(bundle: manifest.bundle, version: manifest.version, flavor: scope)
                 do {
                     let size = try storage.size(of: path)
-                    if size == nil && !required.contains(scope) { continue }
+                    if size == nil && required.contains(scope) && !named { lacksOne = true }
+                    if size == nil && !(required.contains(scope) && named) { continue }
                     checks.append(
                         ArchiveCheck(
                             path: path, manifest: manifest, scope: scope,
@@ -389,8 +408,9 @@ final class CatalogVerifier: Sendable {
                     report(path, "cannot be checked: \(Self.describe(error))")
                 }
             }
+            if lacksOne { unarchived += 1 }
         }
-        return checks
+        return (checks, unarchived)
     }
 
     private func checkArchive(_ archive: ArchiveCheck, storedDigests: [ObjectKey: SHA1.Digest]) -> [Problem] {

@@ -25,7 +25,8 @@ public struct DistroDeletion: Sendable {
     @discardableResult
     public func run() throws -> DistroDeletionPlan {
         try Names.validateDistroName(distro)
-        return try catalog.updateIndex { index in try remove(from: &index) }
+        // The archives of a version no pointer names any more start their grace period.
+        return try catalog.movePointers { index in try remove(from: &index) }
     }
 
     private func remove(from index: inout CatalogIndex) throws -> DistroDeletionPlan {

@@ -83,7 +83,8 @@ public struct Prune: Sendable {
         let versions = deletions.flatMap { deletion in deletion.versions.map { BundleVersion(bundle: deletion.bundle, version: $0) } }
         var files = Set(deletions.flatMap(\.files))
         for version in versions {
-            files.formUnion(CatalogReferences.files(of: try catalog.manifest(bundle: version.bundle, version: version.version)))
+            files.formUnion(
+                CatalogReferences.files(of: try catalog.manifest(bundle: version.bundle, version: version.version), withArchives: true))
         }
         return (versions, files)
     }

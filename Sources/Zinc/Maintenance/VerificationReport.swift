@@ -26,16 +26,27 @@ public struct VerificationReport: Equatable, Sendable, Encodable {
     /// Distinct object files (one per sha and format, however many manifests share it).
     public let objects: Int
     public let archives: Int
+    /// Versions no distribution or `_D` pointer names that lack an archive: not a
+    /// problem, as only those have one (see `ArchivePolicy`).
+    public let unarchived: Int
 
-    public init(problems: [Problem], bundles: Int, versions: Int, objects: Int, archives: Int) {
+    public init(problems: [Problem], bundles: Int, versions: Int, objects: Int, archives: Int, unarchived: Int = 0) {
         self.problems = problems.sorted()
         self.bundles = bundles
         self.versions = versions
         self.objects = objects
         self.archives = archives
+        self.unarchived = unarchived
     }
 
     public var isOK: Bool { problems.isEmpty }
+
+    /// The line saying how many versions lack archives they need not have, nil when none do.
+    public var unarchivedNote: String? {
+        guard unarchived > 0 else { return nil }
+        let versions = HumanFormat.count(unarchived, "version")
+        return "\(versions) no distribution names \(unarchived == 1 ? "has" : "have") no archive: only a version a pointer names needs one"
+    }
 
     /// `Verified 3 bundles, 7 versions, 120 objects, 9 archives: 2 problems`
     public var summary: String {
@@ -48,7 +59,7 @@ public struct VerificationReport: Equatable, Sendable, Encodable {
 
     private enum CodingKeys: CodingKey { case ok, problems, checked }
 
-    private enum CheckedKeys: CodingKey { case bundles, versions, objects, archives }
+    private enum CheckedKeys: CodingKey { case bundles, versions, objects, archives, unarchived }
 
     /// `{"checked":{…},"ok":…,"problems":[{"path":…,"problem":…}]}`, for scripts.
     public func encode(to encoder: any Encoder) throws {
@@ -60,5 +71,6 @@ public struct VerificationReport: Equatable, Sendable, Encodable {
         try checked.encode(versions, forKey: .versions)
         try checked.encode(objects, forKey: .objects)
         try checked.encode(archives, forKey: .archives)
+        try checked.encode(unarchived, forKey: .unarchived)
     }
 }

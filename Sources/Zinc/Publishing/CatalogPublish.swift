@@ -66,7 +66,12 @@ public struct CatalogPublish: Sendable {
     /// clean, with the versions the new index drops taken to leave it now.
     public func plan() throws -> PublishPlan {
         let plan = try transfer()
-        let retired = plan.destinationIndex.map { Self.filesOfVersions(in: $0, notIn: plan.source, among: Array(plan.present.keys)) } ?? []
+        let keepsAll = try catalog.archivePolicy() == .all
+        let retired =
+            plan.destinationIndex.map {
+                Self.filesOfVersions(in: $0, notIn: plan.source, among: Array(plan.present.keys), keepsAll: keepsAll)
+            }
+            ?? []
         let destinationIsCatalog = plan.present[Catalog.commitPoint] != nil || plan.present["index.json"] != nil
         var deleted = [StorageEntry]()
         var clean: CleanPlan?
@@ -95,7 +100,8 @@ public struct CatalogPublish: Sendable {
         if plan.indexChanged, let replaced = try replaceIndex(with: plan.source) {
             // From now on no client reading the destination gets an index listing these:
             // their grace period starts here, whenever a `--delete` run comes.
-            retired = Self.filesOfVersions(in: replaced, notIn: plan.source, among: Array(plan.present.keys))
+            retired = Self.filesOfVersions(
+                in: replaced, notIn: plan.source, among: Array(plan.present.keys), keepsAll: try catalog.archivePolicy() == .all)
             try RetirementRecords(storage: destination).record(retired)
         }
         guard delete else {
@@ -181,30 +187,42 @@ public struct CatalogPublish: Sendable {
         files.filter { isPublished($0.path) }.map { StorageEntry(path: $0.path, size: $0.size, fingerprint: nil) }
     }
 
-    /// Every file the source's copy of `index` makes part of the catalog.
+    /// Every file the source's copy of `index` makes part of the catalog (archives while
+    /// in use, see `CatalogReferences`).
     private func filesReferenced(by index: CatalogIndex) throws -> Set<String> {
+        let keepsAll = try catalog.archivePolicy() == .all
+        let pointed = index.pointedVersions
         var files = Set<String>()
         for (name, bundle) in index.bundles {
             for version in bundle.versions {
-                files.formUnion(CatalogReferences.files(of: try catalog.manifest(bundle: name, version: version)))
+                let inUse = keepsAll || pointed.contains(BundleVersion(bundle: name, version: version))
+                files.formUnion(CatalogReferences.files(of: try catalog.manifest(bundle: name, version: version), withArchives: inUse))
             }
         }
         return files
     }
 
     /// The documents, archives and manifest signatures, among `paths`, of the versions
-    /// `old` lists and `new` does not. Version numbers are never reused, so none of these
-    /// can be listed again; their objects follow them out of the index (see `clean`).
-    private static func filesOfVersions(in old: CatalogIndex, notIn new: CatalogIndex, among paths: [String]) -> [String] {
+    /// `old` lists and `new` does not, and (unless the source keeps every archive) the
+    /// archives of the versions `old` points at and `new` does not. Version numbers are
+    /// never reused, so none of these documents can be listed again; their objects follow
+    /// them out of the index (see `clean`).
+    private static func filesOfVersions(
+        in old: CatalogIndex, notIn new: CatalogIndex, among paths: [String], keepsAll: Bool
+    ) -> [String] {
         var dropped = [VersionFiles]()
         for (name, bundle) in old.bundles {
             let kept = Set(new.bundles[name]?.versions ?? [])
             dropped += bundle.versions.filter { !kept.contains($0) }.map { VersionFiles(bundle: name, version: $0) }
         }
-        guard !dropped.isEmpty else { return [] }
+        let unpointed =
+            keepsAll
+            ? [] : old.pointedVersions.subtracting(new.pointedVersions).map { VersionFiles(bundle: $0.bundle, version: $0.version) }
+        guard !dropped.isEmpty || !unpointed.isEmpty else { return [] }
         let manifests = Set(dropped.map(\.manifest))
         return paths.filter { path in
             dropped.contains { version in version.documents.contains(path) || version.isArchive(path) }
+                || unpointed.contains { $0.isArchive(path) }
                 || ManifestSignature.manifestPath(ofSignature: path).map(manifests.contains) == true
         }.sorted()
     }

@@ -62,6 +62,8 @@ struct ListCatalog: ParsableCommand {
         if json {
             return try printJSON(Report(catalog: try catalog.index().id, bundles: zip(bundles, sized).map(Report.Bundle.init)))
         }
+        // Which archives the sizes leave out: old clients download a version's whole archive.
+        if readsSizes { print(try catalog.archivePolicy().summary) }
         for (bundle, versionSizes) in zip(bundles, sized) {
             if namesOnly {
                 print(bundle.name)

@@ -10,7 +10,10 @@ struct UpdateBundle: ParsableCommand {
             the files equal the newest version's, unless --force. --flavors SPEC is a \
             flavorspec file, or the name of one stored in the catalog (see update_flavorspec): \
             each flavor with more than one file gets its own archive, and the all-files \
-            archive is written only with --include-master-archive.
+            archive is written only with --include-master-archive. Archives are written at \
+            import only when the catalog keeps them for every version (see \
+            update_archive_policy); otherwise update_distro writes them when a distribution \
+            is to name the version.
 
             Left out: what the default ignore list names (.git/, .svn/, .hg/, .DS_Store, \
             Thumbs.db, desktop.ini, *~, .*.swp, .zincignore; --no-default-ignores keeps \
@@ -79,6 +82,7 @@ struct UpdateBundle: ParsableCommand {
     /// then a summary.
     private func preview() throws {
         let preview: ImportPreview
+        let writesArchives: Bool
         do {
             let catalog = try catalog.reference.open()
             preview = try catalog.previewImport(
@@ -86,6 +90,7 @@ struct UpdateBundle: ParsableCommand {
                 options: try Self.updateOptions(
                     for: catalog, force: force,
                     options: options, bar: nil))
+            writesArchives = try catalog.archivePolicy() == .all
         }
         if json {
             return try printJSON(PreviewReport(bundle: name, preview: preview, force: force))
@@ -101,7 +106,8 @@ struct UpdateBundle: ParsableCommand {
             "Would create a new version of '\(name)'\(against): \(HumanFormat.count(preview.files)) files, "
                 + "\(HumanFormat.count(preview.added.count)) added, \(HumanFormat.count(preview.changed.count)) changed, "
                 + "\(HumanFormat.count(preview.removed.count)) removed; \(HumanFormat.count(preview.newObjects)) new "
-                + "object\(preview.newObjects == 1 ? "" : "s") (\(HumanFormat.bytes(preview.newObjectBytes)) before compression) and its archive"
+                + "object\(preview.newObjects == 1 ? "" : "s") (\(HumanFormat.bytes(preview.newObjectBytes)) before compression)"
+                + (writesArchives ? " and its archive" : "")
         )
     }
 

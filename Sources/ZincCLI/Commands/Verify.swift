@@ -82,6 +82,7 @@ struct Verify: ParsableCommand {
             try printJSON(report)
         } else {
             for problem in report.problems { print(problem) }
+            if let note = report.unarchivedNote { print(note) }
             print(report.summary)
         }
         if !report.isOK { throw ExitStatus.problemsFound }
