@@ -134,6 +134,9 @@ import ZincTestSupport
         try dir.write("src/docs/a.txt", "alpha")
         try dir.write("src/b.txt", "beta?")
         try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src")
+        // Archives are priced where they are: once a distribution names the version.
+        #expect(!(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "2", "--to", "3").contains("archive")))
+        try zinc("update_distro", "--catalog", "cat", "--id", "B", "--name", "test", "--version", "3")
         #expect(
             try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "2", "--to", "3") == """
                 B: version 2 -> 3

@@ -22,6 +22,9 @@ import Darwin
         _ = try zincSucceeds(
             ["update_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--source", "src", "--quiet"],
             in: dir.path)
+        // An archive to serve: master names the version.
+        _ = try zincSucceeds(
+            ["update_distro", "--catalog", "cat", "--id", "BasicAdjectives", "--name", "master", "--version", "1"], in: dir.path)
         try dir.write("secret.txt", "outside the catalog")
     }
 

@@ -54,6 +54,7 @@ import ZincTestSupport
         try SampleContent.basicAdjectives(in: dir)
         try dir.write("src/video/intro.mp4", SampleContent.noise(7 << 20, seed: 3))  // stored raw, in parts
         let catalog = try Catalog.create(id: "com.example.headers", in: storage)
+        try catalog.setArchivePolicy(.all)  // every kind of archive upload, at import
         let spec = try Flavorspec.parse(Array(#"{"phone": ["- video/*", "+ *"], "tablet": ["+ *"]}"#.utf8), source: "devices.json")
         try FlavorspecStore(storage: storage).save(spec, as: "devices")
         _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec, includeMasterArchive: true))

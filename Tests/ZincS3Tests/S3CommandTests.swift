@@ -77,6 +77,10 @@ import ZincTestSupport
         #expect(try keys() == ["catalog.json", "catalog.json.gz", "config.json", "index.json", "index.json.gz"])
         let again = try run(["create_catalog", "--id", "com.example.s3", "--dest", catalog])
         #expect(again.status == 1 && again.stderr.contains(catalog), "\(again.stderr)")
+        // Archives of every version, as the removals below look at an unnamed version's.
+        #expect(
+            try both(["update_archive_policy", "--catalog", "CAT", "--keep", "all"])
+                == "archives: kept for every version (config/archives.json)\n")
 
         #expect(
             try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
@@ -149,6 +153,8 @@ import ZincTestSupport
     /// once: each gets a version of its own whose manifest lists its own files.
     @Test func concurrentImportsIntoOneBundleEachGetTheirOwnVersion() throws {
         try zinc("create_catalog", "--id", "com.example.race", "--dest", catalog)
+        // Archives at import, so that the races rebuild them.
+        try zinc("update_archive_policy", "--catalog", catalog, "--keep", "all")
         try SampleContent.basicAdjectives(in: dir, at: "base")
         #expect(
             try zinc("update_bundle", "--catalog", catalog, "--name", "B", "--source", "base")

@@ -16,6 +16,8 @@ import ZincTestSupport
         bucket = try server.makeBucket()
         dir = try TemporaryDirectory()
         _ = try S3PublishTests.twoVersionsOfB(id: "com.example.record", in: dir)
+        // Archives of every version, as the records below name an unnamed version's.
+        #expect(try ZincBinary.run(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path).status == 0)
     }
 
     private func zinc(_ arguments: [String]) throws -> String {

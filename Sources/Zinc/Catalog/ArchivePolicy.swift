@@ -47,6 +47,12 @@ extension Catalog {
         return try ArchivePolicy.parse(bytes, path: storage.location + "/" + ArchivePolicy.path)
     }
 
+    /// Whether the catalog holds the archive of `manifest`'s version (of `flavor`, nil
+    /// for the all-files one): for pricing updates (see `FetchPlan`).
+    func holdsArchive(of manifest: Manifest, flavor: String?) throws -> Bool {
+        try storage.exists(VersionFiles(of: manifest).archive(flavor))
+    }
+
     /// Sets the archive policy. Setting `all` then writes the archives every listed
     /// version lacks (under the shared import lock, so that no clean removes them
     /// meanwhile), so that the catalog holds what an import with `all` would have

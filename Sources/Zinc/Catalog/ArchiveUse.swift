@@ -40,14 +40,18 @@ extension Catalog {
                 // A change that cannot be made throws from the swap below, which repairs
                 // lagging index copies first (as every writing command does).
                 if (try? change(&planned)) == nil { planned = current }
-                for item in planned.pointedVersions.subtracting(before).subtracting(ready) {
+                let leaving = before.subtracting(planned.pointedVersions)
+                let named = planned.pointedVersions.subtracting(before).subtracting(ready)
+                // A change a signed catalog refuses writes nothing, archives and records included.
+                if !named.isEmpty || (recordsUse && !leaving.isEmpty) { try CommitSigning(catalog: self).checkUnsignedChangeAllowed() }
+                for item in named {
                     try writeMissingArchives(bundle: item.bundle, version: item.version)
                     ready.insert(item)
                 }
                 // Before the swap as well as after: a kill between the swap and the second
                 // record must not leave an older record (from an earlier time out of use)
                 // as the one that says when these archives left use.
-                if recordsUse { try retireArchives(of: before.subtracting(planned.pointedVersions)) }
+                if recordsUse { try retireArchives(of: leaving) }
                 try lock.confirm()
                 let swapped = try updateIndex { index -> (result: R, leaving: Set<BundleVersion>)? in
                     let before = index.pointedVersions

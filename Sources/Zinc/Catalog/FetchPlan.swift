@@ -45,6 +45,8 @@ public struct FetchPlan: Equatable, Sendable {
     ///   - missing: the objects of the version not in the repo.
     ///   - archiveObjects: every object of the version's archive (of the flavor).
     ///   - fileCount: the version's files (of the flavor); one file gets no archive.
+    ///   - archiveStored: whether the catalog holds the archive (a version no distribution
+    ///     names may lack it, see `ArchivePolicy`); without it only objects are priced.
     ///   - archivePath: the catalog-relative path of that archive.
     ///   - model: how requests weigh against bytes.
     ///   - forced: a strategy to use whatever the estimates say (benchmarks, debugging).
@@ -53,12 +55,13 @@ public struct FetchPlan: Equatable, Sendable {
     ///     archive, and a prefix holding the others holds them too.
     public static func make(
         missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
-        archivePath: String, model: CostModel, forced: FetchStrategy? = nil, chunked: [StoredObject] = []
+        archiveStored: Bool = true, archivePath: String, model: CostModel, forced: FetchStrategy? = nil,
+        chunked: [StoredObject] = []
     ) -> FetchPlan {
         let sorted = missing.sorted { $0.sha < $1.sha }
         let prefix = (sorted + chunked).reduce(Int64(0)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
         let whole = archiveObjects.reduce(Int64(2 * TarHeader.blockSize)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
-        let hasArchive = fileCount > 1
+        let hasArchive = fileCount > 1 && archiveStored
         var transfers: [FetchStrategy: Transfer] = [
             .objects: Transfer(requests: sorted.count, bytes: sorted.reduce(0) { $0 + $1.preferredSize })
         ]

@@ -69,10 +69,11 @@ public struct VersionDiff: Equatable, Sendable {
     /// Compares two manifests of the same bundle. `flavor` must be one both versions have
     /// (nil compares all files). With the versions' chunk lists, objects that share
     /// chunks with the old version's are priced as ranges, and gzipped large objects get
-    /// their content sizes.
+    /// their content sizes. `archiveStored`: whether the catalog holds `new`'s archive
+    /// (of the flavor); without it the archive strategies are not priced.
     public init(
         from old: Manifest, to new: Manifest, flavor: String? = nil, model: CostModel = CostModel(),
-        chunkLists: (old: ChunkList?, new: ChunkList?) = (nil, nil)
+        chunkLists: (old: ChunkList?, new: ChunkList?) = (nil, nil), archiveStored: Bool = true
     ) throws {
         try old.requireFlavor(flavor)
         try new.requireFlavor(flavor)
@@ -123,7 +124,7 @@ public struct VersionDiff: Equatable, Sendable {
             uniqueKeysWithValues: whole.map { ($0.digest, $0.preferredSize) } + assemblies.map { ($0.object.digest, $0.fetchedBytes) })
         self.plan = FetchPlan.make(
             missing: whole,
-            archiveObjects: Array(wanted.values), fileCount: fileCount,
+            archiveObjects: Array(wanted.values), fileCount: fileCount, archiveStored: archiveStored,
             archivePath: Catalog.archivePath(bundle: new.bundle, version: new.version, flavor: flavor),
             model: model, chunked: assemblies.map(\.object))
     }
@@ -183,7 +184,8 @@ extension VersionDiff {
         let new = try catalog.manifest(bundle: bundle, version: target)
         self = try VersionDiff(
             from: old, to: new, flavor: flavor, model: model,
-            chunkLists: (catalog.chunkList(of: old), catalog.chunkList(of: new)))
+            chunkLists: (catalog.chunkList(of: old), catalog.chunkList(of: new)),
+            archiveStored: catalog.holdsArchive(of: new, flavor: flavor))
         defaultBase = reason
     }
 

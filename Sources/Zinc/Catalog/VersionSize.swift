@@ -13,10 +13,11 @@ public struct VersionSize: Equatable, Sendable {
     public let update: VersionDiff?
 
     /// The sizes of `manifest`'s files (of `flavor`, all for nil) and, with the previous
-    /// version's manifest, its update.
+    /// version's manifest, its update (`archiveStored`: priced with the version's archive).
     public init(
         _ manifest: Manifest, chunks: ChunkList?, flavor: String? = nil,
-        previous: (manifest: Manifest, chunks: ChunkList?)? = nil, model: CostModel = CostModel()
+        previous: (manifest: Manifest, chunks: ChunkList?)? = nil, model: CostModel = CostModel(),
+        archiveStored: Bool = true
     ) throws {
         var content = SizeTotal()
         var files = 0
@@ -31,7 +32,9 @@ public struct VersionSize: Equatable, Sendable {
         self.content = content
         self.stored = stored
         update = try previous.map {
-            try VersionDiff(from: $0.manifest, to: manifest, flavor: flavor, model: model, chunkLists: ($0.chunks, chunks))
+            try VersionDiff(
+                from: $0.manifest, to: manifest, flavor: flavor, model: model, chunkLists: ($0.chunks, chunks),
+                archiveStored: archiveStored)
         }
     }
 }
@@ -48,6 +51,9 @@ extension VersionSize {
         try Names.validateBundleName(bundle)
         let entry = try catalog.index().bundle(bundle)
         let window = 4 * AvailableCores.count
+        // One listing rather than a look-up per version: few are left where a version
+        // needs an archive only while a distribution names it.
+        let archives = Set(try catalog.storage.list("archives"))
         var sizes = [VersionSize]()
         var held = [Int: (manifest: Manifest, chunks: ChunkList?)]()
         for start in stride(from: 0, to: versions.count, by: window) {
@@ -62,7 +68,10 @@ extension VersionSize {
             let current = held
             sizes += try parallelMap(count: wanted.count, workers: nil) { i in
                 let (manifest, chunks) = current[wanted[i]]!
-                return try VersionSize(manifest, chunks: chunks, previous: previous[i].map { current[$0]! }, model: model)
+                let archive = VersionFiles(bundle: bundle, version: wanted[i]).archive(nil)
+                return try VersionSize(
+                    manifest, chunks: chunks, previous: previous[i].map { current[$0]! }, model: model,
+                    archiveStored: archives.contains(archive))
             }
             // Only the last may be the previous of the next window's first.
             held = held.filter { $0.key == wanted.last }
