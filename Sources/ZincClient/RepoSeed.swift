@@ -129,7 +129,7 @@ extension Repo {
             let flavor = seed.description.flavor
 
             var sources = state.catalogs[catalog] ?? .init()
-            for url in urls where !sources.urls.contains(url) { sources.urls.append(url) }
+            for url in urls { sources.add(url) }
             if !trustedKeys.isEmpty { sources.trustedKeys = trustedKeys }
             state.catalogs[catalog] = sources
             // As `track` does: the version checked out stays when the flavor does.

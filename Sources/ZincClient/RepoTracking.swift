@@ -9,8 +9,9 @@ import Foundation
 extension Repo {
     /// Starts tracking `bundle` of the catalog at `url` (or a local path, see
     /// `catalogURL(forLocation:)`). The catalog's index is fetched once to learn its id
-    /// (a catalog id may gather several URLs, tried in order) and to check that the
-    /// bundle and distro exist; the files come with the next sync. With `trustedKeys`
+    /// (a catalog id may gather several URLs, tried in order; a URL it has already in
+    /// another spelling, such as with a trailing `/` or the host in capitals, is not added
+    /// again) and to check that the bundle and distro exist; the files come with the next sync. With `trustedKeys`
     /// (several during a key rotation), they replace the catalog's trusted keys, and
     /// syncs then use only an index and manifests signed by one of them; without, the
     /// catalog keeps those it has. With `writableFiles`, the bundle's files are the app's
@@ -63,8 +64,9 @@ extension Repo {
                     sources.indexSequence = checked.signature.sequence
                 }
                 _ = try VersionSpec.distro(distro).resolve(in: try index.bundle(bundle), name: bundle)
-                if !sources.urls.contains(url) { sources.urls.append(url) }
-                sources.etags[url] = nil  // the next sync fetches the index again and stores what it sees
+                // A spelling of a URL already there (a trailing `/`, another case) adds no source.
+                let kept = sources.add(url)
+                sources.etags[kept] = nil  // the next sync fetches the index again and stores what it sees
                 state.catalogs[index.id] = sources
                 var tracked = RepoState.TrackedBundle(catalog: index.id, bundle: bundle, distro: distro, flavor: flavor)
                 tracked.writableFiles = writableFiles
@@ -78,13 +80,14 @@ extension Repo {
 
     /// Stops tracking a bundle and removes its folder and whatever only it used.
     /// - Parameters:
-    ///   - catalog: the catalog's id, or any location it was tracked at (as `track` took it).
+    ///   - catalog: the catalog's id, or any location it was tracked at (as `track` took
+    ///     it, in any spelling `track` takes as the same: see `comparableCatalogURL`).
     ///   - bundle: the bundle's name.
     public func untrack(catalog: String, bundle: String) throws {
         try withLock(exclusive: true) {
             var state = try loadState()
             let url = catalogURL(forLocation: catalog)
-            let id = state.catalogs[catalog] != nil ? catalog : state.catalogs.first { $0.value.urls.contains(url) }?.key ?? catalog
+            let id = state.catalogs[catalog] != nil ? catalog : state.catalogs.first { $0.value.spelling(of: url) != nil }?.key ?? catalog
             guard let i = state.bundles.firstIndex(where: { $0.catalog == id && $0.bundle == bundle }) else {
                 throw ClientError.notTracked(catalog: id, bundle: bundle)
             }

@@ -9,7 +9,8 @@ struct Track: ParsableCommand {
         discussion: """
             Fetches the catalog's index once to learn its id and check the bundle and distro. \
             Tracking another URL of the same catalog id adds it as a further source, tried \
-            in order when an earlier one fails. Tracking a bundle again changes its distro \
+            in order when an earlier one fails; another spelling of a URL it has (a trailing \
+            '/', the scheme's or host's case, the default port) adds none. Tracking a bundle again changes its distro \
             or flavor. The files arrive with the next 'sync'.
             """
     )

@@ -12,7 +12,8 @@ struct Untrack: ParsableCommand {
 
     @Option(
         name: [.customLong("catalog"), .customLong("catalog-id")],
-        help: ArgumentHelp("The catalog: its id (as 'status' shows it), or the URL or path it was tracked at.", valueName: "CAT"))
+        help: ArgumentHelp(
+            "The catalog: its id (as 'status' shows it), or the URL or path it was tracked at (in any spelling).", valueName: "CAT"))
     var catalog: String
 
     @Option(help: "The bundle name.")
