@@ -63,7 +63,10 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         let stamps = ObjectStamps.parse(bytes)
         _ = stamps.stamps.values.map { $0.size &+ $0.modified }
     },
-    "seed-description": { _ = try? SeedFolder.parse($0, path: "seed.json") },
+    "seed-description": { bytes in
+        _ = try? SeedFolder.parse(bytes, path: "seed.json")
+        _ = try? SeedFolder.parseDistro(bytes, path: "seed-distro.json")
+    },
     "lock-record": { _ = try? LockRecord.parse($0) },
     "s3-xml": { bytes in
         guard let document = XMLElement.parse(bytes) else { return }

@@ -30,6 +30,9 @@ public struct SeedResult: Equatable, Sendable, Encodable {
     /// The version the seed holds.
     public let version: Int
     public let flavor: String?
+    /// The distribution the bundle is tracked at: the one given to `seed`, or else the
+    /// seed's own (`seed-distro.json`), or else master.
+    public let distro: String
     /// The files of that version (of the flavor).
     public let files: Int
     /// Objects placed from the seed's files, and their bytes, by how: a hard link or a
@@ -51,7 +54,7 @@ public struct SeedResult: Equatable, Sendable, Encodable {
     public let checkedOutVersion: Int
 
     private enum CodingKeys: String, CodingKey {
-        case catalog, bundle, version, flavor, files, hashed, switched
+        case catalog, bundle, version, flavor, distro, files, hashed, switched
         case linkedObjects = "linked_objects"
         case clonedObjects = "cloned_objects"
         case copiedObjects = "copied_objects"
@@ -108,18 +111,21 @@ extension Repo {
     ///   - sources: where later syncs fetch the catalog (URLs or local paths, as `track`
     ///     takes them), added to those the repo has for it.
     ///   - distro: the distribution later syncs follow; it must exist in the seed's index.
+    ///     Nil: the one the seed was exported by (`seed-distro.json`, which `zinc
+    ///     export_seed --distro D` writes), or master for a seed without it.
     ///   - trustedKeys: replace the catalog's trusted keys, as with `track`.
     ///   - hashing: when to hash the seed's files (see ``SeedHashing``).
     ///   - writableFiles: give the app files it may write to
     ///     (``RepoState/TrackedBundle/writableFiles``).
     @discardableResult
     public func seed(
-        from seedFolder: String, sources: [String], distro: String = "master", trustedKeys: [PublicKey] = [],
+        from seedFolder: String, sources: [String], distro: String? = nil, trustedKeys: [PublicKey] = [],
         hashing: SeedHashing = .whenSigned, writableFiles: Bool = false
     ) throws -> SeedResult {
-        try Names.validateDistroName(distro)
+        try distro.map(Names.validateDistroName)
         let urls = sources.map(catalogURL(forLocation:))
         let seed = try SeedReader(folder: seedFolder, repo: self)
+        let distro = distro ?? seed.description.distro ?? "master"
         return try withLock(exclusive: true) {
             var state = try loadState()
             let keys = trustedKeys.isEmpty ? state.catalogs[seed.description.catalog]?.trustedKeys ?? [] : trustedKeys
@@ -172,7 +178,7 @@ extension Repo {
                 check.saveStamps()
             }
             return SeedResult(
-                catalog: catalog, bundle: bundle, version: version, flavor: flavor,
+                catalog: catalog, bundle: bundle, version: version, flavor: flavor, distro: distro,
                 files: checked.manifest.paths(flavor: flavor).count, linkedObjects: placement.count[.linked, default: 0],
                 clonedObjects: placement.count[.cloned, default: 0], copiedObjects: placement.count[.copied, default: 0],
                 linkedBytes: placement.bytes[.linked, default: 0], clonedBytes: placement.bytes[.cloned, default: 0],
@@ -237,7 +243,12 @@ private struct SeedReader: Sendable {
         guard let bytes = try AtomicFile.read(file, limit: Int64(SeedFolder.descriptionSizeLimit)) else {
             throw ZincError.io(path: file, operation: "read", errno: ENOENT)
         }
-        description = try SeedFolder.parse(bytes, path: file)
+        var description = try SeedFolder.parse(bytes, path: file)
+        let distroFile = folder + "/" + SeedFolder.distroFile
+        if let distroBytes = try AtomicFile.read(distroFile, limit: Int64(SeedFolder.descriptionSizeLimit)) {
+            description.distro = try SeedFolder.parseDistro(distroBytes, path: distroFile)
+        }
+        self.description = description
         self.repo = repo
         chain = SourceChain(catalog: url, sources: [FileCatalogSource(url: url, root: folder)], temporaryFolder: repo.temporaryFolder)
     }

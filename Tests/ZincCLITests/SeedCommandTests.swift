@@ -57,6 +57,61 @@ import ZincTestSupport
         #expect(try zinc(["repo", "verify", "--repo", "device"], in: dir) == "com.example.app.B 1: healthy\n")
     }
 
+    /// A seed carries the distribution it was exported by (`seed-distro.json`), which a
+    /// repo started from it follows unless `repo seed --distro` says otherwise; a seed of
+    /// a version by number carries none, and its repo follows master.
+    @Test func aSeedIsTrackedAtTheDistributionItWasExportedBy() throws {
+        let dir = try TemporaryDirectory()
+        try ClientSyncTests.publishB(in: dir, version: 1)
+        try dir.write("src/more.txt", "new in version 2")
+        try ClientSyncTests.publishB(in: dir, version: 2)  // master: 2
+        try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "legacy", "--version", "1"], in: dir)
+        let exported = try zinc(
+            ["export_seed", "--catalog", "cat", "--bundle", "B", "--distro", "legacy", "--out", "legacy", "--quiet"], in: dir)
+        #expect(exported.hasPrefix("Exported a seed of 'B' version 1 (3 files, ") && exported.contains("unsigned, distribution 'legacy')"))
+        #expect(try dir.read("legacy/seed-distro.json") == Array(#"{"distro":"legacy","format":1}"#.utf8))
+        #expect(try dir.read("legacy/seed.json") == Array(#"{"bundle":"B","catalog":"com.example.app","format":1,"version":1}"#.utf8))
+        let json = try zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--version", "1", "--out", "numbered", "--json"], in: dir)
+        let numbered = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(numbered["version"] as? Int == 1 && numbered["distro"] == nil && !dir.exists("numbered/seed-distro.json"))
+
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        let seeded = try zinc(["repo", "seed", "--repo", "device", "--seed", "legacy", "--catalog", server.url], in: dir)
+        #expect(
+            seeded.hasPrefix("com.example.app.B: seeded version 1, 3 files; ") && seeded.hasSuffix("; tracked at distribution 'legacy'\n"))
+        #expect(try zinc(["sync", "--repo", "device"], in: dir) == "com.example.app.B: up to date at version 1\n")
+        #expect(try zinc(["status", "--repo", "device"], in: dir).hasPrefix("com.example.app.B @legacy: local 1, remote 1, "))
+
+        // Told otherwise, or given a seed without the file, the repo follows master.
+        for (seed, distro) in [("legacy", ["--distro", "master"]), ("numbered", [])] {
+            let repo = "device-" + seed
+            let output = try zinc(["repo", "seed", "--repo", repo, "--seed", seed, "--catalog", server.url, "--json"] + distro, in: dir)
+            let result = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+            #expect(result["distro"] as? String == "master", "\(seed)")
+            #expect(try zinc(["sync", "--repo", repo], in: dir).hasPrefix("com.example.app.B: 1 -> 2 ("), "\(seed)")
+        }
+    }
+
+    /// `seed-distro.json` comes with the app, untrusted as the rest: a file that is not
+    /// one is refused, naming it, before anything is placed.
+    @Test func aDamagedSeedDistroFileIsRefusedNamingIt() throws {
+        let dir = try TemporaryDirectory()
+        try ClientSyncTests.publishB(in: dir, version: 1)
+        try zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "seed", "--quiet"], in: dir)
+        #expect(try dir.read("seed/seed-distro.json") == Array(#"{"distro":"master","format":1}"#.utf8))
+        for (content, reason) in [
+            (#"{"distro":"../up","format":1}"#, "'../up'"), (#"{"distro":"legacy","format":1,"extra":1}"#, "unknown key 'extra'"),
+            (#"{"distro":"legacy","format":2}"#, "no 'format' 1"), (#"{"format":1}"#, "no string 'distro'"),
+            (String(repeating: " ", count: 65 << 10), "larger than 65536 bytes"), ("[]", "not a JSON object"),
+        ] {
+            try dir.write("seed/seed-distro.json", content)
+            let result = try ZincBinary.run(["repo", "seed", "--repo", "device", "--seed", "seed", "--catalog", "cat"], in: dir.path)
+            #expect(
+                result.status != 0 && result.stderr.contains("seed/seed-distro.json") && result.stderr.contains(reason), "\(result.stderr)")
+            #expect(!dir.exists("device/bundles/com.example.app.B-1"))
+        }
+    }
+
     @discardableResult
     private func zinc(_ arguments: [String], in dir: TemporaryDirectory) throws -> String {
         try zincSucceeds(arguments, in: dir.path)

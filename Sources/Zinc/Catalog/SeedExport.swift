@@ -11,7 +11,8 @@ import Darwin
 
 /// Writes a seed of one bundle version into the new folder `destination` (see
 /// ``SeedFolder``): the index as `catalog.json` holds it, the version's manifest, the
-/// signatures of both when the catalog is signed, and the files, each checked
+/// signatures of both when the catalog is signed, the distribution when `spec` is one
+/// (`seed-distro.json`, which a client started from the seed follows), and the files, each checked
 /// against its SHA-1 as a ``BundleClone`` checks it and left read-only, so that a client
 /// may hard-link its objects to them.
 ///
@@ -58,7 +59,11 @@ public struct SeedExport: Sendable {
         let manifest = try Manifest.parse(manifestJSON, path: manifestLocation)
         let paths = try manifest.paths(ofExistingFlavor: options.flavor)
         let manifestSignatures = try self.manifestSignatures(of: manifest, bytes: manifestJSON)
-        let seed = SeedFolder(catalog: index.index.id, bundle: bundle, version: version, flavor: options.flavor)
+        // A version chosen by a distribution carries it, which a client started from the
+        // seed then follows; one chosen by number or as the latest carries none.
+        var distro: String?
+        if case .distro(let name) = spec { distro = name }
+        let seed = SeedFolder(catalog: index.index.id, bundle: bundle, version: version, flavor: options.flavor, distro: distro)
 
         let root = destination.count > 1 && destination.hasSuffix("/") ? String(destination.dropLast()) : destination
         let path = root.contains("/") ? root : "./" + root
@@ -77,6 +82,7 @@ public struct SeedExport: Sendable {
             (SeedFolder.descriptionFile, seed.encoded()), (SeedFolder.indexFile, GzipCompressor.compress(index.bytes)),
             (seed.manifestFile, GzipCompressor.compress(manifestJSON)),
         ]
+        if let distroBytes = seed.encodedDistro() { documents.append((SeedFolder.distroFile, distroBytes)) }
         if let indexSignature { documents.append((IndexSignature.path, indexSignature)) }
         documents += manifestSignatures.map { ($0.path, $0.bytes) }
         for (file, bytes) in documents {

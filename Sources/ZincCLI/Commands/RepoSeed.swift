@@ -10,8 +10,9 @@ struct RepoSeed: ParsableCommand {
             Checks the seed (its index, manifest and, with trusted keys, their signatures), \
             puts each file's object into the repo by hard link or clone where the file system \
             allows (a copy otherwise), builds the bundle's folder and tracks the bundle at \
-            --distro, fetched from each --catalog by later syncs. Creates the repo (--repo DIR, \
-            or $ZINC_REPO) when missing. Files are hashed with --hash or trusted keys (the \
+            --distro (by default the distribution the seed was exported by, named in its \
+            seed-distro.json, or master), fetched from each --catalog by later syncs. Creates \
+            the repo (--repo DIR, or $ZINC_REPO) when missing. Files are hashed with --hash or trusted keys (the \
             repo's own for that catalog count); otherwise only their sizes are checked. A repo \
             holding this bundle at the seed's version or a newer one keeps it: an older seed \
             never replaces newer content.
@@ -29,8 +30,8 @@ struct RepoSeed: ParsableCommand {
             valueName: "URL"))
     var catalog: [String] = []
 
-    @Option(help: "The distribution later syncs follow.")
-    var distro = "master"
+    @Option(help: "The distribution later syncs follow (default: the seed's, else master).")
+    var distro: String?
 
     @Option(
         name: .customLong("trusted-key"),
@@ -46,7 +47,7 @@ struct RepoSeed: ParsableCommand {
 
     @Flag(
         help: """
-            Print one JSON document: catalog, bundle, version, flavor, files, {linked,cloned,copied}_objects and _bytes, \
+            Print one JSON document: catalog, bundle, version, flavor, distro, files, {linked,cloned,copied}_objects and _bytes, \
             present_objects, hashed, switched, checked_out_version.
             """)
     var json = false
@@ -61,8 +62,9 @@ struct RepoSeed: ParsableCommand {
             return
         }
         let name = "\(result.catalog).\(result.bundle)" + (result.flavor.map { "~" + $0 } ?? "")
+        let tracked = "; tracked at distribution '\(result.distro)'"
         guard result.switched else {
-            print("\(name): kept version \(result.checkedOutVersion); the seed holds version \(result.version)")
+            print("\(name): kept version \(result.checkedOutVersion); the seed holds version \(result.version)" + tracked)
             return
         }
         var placed = [String]()
@@ -75,7 +77,7 @@ struct RepoSeed: ParsableCommand {
         if result.presentObjects > 0 { placed.append("\(HumanFormat.count(result.presentObjects, "object")) already present") }
         print(
             "\(name): seeded version \(result.version), \(HumanFormat.count(result.files, "file")); "
-                + (placed.isEmpty ? "no objects" : placed.joined(separator: ", ")) + (result.hashed ? "; hashed" : ""))
+                + (placed.isEmpty ? "no objects" : placed.joined(separator: ", ")) + (result.hashed ? "; hashed" : "") + tracked)
     }
 
     /// The repo, created first when --repo (or $ZINC_REPO) names a folder without one: a
