@@ -95,7 +95,7 @@ struct GarbageCollector {
         }
         // A chunk record goes with its object (repos made before chunks have no folder).
         if FileManager.default.fileExists(atPath: repo.chunksFolder) {
-            for name in try entries(repo.chunksFolder) where !referenced.contains(name) {
+            for name in try entries(repo.chunksFolder) where Names.isSHA1(name) && !referenced.contains(name) {
                 try Self.remove(repo.chunksFolder + "/" + name)
             }
         }

@@ -39,16 +39,27 @@ struct LocalChunks: Sendable {
     /// Whether the repo holds any chunk record, making them first where large objects
     /// have none: a repo made before chunks were, or one started from a seed (whose
     /// objects arrive without the hashing that records them).
+    ///
+    /// Finding the large objects takes a `stat` of every object, so it is done once:
+    /// `chunks/.indexed` says every object has its record from then on (each one verified
+    /// into the repo gets its record as it arrives), until objects arrive without one
+    /// (`objectsArrivedUnrecorded`).
     static func exist(in repo: Repo) throws -> Bool {
-        if try hasEntries(repo.chunksFolder) { return true }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: repo.objectsFolder)) ?? []
-        let large = names.contains { name in
-            var info = stat()
-            return Names.isSHA1(name) && stat(repo.objectFile(name), &info) == 0 && Int64(info.st_size) >= ContentChunker.threshold
+        let marker = repo.chunksFolder + "/" + indexedMarker
+        if access(marker, F_OK) != 0 {
+            _ = try index(repo)
+            let created = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if created >= 0 { close(created) }
         }
-        guard large else { return false }
-        _ = try index(repo)
         return try hasEntries(repo.chunksFolder)
+    }
+
+    private static let indexedMarker = ".indexed"
+
+    /// Says that objects arrived without their records (from a seed): the next update
+    /// indexes the repo again.
+    static func objectsArrivedUnrecorded(in repo: Repo) {
+        unlink(repo.chunksFolder + "/" + indexedMarker)
     }
 
     private static func hasEntries(_ path: String) throws -> Bool {

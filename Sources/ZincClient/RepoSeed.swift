@@ -338,6 +338,8 @@ private struct SeedReader: Sendable {
         let placed = try parallelMap(count: wanted.count, workers: nil) { [wanted] i in
             try place(wanted[i].object, from: wanted[i].path, hashing: hashing, signedSHA256: signedContent?[wanted[i].object.digest])
         }
+        // The seed's files arrive without the hashing that records their chunks.
+        if !wanted.isEmpty { LocalChunks.objectsArrivedUnrecorded(in: repo) }
         for ((object, _), (method, size)) in zip(wanted, placed) {
             placement.count[method, default: 0] += 1
             placement.bytes[method, default: 0] += size
