@@ -72,15 +72,16 @@ struct LocalChunks: Sendable {
     }
 
     /// Indexes every object of the repo large enough to be chunked, computing the records
-    /// it lacks.
-    static func index(_ repo: Repo) throws -> LocalChunks {
+    /// it lacks. The `damaged` objects are no seeds: a sync removes them before it reads
+    /// any chunk, and a plan, which keeps them, prices their chunks as that sync fetches them.
+    static func index(_ repo: Repo, damaged: Set<String> = []) throws -> LocalChunks {
         var index = LocalChunks()
         if mkdir(repo.chunksFolder, 0o755) != 0, errno != EEXIST {
             throw ZincError.io(path: repo.chunksFolder, operation: "create folder", errno: errno)
         }
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: repo.objectsFolder) } catch { return index }
-        for name in names where Names.isSHA1(name) {
+        for name in names where Names.isSHA1(name) && !damaged.contains(name) {
             let path = repo.objectFile(name)
             var info = stat()
             guard stat(path, &info) == 0, Int64(info.st_size) >= ContentChunker.threshold else { continue }

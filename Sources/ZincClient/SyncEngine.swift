@@ -411,7 +411,7 @@ public struct SyncEngine: Sendable {
             return nil
         }
         guard missing.contains(where: { list.objects[$0.digest] != nil }) else { return nil }
-        let seeds = try LocalChunks.index(repo)
+        let seeds = try LocalChunks.index(repo, damaged: Set(result.damagedObjects))
         let (assemblies, whole) = ChunkAssembly.plan(missing, list: list) { seeds[$0] != nil }
         missing = whole
         return assemblies.isEmpty ? nil : ChunkedFetches(seeds: seeds, assemblies: assemblies)

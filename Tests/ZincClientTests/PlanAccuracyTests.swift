@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import Zinc
+import ZincClient
+import ZincTestSupport
+
+/// A plan is the run: the bytes a plan gives are the response bodies the sync following
+/// it moves (index and manifests included, the plan having fetched and kept them), within
+/// 1 % or 4 KiB, whichever is larger, in the cases that once missed it.
+@Suite struct PlanAccuracyTests {
+    /// The response bodies of every request of `report`: the catalogs' and the bundles'.
+    static func moved(_ report: SyncReport) -> Int64 {
+        report.catalogs.reduce(0) { $0 + $1.bytes } + report.bundles.reduce(0) { $0 + $1.bytes }
+    }
+
+    /// Plans with `strategy`, then syncs following the plan; expects the run to move what
+    /// the plan said, and returns both.
+    static func planThenRun(_ fixture: ClientFixture, _ strategy: FetchStrategy? = nil) throws -> (SyncPlan, SyncReport) {
+        let engine = SyncEngine(repo: fixture.repo, options: fixture.options(strategy))
+        let plan = try engine.plan()
+        let report = try engine.sync(following: plan)
+        #expect(!report.failed, "\(fixture.failure(report))")
+        let moved = moved(report)
+        #expect(abs(moved - plan.bytes) <= max(plan.bytes / 100, 4096), "planned \(plan.bytes), moved \(moved)")
+        return (plan, report)
+    }
+
+    /// A file of the version in use, large enough to be chunked, changed by one byte
+    /// through its link and found by `status`: its object is no seed of chunks, and the
+    /// plan prices fetching it again, as the repair does.
+    @Test func aRepairIsPlannedWithTheDamagedObjectsBytes() throws {
+        let fixture = try ClientFixture()
+        try fixture.dir.write("src/film.bin", SampleContent.noise(3_000_000, seed: 7))
+        _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
+        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(2)).run()
+        try fixture.track()
+        #expect(try !fixture.sync().failed)
+        let path = fixture.dir.at(fixture.bundleFolder(2) + "/film.bin")
+        #expect(chmod(path, 0o644) == 0)
+        var bytes = try fixture.dir.read(fixture.bundleFolder(2) + "/film.bin")
+        bytes[1_500_000] ^= 0xFF
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: Data(bytes))
+        try handle.close()
+        #expect(try fixture.repo.status().first?.health?.damagedFiles == ["film.bin"])
+
+        let (plan, report) = try Self.planThenRun(fixture)
+        #expect(plan.bundles.first?.action == .repair && plan.bytes >= 3_000_000, "\(plan.bundles.first?.line ?? "")")
+        #expect(report.bundles.first?.outcome == .repaired)
+        #expect(try fixture.bundleMatchesSource(2))
+    }
+
+    /// An update over several versions: the plan counts every body the run moves.
+    @Test(arguments: [FetchStrategy?.none, .objects, .archive, .lmfo])
+    func anUpdateOverSeveralVersionsMovesWhatWasPlanned(_ strategy: FetchStrategy?) throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
+        for version in 3...4 {
+            try fixture.dir.write("src/photos/\(version).jpg", SampleContent.noise(7000, seed: UInt64(200 + version)))
+            _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
+            try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(version)).run()
+        }
+        let (plan, report) = try Self.planThenRun(fixture, strategy)
+        #expect(plan.bundles.first?.version == 4 && report.bundles.first?.version == 4)
+        #expect(try fixture.bundleMatchesSource(4))
+    }
+}
