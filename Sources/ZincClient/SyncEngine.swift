@@ -335,13 +335,16 @@ public struct SyncEngine: Sendable {
                 missing.append(object)
             }
         }
+        let archivePath = VersionFiles(bundle: tracked.bundle, version: version).archive(tracked.flavor)
+        let partial = try reuse(
+            partialArchive(name), missing: &missing,
+            reader: archiveReader(archivePath, expected: objects, signedContent: signedContent, chain: chain), check: &check)
         let chunked = try chunkedFetches(of: &missing, hint: hint, result: &result)
         let plan = FetchPlan.make(
             missing: missing, archiveObjects: Array(objects.values),
-            fileCount: manifest.paths(flavor: tracked.flavor).count,
-            archivePath: VersionFiles(bundle: tracked.bundle, version: version).archive(tracked.flavor),
+            fileCount: manifest.paths(flavor: tracked.flavor).count, archivePath: archivePath,
             model: options.costModel ?? chain.link.costModel(concurrency: options.concurrency), forced: forced,
-            chunked: chunked?.assemblies.map(\.object) ?? [])
+            chunked: chunked?.assemblies.map(\.object) ?? [], partial: partial)
         return PreparedUpdate(
             name: name, version: version, manifest: manifest, signedContent: signedContent, objects: objects, plan: plan,
             chunked: chunked, isRepair: tracked.version == version, spare: changes)
@@ -375,6 +378,8 @@ public struct SyncEngine: Sendable {
         result.objectRequests = chain.requests - requests
         result.objectBytes = chain.bytes - bytes
         try checkout.finish(left: left)
+        // The version is built: what a cut download left of its archive has nothing more to give.
+        unlink(partialArchive(update.name))
         for sha in checkout.touchedObjects { check.vouch(for: sha) }
         check.record(folder: update.name, damaged: false)
         result.outcome = update.isRepair ? .repaired : .updated
@@ -396,6 +401,40 @@ public struct SyncEngine: Sendable {
             let manifest = try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
         else { return nil }
         return (folder, manifest)
+    }
+
+    /// `catalog.bundle-version[~flavor].tar.part` in tmp/: the version's archive, as far
+    /// as its download got. `name`: `catalog.bundle-version[~flavor]`.
+    private func partialArchive(_ name: String) -> String { repo.temporaryFolder + "/" + name + ".tar.part" }
+
+    private func archiveReader(
+        _ archivePath: String, expected: [String: StoredObject], signedContent: [SHA1.Digest: SHA256.Digest]?,
+        chain: SourceChain
+    ) -> ArchivePrefixReader {
+        ArchivePrefixReader(
+            repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
+    }
+
+    /// What a download of the version's archive that was cut short (a cut connection, a
+    /// killed run) left in `part` serves whatever strategy this run picks: its complete
+    /// members that `missing` lacks are verified into objects/ and leave `missing`, and
+    /// its length is returned, for an archive strategy to resume after (0 with no part).
+    /// A plan takes them too, so that it prices only what remains. A part whose bytes
+    /// fail their check is removed: it costs its download again, never a wrong object.
+    private func reuse(_ part: String, missing: inout [StoredObject], reader: ArchivePrefixReader, check: inout StoreCheck) throws
+        -> Int64
+    {
+        var status = stat()
+        guard !missing.isEmpty, lstat(part, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return 0 }
+        do {
+            let taken = try reader.extract(from: PosixFile.open(part), wanted: Set(missing.map(\.sha)))
+            for sha in taken { check.vouch(for: sha) }
+            missing.removeAll { taken.contains($0.sha) }
+            return Int64(status.st_size)
+        } catch  where error.isDamage {
+            unlink(part)
+            return 0
+        }
     }
 
     /// The objects to assemble from chunks: each missing object the chunk list gives
@@ -485,7 +524,7 @@ public struct SyncEngine: Sendable {
         let usesArchive = plan.strategy != .objects && plan.archivePath != nil
         let length = plan.strategy == .lmfo ? plan.prefixLength : plan.archiveLength
         if usesArchive, let archivePath = plan.archivePath {
-            let part = repo.temporaryFolder + "/" + name + ".tar.part"
+            let part = partialArchive(name)
             do {
                 let taken = try await extract(
                     archivePath, length: length, via: part, wanted: remaining, expected: expected,
@@ -523,8 +562,7 @@ extension SyncEngine {
         _ archivePath: String, length: Int64, via part: String, wanted: Set<String>, expected: [String: StoredObject],
         signedContent: [SHA1.Digest: SHA256.Digest]?, chain: SourceChain, meter: SyncMeter
     ) async throws -> Set<String> {
-        let reader = ArchivePrefixReader(
-            repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
+        let reader = archiveReader(archivePath, expected: expected, signedContent: signedContent, chain: chain)
         // Members verified already (before bad bytes or a cut connection stopped a pass) are kept.
         let kept = { wanted.filter { FileManager.default.fileExists(atPath: repo.objectFile($0)) } }
         while true {

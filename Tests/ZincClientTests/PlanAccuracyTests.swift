@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Zinc
 import ZincClient
@@ -48,6 +49,36 @@ import ZincTestSupport
         #expect(plan.bundles.first?.action == .repair && plan.bytes >= 3_000_000, "\(plan.bundles.first?.line ?? "")")
         #expect(report.bundles.first?.outcome == .repaired)
         #expect(try fixture.bundleMatchesSource(2))
+    }
+
+    /// An archive download cut short, then a sync with the default strategy: the objects
+    /// complete in the part are not fetched again, the plan prices only what remains, and
+    /// no part is left behind.
+    @Test(arguments: [FetchStrategy?.none, .objects, .archive, .lmfo])
+    func aCutArchiveIsReusedWhateverTheNextStrategy(_ next: FetchStrategy?) throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
+        let archive = try fixture.dir.read("cat/archives/B-2.tar")
+        // Into the second of the objects new in version 2, which lead the archive.
+        let cut = 7000
+        let answered = Mutex(0)
+        fixture.server.override("archives/B-2.tar") { request in
+            // 7000 bytes, then nothing more: the resume at once makes no progress.
+            let first = answered.withLock { count in
+                count += 1
+                return count == 1
+            }
+            return SyncEngineTests.cut(HostileHTTPServer.serve(archive, for: request), after: first ? cut : 0)
+        }
+        #expect(try fixture.sync(.archive).failed)
+        let part = "repo/tmp/\(ClientFixture.catalogID).B-2.tar.part"
+        #expect(fixture.dir.exists(part))
+        fixture.server.override("archives/B-2.tar") { _ in nil }
+
+        let (plan, report) = try Self.planThenRun(fixture, next)
+        #expect(plan.bytes < Int64(archive.count - cut) + 4096, "\(plan.bundles.first?.line ?? "")")
+        #expect(report.bundles.first?.outcome == .updated)
+        #expect(try fixture.bundleMatchesSource(2))
+        #expect(!fixture.dir.exists(part))
     }
 
     /// An update over several versions: the plan counts every body the run moves.

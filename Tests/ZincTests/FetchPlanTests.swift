@@ -32,6 +32,20 @@ import Zinc
         #expect(plan.estimates == expected)
     }
 
+    /// A cut download left the archive's first 3.5 members: both archive strategies
+    /// resume after them, and the prefix reaches past them by the two still missing (the
+    /// member cut counted whole: a few bytes more than needed, never fewer).
+    @Test func anArchiveAlreadyPartlyOnDiskIsPricedForTheRest() {
+        let partial: Int64 = 3 * 10_752 + 5_000
+        let plan = FetchPlan.make(
+            missing: Array(bundle[3..<5]), archiveObjects: bundle, fileCount: 10,
+            archivePath: "archives/B-2.tar", model: CostModel(requestOverhead: 4096), partial: partial)
+        #expect(plan.prefixLength == partial + 2 * 10_752)
+        #expect(plan.transfers[.lmfo] == FetchPlan.Transfer(requests: 1, bytes: 2 * 10_752))
+        #expect(plan.transfers[.archive] == FetchPlan.Transfer(requests: 1, bytes: 10 * 10_752 + 1024 - partial))
+        #expect(plan.strategy == .lmfo)
+    }
+
     @Test func requestsCostingNothingFavourObjects() {
         let plan = FetchPlan.make(
             missing: Array(bundle[0..<4]), archiveObjects: bundle, fileCount: 10,

@@ -53,21 +53,27 @@ public struct FetchPlan: Equatable, Sendable {
     ///   - chunked: missing objects built from chunks instead (see `ChunkAssembly`): new
     ///     in the version like the others, they sit among them at the front of the LMFO
     ///     archive, and a prefix holding the others holds them too.
+    ///   - partial: the bytes of the archive's front already on disk (a download cut
+    ///     short, its complete members taken out of `missing`): both archive strategies
+    ///     resume after them, so they are not priced, and the LMFO prefix reaches past
+    ///     them by the members still missing (the member the cut split counted whole: a
+    ///     few bytes more than needed, never fewer).
     public static func make(
         missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
         archiveStored: Bool = true, archivePath: String, model: CostModel, forced: FetchStrategy? = nil,
-        chunked: [StoredObject] = []
+        chunked: [StoredObject] = [], partial: Int64 = 0
     ) -> FetchPlan {
         let sorted = missing.sorted { $0.sha < $1.sha }
-        let prefix = (sorted + chunked).reduce(Int64(0)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
         let whole = archiveObjects.reduce(Int64(2 * TarHeader.blockSize)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
+        let prefix = min(
+            whole, (sorted + chunked).reduce(partial) { $0 + TarHeader.memberLength(size: $1.preferredSize) })
         let hasArchive = fileCount > 1 && archiveStored
         var transfers: [FetchStrategy: Transfer] = [
             .objects: Transfer(requests: sorted.count, bytes: sorted.reduce(0) { $0 + $1.preferredSize })
         ]
         if hasArchive {
-            transfers[.archive] = Transfer(requests: 1, bytes: whole)
-            transfers[.lmfo] = Transfer(requests: 1, bytes: prefix)
+            transfers[.archive] = Transfer(requests: 1, bytes: max(whole - partial, 0))
+            transfers[.lmfo] = Transfer(requests: 1, bytes: max(prefix - partial, 0))
         }
         let estimates = transfers.mapValues { model.cost(requests: $0.requests, bytes: $0.bytes) }
         let chosen: FetchStrategy
