@@ -14,24 +14,28 @@ struct PreparedUpdate: Sendable {
     /// How the objects to fetch whole come.
     let plan: FetchPlan
     let chunked: ChunkedFetches?
+    /// The bytes of the version's chunk list, fetched beside the manifest when the repo
+    /// holds chunks: a hint no run keeps, so each one (a plan, the sync after it) fetches it.
+    let chunkListSize: Int64?
     /// The version is the one checked out, whose damaged files are fetched again.
     let isRepair: Bool
     /// The spare folder the checkout brings to the version, and what that takes.
     let spare: BundleCheckout.Spare?
 
-    /// The bytes the download moves: the plan's transfer and the chunk ranges.
+    /// The bytes the sync moves for it: the plan's transfer, the chunk ranges, and the
+    /// chunk list it fetches again.
     var bytes: Int64 {
         (plan.missing.isEmpty ? 0 : plan.transfers[plan.strategy]?.bytes ?? 0)
-            + (chunked?.assemblies.reduce(0) { $0 + $1.fetchedBytes } ?? 0)
+            + (chunked?.assemblies.reduce(0) { $0 + $1.fetchedBytes } ?? 0) + (chunkListSize ?? 0)
     }
 
-    /// Its requests: the plan's, and the chunk ranges' (several ranges to a request,
-    /// from a server that answers several at once).
+    /// Its requests: the plan's, the chunk ranges' (several ranges to a request, from a
+    /// server that answers several at once), and the chunk list's.
     var requests: Int {
         let whole = plan.missing.isEmpty ? 0 : plan.transfers[plan.strategy]?.requests ?? 0
         let ranges =
             chunked?.assemblies.reduce(0) { $0 + ($1.ranges.count + SourceChain.rangesPerRequest - 1) / SourceChain.rangesPerRequest } ?? 0
-        return whole + ranges
+        return whole + ranges + (chunkListSize == nil ? 0 : 1)
     }
 
     func describe(_ planned: inout BundlePlan) {

@@ -179,7 +179,7 @@ final class SourceChain: Sendable {
     /// A small gzipped file the catalog may lack (a chunk list), gunzipped, from the
     /// source that serves now; nil when it is missing there or fails in any way. A hint
     /// is worth neither another source's round trips nor a mark against this one.
-    func fetchHint(_ path: String, limit: Int64) async -> (bytes: [UInt8], url: String)? {
+    func fetchHint(_ path: String, limit: Int64) async -> (bytes: [UInt8], url: String, size: Int64)? {
         guard let index = standing.withLock({ $0.order.first }), let part = try? TemporaryFile(in: temporaryFolder, named: "hint")
         else { return nil }
         defer { part.remove() }
@@ -187,9 +187,10 @@ final class SourceChain: Sendable {
         var request = FetchRequest(path, limit: limit)
         request.patience = sources.count > 1 ? patience(of: index) : nil
         guard (try? await fetch(request, from: source, into: part.file, meter: meters[index])) != nil,
-            let bytes = try? Self.gunzip(part.path, location: source.location(of: path), limit: limit)
+            let bytes = try? Self.gunzip(part.path, location: source.location(of: path), limit: limit),
+            let size = try? Self.size(of: part.file)
         else { return nil }
-        return (bytes, source.location(of: path))
+        return (bytes, source.location(of: path), size)
     }
 
     /// The gunzipped content of the gzip file at `path`, refused beyond `limit` bytes.

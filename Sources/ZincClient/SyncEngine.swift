@@ -347,7 +347,7 @@ public struct SyncEngine: Sendable {
             chunked: chunked?.assemblies.map(\.object) ?? [], partial: partial)
         return PreparedUpdate(
             name: name, version: version, manifest: manifest, signedContent: signedContent, objects: objects, plan: plan,
-            chunked: chunked, isRepair: tracked.version == version, spare: changes)
+            chunked: chunked, chunkListSize: hint?.size, isRepair: tracked.version == version, spare: changes)
     }
 
     /// Downloads what `update` lacks, builds the version's folder and moves `tracked` to it.
@@ -441,7 +441,7 @@ public struct SyncEngine: Sendable {
     /// chunks of, some of them in the repo already. They leave `missing`, the objects to
     /// fetch whole. A chunk list that cannot be read is reported and costs whole objects.
     private func chunkedFetches(
-        of missing: inout [StoredObject], hint: (bytes: [UInt8], url: String)?, result: inout SyncReport.BundleSync
+        of missing: inout [StoredObject], hint: (bytes: [UInt8], url: String, size: Int64)?, result: inout SyncReport.BundleSync
     ) throws -> ChunkedFetches? {
         guard let hint, !missing.isEmpty else { return nil }
         let list: ChunkList

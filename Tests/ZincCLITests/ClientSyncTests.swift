@@ -307,6 +307,34 @@ import ZincTestSupport
         #expect(fetched.contains("local 1, remote 2") && fetched.contains("(update available: "), "\(fetched)")
     }
 
+    /// `sync --dry-run` then `sync`, three versions ahead in a repo holding chunks: the
+    /// plan's bytes are the response bodies of the run, its index (answered 304) and
+    /// manifests (kept by the plan) included, and the chunk list it fetches again.
+    @Test func aDryRunPredictsTheBytesOfTheSyncThatFollows() throws {
+        let dir = try TemporaryDirectory()
+        try Self.publishB(in: dir, version: 1)
+        // Large enough to be chunked: every sync of the repo then fetches the chunk list.
+        try dir.write("src/film.bin", SampleContent.noise(Int(ContentChunker.threshold) + 1000, seed: 9))
+        try Self.publishB(in: dir, version: 2)
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
+        _ = try Self.syncJSON(dir)
+        for version in 3...5 {
+            try dir.write("src/more-\(version).txt", String(repeating: "version \(version) ", count: 2000))
+            try Self.publishB(in: dir, version: version)
+        }
+        let plan = try #require(
+            try JSONSerialization.jsonObject(with: Data(Self.zinc(["sync", "--repo", "repo", "--dry-run", "--json"], in: dir).utf8))
+                as? [String: Any])
+        let planned = try #require(plan["bytes"] as? Int)
+        let report = try Self.syncJSON(dir)
+        let bodies = [report["catalogs"], report["bundles"]].flatMap { ($0 as? [[String: Any]]) ?? [] }
+        let moved = bodies.reduce(0) { $0 + ($1["bytes"] as? Int ?? 0) }
+        #expect(try Self.firstBundle(report)["version"] as? Int == 5)
+        #expect(moved == planned, "planned \(planned), moved \(moved): \(report)")
+    }
+
     @Test func concurrentSyncsOfOneRepoDoNotCorruptIt() throws {
         let dir = try TemporaryDirectory()
         try Self.makeCorpus([dir.at("src"), "--files", "60", "--mb", "3", "--seed", "3"])
