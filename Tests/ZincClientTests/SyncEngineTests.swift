@@ -93,17 +93,8 @@ import ZincTestSupport
 
     @Test(arguments: ClientTransport.allCases) func aCutDownloadResumesWhereItStopped(_ transport: ClientTransport) throws {
         let fixture = try ClientFixture.version1SyncedVersion2Published(transport: transport)
-        let archive = try fixture.dir.read("cat/archives/B-2.tar")
         let cut = 3000
-        let answered = Mutex(0)
-        fixture.server.override("archives/B-2.tar") { request in
-            // 3000 bytes, then nothing more: the resume at once makes no progress.
-            let first = answered.withLock { count in
-                count += 1
-                return count == 1
-            }
-            return Self.cut(HostileHTTPServer.serve(archive, for: request), after: first ? cut : 0)
-        }
+        try fixture.cutArchive(after: cut)
         let failed = try fixture.sync(.lmfo)
         #expect(fixture.failure(failed).contains("failed after \(cut) bytes"), "\(fixture.failure(failed))")
         #expect(try fixture.repo.loadState().bundles.first?.version == 1)
@@ -179,6 +170,20 @@ import ZincTestSupport
 }
 
 extension ClientFixture {
+    /// Version 2's archive answered with its first `bytes` bytes, then with none: the
+    /// resume at once makes no progress, and the download stops there.
+    func cutArchive(after bytes: Int) throws {
+        let archive = try dir.read("cat/archives/B-2.tar")
+        let answered = Mutex(0)
+        server.override("archives/B-2.tar") { request in
+            let first = answered.withLock { count in
+                count += 1
+                return count == 1
+            }
+            return SyncEngineTests.cut(HostileHTTPServer.serve(archive, for: request), after: first ? bytes : 0)
+        }
+    }
+
     /// Version 1's folder still holds version 1's files (the source has moved on to version 2).
     func bundleMatchesSourceVersion1Untouched() throws -> Bool {
         let manifest = try manifest(1)
