@@ -101,9 +101,7 @@ struct GarbageCollector {
         }
         for name in try entries(repo.temporaryFolder) { try Self.remove(repo.temporaryFolder + "/" + name) }
         // Not durable: a marker lost to a crash costs the next sync a collection, nothing more.
-        let marker = repo.root + "/" + Self.markerName
-        let created = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        if created >= 0 { close(created) }
+        _ = try? PosixFile.open(repo.root + "/" + Self.markerName, flags: O_WRONLY | O_CREAT | O_NOFOLLOW)
         return result
     }
 

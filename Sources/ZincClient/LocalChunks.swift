@@ -48,8 +48,7 @@ struct LocalChunks: Sendable {
         let marker = repo.chunksFolder + "/" + indexedMarker
         if access(marker, F_OK) != 0 {
             _ = try index(repo)
-            let created = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            if created >= 0 { close(created) }
+            _ = try? PosixFile.open(marker, flags: O_WRONLY | O_CREAT | O_NOFOLLOW)
         }
         return try hasEntries(repo.chunksFolder)
     }
