@@ -61,7 +61,7 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
     },
     "client-stamps": { bytes in
         let stamps = ObjectStamps.parse(bytes)
-        _ = stamps.stamps.values.map { $0.size &+ $0.modified }
+        _ = stamps.entries.map { $0.1.size &+ $0.1.modified }
     },
     "seed-description": { bytes in
         _ = try? SeedFolder.parse(bytes, path: "seed.json")

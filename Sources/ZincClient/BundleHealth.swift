@@ -1,11 +1,5 @@
 import Zinc
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Whether a checked-out version's folder holds what was verified: the files that do not
 /// (edited through a link into the repo's objects, replaced, removed, or linked to an
 /// object damaged on disk). `zinc sync` and `zinc repo verify --repair` rebuild such a
@@ -30,18 +24,26 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
     /// The health of `tracked`'s checked-out version; nil before its first sync.
     static func of(_ tracked: RepoState.TrackedBundle, in repo: Repo, check: inout StoreCheck) throws -> BundleHealth? {
         guard let version = tracked.version else { return nil }
+        let expected = try CheckedOutFiles.read(tracked, version: version, in: repo)
+        return try of(tracked, version: version, expected: expected, in: repo, check: &check).health
+    }
+
+    /// The health of `tracked`'s `version`, whose files are `expected`, with what one walk
+    /// of its folder found there.
+    static func of(
+        _ tracked: RepoState.TrackedBundle, version: Int, expected: CheckedOutFiles, in repo: Repo, check: inout StoreCheck
+    ) throws -> (health: BundleHealth, scan: FolderScan) {
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        let manifest = try repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
         // Writable files are the app's: not judged.
-        let files = tracked.writableFiles ? [] : manifest.paths(flavor: tracked.flavor).map { ($0, manifest.files[$0]!.sha) }
-        let damaged = try check.damage(in: folder, files: files).sorted()
+        let scan = try FolderScan(folder, expected: expected, judging: !tracked.writableFiles, check: &check)
         // For the next sync, which rebuilds only the folders a check found damaged.
         check.record(
             folder: Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor),
-            damaged: !damaged.isEmpty)
-        return BundleHealth(
+            damaged: !scan.damaged.isEmpty)
+        let health = BundleHealth(
             catalog: tracked.catalog, bundle: tracked.bundle, flavor: tracked.flavor, version: version, folder: folder,
-            damagedFiles: damaged)
+            damagedFiles: scan.damaged)
+        return (health, scan)
     }
 }
 

@@ -17,7 +17,7 @@ package struct ObjectStamp: Equatable, Sendable {
     package let changed: Int64
     package let inode: UInt64
 
-    init(size: Int64, modified: Int64, changed: Int64, inode: UInt64) {
+    package init(size: Int64, modified: Int64, changed: Int64, inode: UInt64) {
         self.size = size
         self.modified = modified
         self.changed = changed
@@ -39,53 +39,131 @@ package struct ObjectStamp: Equatable, Sendable {
     }
 }
 
-/// The stamp of every object the repo vouched for (`stamps.json`). Linking and
-/// unlinking an object's files changes its status-change time too, so a sync stamps
-/// the objects it checked or fetched again after its own links and removals. Only a
-/// shortcut: an object without a matching stamp is hashed, never trusted, so a missing,
-/// damaged or foreign file costs hashing time and nothing else.
+/// The stamp of every object the repo vouched for (`stamps`). Linking and unlinking an
+/// object's files changes its status-change time too, so a sync stamps the objects it
+/// checked or fetched again after its own links and removals. Only a shortcut: an
+/// object without a matching stamp is hashed, never trusted, so a missing, damaged or
+/// foreign file costs hashing time and nothing else.
+///
+/// Held as one array sorted by digest, 56 bytes an object and no string (5.6 MB at
+/// 100,000 objects), searched by halving. On disk, the 8 bytes `ZSTAMPS1`, then a
+/// record per object in digest order: its 20-byte digest, then size, modified_ns,
+/// changed_ns and inode, 8 bytes each, little-endian. A file torn, unsorted or of
+/// another format is taken for an empty one.
+///
+/// Repos made by earlier clients have `stamps.json` instead, read while there is no
+/// `stamps` and removed once `stamps` is written:
 ///
 ///     {"format":1,"objects":{"<sha>":[size, modified_ns, changed_ns, inode]}}
 package struct ObjectStamps: Equatable, Sendable {
-    static let fileName = "stamps.json"
+    static let fileName = "stamps"
+    static let legacyFileName = "stamps.json"
+    private static let magic = Array("ZSTAMPS1".utf8)
+    private static let recordSize = 52
 
-    package private(set) var stamps: [String: ObjectStamp] = [:]
-
-    subscript(_ sha: String) -> ObjectStamp? {
-        get { stamps[sha] }
-        set { stamps[sha] = newValue }
+    private struct Record: Equatable, Sendable {
+        let digest: SHA1.Digest
+        let stamp: ObjectStamp
     }
 
-    static func load(from repo: Repo) -> ObjectStamps {
-        guard let bytes = try? AtomicFile.read(repo.root + "/" + fileName, limit: 256 << 20) else { return ObjectStamps() }
-        return parse(bytes)
+    /// Sorted by digest, each digest once.
+    private var records: [Record] = []
+
+    package var count: Int { records.count }
+
+    init() {}
+
+    /// The stamps of `entries`, whose digests differ.
+    package init(_ entries: some Sequence<(SHA1.Digest, ObjectStamp)>) {
+        records = entries.map { Record(digest: $0.0, stamp: $0.1) }
+        records.sort { $0.digest < $1.digest }
     }
 
-    func save(in repo: Repo) throws {
-        var objects = [String: JSONValue]()
-        for (sha, stamp) in stamps {
-            objects[sha] = .array([
-                .int(stamp.size), .int(stamp.modified), .int(stamp.changed), .int(Int64(bitPattern: stamp.inode)),
-            ])
+    subscript(_ digest: SHA1.Digest) -> ObjectStamp? {
+        var low = 0
+        var high = records.count
+        while low < high {
+            let middle = (low + high) / 2
+            if records[middle].digest < digest { low = middle + 1 } else { high = middle }
         }
-        try AtomicFile.write(
-            JSONValue.object(["format": .int(1), "objects": .object(objects)]).encoded(), to: repo.root + "/" + Self.fileName,
-            durable: false)
+        return low < records.count && records[low].digest == digest ? records[low].stamp : nil
     }
 
-    /// What can be believed of `bytes`: entries that are not a sha and four integers are left out.
+    package subscript(_ sha: String) -> ObjectStamp? {
+        SHA1.Digest(hex: sha).flatMap { self[$0] }
+    }
+
+    /// Every stamp, in digest order.
+    package var entries: some Sequence<(SHA1.Digest, ObjectStamp)> {
+        records.lazy.map { ($0.digest, $0.stamp) }
+    }
+
+    package static func load(from repo: Repo) -> ObjectStamps {
+        for name in [fileName, legacyFileName] {
+            switch Result(catching: { try AtomicFile.read(repo.root + "/" + name, limit: 256 << 20) }) {
+            case .success(nil): continue
+            case .success(let bytes?): return parse(bytes)
+            case .failure: return ObjectStamps()
+            }
+        }
+        return ObjectStamps()
+    }
+
+    /// Writes `stamps` atomically, then removes the `stamps.json` of an earlier client,
+    /// which `stamps` stands for from then on.
+    package func save(in repo: Repo) throws {
+        var bytes = Self.magic
+        bytes.reserveCapacity(Self.magic.count + records.count * Self.recordSize)
+        for record in records {
+            record.digest.appendBytes(to: &bytes)
+            for field in [UInt64(bitPattern: record.stamp.size), UInt64(bitPattern: record.stamp.modified)] {
+                withUnsafeBytes(of: field.littleEndian) { bytes.append(contentsOf: $0) }
+            }
+            for field in [UInt64(bitPattern: record.stamp.changed), record.stamp.inode] {
+                withUnsafeBytes(of: field.littleEndian) { bytes.append(contentsOf: $0) }
+            }
+        }
+        try AtomicFile.write(bytes, to: repo.root + "/" + Self.fileName, durable: false)
+        unlink(repo.root + "/" + Self.legacyFileName)
+    }
+
+    /// What can be believed of `bytes`, in either form: nothing of a torn or unsorted
+    /// `stamps`, and of `stamps.json` the entries that are a sha and four integers.
     package static func parse(_ bytes: [UInt8]) -> ObjectStamps {
+        guard bytes.starts(with: magic) else { return parseLegacy(bytes) }
+        let body = bytes.count - magic.count
+        guard body % recordSize == 0 else { return ObjectStamps() }
         var result = ObjectStamps()
-        guard case .object(let top)? = try? JSONValue.parse(bytes), case .int(1)? = top["format"],
-            case .object(let objects)? = top["objects"]
-        else { return result }
-        for (sha, value) in objects where Names.isSHA1(sha) {
-            guard case .array(let fields) = value, fields.count == 4,
-                case .int(let size) = fields[0], size >= 0, case .int(let modified) = fields[1],
-                case .int(let changed) = fields[2], case .int(let inode) = fields[3]
-            else { continue }
-            result.stamps[sha] = ObjectStamp(size: size, modified: modified, changed: changed, inode: UInt64(bitPattern: inode))
+        result.records.reserveCapacity(body / recordSize)
+        for start in stride(from: magic.count, to: bytes.count, by: recordSize) {
+            func field(_ n: Int) -> UInt64 {
+                var value: UInt64 = 0
+                for i in (0..<8).reversed() { value = value << 8 | UInt64(bytes[start + 20 + n * 8 + i]) }
+                return value
+            }
+            let digest = SHA1.Digest(bytes: bytes[start..<start + 20])
+            let size = Int64(bitPattern: field(0))
+            guard size >= 0, result.records.last.map({ $0.digest < digest }) ?? true else { return ObjectStamps() }
+            result.records.append(
+                Record(
+                    digest: digest,
+                    stamp: ObjectStamp(
+                        size: size, modified: Int64(bitPattern: field(1)), changed: Int64(bitPattern: field(2)), inode: field(3))))
         }
         return result
+    }
+
+    private static func parseLegacy(_ bytes: [UInt8]) -> ObjectStamps {
+        guard case .object(let top)? = try? JSONValue.parse(bytes), case .int(1)? = top["format"],
+            case .object(let objects)? = top["objects"]
+        else { return ObjectStamps() }
+        return ObjectStamps(
+            objects.compactMap { sha, value in
+                guard let digest = SHA1.Digest(hex: sha), case .array(let fields) = value, fields.count == 4,
+                    case .int(let size) = fields[0], size >= 0, case .int(let modified) = fields[1],
+                    case .int(let changed) = fields[2], case .int(let inode) = fields[3]
+                else { return nil }
+                return (digest, ObjectStamp(size: size, modified: modified, changed: changed, inode: UInt64(bitPattern: inode)))
+            })
     }
 }

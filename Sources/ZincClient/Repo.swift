@@ -20,7 +20,7 @@ import Darwin
 ///     chunks/<sha>                                  the chunks of a large object (LocalChunks)
 ///     bundles/<catalog id>.<bundle>-<v>[~flavor]/   files hard-linked from objects/
 ///     current/<catalog id>.<bundle>                 a link to the bundle's checked-out folder
-///     stamps.json                                   each object's size and times when verified
+///     stamps                                        each object's size and times when verified
 ///     links.json                                    each host's (or bucket's) measured link
 ///     tmp/                                          downloads in progress (kept to resume)
 ///     trash/                                        old version folders, removed by the next sync

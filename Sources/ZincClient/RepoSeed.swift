@@ -87,7 +87,7 @@ extension Repo {
     /// does not match refuses the seed with ``ClientError/integrity(url:reason:)``.
     /// Otherwise (`.whenSigned` and no keys) the files are trusted as the app ships them,
     /// only their sizes checked where the manifest records them. Either way the repo
-    /// vouches for the objects (`stamps.json`), so the next sync neither hashes nor
+    /// vouches for the objects (`stamps`), so the next sync neither hashes nor
     /// fetches them again; `zinc repo verify` hashes everything.
     ///
     /// **Placement.** Each object the repo lacks goes into `objects/` without storing its

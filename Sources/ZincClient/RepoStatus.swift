@@ -1,16 +1,5 @@
 import Zinc
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One tracked bundle as `zinc status` shows it.
 public struct BundleStatus: Equatable, Sendable, Encodable {
     public let catalog: String
@@ -71,23 +60,25 @@ extension Repo {
                 {
                     remote = entry.distributions[tracked.distro]
                 }
-                var files = 0
-                var bytes: Int64 = 0
+                var scan: FolderScan?
+                var health: BundleHealth?
                 if let version = tracked.version {
-                    let folder = bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-                    for item in (try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? [] {
-                        var st = stat()
-                        if lstat(folder + "/" + item, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
-                            files += 1
-                            bytes += Int64(st.st_size)
-                        }
+                    // A kept manifest gone (which `repo verify` reports), or a file that cannot
+                    // be judged, leaves status to say the rest: what the folder holds.
+                    if let expected = try? CheckedOutFiles.read(tracked, version: version, in: self),
+                        let judged = try? BundleHealth.of(tracked, version: version, expected: expected, in: self, check: &check)
+                    {
+                        (health, scan) = (judged.health, judged.scan)
+                    } else {
+                        let folder = bundleFolder(
+                            catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+                        scan = try FolderScan(folder, expected: nil, judging: false, check: &check)
                     }
                 }
                 return BundleStatus(
                     catalog: tracked.catalog, bundle: tracked.bundle, distro: tracked.distro, flavor: tracked.flavor,
-                    localVersion: tracked.version, remoteVersion: remote, files: files, bytesOnDisk: bytes,
-                    // A kept manifest gone (which `repo verify` reports) leaves status to say the rest.
-                    health: try? BundleHealth.of(tracked, in: self, check: &check))
+                    localVersion: tracked.version, remoteVersion: remote, files: scan?.files ?? 0, bytesOnDisk: scan?.bytes ?? 0,
+                    health: health)
             }
         }
     }

@@ -97,8 +97,9 @@ struct StoreCheck {
     /// before removals that change the times of objects they do not remove, so that
     /// `saveStamps` keeps vouching for them.
     mutating func trustStamped() {
-        for (sha, stamp) in stamps.stamps where verdicts[sha] == nil && ObjectStamp.of(repo.objectFile(sha)) == stamp {
-            verdicts[sha] = .sound
+        for (digest, stamp) in stamps.entries {
+            let sha = digest.hex
+            if verdicts[sha] == nil && ObjectStamp.of(repo.objectFile(sha)) == stamp { verdicts[sha] = .sound }
         }
     }
 
@@ -124,22 +125,32 @@ struct StoreCheck {
     }
 
     /// The files of a checked-out folder that do not hold their object's bytes: missing,
-    /// replaced, or linked to an object that was damaged. A file that is not a link to
-    /// its object (a copy, where the file system refused the link) is hashed.
+    /// replaced, or not holding their object's bytes (`holds`).
     mutating func damage(in folder: String, files: [(path: String, sha: String)]) throws -> [String] {
         var damaged = [String]()
         for (path, sha) in files {
             var file = stat()
-            var object = stat()
-            guard lstat(folder + "/" + path, &file) == 0, file.st_mode & S_IFMT == S_IFREG else {
+            guard lstat(folder + "/" + path, &file) == 0, file.st_mode & S_IFMT == S_IFREG, let digest = SHA1.Digest(hex: sha),
+                try holds(digest, file: file, at: folder + "/" + path)
+            else {
                 damaged.append(path)
                 continue
             }
-            let isLink = lstat(repo.objectFile(sha), &object) == 0 && file.st_ino == object.st_ino && file.st_dev == object.st_dev
-            let sound = isLink ? try self.object(sha) == .sound : try Self.hash(folder + "/" + path) == sha
-            if !sound { damaged.append(path) }
         }
         return damaged
+    }
+
+    /// Whether the regular file `file` (`lstat` of `path`) holds object `digest`'s
+    /// bytes. A file whose `lstat` is the stamp of that object is the very file verified,
+    /// unchanged since: sound with no further call, wherever the object's name now leads.
+    /// Else a link to the object is judged as the object is, and any other file (a copy,
+    /// where the file system refused the link) is hashed.
+    mutating func holds(_ digest: SHA1.Digest, file: stat, at path: @autoclosure () -> String) throws -> Bool {
+        if !thorough, stamps[digest] == ObjectStamp(file) { return true }
+        let sha = digest.hex
+        var object = stat()
+        let isLink = lstat(repo.objectFile(sha), &object) == 0 && file.st_ino == object.st_ino && file.st_dev == object.st_dev
+        return isLink ? try self.object(sha) == .sound : try Self.hash(path()) == sha
     }
 
     /// Stamps the sound objects afresh, once the sync's own links and removals (which
@@ -151,10 +162,15 @@ struct StoreCheck {
     mutating func saveStamps() {
         guard recorded != nil || !verdicts.isEmpty else { return }
         let stamps = stamps
-        var kept = ObjectStamps()
-        for (sha, stamp) in stamps.stamps where verdicts[sha] == nil { kept[sha] = stamp }
-        for (sha, verdict) in verdicts where verdict == .sound { kept[sha] = ObjectStamp.of(repo.objectFile(sha)) }
-        try? kept.save(in: repo)
+        // By digest: the stamps are, and a repo of 100,000 objects would make as many hex strings.
+        let judged = Dictionary(verdicts.compactMap { sha, verdict in SHA1.Digest(hex: sha).map { ($0, verdict) } }) { a, _ in a }
+        var kept = [(SHA1.Digest, ObjectStamp)]()
+        kept.reserveCapacity(stamps.count)
+        for (digest, stamp) in stamps.entries where judged[digest] == nil { kept.append((digest, stamp)) }
+        for (digest, verdict) in judged where verdict == .sound {
+            if let stamp = ObjectStamp.of(repo.objectFile(digest.hex)) { kept.append((digest, stamp)) }
+        }
+        try? ObjectStamps(kept).save(in: repo)
     }
 
     private static func hash(_ path: String) throws -> String {

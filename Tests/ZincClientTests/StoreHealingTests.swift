@@ -93,7 +93,7 @@ import ZincTestSupport
         try fixture.track()
         _ = try fixture.sync()
         #expect(fixture.dir.exists("repo/collected"))
-        let stamps = try fixture.dir.read("repo/stamps.json")
+        let stamps = try fixture.dir.read("repo/stamps")
         #expect(unlink(fixture.dir.at(fixture.bundleFolder(1) + "/photos/2.jpg")) == 0)
         // The kept manifest is not even read: damaged, it would fail a sync that read it.
         let manifest = "repo/manifests/\(ClientFixture.catalogID)/B-1.json"
@@ -102,7 +102,7 @@ import ZincTestSupport
         let unchecked = try fixture.sync()
         #expect(unchecked.bundles.first?.outcome == .upToDate, "\(fixture.failure(unchecked))")
         #expect(!fixture.dir.exists(fixture.bundleFolder(1) + "/photos/2.jpg"))
-        #expect(try fixture.dir.read("repo/stamps.json") == stamps)
+        #expect(try fixture.dir.read("repo/stamps") == stamps)
         try fixture.dir.write(manifest, kept)
 
         #expect(try fixture.repo.status().first?.health?.damagedFiles == ["photos/2.jpg"])
@@ -219,17 +219,20 @@ import ZincTestSupport
         #expect(chmod(path, 0o444) == 0)
     }
 
-    /// Rewrites the repo's stamp of `sha` from its object as it is now (see `stamps.json` in the client guide).
+    /// Rewrites the repo's stamp of `sha` from its object as it is now (see `stamps` in the client guide).
     private static func restamp(_ sha: String, in fixture: ClientFixture) throws {
         var info = stat()
-        #expect(stat(fixture.dir.at("repo/objects/" + sha), &info) == 0)
-        let path = fixture.dir.at("repo/stamps.json")
-        guard case .object(var top) = try JSONValue.parse(fixture.dir.read("repo/stamps.json")),
-            case .object(var objects)? = top["objects"]
-        else { throw CocoaError(.fileReadCorruptFile) }
-        let nanoseconds = { (t: timespec) in JSONValue.int(Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)) }
-        objects[sha] = .array([.int(Int64(info.st_size)), nanoseconds(info.st_mtim), nanoseconds(info.st_ctim), .int(Int64(info.st_ino))])
-        top["objects"] = .object(objects)
-        try Data(JSONValue.object(top).encoded()).write(to: URL(fileURLWithPath: path))
+        #expect(lstat(fixture.dir.at("repo/objects/" + sha), &info) == 0)
+        let digest = try #require(SHA1.Digest(hex: sha))
+        var entries = ObjectStamps.load(from: fixture.repo).entries.filter { $0.0 != digest }
+        let nanoseconds = { (t: timespec) in Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
+        entries.append(
+            (
+                digest,
+                ObjectStamp(
+                    size: Int64(info.st_size), modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim),
+                    inode: UInt64(info.st_ino))
+            ))
+        try ObjectStamps(entries).save(in: fixture.repo)
     }
 }

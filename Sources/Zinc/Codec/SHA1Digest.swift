@@ -90,6 +90,14 @@ extension SHA1 {
         /// false match only costs time.
         var prefix: UInt64 { high }
 
+        /// Appends the 20 bytes (`init(bytes:)` reads them back): records of many digests
+        /// are kept in binary, half the size of their hex.
+        package func appendBytes(to out: inout [UInt8]) {
+            for i in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: high >> UInt64(i))) }
+            for i in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: middle >> UInt64(i))) }
+            for i in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: low >> UInt32(i))) }
+        }
+
         public static func < (lhs: Digest, rhs: Digest) -> Bool {
             (lhs.high, lhs.middle, lhs.low) < (rhs.high, rhs.middle, rhs.low)
         }

@@ -1,0 +1,83 @@
+import Zinc
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files of a checked-out version (of one flavor) as a walk of its folder looks them
+/// up: each path's bytes in one buffer, with its object's digest, sorted by path. About
+/// 32 bytes a file beside its path, and no string or dictionary entry per file, so a
+/// bundle of 100,000 files costs `status` a few megabytes, not an object graph.
+struct CheckedOutFiles {
+    private struct File {
+        let start: UInt32
+        let length: UInt32
+        let digest: SHA1.Digest
+    }
+
+    private let bytes: [UInt8]
+    /// Sorted by path bytes, each path once.
+    private let files: [File]
+
+    var count: Int { files.count }
+
+    /// The kept manifest of `tracked`'s `version`, read as a stream (its `files` are never
+    /// collected into a table), keeping the files of the tracked flavor.
+    static func read(_ tracked: RepoState.TrackedBundle, version: Int, in repo: Repo) throws -> CheckedOutFiles {
+        let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
+        guard let manifest = try AtomicFile.read(path, limit: RepoState.fileLimit) else {
+            throw ZincError.corruptFile(path: path, reason: "the manifest of a checked-out version is missing")
+        }
+        var bytes = [UInt8]()
+        var files = [File]()
+        _ = try Manifest.parse(manifest, path: path) { filePath, entry in
+            guard entry.isIn(flavor: tracked.flavor) else { return }
+            files.append(File(start: UInt32(bytes.count), length: UInt32(filePath.utf8.count), digest: entry.object.digest))
+            bytes.append(contentsOf: filePath.utf8)
+        }
+        let order = { (a: File, b: File) in bytes.withUnsafeBufferPointer { Self.compare(slice(a, of: $0), slice(b, of: $0)) } }
+        // Manifests list their files in path order: sorting is for those that do not.
+        if !files.indices.dropFirst().allSatisfy({ order(files[$0 - 1], files[$0]) < 0 }) { files.sort { order($0, $1) < 0 } }
+        let result = CheckedOutFiles(bytes: bytes, files: files)
+        if let twice = files.indices.dropFirst().first(where: { order(files[$0 - 1], files[$0]) == 0 }) {
+            throw ZincError.corruptFile(path: path, reason: "file '\(result.path(twice))' is listed twice")
+        }
+        return result
+    }
+
+    /// The index of the file at `path` (its UTF-8 bytes), nil when the version has none.
+    func index(of path: UnsafeBufferPointer<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { all in
+            var low = 0
+            var high = files.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Self.compare(Self.slice(files[middle], of: all), path) < 0 { low = middle + 1 } else { high = middle }
+            }
+            return low < files.count && Self.compare(Self.slice(files[low], of: all), path) == 0 ? low : nil
+        }
+    }
+
+    func path(_ index: Int) -> String {
+        let file = files[index]
+        return String(decoding: bytes[Int(file.start)..<Int(file.start + file.length)], as: UTF8.self)
+    }
+
+    func digest(_ index: Int) -> SHA1.Digest { files[index].digest }
+
+    private static func slice(_ file: File, of all: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: all[Int(file.start)..<Int(file.start + file.length)])
+    }
+
+    /// Byte order: negative, zero or positive as `a` comes before, is, or comes after `b`.
+    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let base = a.baseAddress, let other = b.baseAddress {
+            let order = memcmp(base, other, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
+    }
+}

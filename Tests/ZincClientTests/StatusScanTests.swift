@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import Zinc
+import ZincClient
+import ZincTestSupport
+
+/// What `status` finds in one walk of a checked-out folder, judging each file by its
+/// object's stamp, and the stamps it judges by: kept in `stamps`, read from the
+/// `stamps.json` of earlier clients until the next check writes `stamps`.
+@Suite struct StatusScanTests {
+    static let sizes = (0..<6).map { 3000 + 700 * $0 } + [9000]
+
+    @Test func aHealthyFolderIsCountedAndJudgedSound() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let status = try #require(try fixture.repo.status().first)
+        #expect(status.files == 7 && status.bytesOnDisk == Int64(Self.sizes.reduce(0, +)))
+        #expect(status.health?.damagedFiles == [] && status.health?.folder == fixture.dir.at(fixture.bundleFolder(1)))
+        #expect(!fixture.dir.exists("repo/damage.json"))
+    }
+
+    /// Each kind of damage is reported and recorded; a file the version does not have is
+    /// counted, not judged; the next sync puts back exactly the version.
+    @Test func filesReplacedByALinkOrAFolderAreDamagedAndAStrayFileIsCounted() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let folder = fixture.dir.at(fixture.bundleFolder(1))
+        #expect(unlink(folder + "/photos/1.jpg") == 0 && symlink("0.jpg", folder + "/photos/1.jpg") == 0)
+        #expect(unlink(folder + "/photos/2.jpg") == 0)
+        try fixture.dir.write(fixture.bundleFolder(1) + "/photos/2.jpg/inside", "12345")
+        #expect(unlink(folder + "/photos/5.jpg") == 0)
+        try fixture.dir.write(fixture.bundleFolder(1) + "/stray.txt", "abc")
+
+        let status = try #require(try fixture.repo.status().first)
+        #expect(status.health?.damagedFiles == ["photos/1.jpg", "photos/2.jpg", "photos/5.jpg"])
+        // 0, 3, 4 and words.json, with the file inside the folder and the stray one.
+        #expect(status.files == 6)
+        #expect(status.bytesOnDisk == Int64(Self.sizes[0] + Self.sizes[3] + Self.sizes[4] + Self.sizes[6] + 5 + 3))
+        #expect(try fixture.dir.read("repo/damage.json") == Array(#"{"folders":["com.example.app.B-1"],"format":1}"#.utf8))
+
+        let report = try fixture.sync()
+        #expect(report.bundles.first?.outcome == .repaired, "\(fixture.failure(report))")
+        #expect(report.bundles.first?.damagedFiles == ["photos/1.jpg", "photos/2.jpg", "photos/5.jpg"])
+        #expect(try fixture.bundleMatchesSource(1))
+        #expect(try fixture.repo.status().first?.health?.isHealthy == true)
+    }
+
+    /// Damage written through another hard link to an object (here its name in
+    /// objects/) changes the file's times too, so the walk's stat finds it.
+    @Test func damageThroughAnotherLinkIsFound() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let sha = try #require(fixture.manifest(1).files["photos/3.jpg"]?.sha)
+        let object = fixture.dir.at("repo/objects/" + sha)
+        #expect(chmod(object, 0o644) == 0)
+        try Data(SampleContent.noise(Self.sizes[3], seed: 99)).write(to: URL(fileURLWithPath: object))
+        #expect(try fixture.repo.status().first?.health?.damagedFiles == ["photos/3.jpg"])
+        let report = try fixture.sync()
+        #expect(report.bundles.first?.outcome == .repaired && report.bundles.first?.damagedObjects == [sha])
+        #expect(try fixture.bundleMatchesSource(1))
+    }
+
+    /// A repo synced by an earlier client has `stamps.json`: its stamps are believed (a
+    /// byte changed behind a stamp kept as it was goes unseen, as it does with `stamps`)
+    /// until a check writes `stamps` and removes it.
+    @Test func stampsOfAnEarlierClientAreReadThenReplaced() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let stamps = ObjectStamps.parse(try fixture.dir.read("repo/stamps"))
+        #expect(stamps.count == 7)
+        var objects = [String: JSONValue]()
+        for (digest, stamp) in stamps.entries {
+            objects[digest.hex] = .array([
+                .int(stamp.size), .int(stamp.modified), .int(stamp.changed), .int(Int64(bitPattern: stamp.inode)),
+            ])
+        }
+        try fixture.dir.write("repo/stamps.json", JSONValue.object(["format": .int(1), "objects": .object(objects)]).encoded())
+        #expect(unlink(fixture.dir.at("repo/stamps")) == 0)
+        #expect(ObjectStamps.load(from: fixture.repo) == stamps)
+
+        // Silent damage, and the old file restamped as a failing disk would leave it.
+        let sha = try #require(fixture.manifest(1).files["photos/0.jpg"]?.sha)
+        let object = fixture.dir.at("repo/objects/" + sha)
+        var bytes = try fixture.dir.read("repo/objects/" + sha)
+        bytes[0] ^= 0xFF
+        #expect(chmod(object, 0o644) == 0)
+        try Data(bytes).write(to: URL(fileURLWithPath: object))
+        var info = stat()
+        #expect(lstat(object, &info) == 0)
+        let nanoseconds = { (t: timespec) in JSONValue.int(Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)) }
+        objects[sha] = .array([.int(Int64(info.st_size)), nanoseconds(info.st_mtim), nanoseconds(info.st_ctim), .int(Int64(info.st_ino))])
+        try fixture.dir.write("repo/stamps.json", JSONValue.object(["format": .int(1), "objects": .object(objects)]).encoded())
+        #expect(try fixture.repo.status().first?.health?.isHealthy == true)
+        #expect(fixture.dir.exists("repo/stamps.json") && !fixture.dir.exists("repo/stamps"))
+
+        #expect(try fixture.repo.verify().map(\.damagedFiles) == [["photos/0.jpg"]])
+        #expect(!fixture.dir.exists("repo/stamps.json"))
+        let written = ObjectStamps.parse(try fixture.dir.read("repo/stamps"))
+        #expect(written.count == 6 && written[sha] == nil)
+    }
+
+    @Test func stampsRoundTripAndATornOrUnsortedFileIsEmpty() throws {
+        let fixture = try ClientFixture()
+        let shas = ["ff", "00", "7a"].map { String(repeating: $0, count: 20) }
+        let entries = shas.enumerated().map { i, sha in
+            (SHA1.Digest(hex: sha)!, ObjectStamp(size: Int64(i), modified: -1, changed: 1 << 62, inode: UInt64.max - UInt64(i)))
+        }
+        try ObjectStamps(entries).save(in: fixture.repo)
+        let bytes = try fixture.dir.read("repo/stamps")
+        #expect(bytes.count == 8 + 3 * 52 && bytes.starts(with: Array("ZSTAMPS1".utf8)))
+        let read = ObjectStamps.parse(bytes)
+        #expect(read.count == 3 && read == ObjectStamps(entries.reversed()))
+        #expect(read[shas[2]] == entries[2].1 && read[String(repeating: "11", count: 20)] == nil)
+        #expect(ObjectStamps.parse(Array(bytes.dropLast())).count == 0)
+        // The first two records swapped.
+        let swapped = bytes[..<8] + bytes[60..<112] + bytes[8..<60] + bytes[112...]
+        #expect(ObjectStamps.parse(Array(swapped)).count == 0)
+        #expect(ObjectStamps.parse(Array("ZSTAMPS1".utf8)).count == 0)
+    }
+}
