@@ -37,6 +37,9 @@ enum AtomicFile {
             return nil
         }
         var bytes = [UInt8]()
+        // The size it has now, so that a manifest of megabytes is not copied as it grows.
+        let size = Int64(try file.status().st_size)
+        bytes.reserveCapacity(Int(min(max(size, 0), limit)))
         try file.forEachChunk(chunkSize: 1 << 16) { chunk in
             guard Int64(bytes.count + chunk.count) <= limit else {
                 throw ZincError.corruptFile(path: path, reason: "larger than \(limit) bytes")

@@ -98,15 +98,20 @@ package struct ObjectStamps: Equatable, Sendable {
         records.lazy.map { ($0.digest, $0.stamp) }
     }
 
+    /// The stamps `stamps` holds, read a piece at a time so that its bytes are never
+    /// held beside the array they fill; else those of `stamps.json`; else none.
     package static func load(from repo: Repo) -> ObjectStamps {
-        for name in [fileName, legacyFileName] {
-            switch Result(catching: { try AtomicFile.read(repo.root + "/" + name, limit: 256 << 20) }) {
-            case .success(nil): continue
-            case .success(let bytes?): return parse(bytes)
-            case .failure: return ObjectStamps()
-            }
+        do {
+            let file = try PosixFile.open(repo.root + "/" + fileName)
+            var reader = Reader()
+            try file.forEachChunk(chunkSize: 1 << 16) { reader.read($0) }
+            return reader.stamps
+        } catch let error as ZincError where error.errno == ENOENT {
+            let legacy = try? AtomicFile.read(repo.root + "/" + legacyFileName, limit: 256 << 20)
+            return legacy.map(parse) ?? ObjectStamps()
+        } catch {
+            return ObjectStamps()
         }
-        return ObjectStamps()
     }
 
     /// Writes `stamps` atomically, then removes the `stamps.json` of an earlier client,
@@ -131,26 +136,61 @@ package struct ObjectStamps: Equatable, Sendable {
     /// `stamps`, and of `stamps.json` the entries that are a sha and four integers.
     package static func parse(_ bytes: [UInt8]) -> ObjectStamps {
         guard bytes.starts(with: magic) else { return parseLegacy(bytes) }
-        let body = bytes.count - magic.count
-        guard body % recordSize == 0 else { return ObjectStamps() }
-        var result = ObjectStamps()
-        result.records.reserveCapacity(body / recordSize)
-        for start in stride(from: magic.count, to: bytes.count, by: recordSize) {
+        var reader = Reader()
+        bytes.withUnsafeBytes { reader.read($0) }
+        return reader.stamps
+    }
+
+    /// `stamps` read from consecutive pieces of the file.
+    private struct Reader {
+        private var pending = [UInt8]()
+        private var started = false
+        private var broken = false
+        private var read = ObjectStamps()
+
+        /// What was read, if it ended on a whole record.
+        var stamps: ObjectStamps { broken || !started || !pending.isEmpty ? ObjectStamps() : read }
+
+        mutating func read(_ piece: UnsafeRawBufferPointer) {
+            guard !broken else { return }
+            pending.append(contentsOf: piece)
+            var start = 0
+            if !started {
+                guard pending.count >= magic.count else { return }
+                guard pending.starts(with: magic) else {
+                    broken = true
+                    return
+                }
+                started = true
+                start = magic.count
+            }
+            while pending.count - start >= recordSize {
+                guard let record = record(at: start) else {
+                    broken = true
+                    return
+                }
+                read.records.append(record)
+                start += recordSize
+            }
+            pending.removeSubrange(..<start)
+        }
+
+        /// The record at `start` of `pending`, nil when it is not in digest order after
+        /// the last or its size is negative.
+        private func record(at start: Int) -> Record? {
             func field(_ n: Int) -> UInt64 {
                 var value: UInt64 = 0
-                for i in (0..<8).reversed() { value = value << 8 | UInt64(bytes[start + 20 + n * 8 + i]) }
+                for i in (0..<8).reversed() { value = value << 8 | UInt64(pending[start + 20 + n * 8 + i]) }
                 return value
             }
-            let digest = SHA1.Digest(bytes: bytes[start..<start + 20])
+            let digest = SHA1.Digest(bytes: pending[start..<start + 20])
             let size = Int64(bitPattern: field(0))
-            guard size >= 0, result.records.last.map({ $0.digest < digest }) ?? true else { return ObjectStamps() }
-            result.records.append(
-                Record(
-                    digest: digest,
-                    stamp: ObjectStamp(
-                        size: size, modified: Int64(bitPattern: field(1)), changed: Int64(bitPattern: field(2)), inode: field(3))))
+            guard size >= 0, read.records.last.map({ $0.digest < digest }) ?? true else { return nil }
+            return Record(
+                digest: digest,
+                stamp: ObjectStamp(size: size, modified: Int64(bitPattern: field(1)), changed: Int64(bitPattern: field(2)), inode: field(3))
+            )
         }
-        return result
     }
 
     private static func parseLegacy(_ bytes: [UInt8]) -> ObjectStamps {
