@@ -104,6 +104,7 @@ package struct ObjectStamps: Equatable, Sendable {
         do {
             let file = try PosixFile.open(repo.root + "/" + fileName)
             var reader = Reader()
+            reader.expect(bytes: Int64(try file.status().st_size))
             try file.forEachChunk(chunkSize: 1 << 16) { reader.read($0) }
             return reader.stamps
         } catch let error as ZincError where error.errno == ENOENT {
@@ -150,6 +151,12 @@ package struct ObjectStamps: Equatable, Sendable {
 
         /// What was read, if it ended on a whole record.
         var stamps: ObjectStamps { broken || !started || !pending.isEmpty ? ObjectStamps() : read }
+
+        /// Makes room for the records of a file of `bytes` (at most 256 MiB), which is
+        /// then never copied as it grows.
+        mutating func expect(bytes: Int64) {
+            read.records.reserveCapacity(Int(min(max(bytes, 0), 256 << 20)) / recordSize)
+        }
 
         mutating func read(_ piece: UnsafeRawBufferPointer) {
             guard !broken else { return }

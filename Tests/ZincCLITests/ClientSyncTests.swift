@@ -177,6 +177,37 @@ import ZincTestSupport
         #expect(bundle["folder"] as? String == dir.at("repo/bundles/com.example.app.B-2"))
     }
 
+    /// What `zinc status` finds in its one walk of the folder: a file replaced by a link
+    /// and one by a folder are damaged, a stray file is counted and left unjudged. The
+    /// repair writes the stamps to `stamps`, where this repo, as an earlier client left
+    /// it, had `stamps.json`.
+    @Test func statusFindsFilesReplacedByALinkOrAFolderAndTheRepairMovesTheStamps() throws {
+        let dir = try TemporaryDirectory()
+        try Self.publishB(in: dir, version: 1)
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
+        try Self.zinc(["sync", "--repo", "repo"], in: dir)
+        let files = dir.files(under: "src").sorted()
+        let folder = "repo/bundles/com.example.app.B-1/"
+        #expect(files.count >= 3 && unlink(dir.at(folder + files[0])) == 0 && symlink(files[2], dir.at(folder + files[0])) == 0)
+        #expect(unlink(dir.at(folder + files[1])) == 0)
+        try dir.write(folder + files[1] + "/inside", "12345")
+        try dir.write(folder + "stray.txt", "abc")
+        #expect(unlink(dir.at("repo/stamps")) == 0)
+        try dir.write("repo/stamps.json", #"{"format":1,"objects":{}}"#)
+
+        let json = try JSONSerialization.jsonObject(with: Data(Self.zinc(["status", "--repo", "repo", "--json"], in: dir).utf8))
+        let bundle = try #require(((json as? [String: Any])?["bundles"] as? [[String: Any]])?.first)
+        #expect(bundle["damaged_files"] as? [String] == [files[0], files[1]])
+        #expect(bundle["files"] as? Int == files.count)
+        let repaired = try Self.zinc(["sync", "--repo", "repo"], in: dir)
+        #expect(repaired.hasPrefix("com.example.app.B: repaired at version 1 ("), "\(repaired)")
+        #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-1"))
+        #expect(dir.exists("repo/stamps") && !dir.exists("repo/stamps.json"))
+        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("(up to date)"))
+    }
+
     /// The repo without --repo ($ZINC_REPO, or found from the current folder), the
     /// `current` link, untrack by URL, and a sync with nothing to do.
     @Test func theRepoIsFoundAndEachBundleHasAStablePath() throws {
