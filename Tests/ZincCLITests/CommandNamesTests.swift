@@ -57,8 +57,8 @@ import ZincTestSupport
             try zinc("create-catalog", "--id", "com.example.app", "--dest", "cat")
                 == "Created catalog 'com.example.app' at \(dir.at("cat"))\n")
         #expect(
-            try zinc("update-bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--source", "src", "--quiet")
-                == "Created bundle 'BasicAdjectives' version 1 (new bundle)\n")
+            try zinc("update-bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--source", "src", "--quiet").hasPrefix(
+                "Created bundle 'BasicAdjectives' version 1 (new bundle)\n"))
         #expect(
             try zinc("update-distro", "--catalog", "cat", "--id", "BasicAdjectives", "--name", "master", "--version", "1")
                 == "Created distribution 'master' for 'BasicAdjectives-v1'\n")

@@ -219,7 +219,8 @@ import ZincTestSupport
         try zinc(
             ["delete_bundle", "--catalog", "cat", "--name", "Nope", "--versions", "1"], status: 1, stdout: "",
             stderr: "zinc: error: no bundle 'Nope' in the catalog\n")
-        try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], stdout: "Created bundle 'B' version 3\n")
+        let recreated = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+        #expect(recreated.status == 0 && recreated.stdout.hasPrefix("Created bundle 'B' version 3\n"))
     }
 
     @Test func verifyAndCleanDrawProgressOnATerminalOnly() throws {

@@ -245,8 +245,8 @@ import ZincTestSupport
         #expect(try zinc("list_flavorspecs", "--catalog", "cat") == "copy\ndevices\n")
 
         #expect(
-            try zinc("update_bundle", "--catalog", "cat", "--name", "Icons", "--source", "icons", "--flavors", "devices")
-                == "Created bundle 'Icons' version 1 (new bundle)\n")
+            try zinc("update_bundle", "--catalog", "cat", "--name", "Icons", "--source", "icons", "--flavors", "devices").hasPrefix(
+                "Created bundle 'Icons' version 1 (new bundle)\n"))
         #expect(dir.files(under: "cat/archives").filter { $0.hasPrefix("Icons") } == ["Icons-1~phone.tar", "Icons-1~tablet.tar"])
         let manifest = try Manifest.parse(dir.read("cat/manifests/Icons-1.json"), path: "Icons-1.json")
         #expect(manifest.flavors == ["phone", "tablet"])
@@ -259,7 +259,8 @@ import ZincTestSupport
         #expect(
             try zinc(
                 "update_bundle", "--catalog", "cat", "--name", "Icons", "--source", "icons", "--force",
-                "--flavors", "specs/devices.json", "--include-master-archive") == "Created bundle 'Icons' version 2\n")
+                "--flavors", "specs/devices.json", "--include-master-archive"
+            ).hasPrefix("Created bundle 'Icons' version 2\n"))
         #expect(
             dir.files(under: "cat/archives").filter { $0.hasPrefix("Icons-2") }
                 == ["Icons-2.tar", "Icons-2~phone.tar", "Icons-2~tablet.tar"])

@@ -19,10 +19,10 @@ import ZincTestSupport
 
     @Test func everyCommandTakesTheModernNames() throws {
         #expect(
-            try zinc("update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src")
-                == "Created bundle 'B' version 1 (new bundle)\n")
+            try zinc("update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src").hasPrefix(
+                "Created bundle 'B' version 1 (new bundle)\n"))
         try dir.write("src/c.txt", SampleContent.text(900, word: "c"))
-        #expect(try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src") == "Created bundle 'B' version 2\n")
+        #expect(try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src").hasPrefix("Created bundle 'B' version 2\n"))
         #expect(
             try zinc("update_distro", "--catalog", "cat", "--bundle", "B", "--distro", "master", "--version", "1")
                 == "Created distribution 'master' for 'B-v1'\n")

@@ -16,8 +16,8 @@ import ZincTestSupport
         // The talk creates with file:///abs and updates with file://relative: both name the same folder here.
         _ = try zinc("create_catalog --id com.mindsnacks.french --dest file://\(dir.at("french_catalog"))")
         #expect(
-            try zinc("update_bundle --catalog file://french_catalog --name BasicAdjectives --source \(source)")
-                == "Created bundle 'BasicAdjectives' version 1 (new bundle)\n")
+            try zinc("update_bundle --catalog file://french_catalog --name BasicAdjectives --source \(source)").hasPrefix(
+                "Created bundle 'BasicAdjectives' version 1 (new bundle)\n"))
         #expect(
             try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name master --version 1")
                 == "Created distribution 'master' for 'BasicAdjectives-v1'\n")
@@ -25,7 +25,7 @@ import ZincTestSupport
         try dir.write("French/BasicAdjectives/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
         #expect(
             try zinc("update_bundle --catalog file:///\(dir.at("french_catalog").dropFirst()) --id BasicAdjectives --source \(source)")
-                == "Created bundle 'BasicAdjectives' version 2\n")
+                .hasPrefix("Created bundle 'BasicAdjectives' version 2\n"))
         #expect(
             try zinc("update_distro --catalog file://french_catalog --id BasicAdjectives --name test --version 2")
                 == "Created distribution 'test' for 'BasicAdjectives-v2'\n")
@@ -73,12 +73,12 @@ import ZincTestSupport
         #expect(created.status == 0)
         #expect(dir.exists("catalogs/com.example.app/catalog.json"))
         let updated = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"], in: dir.path)
-        #expect(updated.stdout == "Created bundle 'B' version 1 (new bundle)\n")
+        #expect(updated.stdout.hasPrefix("Created bundle 'B' version 1 (new bundle)\n"))
         let again = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"], in: dir.path)
         #expect(again.stdout == "Bundle 'B' unchanged at version 1\n")
         let forced = try ZincBinary.run(
             ["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src", "--force"], in: dir.path)
-        #expect(forced.stdout == "Created bundle 'B' version 2\n")
+        #expect(forced.stdout.hasPrefix("Created bundle 'B' version 2\n"))
     }
 
     @Test func everyCommandHasHelp() throws {

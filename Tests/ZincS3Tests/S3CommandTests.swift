@@ -83,12 +83,12 @@ import ZincTestSupport
                 == "archives: kept for every version (config/archives.json)\n")
 
         #expect(
-            try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
-                == "Created bundle 'BasicAdjectives' version 1 (new bundle)\n")
+            try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"]).hasPrefix(
+                "Created bundle 'BasicAdjectives' version 1 (new bundle)\n"))
         try dir.write("src/photos/85x85/kind.jpg", SampleContent.noise(9000, seed: 2))
         #expect(
-            try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
-                == "Created bundle 'BasicAdjectives' version 2\n")
+            try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"]).hasPrefix(
+                "Created bundle 'BasicAdjectives' version 2\n"))
         #expect(
             try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
                 == "Bundle 'BasicAdjectives' unchanged at version 2\n")
@@ -100,8 +100,8 @@ import ZincTestSupport
                 == "Updated distribution 'master' for 'BasicAdjectives-v2' (was v1)\n")
         try dir.write("src/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
         #expect(
-            try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"])
-                == "Created bundle 'BasicAdjectives' version 3\n")
+            try both(["update_bundle", "--catalog", "CAT", "--name", "BasicAdjectives", "--source", "src"]).hasPrefix(
+                "Created bundle 'BasicAdjectives' version 3\n"))
         #expect(try both(["list", "--catalog", "CAT"]) == "BasicAdjectives [1=(_master), 2=(master), 3]\n")
 
         let index = try both(["dump_index", "--catalog", "CAT"])
@@ -157,8 +157,8 @@ import ZincTestSupport
         try zinc("update_archive_policy", "--catalog", catalog, "--keep", "all")
         try SampleContent.basicAdjectives(in: dir, at: "base")
         #expect(
-            try zinc("update_bundle", "--catalog", catalog, "--name", "B", "--source", "base")
-                == "Created bundle 'B' version 1 (new bundle)\n")
+            try zinc("update_bundle", "--catalog", catalog, "--name", "B", "--source", "base").hasPrefix(
+                "Created bundle 'B' version 1 (new bundle)\n"))
         let writers = 4
         for n in 0..<writers {
             try SampleContent.basicAdjectives(in: dir, at: "src\(n)")
@@ -180,7 +180,7 @@ import ZincTestSupport
             let created = "Created bundle 'B' version "
             let version: Int? =
                 output.stdout.hasPrefix(created)
-                ? Int(output.stdout.dropFirst(created.count).trimmingCharacters(in: .newlines)) : nil
+                ? Int(output.stdout.dropFirst(created.count).prefix { $0 != "\n" }) : nil
             let number = try #require(version, "writer \(n) printed \(output.stdout)")
             versions[n] = number
         }

@@ -156,10 +156,10 @@ extension Catalog {
             if try store.lookup(sha: digest.hex) == nil { newBytes[digest] = file.size }
         }
         var added = [String](), removed = [String](), changed = [String]()
-        var previous: Int?
+        var previous: Manifest?
         if let latest = try newestManifest(name) {
-            previous = latest.version
             let manifest = try Manifest.parse(latest.bytes, path: latest.path)
+            previous = manifest
             var seen = Set<String>()
             for (i, file) in files.enumerated() {
                 seen.insert(file.relativePath)
@@ -176,8 +176,10 @@ extension Catalog {
             added = files.map(\.relativePath)
         }
         return ImportPreview(
-            previousVersion: previous, added: added, removed: removed, changed: changed, files: files.count,
-            newObjects: newBytes.count, newObjectBytes: newBytes.values.reduce(0, +))
+            previousVersion: previous?.version, added: added, removed: removed, changed: changed, files: files.count,
+            growth: try previewGrowth(
+                name, files: files, digests: hashed.digests, flavors: flavors, newSizes: newBytes, previous: previous, store: store,
+                includeMasterArchive: options.includeMasterArchive))
     }
 
     private enum ImportedFiles {
@@ -457,7 +459,7 @@ extension Catalog {
 
     /// The chunks of a source file, read once more: its content is the one hashed as long
     /// as the file is, by its stamp, the one the scan saw.
-    private static func chunks(of file: SourceFile) throws -> [ContentChunk] {
+    static func chunks(of file: SourceFile) throws -> [ContentChunk] {
         let source = try PosixFile.openForReading(file.absolutePath)
         var splitter = ChunkSplitter()
         try SparseReader(source).forEachChunk { splitter.update($0) }

@@ -26,10 +26,11 @@ public struct ImportPreview: Equatable, Sendable {
     public let removed: [String]
     public let changed: [String]
     public let files: Int
-    /// Distinct contents the catalog lacks, and their size before any compression: the
-    /// object bytes the import would write at most (what compresses is stored smaller).
-    public let newObjects: Int
-    public let newObjectBytes: Int64
+    /// What the version would add to storage and what a player on `previousVersion`
+    /// would download, at most (see `Catalog.previewGrowth`); its `newObjects` are the
+    /// distinct contents the catalog lacks, and `objectBytes` their size before any
+    /// compression (what compresses is stored smaller).
+    public let growth: VersionGrowth
 
     /// Nothing would be created (without --force).
     public var isUnchanged: Bool { previousVersion != nil && added.isEmpty && removed.isEmpty && changed.isEmpty }

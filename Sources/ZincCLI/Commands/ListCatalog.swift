@@ -118,20 +118,13 @@ extension ListCatalog {
 
             private enum CodingKeys: CodingKey { case version, distributions, update }
 
-            private enum UpdateKeys: CodingKey { case from, requests, bytes, strategy }
-
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(listed.number, forKey: .version)
                 try container.encode(listed.distributions, forKey: .distributions)
                 guard let sizes else { return }
                 try SizeReport(sizes: sizes).encode(to: encoder)
-                guard let diff = sizes.update else { return try container.encodeNil(forKey: .update) }
-                var update = container.nestedContainer(keyedBy: UpdateKeys.self, forKey: .update)
-                try update.encode(diff.from, forKey: .from)
-                try update.encode(diff.download.requests, forKey: .requests)
-                try update.encode(diff.download.bytes, forKey: .bytes)
-                try update.encode(diff.plan.strategy.rawValue, forKey: .strategy)
+                try container.encode(sizes.update.map(UpdateReport.init), forKey: .update)
             }
         }
     }

@@ -55,9 +55,20 @@ struct UpdateBundle: ParsableCommand {
     func run() throws {
         if dryRun { return try preview() }
         let start = ContinuousClock.now
+        let reference = try catalog.reference.signed(by: signing)
         let summary = try Self.importVersion(
-            catalog: try catalog.reference.signed(by: signing), bundle: name, source: source,
+            catalog: reference, bundle: name, source: source,
             force: force, options: options, quiet: options.quiet || json)
+        let seconds = (ContinuousClock.now - start).inSeconds
+        // Read after the import: the figures of the version as stored.
+        var growth: GrowthReport?
+        if case .created(let version) = summary.result {
+            let opened = try reference.open()
+            growth = GrowthReport(
+                growth: try VersionGrowth(
+                    of: name, version: version, in: opened, newObjects: summary.newObjects, objectBytes: summary.objectBytes),
+                keepsEveryArchive: try opened.archivePolicy() == .all, isPreview: false)
+        }
         if json {
             let version: Int, unchanged: Bool
             switch summary.result {
@@ -68,7 +79,7 @@ struct UpdateBundle: ParsableCommand {
                 Report(
                     bundle: name, version: version, unchanged: unchanged, newBundle: summary.isNewBundle, files: summary.files,
                     newObjects: summary.newObjects, objectBytes: summary.objectBytes, archiveBytes: summary.archiveBytes,
-                    bytesWritten: summary.bytesWritten, seconds: (ContinuousClock.now - start).inSeconds))
+                    bytesWritten: summary.bytesWritten, seconds: seconds, growth: growth))
         }
         switch summary.result {
         case .created(let version):
@@ -76,6 +87,7 @@ struct UpdateBundle: ParsableCommand {
         case .unchanged(let version):
             print("Bundle '\(name)' unchanged at version \(version)")
         }
+        for line in growth?.lines ?? [] { print(line) }
     }
 
     /// `--dry-run`: one line per path that would change (A added, M changed, D removed),
@@ -92,8 +104,9 @@ struct UpdateBundle: ParsableCommand {
                     options: options, bar: nil))
             writesArchives = try catalog.archivePolicy() == .all
         }
+        let growth = GrowthReport(growth: preview.growth, keepsEveryArchive: writesArchives, isPreview: true)
         if json {
-            return try printJSON(PreviewReport(bundle: name, preview: preview, force: force))
+            return try printJSON(PreviewReport(bundle: name, preview: preview, force: force, growth: growth))
         }
         let lines = preview.added.map { ("A", $0) } + preview.changed.map { ("M", $0) } + preview.removed.map { ("D", $0) }
         for (mark, path) in lines.sorted(by: { $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) }) { print("\(mark)  \(path)") }
@@ -105,10 +118,12 @@ struct UpdateBundle: ParsableCommand {
         print(
             "Would create a new version of '\(name)'\(against): \(HumanFormat.count(preview.files)) files, "
                 + "\(HumanFormat.count(preview.added.count)) added, \(HumanFormat.count(preview.changed.count)) changed, "
-                + "\(HumanFormat.count(preview.removed.count)) removed; \(HumanFormat.count(preview.newObjects)) new "
-                + "object\(preview.newObjects == 1 ? "" : "s") (\(HumanFormat.bytes(preview.newObjectBytes)) before compression)"
+                + "\(HumanFormat.count(preview.removed.count)) removed; \(HumanFormat.count(preview.growth.newObjects)) new "
+                + "object\(preview.growth.newObjects == 1 ? "" : "s") "
+                + "(\(HumanFormat.bytes(preview.growth.objectBytes)) before compression)"
                 + (writesArchives ? " and its archive" : "")
         )
+        for line in growth.lines { print(line) }
     }
 
     /// The import itself, shared with the Python-tool spelling `bundle:update`, which
@@ -194,6 +209,8 @@ extension UpdateBundle {
         let archiveBytes: Int64
         let bytesWritten: Int64
         let seconds: Double
+        /// nil when no version was created: `"storage"` and `"update"` are then null.
+        let growth: GrowthReport?
 
         private enum CodingKeys: String, CodingKey {
             case bundle, version, unchanged
@@ -204,6 +221,26 @@ extension UpdateBundle {
             case archiveBytes = "archive_bytes"
             case bytesWritten = "bytes_written"
             case seconds
+            case storage, update
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(bundle, forKey: .bundle)
+            try container.encode(version, forKey: .version)
+            try container.encode(unchanged, forKey: .unchanged)
+            try container.encode(newBundle, forKey: .newBundle)
+            try container.encode(files, forKey: .files)
+            try container.encode(newObjects, forKey: .newObjects)
+            try container.encode(objectBytes, forKey: .objectBytes)
+            try container.encode(archiveBytes, forKey: .archiveBytes)
+            try container.encode(bytesWritten, forKey: .bytesWritten)
+            try container.encode(seconds, forKey: .seconds)
+            guard let growth else {
+                try container.encodeNil(forKey: .storage)
+                return try container.encodeNil(forKey: .update)
+            }
+            try growth.encode(to: encoder)
         }
     }
 
@@ -214,6 +251,7 @@ extension UpdateBundle {
         let preview: ImportPreview
         /// `--force` makes a version even of unchanged content.
         let force: Bool
+        let growth: GrowthReport
 
         private enum CodingKeys: String, CodingKey {
             case bundle
@@ -234,8 +272,9 @@ extension UpdateBundle {
             try container.encode(preview.added, forKey: .added)
             try container.encode(preview.removed, forKey: .removed)
             try container.encode(preview.changed, forKey: .changed)
-            try container.encode(preview.newObjects, forKey: .newObjects)
-            try container.encode(preview.newObjectBytes, forKey: .newObjectBytes)
+            try container.encode(preview.growth.newObjects, forKey: .newObjects)
+            try container.encode(preview.growth.objectBytes, forKey: .newObjectBytes)
+            try growth.encode(to: encoder)
         }
     }
 }
