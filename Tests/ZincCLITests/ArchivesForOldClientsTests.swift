@@ -40,23 +40,14 @@ import ZincTestSupport
         #expect(dir.files(under: "pub/archives") == ["B-1.tar", "B-2.tar", "B-3.tar"], "version 4 is named by no pointer")
 
         // As JavaZinc and the Python tool read a catalog.
-        let index = try JSONSerialization.jsonObject(with: Data(GzipDecompressor.decompress(dir.read("pub/catalog.json.gz"))))
-        let bundle = try #require(((index as? [String: Any])?["bundles"] as? [String: Any])?["B"] as? [String: Any])
-        let distributions = try #require(bundle["distributions"] as? [String: Int])
+        let index = try GzipDecompressor.decompress(dir.read("pub/catalog.json.gz"))
+        let distributions = try OldClientReading.distributions(index: index, bundle: "B")
         #expect(distributions == ["master": 3, "_master": 1, "test": 2, "_test": 3])
         for (distro, version) in distributions {
-            let manifest = try JSONSerialization.jsonObject(
-                with: Data(GzipDecompressor.decompress(dir.read("pub/manifests/B-\(version).json.gz"))))
-            let files = try #require((manifest as? [String: Any])?["files"] as? [String: [String: Any]])
-            let members = try #require(TarListing.members(dir.read("pub/archives/B-\(version).tar")), "\(distro)")
-            let byName = Dictionary(members.map { ($0.name, $0.data) }) { first, _ in first }
-            for (path, file) in files {
-                let sha = try #require(file["sha"] as? String)
-                let gz = (file["formats"] as? [String: Any])?["gz"] != nil
-                let stored = try #require(byName[sha + (gz ? ".gz" : "")], "\(distro): \(path) is not in the archive")
-                let content = gz ? try GzipDecompressor.decompress(stored) : stored
-                #expect(content == (try dir.read("tree\(version)/" + path)), "\(distro): \(path)")
-            }
+            let files = try OldClientReading.files(
+                gzippedManifest: dir.read("pub/manifests/B-\(version).json.gz"), archive: dir.read("pub/archives/B-\(version).tar"))
+            #expect(files.keys.sorted() == dir.files(under: "tree\(version)"), "\(distro)")
+            for (path, content) in files { #expect(content == (try dir.read("tree\(version)/" + path)), "\(distro): \(path)") }
         }
         let verify = try ZincBinary.run(["verify", "--catalog", "pub"], in: dir.path)
         #expect(verify.status == 0)
