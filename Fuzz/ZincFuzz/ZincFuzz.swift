@@ -100,6 +100,17 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
             }
         }
     },
+    "content-sizes": { bytes in
+        guard let file = try? ContentSizes.parse(bytes, path: "sizes/B-1.json.gz") else { return }
+        var total = SizeTotal()
+        for (digest, size) in file.sizes {
+            for stored in [0, 1, 1 << 20, Int64.max] {
+                total.add(file.size(of: StoredObject(sha: digest.hex, formats: [.gz: stored])))
+            }
+            _ = file.size(of: StoredObject(sha: digest.hex, formats: [.raw: size]))
+        }
+        _ = try? ContentSizes.parse(file.encoded(), path: "sizes/B-1.json.gz")
+    },
     "chunk-inflate": { bytes in
         // The first two bytes give the content length the chunk must inflate to.
         guard bytes.count >= 2 else { return }

@@ -102,6 +102,7 @@ import ZincTestSupport
             stdout: """
                 manifests/B-1.json
                 manifests/B-1.json.gz
+                sizes/B-1.json.gz
                 lmfo/B-1.json
                 archives/B-1.tar
                 Deleted version 1 of 'B'
@@ -110,11 +111,11 @@ import ZincTestSupport
                 """)
         try dir.write("cat/objects/00/11/0011223344556677889900112233445566778899", "zz")
         let garbage = [
-            "lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "archives/B-1.tar",
+            "lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "sizes/B-1.json.gz", "archives/B-1.tar",
             "objects/00/11/0011223344556677889900112233445566778899", oldPhoto.preferredPath,
         ].sorted { a, b in
-            // clean's order: LMFO records, manifests, archives, then objects
-            let rank = { (p: String) in ["lmfo", "manifests", "archives", "objects"].firstIndex { p.hasPrefix($0) }! }
+            // clean's order: LMFO records, manifests, sizes files, archives, then objects
+            let rank = { (p: String) in ["lmfo", "manifests", "sizes", "archives", "objects"].firstIndex { p.hasPrefix($0) }! }
             return rank(a) != rank(b) ? rank(a) < rank(b) : a < b
         }
         let bytes = try garbage.reduce(0) { $0 + (try dir.read("cat/" + $1).count) }
@@ -128,7 +129,7 @@ import ZincTestSupport
         let strayBytes = Int64(2)
         #expect(
             kept.stdout.hasPrefix(
-                "Removed 0 files (0 B)\nKept 5 files (\(HumanFormat.bytes(Int64(bytes) - strayBytes))) that left the index at 20"),
+                "Removed 0 files (0 B)\nKept 6 files (\(HumanFormat.bytes(Int64(bytes) - strayBytes))) that left the index at 20"),
             "\(kept.stdout)")
         #expect(kept.stdout.contains(", for clients that may still hold it; removable from 20"), "\(kept.stdout)")
         #expect(
@@ -138,11 +139,11 @@ import ZincTestSupport
 
         try zinc(
             ["clean", "--catalog", "cat", "--grace", "0"],
-            stdout: garbage.map { $0 + "\n" }.joined() + "Would remove 6 files (\(HumanFormat.bytes(Int64(bytes))))\n")
+            stdout: garbage.map { $0 + "\n" }.joined() + "Would remove 7 files (\(HumanFormat.bytes(Int64(bytes))))\n")
         #expect(garbage.allSatisfy { dir.exists("cat/" + $0) })
         try zinc(
             ["catalog:clean", "-c", "cat", "-f", "--grace", "0"],
-            stdout: garbage.map { $0 + "\n" }.joined() + "Removed 6 files (\(HumanFormat.bytes(Int64(bytes))))\n")
+            stdout: garbage.map { $0 + "\n" }.joined() + "Removed 7 files (\(HumanFormat.bytes(Int64(bytes))))\n")
         #expect(!garbage.contains { dir.exists("cat/" + $0) })
         #expect(dir.files(under: "cat/retired").isEmpty, "spent records go with the files")
         try zinc(["clean", "--catalog", "cat", "--force"], stdout: "Removed 0 files (0 B)\n")
@@ -172,6 +173,7 @@ import ZincTestSupport
             stdout: """
                 manifests/B-1.json
                 manifests/B-1.json.gz
+                sizes/B-1.json.gz
                 lmfo/B-1.json
                 archives/B-1.tar
                 Would delete version 1 of 'B'
@@ -183,6 +185,7 @@ import ZincTestSupport
             stdout: """
                 manifests/B-1.json
                 manifests/B-1.json.gz
+                sizes/B-1.json.gz
                 lmfo/B-1.json
                 archives/B-1.tar
                 Deleted version 1 of 'B'
@@ -203,6 +206,7 @@ import ZincTestSupport
             stdout: """
                 manifests/B-2.json
                 manifests/B-2.json.gz
+                sizes/B-2.json.gz
                 lmfo/B-2.json
                 archives/B-2.tar
                 Deleted version 2 of 'B'; no version is left (its numbers stay used)
@@ -233,10 +237,10 @@ import ZincTestSupport
 
         try ZincBinary.run(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], in: dir.path)
         let clean = try ZincBinary.runOnTerminal(["clean", "--catalog", "cat", "--force", "--grace", "0"], in: dir.path)
-        #expect(clean.terminal.contains("\rRemoving  [####################]  5/5 files  "))
+        #expect(clean.terminal.contains("\rRemoving  [####################]  6/6 files  "))
         #expect(
             clean.terminal.contains(
-                "\r\nlmfo/B-1.json\r\nmanifests/B-1.json\r\nmanifests/B-1.json.gz\r\narchives/B-1.tar\r\n\(oldPhoto.preferredPath)\r\nRemoved 5 files ("
+                "\r\nlmfo/B-1.json\r\nmanifests/B-1.json\r\nmanifests/B-1.json.gz\r\nsizes/B-1.json.gz\r\narchives/B-1.tar\r\n\(oldPhoto.preferredPath)\r\nRemoved 6 files ("
             ))
     }
 

@@ -80,12 +80,12 @@ import ZincTestSupport
         try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src")
         let output = try zinc("list_bundle", "--catalog", "cat", "--name", "B", "--version", "3", "--sizes")
         let lines = output.split(separator: "\n").map(String.init)
-        // The text is stored gzipped: its content size is not recorded.
+        // The text is stored gzipped: its content size is in the version's sizes file.
         let json = try JSONValue.parse(Array(try zinc("list_bundle", "--catalog", "cat", "--name", "B", "--version", "3", "--json").utf8))
         let files = try #require(json.objectValue?["files"]?.arrayValue)
         let text = try #require(files.last?.objectValue)
         let stored = try #require(text["stored_size"]?.intValue)
-        #expect(text["path"] == .string("text.js") && text["format"] == .string("gz") && text["size"] == .null)
+        #expect(text["path"] == .string("text.js") && text["format"] == .string("gz") && text["size"] == .int(5000))
         #expect(
             files.first
                 == .object([
@@ -94,7 +94,7 @@ import ZincTestSupport
                 ]))
         #expect(
             json.objectValue?["totals"]
-                == .object(["files": .int(3), "size": .int(5000), "unsized_files": .int(1), "stored_size": .int(5000 + stored)]))
+                == .object(["files": .int(3), "size": .int(10000), "unsized_files": .int(0), "stored_size": .int(5000 + stored)]))
         let storedText = HumanFormat.bytes(stored)
         let width = max(7, storedText.count)
         func pad(_ text: String) -> String { String(repeating: " ", count: width - text.count) + text }
@@ -103,8 +103,8 @@ import ZincTestSupport
                 "   size  \(pad("stored"))  format  path",
                 "2.00 kB  \(pad("2.00 kB"))  raw     a.bin",
                 "3.00 kB  \(pad("3.00 kB"))  raw     b.bin",
-                "      —  \(pad(storedText))  gz      text.js",
-                "3 files, 5.00 kB+, \(HumanFormat.bytes(5000 + stored)) stored",
+                "5.00 kB  \(pad(storedText))  gz      text.js",
+                "3 files, 10.0 kB, \(HumanFormat.bytes(5000 + stored)) stored",
             ])
         // Without --sizes, paths alone as before.
         #expect(try zinc("list_bundle", "--catalog", "cat", "--name", "B", "--version", "3") == "a.bin\nb.bin\ntext.js\n")

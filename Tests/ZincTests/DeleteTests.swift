@@ -16,7 +16,7 @@ import ZincTestSupport
 
     /// In removal order: the manifests, then the archives.
     func files(of versions: Int...) -> [String] {
-        versions.flatMap { ["manifests/B-\($0).json", "manifests/B-\($0).json.gz", "lmfo/B-\($0).json"] }
+        versions.flatMap { ["manifests/B-\($0).json", "manifests/B-\($0).json.gz", "sizes/B-\($0).json.gz", "lmfo/B-\($0).json"] }
             + versions.map { "archives/B-\($0).tar" }
     }
 
@@ -32,7 +32,7 @@ import ZincTestSupport
         // Clients may hold the old index for its cache lifetime: the files stay for clean.
         #expect(files(of: 2).allSatisfy { dir.exists("cat/" + $0) })
         #expect(try CatalogClean(catalog).run().files.isEmpty)
-        #expect(Set(try CatalogClean(catalog, grace: .zero).run().files.map(\.path).prefix(4)) == Set(files(of: 2)))
+        #expect(Set(try CatalogClean(catalog, grace: .zero).run().files.map(\.path).prefix(5)) == Set(files(of: 2)))
         #expect(files(of: 2).allSatisfy { !dir.exists("cat/" + $0) })
         #expect(files(of: 1).allSatisfy { dir.exists("cat/" + $0) })
         #expect(dir.files(under: "cat/objects") == objects, "objects are clean's to remove")
@@ -124,7 +124,8 @@ import ZincTestSupport
         let deletion = try VersionDeletion(catalog, bundle: "F", versions: [.spec(.number(1))]).run()
         #expect(
             deletion.files == [
-                "manifests/F-1.json", "manifests/F-1.json.gz", "lmfo/F-1.json", "archives/F-1~phone.tar", "archives/F-1~tablet.tar",
+                "manifests/F-1.json", "manifests/F-1.json.gz", "sizes/F-1.json.gz", "lmfo/F-1.json", "archives/F-1~phone.tar",
+                "archives/F-1~tablet.tar",
             ])
         _ = try CatalogClean(catalog, grace: .zero).run()
         #expect(dir.files(under: "cat/archives").filter { $0.hasPrefix("F") } == ["F-1-1~phone.tar", "F-1-1~tablet.tar"])

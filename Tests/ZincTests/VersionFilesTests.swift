@@ -8,7 +8,8 @@ import Zinc
     @Test func namesEveryFileOfAVersion() {
         #expect(
             files.documents == [
-                "manifests/Level-x-3.json", "manifests/Level-x-3.json.gz", "chunks/Level-x-3.json.gz", "lmfo/Level-x-3.json",
+                "manifests/Level-x-3.json", "manifests/Level-x-3.json.gz", "chunks/Level-x-3.json.gz", "sizes/Level-x-3.json.gz",
+                "lmfo/Level-x-3.json",
             ])
         #expect(files.all(archiveScopes: [nil, "phone"]) == files.documents + ["archives/Level-x-3.tar", "archives/Level-x-3~phone.tar"])
     }

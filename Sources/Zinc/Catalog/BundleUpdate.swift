@@ -239,7 +239,7 @@ extension Catalog {
         let objects = stored.objects
         let draft = VersionDraft(
             paths: files.map(\.relativePath), fileFlavors: flavors, objects: objects.objects,
-            objectOfFile: objects.objectOfFile,
+            objectOfFile: objects.objectOfFile, fileSizes: files.map(\.size),
             chunkList: chunkList(name, files, hashed, objects, comparedWith: comparedWith, options: options))
         return .stored(draft, savedCache: savedCache, comparedWith: comparedWith, objectsFlush: stored.flush)
     }

@@ -101,20 +101,38 @@ public final class Catalog: Sendable {
     /// The chunk list of a version, nil when it has none (versions written before chunk
     /// lists, or by other tools).
     public func readChunkList(bundle: String, version: Int) throws -> ChunkList? {
-        let path = VersionFiles(bundle: bundle, version: version).chunkList
-        guard let gz = try storage.read(path) else { return nil }
-        let location = storage.location + "/" + path
-        let json: [UInt8]
-        do { json = try GzipDecompressor.decompress(gz) } catch {
-            throw ZincError.corruptFile(path: location, reason: "not a valid gzip stream")
-        }
-        return try ChunkList.parse(json, path: location)
+        try readGzippedDocument(VersionFiles(bundle: bundle, version: version).chunkList, parse: ChunkList.parse)
     }
 
     /// A version's chunk list for pricing: none when it has none or it cannot be read
     /// (clients then fetch whole objects too).
     func chunkList(of manifest: Manifest) -> ChunkList? {
         try? readChunkList(bundle: manifest.bundle, version: manifest.version)
+    }
+
+    /// The sizes file of a version, nil when it has none (versions written before sizes
+    /// files, by other tools, or whose objects are all raw).
+    public func readContentSizes(bundle: String, version: Int) throws -> ContentSizes? {
+        try readGzippedDocument(VersionFiles(bundle: bundle, version: version).contentSizes, parse: ContentSizes.parse)
+    }
+
+    /// A version's sizes file for reports: none when it has none or it cannot be read
+    /// (its gzipped files' content sizes then show as not recorded; `verify` names the damage).
+    public func contentSizes(of manifest: Manifest) -> ContentSizes? {
+        try? readContentSizes(bundle: manifest.bundle, version: manifest.version)
+    }
+
+    /// A gzipped JSON document of the catalog, gunzipped and parsed; nil when absent.
+    private func readGzippedDocument<Document>(
+        _ path: String, parse: ([UInt8], String) throws -> Document
+    ) throws -> Document? {
+        guard let gz = try storage.read(path) else { return nil }
+        let location = storage.location + "/" + path
+        let json: [UInt8]
+        do { json = try GzipDecompressor.decompress(gz) } catch {
+            throw ZincError.corruptFile(path: location, reason: "not a valid gzip stream")
+        }
+        return try parse(json, location)
     }
 
     /// The objects of one version in one archive scope (whole bundle or one flavor), read

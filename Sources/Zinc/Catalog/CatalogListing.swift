@@ -40,13 +40,14 @@ extension Catalog {
     /// The files of the version `spec` names, of `flavor` (which it must have) or all.
     public func listVersion(bundle: String, resolving spec: VersionSpec, flavor: String? = nil) throws -> VersionListing {
         let manifest = try manifest(bundle: bundle, resolving: spec)
-        let chunks = chunkList(of: manifest)
+        let sizes = contentSizes(of: manifest)
         let files = try manifest.paths(ofExistingFlavor: flavor).map { path in
             let object = manifest.files[path]!.object
-            return VersionDiff.File(path: path, object: object, size: object.contentSize(chunks: chunks))
+            return VersionDiff.File(path: path, object: object, size: object.contentSize(sizes: sizes))
         }
         return VersionListing(
-            manifest: manifest, flavor: flavor, files: files, totals: try VersionSize(manifest, chunks: chunks, flavor: flavor))
+            manifest: manifest, flavor: flavor, files: files,
+            totals: try VersionSize(manifest, chunks: nil, sizes: sizes, flavor: flavor))
     }
 
     /// Every bundle, sorted by name, with all its versions. With `distro`, only the

@@ -1,16 +1,13 @@
 /// What a file's content weighs, as reports show it beside what it weighs stored: the
-/// manifest lists the content's size only for an object stored raw, and a version's
-/// chunk list gives it for a large object stored gzipped. Any other gzipped object's
-/// content size is recorded nowhere but in its own gzip stream.
+/// manifest lists the content's size for an object stored raw, and the version's sizes
+/// file (`ContentSizes`) for one stored gzipped.
 extension StoredObject {
-    /// The content's size: the raw size the manifest lists, else the one `chunks` (the
-    /// version's chunk list) gives when its layout fits this object; nil when neither does.
-    public func contentSize(chunks: ChunkList?) -> Int64? {
-        if let size = contentSize { return size }
-        guard let layout = chunks?.objects[digest], layout.fits(self) else { return nil }
-        return layout.contentSize
+    /// The content's size: the raw size the manifest lists, else the one `sizes` (the
+    /// version's sizes file) gives when it fits this object; nil when neither does (a
+    /// version written before sizes files, until `zinc add_content_sizes` gives it one).
+    public func contentSize(sizes: ContentSizes?) -> Int64? {
+        contentSize ?? sizes?.size(of: self)
     }
-
 }
 
 /// `{"sha", "format", "stored_size", "size"}`: the members every report gives a file's

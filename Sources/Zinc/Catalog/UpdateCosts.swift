@@ -34,6 +34,7 @@ extension UpdateCosts {
         let target = try to.resolve(in: entry, name: bundle)
         let new = try catalog.manifest(bundle: bundle, version: target)
         let newChunks = catalog.chunkList(of: new)
+        let newSizes = catalog.contentSizes(of: new)
         let archiveStored = try catalog.holdsArchive(of: new, flavor: flavor)
         _ = try new.paths(ofExistingFlavor: flavor)
         let inUse = Set(entry.distributions.values).filter { $0 < target && entry.versions.contains($0) }
@@ -46,7 +47,7 @@ extension UpdateCosts {
                     distributions: entry.distributions(pointingAt: version),
                     diff: try VersionDiff(
                         from: old, to: new, flavor: flavor, model: model, chunkLists: (catalog.chunkList(of: old), newChunks),
-                        archiveStored: archiveStored)))
+                        contentSizes: (catalog.contentSizes(of: old), newSizes), archiveStored: archiveStored)))
         }
         self.init(bundle: bundle, flavor: flavor, to: target, rows: rows)
     }

@@ -148,14 +148,19 @@ extension Catalog {
             }
         }[1]!
         try objectsFlush.wait()
-        // After the objects it gives ranges of, before the manifest: flushed in one batch
-        // with it, before the index lists the version. A version of small files has none.
-        let chunkListPath = VersionFiles(bundle: name, version: reservation.version).chunkList
+        // After the objects they describe, before the manifest: flushed in one batch with
+        // it, before the index lists the version. A version of small files has no chunk
+        // list, one of raw objects alone no sizes file.
+        let files = VersionFiles(bundle: name, version: reservation.version)
         let chunkList = try draft.chunkList()
-        if !chunkList.objects.isEmpty,
-            try storage.write(GzipCompressor.compress(chunkList.encoded()), to: chunkListPath, .ifAbsent) != .written
-        {
-            throw ZincError.versionFileExists("\(storage.location)/\(chunkListPath)")
+        for (path, document) in [
+            (files.chunkList, chunkList.objects.isEmpty ? nil : chunkList.encoded()),
+            (files.contentSizes, draft.contentSizes.sizes.isEmpty ? nil : draft.contentSizes.encoded()),
+        ] {
+            guard let document else { continue }
+            guard try storage.write(GzipCompressor.compress(document), to: path, .ifAbsent) == .written else {
+                throw ZincError.versionFileExists("\(storage.location)/\(path)")
+            }
         }
         try manifest.commit()
         try storage.flush()

@@ -3,7 +3,7 @@
 /// browser's diff page.
 public struct VersionDiff: Equatable, Sendable {
     /// One file of a version: its object as stored, and its content's size where the
-    /// catalog records it (see `StoredObject.contentSize(chunks:)`).
+    /// catalog records it (see `StoredObject.contentSize(sizes:)`).
     public struct File: Equatable, Sendable {
         public let path: String
         public let object: StoredObject
@@ -68,12 +68,13 @@ public struct VersionDiff: Equatable, Sendable {
 
     /// Compares two manifests of the same bundle. `flavor` must be one both versions have
     /// (nil compares all files). With the versions' chunk lists, objects that share
-    /// chunks with the old version's are priced as ranges, and gzipped large objects get
-    /// their content sizes. `archiveStored`: whether the catalog holds `new`'s archive
-    /// (of the flavor); without it the archive strategies are not priced.
+    /// chunks with the old version's are priced as ranges; with their sizes files,
+    /// gzipped objects get their content sizes. `archiveStored`: whether the catalog holds
+    /// `new`'s archive (of the flavor); without it the archive strategies are not priced.
     public init(
         from old: Manifest, to new: Manifest, flavor: String? = nil, model: CostModel = CostModel(),
-        chunkLists: (old: ChunkList?, new: ChunkList?) = (nil, nil), archiveStored: Bool = true
+        chunkLists: (old: ChunkList?, new: ChunkList?) = (nil, nil),
+        contentSizes: (old: ContentSizes?, new: ContentSizes?) = (nil, nil), archiveStored: Bool = true
     ) throws {
         try old.requireFlavor(flavor)
         try new.requireFlavor(flavor)
@@ -91,15 +92,15 @@ public struct VersionDiff: Equatable, Sendable {
                     changed.append(
                         Change(
                             path: path, old: previous.object, new: object,
-                            oldSize: previous.object.contentSize(chunks: chunkLists.old),
-                            newSize: object.contentSize(chunks: chunkLists.new)))
+                            oldSize: previous.object.contentSize(sizes: contentSizes.old),
+                            newSize: object.contentSize(sizes: contentSizes.new)))
                 }
             } else {
-                added.append(File(path: path, object: object, size: object.contentSize(chunks: chunkLists.new)))
+                added.append(File(path: path, object: object, size: object.contentSize(sizes: contentSizes.new)))
             }
         }
         for (path, entry) in old.files where entry.isIn(flavor: flavor) && !(new.files[path]?.isIn(flavor: flavor) ?? false) {
-            removed.append(File(path: path, object: entry.object, size: entry.object.contentSize(chunks: chunkLists.old)))
+            removed.append(File(path: path, object: entry.object, size: entry.object.contentSize(sizes: contentSizes.old)))
         }
         func byPath(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
         added.sort { byPath($0.path, $1.path) }
@@ -185,6 +186,7 @@ extension VersionDiff {
         self = try VersionDiff(
             from: old, to: new, flavor: flavor, model: model,
             chunkLists: (catalog.chunkList(of: old), catalog.chunkList(of: new)),
+            contentSizes: (catalog.contentSizes(of: old), catalog.contentSizes(of: new)),
             archiveStored: catalog.holdsArchive(of: new, flavor: flavor))
         defaultBase = reason
     }

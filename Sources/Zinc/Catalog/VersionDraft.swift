@@ -14,9 +14,12 @@ struct VersionDraft {
     let flavors: [String]
     /// Where the chunks of its large objects are; it may wait for them to be worked out.
     let chunkList: @Sendable () throws -> ChunkList
+    /// The content sizes of its objects stored gzipped only: its files' sizes.
+    let contentSizes: ContentSizes
 
+    /// `fileSizes`: each file's size, which its object's content has (they hash alike).
     init(
-        paths: [String], fileFlavors: [[String]?], objects: [StoredObject], objectOfFile: [Int],
+        paths: [String], fileFlavors: [[String]?], objects: [StoredObject], objectOfFile: [Int], fileSizes: [Int64],
         chunkList: @escaping @Sendable () throws -> ChunkList = { ChunkList() }
     ) {
         assert(
@@ -28,6 +31,11 @@ struct VersionDraft {
         self.objects = objects
         self.objectOfFile = objectOfFile
         self.chunkList = chunkList
+        var sizes = ContentSizes()
+        for (object, size) in zip(objectOfFile.lazy.map { objects[$0] }, fileSizes) where ContentSizes.needsEntry(object) {
+            sizes.sizes[object.digest] = size
+        }
+        contentSizes = sizes
         flavors = Self.firstSeen(fileFlavors)
     }
 

@@ -29,12 +29,15 @@ public struct VersionFiles: Equatable, Sendable {
     /// `chunks/B-V.json.gz`, where the chunks of its large objects are (see `ChunkList`).
     public var chunkList: String { ChunkList.path(bundle: bundle, version: version) }
 
+    /// `sizes/B-V.json.gz`, the content sizes of its gzipped objects (see `ContentSizes`).
+    public var contentSizes: String { ContentSizes.path(bundle: bundle, version: version) }
+
     /// The archive of every file (`nil`) or of one flavor.
     public func archive(_ flavor: String?) -> String { Catalog.archivePath(bundle: bundle, version: version, flavor: flavor) }
 
-    /// The files besides the archives: the manifest in both forms, the chunk list and
-    /// the LMFO record.
-    public var documents: [String] { [manifest, gzippedManifest, chunkList, lmfoRecord] }
+    /// The files besides the archives: the manifest in both forms, the chunk list, the
+    /// sizes file and the LMFO record.
+    public var documents: [String] { [manifest, gzippedManifest, chunkList, contentSizes, lmfoRecord] }
 
     /// The documents and the archives of `archiveScopes` (nil: every file).
     public func all(archiveScopes: [String?]) -> [String] { documents + archiveScopes.map(archive) }

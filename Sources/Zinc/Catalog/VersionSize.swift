@@ -3,8 +3,8 @@
 public struct VersionSize: Equatable, Sendable {
     public let version: Int
     public let files: Int
-    /// The files' contents (a file stored gzipped without a chunk list has no recorded
-    /// content size: it is counted in `unknown`).
+    /// The files' contents (a file stored gzipped in a version without a sizes file has
+    /// no recorded content size: it is counted in `unknown`).
     public let content: SizeTotal
     /// The distinct objects' stored bytes: what a client holding nothing downloads.
     public let stored: SizeTotal
@@ -14,15 +14,16 @@ public struct VersionSize: Equatable, Sendable {
 
     /// The sizes of `manifest`'s files (of `flavor`, all for nil) and, with the previous
     /// version's manifest, its update (`archiveStored`: priced with the version's archive).
+    /// `chunks` and `sizes`: the version's chunk list and sizes file, if it has them.
     public init(
-        _ manifest: Manifest, chunks: ChunkList?, flavor: String? = nil,
-        previous: (manifest: Manifest, chunks: ChunkList?)? = nil, model: CostModel = CostModel(),
+        _ manifest: Manifest, chunks: ChunkList?, sizes: ContentSizes?, flavor: String? = nil,
+        previous: (manifest: Manifest, chunks: ChunkList?, sizes: ContentSizes?)? = nil, model: CostModel = CostModel(),
         archiveStored: Bool = true
     ) throws {
         var content = SizeTotal()
         var files = 0
         for entry in manifest.files.values where entry.isIn(flavor: flavor) {
-            content.add(entry.object.contentSize(chunks: chunks))
+            content.add(entry.object.contentSize(sizes: sizes))
             files += 1
         }
         var stored = SizeTotal()
@@ -34,14 +35,14 @@ public struct VersionSize: Equatable, Sendable {
         update = try previous.map {
             try VersionDiff(
                 from: $0.manifest, to: manifest, flavor: flavor, model: model, chunkLists: ($0.chunks, chunks),
-                archiveStored: archiveStored)
+                contentSizes: ($0.sizes, sizes), archiveStored: archiveStored)
         }
     }
 }
 
 extension VersionSize {
     /// The sizes of `versions` of `bundle` in `catalog` (each one it has), in that order,
-    /// as `zinc list --sizes` reads them; changes nothing. Manifests and chunk lists are
+    /// as `zinc list --sizes` reads them; changes nothing. Manifests, chunk lists and sizes files are
     /// read on several threads, a window of versions at a time, so a long history is
     /// neither read one file after another nor held whole; each version is read once,
     /// also as the previous of the next.
@@ -55,22 +56,22 @@ extension VersionSize {
         // needs an archive only while a distribution names it.
         let archives = Set(try catalog.storage.list("archives"))
         var sizes = [VersionSize]()
-        var held = [Int: (manifest: Manifest, chunks: ChunkList?)]()
+        var held = [Int: (manifest: Manifest, chunks: ChunkList?, sizes: ContentSizes?)]()
         for start in stride(from: 0, to: versions.count, by: window) {
             let wanted = Array(versions[start..<min(start + window, versions.count)])
             let previous = wanted.map { version in entry.versions.last { $0 < version } }
             let toRead = Array(Set(wanted + previous.compactMap { $0 }).subtracting(held.keys))
             let read = try parallelMap(count: toRead.count, workers: window) { i in
                 let manifest = try catalog.manifest(bundle: bundle, version: toRead[i])
-                return (manifest: manifest, chunks: catalog.chunkList(of: manifest))
+                return (manifest: manifest, chunks: catalog.chunkList(of: manifest), sizes: catalog.contentSizes(of: manifest))
             }
             held.merge(zip(toRead, read).map { ($0, $1) }) { $1 }
             let current = held
             sizes += try parallelMap(count: wanted.count, workers: nil) { i in
-                let (manifest, chunks) = current[wanted[i]]!
+                let (manifest, chunks, sizes) = current[wanted[i]]!
                 let archive = VersionFiles(bundle: bundle, version: wanted[i]).archive(nil)
                 return try VersionSize(
-                    manifest, chunks: chunks, previous: previous[i].map { current[$0]! }, model: model,
+                    manifest, chunks: chunks, sizes: sizes, previous: previous[i].map { current[$0]! }, model: model,
                     archiveStored: archives.contains(archive))
             }
             // Only the last may be the previous of the next window's first.

@@ -20,37 +20,22 @@ public struct ChunkListBackfill: Sendable {
     }
 
     public func run() throws -> ChunkListBackfillReport {
-        if let bundle { try Names.validateBundleName(bundle) }
-        let storage = catalog.storage
-        let index = try catalog.index()
-        let bundles = try bundle.map { [($0, try index.bundle($0))] } ?? index.bundles.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return try storage.withImportLock(exclusive: false) { _ in
-            var report = ChunkListBackfillReport()
-            var chunked = [SHA1.Digest: ObjectChunks]()
-            for (name, entry) in bundles {
-                for version in entry.versions {
-                    let path = VersionFiles(bundle: name, version: version).chunkList
-                    guard try !storage.exists(path) else { continue }
-                    var list = ChunkList()
-                    for object in try catalog.manifest(bundle: name, version: version).objects(flavor: nil).values {
-                        guard let size = object.contentSize, size >= ContentChunker.threshold else { continue }
-                        if chunked[object.digest] == nil {
-                            chunked[object.digest] = try chunks(ofRaw: object)
-                            report.chunkedObjects += 1
-                            report.bytesRead += size
-                        }
-                        list.objects[object.digest] = chunked[object.digest]
-                    }
-                    guard !list.objects.isEmpty else { continue }
-                    // Immutable once there: another run that wrote it first wrote the same.
-                    if try storage.write(GzipCompressor.compress(list.encoded()), to: path, .ifAbsent) == .written {
-                        report.written.append(path)
-                    }
+        var report = ChunkListBackfillReport()
+        var chunked = [SHA1.Digest: ObjectChunks]()
+        report.written = try VersionDocumentBackfill(catalog: catalog, bundle: bundle).run(path: \.chunkList) { manifest in
+            var list = ChunkList()
+            for object in manifest.objects(flavor: nil).values {
+                guard let size = object.contentSize, size >= ContentChunker.threshold else { continue }
+                if chunked[object.digest] == nil {
+                    chunked[object.digest] = try chunks(ofRaw: object)
+                    report.chunkedObjects += 1
+                    report.bytesRead += size
                 }
+                list.objects[object.digest] = chunked[object.digest]
             }
-            try storage.flush()
-            return report
+            return list.objects.isEmpty ? nil : list.encoded()
         }
+        return report
     }
 
     /// The chunks of a raw object as stored, which must hash to its name.

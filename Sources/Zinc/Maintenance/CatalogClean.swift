@@ -127,11 +127,13 @@ public struct CatalogClean: Sendable {
             recordedAt[file] = now
             neverListed[file] = false
         }
-        // Writers commit objects, then archives and chunk lists, then manifests;
+        // Writers commit objects, then archives, chunk lists and sizes files, then manifests;
         // removing in reverse means no remaining file ever refers to one already gone.
         var unreferenced = [String]()
         // A manifest's signatures go with it (before it: they are written after it).
-        for folder in [ManifestSignature.folder, LMFORecord.folder, "manifests", ChunkList.folder, "archives", "objects"] {
+        for folder in [
+            ManifestSignature.folder, LMFORecord.folder, "manifests", ChunkList.folder, ContentSizes.folder, "archives", "objects",
+        ] {
             unreferenced += try storage.list(folder).filter { path in
                 !referenced.contains(ManifestSignature.manifestPath(ofSignature: path) ?? path) && !keeping.contains(path)
             }

@@ -70,7 +70,8 @@ final class CatalogVerifier: Sendable {
             if let manifest { manifests.append(manifest) }
         }
         if !trustedKeys.isEmpty { checkSignatures(of: manifests, index: scope == .catalog) }
-        let (objectCount, storedDigests) = try checkObjects(of: manifests, layouts: loadChunkLists(of: manifests))
+        let (objectCount, storedDigests) = try checkObjects(
+            of: manifests, layouts: loadChunkLists(of: manifests), contentSizes: loadContentSizes(of: manifests))
         let allVersions = Dictionary(uniqueKeysWithValues: selected.map { ($0.name, $0.entry.versions) })
         // Which versions must have their archives (see `ArchivePolicy`): nil, every one.
         let needingArchives = keepsAllArchives() ? nil : index.pointedVersions
@@ -196,14 +197,8 @@ final class CatalogVerifier: Sendable {
         var layouts = [ObjectKey: [ObjectChunks]]()
         for manifest in manifests {
             let path = VersionFiles(of: manifest).chunkList
-            let list: ChunkList
-            do {
-                guard let read = try catalog.readChunkList(bundle: manifest.bundle, version: manifest.version) else { continue }
-                list = read
-            } catch {
-                report(path, Self.describe(error))
-                continue
-            }
+            guard let list = readReporting(path, { try catalog.readChunkList(bundle: manifest.bundle, version: manifest.version) })
+            else { continue }
             let objects = Dictionary(manifest.files.values.map { ($0.object.digest, $0.object) }) { first, _ in first }
             for (digest, layout) in list.objects.sorted(by: { $0.key < $1.key }) {
                 guard let object = objects[digest] else {
@@ -259,8 +254,10 @@ final class CatalogVerifier: Sendable {
 
     /// Checks each object file once, however many manifests share it. Returns how many
     /// there were and, for each intact one, the SHA-1 of its stored bytes, which is what
-    /// archive members must match.
-    private func checkObjects(of manifests: [Manifest], layouts: [ObjectKey: [ObjectChunks]]) throws
+    /// archive members must match. `contentSizes`: what sizes files say of gzipped objects.
+    private func checkObjects(
+        of manifests: [Manifest], layouts: [ObjectKey: [ObjectChunks]], contentSizes: [SHA1.Digest: [Int64: String]]
+    ) throws
         -> (count: Int, storedDigests: [ObjectKey: SHA1.Digest])
     {
         var references = [ObjectKey: ObjectReference]()
@@ -282,7 +279,9 @@ final class CatalogVerifier: Sendable {
             totalBytes: ordered.reduce(0) { $0 + $1.expectedSize },
             report: progress)
         let results = try parallelMap(count: ordered.count, workers: workers) { i in
-            let result = self.checkObject(ordered[i], layouts: layouts[ordered[i].key] ?? [])
+            let key = ordered[i].key
+            let result = self.checkObject(
+                ordered[i], layouts: layouts[key] ?? [], contentSizes: key.format == .gz ? contentSizes[key.digest] ?? [:] : [:])
             counter.finishedItem(bytes: ordered[i].expectedSize)
             return result
         }
@@ -294,8 +293,11 @@ final class CatalogVerifier: Sendable {
         return (ordered.count, digests)
     }
 
-    /// Checks an object file, and the chunk lists' `layouts` of it as its bytes stream past.
-    private func checkObject(_ object: ObjectReference, layouts: [ObjectChunks]) -> (problems: [Problem], storedDigest: SHA1.Digest?) {
+    /// Checks an object file, and the chunk lists' `layouts` of it as its bytes stream past;
+    /// then the content sizes the sizes files give it.
+    private func checkObject(
+        _ object: ObjectReference, layouts: [ObjectChunks], contentSizes: [Int64: String]
+    ) -> (problems: [Problem], storedDigest: SHA1.Digest?) {
         let path = object.key.path
         func failed(_ problem: String) -> ([Problem], SHA1.Digest?) { ([Problem(path: path, problem: problem)], nil) }
         let firstReference = object.sizes.values.min()!
@@ -332,7 +334,8 @@ final class CatalogVerifier: Sendable {
             if let signed, let contentHash, case let digest = contentHash.finalize(), digest != signed {
                 return failed("its content's SHA-256 is \(digest), but its manifest's signature records \(signed) (tampered)")
             }
-            return ([], storedHash?.digest() ?? object.key.digest)
+            let sizeProblems = Self.contentSizeProblems(contentSizes, sha: contentDigest, contentSize: contentSize)
+            return (sizeProblems, storedHash?.digest() ?? object.key.digest)
         } catch {
             return failed(Self.describe(error))
         }
@@ -491,6 +494,15 @@ final class CatalogVerifier: Sendable {
     }
 
     // MARK: Messages
+
+    /// A version's document, as `read` gives it; nil when it is absent, or damaged (which
+    /// is reported at `path`).
+    func readReporting<Document>(_ path: String, _ read: () throws -> Document?) -> Document? {
+        do { return try read() } catch {
+            report(path, Self.describe(error))
+            return nil
+        }
+    }
 
     /// What is wrong, in words fit to follow `<path>: `.
     static func describe(_ error: Error) -> String {

@@ -7,10 +7,11 @@ struct ListBundle: ParsableCommand {
         abstract: "List the files of one bundle version.",
         discussion: """
             One path per line, sorted; with --sha each line is '<sha> <path>'. With --sizes, a \
-            table of each file's size (its content's; '—' for a file stored gzipped whose \
-            content size the catalog does not record), stored size and format, then the \
-            totals: files, size ('+' when some sizes are not recorded) and the stored size \
-            of the distinct objects, what a client holding nothing downloads.
+            table of each file's size (its content's), stored size and format, then the \
+            totals: files, size and the stored size of the distinct objects, what a client \
+            holding nothing downloads. A version imported before sizes files shows '—' for \
+            the content size of a file stored gzipped, and '+' after its total, until \
+            'zinc add_content_sizes' records them; the output then says so once.
             """,
         aliases: ["list-bundle"]
     )
@@ -69,6 +70,7 @@ struct ListBundle: ParsableCommand {
         print(
             "\(HumanFormat.count(totals.files, "file")), \(totals.content.humanReadable), "
                 + "\(HumanFormat.bytes(totals.stored.bytes)) stored")
+        if let hint = location.contentSizesHint(unsized: totals.content.unknown) { print(hint) }
     }
 }
 

@@ -13,7 +13,8 @@ struct ListCatalog: ParsableCommand {
             versions were all deleted shows only with --all, as 'NAME (deleted)'.
 
             With --sizes, each bundle's versions as a table: files, the contents' size (with \
-            a '+' when some files are stored gzipped with no recorded content size), the \
+            a '+' when some files are stored gzipped with no recorded content size: in \
+            versions imported before sizes files, until 'zinc add_content_sizes'), the \
             stored size (what a client holding nothing downloads) and the update: what a \
             client on the version before downloads to get it, as 'zinc diff' prices it. \
             --sizes reads every version's manifest.
@@ -80,6 +81,8 @@ struct ListCatalog: ParsableCommand {
                 print("\(bundle.name) [\(versions.joined(separator: ", "))]")
             }
         }
+        let unsized = sized.lazy.compactMap { $0 }.joined().reduce(0) { $0 + $1.content.unknown }
+        if !namesOnly, let hint = location.contentSizesHint(unsized: unsized) { print(hint) }
     }
 
     private static func sizeTable(_ bundle: BundleListing, _ sizes: [VersionSize]) -> TextTable {

@@ -20,3 +20,14 @@ struct SizeReport: Encodable {
         try container.encode(sizes.stored.bytes, forKey: .storedSize)
     }
 }
+
+extension CatalogReference {
+    /// What `list --sizes` and `list_bundle --sizes` say once when `unsized` files have no
+    /// recorded content size: they are in versions imported before sizes files were, and
+    /// the command that records them. Nil when every size is known.
+    func contentSizesHint(unsized: Int) -> String? {
+        guard unsized > 0 else { return nil }
+        return "'—' and '+': content sizes of gzipped files not recorded (versions imported before sizes files); "
+            + "\(hint("add_content_sizes")) records them"
+    }
+}
