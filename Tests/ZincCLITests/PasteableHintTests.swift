@@ -27,15 +27,19 @@ import ZincTestSupport
         }
     }
 
-    /// Runs `arguments`, then every hint its output gives; returns the hints.
+    /// Runs `arguments`, then every hint its output gives, both with `environment`;
+    /// returns the hints.
     @discardableResult
-    func runWithHints(_ arguments: [String], status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String]] {
-        let result = try ZincBinary.run(arguments, in: dir.path)
+    func runWithHints(
+        _ arguments: [String], status: Int32 = 0, environment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [[String]] {
+        let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: environment)
         #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         let hints = Self.hints(in: result.stdout + result.stderr)
         #expect(!hints.isEmpty, "\(arguments) gave no hint: \(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
         for hint in hints {
-            let run = try ZincBinary.run(hint, in: dir.path)
+            let run = try ZincBinary.run(hint, in: dir.path, extraEnvironment: environment)
             #expect(run.status == 0, "hint \(hint) of \(arguments): \(run.stdout)\(run.stderr)", sourceLocation: sourceLocation)
         }
         return hints
@@ -56,6 +60,26 @@ import ZincTestSupport
         #expect(hints == [["clean", "--force", "--catalog", "cat"]])
         let python = try runWithHints(["bundle:delete", "-c", "cat", "-b", "Core", "-v", "4"])
         #expect(python == [["clean", "--force", "--catalog", "cat"]])
+    }
+
+    /// The signing hints name the catalog; the key is the one `zinc sign` takes from
+    /// $ZINC_SIGNING_KEY, as it would in the publisher's shell.
+    @Test func signingHints() throws {
+        try zincSucceeds(["keygen", "--out", "key.pem"], in: dir.path)
+        let key = ["ZINC_SIGNING_KEY": dir.at("key.pem")]
+        let sign = ["sign", "--catalog", dir.path + "/cat"]
+        try zincSucceeds(["sign", "--catalog", "cat", "--sign-key", "key.pem", "--quiet"], in: dir.path)
+        // A change made unsigned says how to sign the catalog again...
+        try dir.write("src/new.txt", "level 3")
+        let unsigned = try runWithHints(
+            ["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src", "--unsigned", "--quiet"], environment: key)
+        #expect(unsigned == [sign])
+        // ...and so does verify, for an index and a manifest left unsigned.
+        try dir.write("src/new.txt", "level 4")
+        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src", "--unsigned"], in: dir.path)
+        let verify = ["verify", "--catalog", "cat", "--trusted-key", "key.pem.pub", "--quiet"]
+        #expect(try runWithHints(verify, status: 2, environment: key) == [sign, sign])
+        try zincSucceeds(verify, in: dir.path)
     }
 
     @Test func damagedIndexRepair() throws {

@@ -90,7 +90,7 @@ extension Catalog {
                 try storage.write(bytes, to: Self.commitPoint, current.version.map { .ifMatch($0) } ?? .ifAbsent) == .written
             {
                 try publishCopies(of: bytes, stale: Self.indexCopies)
-                try CommitSigning(catalog: self).signatureFollowsCommit()
+                try CommitSigning(catalog: self).signatureFollowsCommit(replacing: current.bytes)
                 return result
             }
             // Another writer committed (or signed) first: back off a little, more each time, at random.

@@ -94,6 +94,6 @@ struct IndexRecovery {
 
     /// The command that repairs the index of the catalog at `location`, quoted.
     static func repairHint(for location: String) -> String {
-        "'" + ShellQuoting.command(["zinc", "verify", "--repair", "--catalog", location]) + "'"
+        ShellQuoting.hint(["verify", "--repair", "--catalog", location])
     }
 }

@@ -12,6 +12,12 @@ public struct CatalogSigning: Sendable {
     private let catalog: Catalog
     private let signer: CatalogSigner
 
+    /// The command that signs the catalog at `location`, quoted: its key comes from
+    /// `$ZINC_SIGNING_KEY` (or a `--sign-key` added to it), which no message can know.
+    static func hint(for location: String) -> String {
+        ShellQuoting.hint(["sign", "--catalog", location])
+    }
+
     public init(_ catalog: Catalog, signer: CatalogSigner) {
         self.catalog = catalog
         self.signer = signer

@@ -45,8 +45,21 @@ struct CommitSigning {
 
     /// After a commit: another signing writer may have replaced the index signature
     /// between this writer's signature and its commit, so it follows `catalog.json` again.
-    func signatureFollowsCommit() throws {
-        guard let signer = catalog.signer else { return }
+    /// A writer allowed to change a signed catalog unsigned says, when its commit is the
+    /// one that left the signature behind (`previous`, the index it replaced, was the
+    /// one signed), how to sign it again.
+    func signatureFollowsCommit(replacing previous: [UInt8]) throws {
+        guard let signer = catalog.signer else {
+            guard catalog.allowsUnsignedChanges, let bytes = try catalog.storage.read(IndexSignature.path),
+                let signature = try? IndexSignature.parseUnverified(bytes, path: IndexSignature.path),
+                signature.indexSHA256 == SHA256.digest(previous)
+            else { return }
+            let location = catalog.storage.location
+            catalog.logger.warning(
+                "the index of '\(location)' is now unsigned: clients that trust its key refuse it until \(CatalogSigning.hint(for: location)) signs it again"
+            )
+            return
+        }
         _ = try SignatureWriter(catalog: catalog, signer: signer).signCurrentIndex(refresh: false)
     }
 }

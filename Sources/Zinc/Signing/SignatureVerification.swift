@@ -6,12 +6,13 @@ extension CatalogVerifier {
     /// match as tampered, an index signature past its expiry as expired.
     func checkSignatures(of manifests: [Manifest], index: Bool) {
         let storage = catalog.storage
+        let sign = CatalogSigning.hint(for: storage.location)
         if index { checkIndexSignature() }
         for manifest in manifests {
             let candidates = trustedKeys.map { ManifestSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: $0.id) }
             do {
                 guard let (path, bytes) = try candidates.lazy.compactMap({ path in try storage.read(path).map { (path, $0) } }).first else {
-                    report(manifest.path, "unsigned: no signature by a trusted key (run 'zinc sign')")
+                    report(manifest.path, "unsigned: no signature by a trusted key (run \(sign))")
                     continue
                 }
                 let signature = try ManifestSignature.verified(bytes, path: path, trusted: trustedKeys)
@@ -31,10 +32,11 @@ extension CatalogVerifier {
 
     private func checkIndexSignature() {
         let path = IndexSignature.path
+        let sign = CatalogSigning.hint(for: catalog.storage.location)
         do {
             let current = try catalog.readIndex()
             guard let bytes = try catalog.storage.read(path) else {
-                return report(path, "missing: the index is unsigned (run 'zinc sign')")
+                return report(path, "missing: the index is unsigned (run \(sign))")
             }
             let signature = try IndexSignature.verified(bytes, path: path, trusted: trustedKeys)
             if signature.catalog != current.index.id {
@@ -44,11 +46,11 @@ extension CatalogVerifier {
                 report(
                     path,
                     "covers another index than catalog.json holds: the index is unsigned (changed by a tool "
-                        + "that does not sign, or tampered) until 'zinc sign'")
+                        + "that does not sign, or tampered) until \(sign)")
             }
             let now = WallClock.nowMilliseconds() / 1000
             if signature.isExpired(at: now) {
-                report(path, "expired \(now - signature.expiresAt) seconds ago: clients refuse the index until 'zinc sign'")
+                report(path, "expired \(now - signature.expiresAt) seconds ago: clients refuse the index until \(sign)")
             }
         } catch {
             report(path, Self.describe(error))

@@ -16,5 +16,10 @@ public enum ShellQuoting {
         words.map(quoted).joined(separator: " ")
     }
 
+    /// `'zinc WORDS'`: a command zinc suggests, in quotes, that runs as shown when pasted.
+    public static func hint(_ words: [String]) -> String {
+        "'" + command(["zinc"] + words) + "'"
+    }
+
     private static let safe = Set("@%+=:,./_-".unicodeScalars)
 }

@@ -4,7 +4,7 @@ import Zinc
 /// with the catalog (or repo) and endpoint the command that suggests it was given.
 enum CommandHint {
     static func zinc(_ words: [String]) -> String {
-        "'" + ShellQuoting.command(["zinc"] + words) + "'"
+        ShellQuoting.hint(words)
     }
 }
 
