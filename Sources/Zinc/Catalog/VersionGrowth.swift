@@ -33,7 +33,9 @@ public struct VersionGrowth: Equatable, Sendable {
             return overflow ? .max : total
         }
     }
+}
 
+extension VersionGrowth {
     /// The figures of version `version` of `bundle`, just imported: the files as stored,
     /// and the update from the version before as `list --sizes` gives it.
     /// `newObjects` and `objectBytes` are the import's (see `ImportSummary`): which objects
@@ -43,25 +45,14 @@ public struct VersionGrowth: Equatable, Sendable {
         func size(_ paths: [String]) throws -> Int64 { try paths.reduce(0) { try $0 + (catalog.storage.size(of: $1) ?? 0) } }
         let named = [files.manifest, files.gzippedManifest, files.chunkList]
         let archives = try catalog.storage.list("archives").filter(files.isArchive)
+        // A first version has no update to price: its manifest (perhaps of 100,000 files)
+        // is not read again.
+        let hasPrevious = try catalog.index().bundles[bundle]?.versions.contains { $0 < version } ?? false
         self.init(
             version: version, newObjects: newObjects, objectBytes: objectBytes,
             manifestBytes: try size([files.manifest, files.gzippedManifest]), chunkListBytes: try size([files.chunkList]),
             recordBytes: try size(files.documents.filter { !named.contains($0) }), archiveBytes: try size(archives),
-            update: try VersionSize.sizes(in: catalog, bundle: bundle, versions: [version]).first?.update)
-    }
-
-    init(
-        version: Int, newObjects: Int, objectBytes: Int64, manifestBytes: Int64, chunkListBytes: Int64, recordBytes: Int64,
-        archiveBytes: Int64, update: VersionDiff?
-    ) {
-        self.version = version
-        self.newObjects = newObjects
-        self.objectBytes = objectBytes
-        self.manifestBytes = manifestBytes
-        self.chunkListBytes = chunkListBytes
-        self.recordBytes = recordBytes
-        self.archiveBytes = archiveBytes
-        self.update = update
+            update: hasPrevious ? try VersionSize.sizes(in: catalog, bundle: bundle, versions: [version]).first?.update : nil)
     }
 }
 
