@@ -4,7 +4,8 @@
 /// than its change is seen before it is published.
 ///
 /// Storage counts what the version writes: the objects the catalog lacked, its
-/// manifest (plain and gzipped), its chunk list, its other files (the LMFO record), and
+/// manifest (plain and gzipped), its chunk list, its other files (the LMFO record and the
+/// content sizes of its gzipped objects), and
 /// the archives it writes now. Under the `pointed` archive policy that is none:
 /// `update_distro` writes them when a distribution is to name the version (see
 /// `ArchivePolicy`). The update is priced as `zinc list --sizes` prices it (see
@@ -19,7 +20,8 @@ public struct VersionGrowth: Equatable, Sendable {
     public let manifestBytes: Int64
     /// `chunks/B-V.json.gz`; 0 for a version without large objects.
     public let chunkListBytes: Int64
-    /// The version's other files (see `VersionFiles.documents`): the LMFO record.
+    /// The version's other files (see `VersionFiles.documents`): the LMFO record and the
+    /// content sizes of its gzipped objects.
     public let recordBytes: Int64
     /// The archives written with the version (all flavors').
     public let archiveBytes: Int64
@@ -85,8 +87,11 @@ extension Catalog {
             objects[digest] = object
         }
         var entries = [String: Manifest.Entry]()
+        var sizes = ContentSizes()
         for (i, file) in files.enumerated() {
-            entries[file.relativePath] = Manifest.Entry(object: objects[digests[i]]!, flavors: flavors[i])
+            let object = objects[digests[i]]!
+            entries[file.relativePath] = Manifest.Entry(object: object, flavors: flavors[i])
+            if ContentSizes.needsEntry(object) { sizes.sizes[object.digest] = file.size }
         }
         let manifest = Manifest(
             catalog: index.id, bundle: bundle, version: version, flavors: VersionDraft.firstSeen(flavors), files: entries)
@@ -107,7 +112,9 @@ extension Catalog {
             version: version, newObjects: newSizes.count, objectBytes: newSizes.values.reduce(0, +),
             manifestBytes: Int64(json.count + GzipCompressor.compress(json).count),
             chunkListBytes: list.objects.isEmpty ? 0 : Int64(GzipCompressor.compress(list.encoded()).count),
-            recordBytes: Int64(record.encoded().count), archiveBytes: archiveBytes,
+            recordBytes: Int64(record.encoded().count)
+                + (sizes.sizes.isEmpty ? 0 : Int64(GzipCompressor.compress(sizes.encoded()).count)),
+            archiveBytes: archiveBytes,
             update: try previous.map {
                 try VersionDiff(
                     from: $0, to: manifest, chunkLists: (previousChunks, list), archiveStored: writesArchives)
