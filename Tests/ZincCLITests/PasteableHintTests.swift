@@ -80,6 +80,14 @@ import ZincTestSupport
         let verify = ["verify", "--catalog", "cat", "--trusted-key", "key.pem.pub", "--quiet"]
         #expect(try runWithHints(verify, status: 2, environment: key) == [sign, sign])
         try zincSucceeds(verify, in: dir.path)
+        // An index signature past its expiry, as one signed 40 days ago for 30 leaves it.
+        let path = "cat/" + IndexSignature.path
+        var signature = try IndexSignature.parseUnverified(dir.read(path), path: path)
+        signature.signedAt -= 40 * 86_400
+        signature.expiresAt = signature.signedAt + 30 * 86_400
+        try dir.write(path, signature.encoded(signedBy: SigningKey.load(path: dir.at("key.pem"))))
+        #expect(try runWithHints(verify, status: 2, environment: key) == [sign])
+        try zincSucceeds(verify, in: dir.path)
     }
 
     @Test func damagedIndexRepair() throws {
