@@ -131,6 +131,17 @@ import ZincTestSupport
         #expect(result.status == 2)
         #expect(result.stdout.contains("sizes/B-1.json.gz: lists \(other), which the version stores raw (its manifest gives its size)\n"))
         #expect(result.stdout.contains("sizes/B-1.json.gz: gives \(digest) a content size of 4999 bytes; its content is 5000\n"))
+        // Version 2's file names an object it does not have, and not its own gzipped one.
+        let foreign = String(repeating: "0", count: 40)
+        let text2 = sha1Hex(SampleContent.text(6000, word: "lesson"))
+        try FileManager.default.removeItem(atPath: catalog + "/sizes/B-2.json.gz")
+        try Data(GzipCompressor.compress(Array(#"{"format":1,"sizes":{"\#(foreign)":5}}"#.utf8)))
+            .write(to: URL(fileURLWithPath: catalog + "/sizes/B-2.json.gz"))
+        let second = try ZincBinary.run(["verify", "--catalog", "cat", "--bundle", "B", "--version", "2", "--quiet"], in: dir.path)
+        #expect(second.status == 2)
+        #expect(second.stdout.contains("sizes/B-2.json.gz: lists \(foreign), which the version does not have\n"), "\(second.stdout)")
+        #expect(second.stdout.contains("sizes/B-2.json.gz: lacks the content size of \(text2), which the version stores gzipped\n"))
+        #expect(!second.stdout.contains("sizes/B-1.json.gz"), "only the version's own file is checked")
     }
 
     @Test func publishCopiesItAndCleanRemovesItWithItsVersion() throws {
