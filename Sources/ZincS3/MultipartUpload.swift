@@ -125,7 +125,7 @@ struct MultipartUpload: Hashable, Sendable {
         return uploads
     }
 
-    private static func parseDate(_ text: String) -> Date? {
+    static func parseDate(_ text: String) -> Date? {
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
         return try? Date(text, strategy: .iso8601)
     }

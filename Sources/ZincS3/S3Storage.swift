@@ -1,3 +1,4 @@
+import Synchronization
 import Zinc
 import ZincHTTP
 
@@ -29,6 +30,9 @@ public final class S3Storage: CatalogStorage {
     let client: S3Client
     let tuning: S3Tuning
     public let lockPolicy: LockPolicy
+    /// Why the service refused to copy a part, once it has: every later assembly is
+    /// refused at once (see `assemble`), so a run detects and reports it once.
+    let copyRefusal = Mutex<String?>(nil)
 
     public init(
         address: S3Address, configuration: AWSConfiguration, tuning: S3Tuning = .standard,
@@ -136,16 +140,19 @@ public final class S3Storage: CatalogStorage {
     /// Multipart uploads under the prefix begun more than `age` ago: their writers were
     /// killed between the first part and the completion, and the store keeps (and
     /// bills) their parts until they are aborted. Each is sized by a listing of its
-    /// parts; one aborted meanwhile is left out.
+    /// parts; one aborted meanwhile is left out. Then the temporary objects of
+    /// assemblies written more than `age` ago (see `S3Assembly`).
     public func abandonedWrites(olderThan age: Duration) throws -> [AbandonedWrite] {
         let cutoff = Date().addingTimeInterval(-Double(age.components.seconds))
-        return try MultipartUpload.all(in: self).filter { $0.initiated < cutoff }.compactMap { upload in
+        let uploads = try MultipartUpload.all(in: self).filter { $0.initiated < cutoff }.compactMap { upload in
             try upload.size(in: self).map { AbandonedWrite(displayPath: upload.displayPath, size: $0, token: upload) }
         }
+        return try uploads + abandonedTemporaries(before: cutoff)
     }
 
-    /// Aborts the upload.
+    /// Aborts the upload, or deletes the temporary object.
     public func discard(_ write: AbandonedWrite) throws {
+        if let temporary = write.token as? TemporaryObject { return try delete(temporary.path) }
         guard let upload = write.token as? MultipartUpload else {
             preconditionFailure("\(write.displayPath) is no upload of an S3Storage")
         }
@@ -163,7 +170,7 @@ public final class S3Storage: CatalogStorage {
     }
 
     /// Calls `page` with each page of a ListObjectsV2 answer.
-    private func listPages(prefix: String, delimiter: Bool, _ page: (XMLElement) throws -> Void) throws {
+    func listPages(prefix: String, delimiter: Bool, _ page: (XMLElement) throws -> Void) throws {
         var token: String?
         repeat {
             var query = [("list-type", "2"), ("prefix", prefix)]

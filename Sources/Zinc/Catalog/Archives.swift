@@ -119,7 +119,7 @@ extension Catalog {
     }
 
     /// The LMFO record stored for a version, nil when it is missing or damaged.
-    private func storedRecord(bundle: String, version: Int) throws -> LMFORecord? {
+    func storedRecord(bundle: String, version: Int) throws -> LMFORecord? {
         let path = LMFORecord.path(bundle: bundle, version: version)
         guard let bytes = try storage.read(path) else { return nil }
         do {

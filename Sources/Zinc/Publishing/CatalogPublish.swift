@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -89,13 +91,14 @@ public struct CatalogPublish: Sendable {
             deleted = plan.uncataloged
         }
         return PublishPlan(
-            uploads: plan.uploads, unchanged: plan.unchanged, indexChanged: plan.indexChanged, retired: retired, clean: clean,
-            deleted: deleted)
+            uploads: plan.uploads, assemblies: plan.assemblies.values.sorted { $0.path < $1.path }, unchanged: plan.unchanged,
+            indexChanged: plan.indexChanged, retired: retired, clean: clean, deleted: deleted)
     }
 
     public func run(progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> PublishReport {
         let plan = try transfer()
-        try upload(plan.uploads, progress: progress)
+        try discardAbandonedWrites()
+        let assembled = try upload(plan.uploads, assemblies: plan.assemblies, progress: progress)
         var retired = [String]()
         if plan.indexChanged, let replaced = try replaceIndex(with: plan.source) {
             // From now on no client reading the destination gets an index listing these:
@@ -106,7 +109,8 @@ public struct CatalogPublish: Sendable {
         }
         guard delete else {
             return PublishReport(
-                uploaded: plan.uploads, unchanged: plan.unchanged, indexChanged: plan.indexChanged, deleted: [],
+                uploaded: plan.uploads, assembled: assembled.files, copiedBytes: assembled.bytes, unchanged: plan.unchanged,
+                indexChanged: plan.indexChanged, deleted: [],
                 waiting: 0, waitingUntil: nil, waitingGroups: [], retired: retired, performed: true)
         }
         // Only now that the new index is in place. Catalog files go through the
@@ -120,7 +124,8 @@ public struct CatalogPublish: Sendable {
             deleted.append(entry)
         }
         return PublishReport(
-            uploaded: plan.uploads, unchanged: plan.unchanged, indexChanged: plan.indexChanged, deleted: deleted,
+            uploaded: plan.uploads, assembled: assembled.files, copiedBytes: assembled.bytes, unchanged: plan.unchanged,
+            indexChanged: plan.indexChanged, deleted: deleted,
             waiting: cleaned.waiting.count, waitingUntil: cleaned.waitingUntil, waitingGroups: cleaned.waitingGroups,
             retired: retired, performed: true)
     }
@@ -131,6 +136,8 @@ public struct CatalogPublish: Sendable {
         /// The source's index, which replaces the destination's.
         let source: CatalogIndex
         let uploads: [StorageEntry]
+        /// How the uploads whose bytes are mostly at the destination are assembled there, by path.
+        let assemblies: [String: AssemblyPlan]
         let unchanged: Int
         let indexChanged: Bool
         /// Every file the source publishes: never deleted at the destination.
@@ -176,9 +183,46 @@ public struct CatalogPublish: Sendable {
                 && !Self.catalogFolders.contains { entry.path.hasPrefix($0 + "/") }
         }
         return Transfer(
-            source: source.index, uploads: uploads, unchanged: unchanged, indexChanged: indexChanged,
+            source: source.index, uploads: uploads,
+            assemblies: try assemblies(of: uploads, index: source.index, present: present), unchanged: unchanged,
+            indexChanged: indexChanged,
             sourcePaths: sourcePaths, destinationIndex: destinationIndex,
             uncataloged: uncataloged.sorted { $0.path < $1.path }, present: present)
+    }
+
+    /// How the uploads a destination that assembles files could put together mostly from
+    /// bytes it holds would be assembled there (see ``AssemblySources``); none for other
+    /// destinations, or a source whose files are not local.
+    private func assemblies(of uploads: [StorageEntry], index: CatalogIndex, present: [String: StorageEntry]) throws
+        -> [String: AssemblyPlan]
+    {
+        guard let assembling = destination as? AssemblingStorage, !storage.isRemote else { return [:] }
+        let limits = assembling.assemblyLimits
+        let sources = AssemblySources(catalog: catalog, index: index, present: present, uploads: uploads)
+        var plans = [String: AssemblyPlan]()
+        // Below twice the smallest part, at least half of it would be sent anyway.
+        for entry in uploads where entry.size >= 2 * limits.minimumPart {
+            let copies = try sources.copies(for: entry)
+            if !copies.isEmpty, let plan = AssemblyPlan(path: entry.path, size: entry.size, copies: copies, limits: limits) {
+                plans[entry.path] = plan
+            }
+        }
+        return plans
+    }
+
+    /// Removes what writers killed over an hour ago left at the destination (the parts of
+    /// multipart uploads, temporary objects), as `clean` does: a publish killed midway
+    /// leaves them, and the next publish would otherwise leave them billed until a clean.
+    /// A destination that does not let this run list them only says so.
+    private func discardAbandonedWrites() throws {
+        let abandoned: [AbandonedWrite]
+        do {
+            abandoned = try destination.abandonedWrites(olderThan: CatalogClean.abandonedTemporaryAge)
+        } catch let error as ZincError {
+            catalog.logger.notice("\(error); abandoned uploads there stay until a clean removes them")
+            return
+        }
+        for write in abandoned { try destination.discard(write) }
     }
 
     /// What a clean reports removing, as entries of the destination, without the store's
@@ -241,8 +285,12 @@ public struct CatalogPublish: Sendable {
     }
 
     /// Uploads in the order FORMAT.md asks for: objects, archives, manifests, then the
-    /// rest, each batch flushed before the next one refers to it.
-    private func upload(_ entries: [StorageEntry], progress: (@Sendable (MaintenanceProgress) -> Void)?) throws {
+    /// rest, each batch flushed before the next one refers to it. Returns how many files
+    /// were assembled at the destination, and the bytes copied there for them.
+    private func upload(
+        _ entries: [StorageEntry], assemblies: [String: AssemblyPlan], progress: (@Sendable (MaintenanceProgress) -> Void)?
+    ) throws -> (files: Int, bytes: Int64) {
+        let tally = AssemblyTally()
         let counter = ProgressCounter<MaintenanceProgress>(
             .uploading, totalItems: entries.count,
             totalBytes: entries.reduce(0) { $0 + $1.size }, report: progress)
@@ -251,16 +299,32 @@ public struct CatalogPublish: Sendable {
             + [entries.filter { entry in !Self.catalogFolders.contains { entry.path.hasPrefix($0 + "/") } }]
         for batch in batches where !batch.isEmpty {
             _ = try parallelMap(count: batch.count, workers: workers ?? destination.parallelRequests) { index in
-                try copy(batch[index])
+                try copy(batch[index], assembly: assemblies[batch[index].path], tally: tally)
                 counter.finishedItem(bytes: batch[index].size)
             }
             try destination.flush()
         }
+        return tally.assembled
     }
 
-    private func copy(_ entry: StorageEntry) throws {
+    private func copy(_ entry: StorageEntry, assembly: AssemblyPlan?, tally: AssemblyTally) throws {
         guard let reader = try storage.openForReading(entry.path) else {
             throw ZincError.publishSourceVanished("\(storage.location)/\(entry.path)")
+        }
+        if let assembly, let assembling = destination as? AssemblingStorage, let file = reader as? PosixFile {
+            switch try assembling.assemble(assembly, from: file, condition: .ifAbsent) {
+            case .written:
+                return tally.add(assembly)
+            case .conditionFailed:
+                return try acceptExisting(entry)
+            case .refused(let reason):
+                if tally.firstRefusal() {
+                    catalog.logger.notice(
+                        "\(destination.location) does not copy parts in the bucket (\(reason)): uploading whole files instead")
+                }
+            case .mismatch(let reason):
+                catalog.logger.notice("\(reason): uploading \(entry.path) whole instead")
+            }
         }
         let writer = try destination.makeWriter(for: entry.path)
         defer { writer.discard() }
@@ -271,10 +335,14 @@ public struct CatalogPublish: Sendable {
         }
         let immutable = Self.catalogFolders.contains { entry.path.hasPrefix($0 + "/") }
         if try writer.commit(immutable ? .ifAbsent : .always) == .conditionFailed {
-            // Another publisher or writer created it meanwhile: only equal content is acceptable.
-            guard try destination.size(of: entry.path) == entry.size else {
-                throw ZincError.publishDestinationChanged("\(destination.location)/\(entry.path)")
-            }
+            try acceptExisting(entry)
+        }
+    }
+
+    /// Another publisher or writer created the file meanwhile: only equal content is acceptable.
+    private func acceptExisting(_ entry: StorageEntry) throws {
+        guard try destination.size(of: entry.path) == entry.size else {
+            throw ZincError.publishDestinationChanged("\(destination.location)/\(entry.path)")
         }
     }
 
@@ -346,6 +414,29 @@ public struct CatalogPublish: Sendable {
             throw ZincError.publishDestinationHasForeignVersions(
                 destination: destination.location, source: storage.location,
                 versions: foreign)
+        }
+    }
+}
+
+/// What a publish's uploads assembled at the destination, counted from many uploads at
+/// once, and whether the destination's refusal to copy parts was said yet.
+private final class AssemblyTally: Sendable {
+    private let state = Mutex<(files: Int, bytes: Int64, refused: Bool)>((0, 0, false))
+
+    var assembled: (files: Int, bytes: Int64) { state.withLock { ($0.files, $0.bytes) } }
+
+    func add(_ plan: AssemblyPlan) {
+        state.withLock {
+            $0.files += 1
+            $0.bytes += plan.copiedBytes
+        }
+    }
+
+    /// True the first time only.
+    func firstRefusal() -> Bool {
+        state.withLock { state in
+            defer { state.refused = true }
+            return !state.refused
         }
     }
 }

@@ -5,6 +5,9 @@
 public struct PublishPlan: Sendable {
     /// Files to copy, in upload order; the index files are not among them.
     public let uploads: [StorageEntry]
+    /// How the uploads whose bytes are mostly at the destination would be assembled
+    /// there (a bucket that copies parts), by path.
+    public let assemblies: [AssemblyPlan]
     /// Files already at the destination with the same content.
     public let unchanged: Int
     /// Whether the destination's index would be replaced.
@@ -23,7 +26,8 @@ public struct PublishPlan: Sendable {
     public var report: PublishReport {
         let cleaned = clean?.report
         return PublishReport(
-            uploaded: uploads, unchanged: unchanged, indexChanged: indexChanged, deleted: deleted,
+            uploaded: uploads, assembled: assemblies.count, copiedBytes: assemblies.reduce(0) { $0 + $1.copiedBytes },
+            unchanged: unchanged, indexChanged: indexChanged, deleted: deleted,
             waiting: cleaned?.waiting.count ?? 0, waitingUntil: cleaned?.waitingUntil,
             waitingGroups: cleaned?.waitingGroups ?? [], retired: retired, performed: false)
     }

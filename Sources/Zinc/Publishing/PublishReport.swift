@@ -8,6 +8,11 @@ import Foundation
 public struct PublishReport: Equatable, Sendable {
     /// Files copied (or to copy), in upload order; the index files are not among them.
     public let uploaded: [StorageEntry]
+    /// How many of them were (or would be) assembled at the destination, mostly from
+    /// bytes it held already (see ``AssemblyPlan``).
+    public let assembled: Int
+    /// The bytes of those copied there rather than sent.
+    public let copiedBytes: Int64
     /// Files already at the destination with the same content.
     public let unchanged: Int
     /// Whether the destination's index was (or would be) replaced.
@@ -27,6 +32,7 @@ public struct PublishReport: Equatable, Sendable {
     /// False for a dry run.
     public let performed: Bool
 
-    public var uploadedBytes: Int64 { uploaded.reduce(0) { $0 + $1.size } }
+    /// The bytes sent: the uploaded files' sizes, less what was copied at the destination.
+    public var uploadedBytes: Int64 { uploaded.reduce(0) { $0 + $1.size } - copiedBytes }
     public var deletedBytes: Int64 { deleted.reduce(0) { $0 + $1.size } }
 }

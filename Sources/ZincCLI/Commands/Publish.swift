@@ -24,7 +24,8 @@ struct Publish: ParsableCommand {
             are removed once the new index is in place and no index published within --grace \
             seconds lists them: counted from that record, or from this run where there is \
             none. --dry-run plans the same run and lists its files by kind (every file with \
-            --verbose).
+            --verbose). On a bucket, a large object or an archive whose bytes are mostly \
+            there already is assembled there from them, and only the new bytes are sent.
             """
     )
 
@@ -90,6 +91,11 @@ struct Publish: ParsableCommand {
         print(
             "\(verb) \(files(report.uploaded.count)) (\(HumanFormat.bytes(report.uploadedBytes))) to \(published); "
                 + "\(files(report.unchanged)) already there")
+        if report.assembled > 0 {
+            print(
+                "\(report.performed ? "Assembled" : "Would assemble") \(report.assembled) of them there, copying "
+                    + "\(HumanFormat.bytes(report.copiedBytes)) it already held")
+        }
         list(report.uploaded, marked: "+", summarized: !report.performed)
         print(report.indexChanged ? "\(report.performed ? "Replaced" : "Would replace") the index" : "The index is up to date")
         if !report.retired.isEmpty {
@@ -151,7 +157,7 @@ extension Publish {
 
         private enum CodingKeys: String, CodingKey {
             case dryRun = "dry_run"
-            case uploaded, unchanged
+            case uploaded, copied, unchanged
             case indexChanged = "index_changed"
             case deleted, waiting, retired, seconds
         }
@@ -164,6 +170,9 @@ extension Publish {
             var uploaded = container.nestedContainer(keyedBy: FileKeys.self, forKey: .uploaded)
             try uploaded.encode(report.uploaded.count, forKey: .files)
             try uploaded.encode(report.uploadedBytes, forKey: .bytes)
+            var copied = container.nestedContainer(keyedBy: FileKeys.self, forKey: .copied)
+            try copied.encode(report.assembled, forKey: .files)
+            try copied.encode(report.copiedBytes, forKey: .bytes)
             try container.encode(report.unchanged, forKey: .unchanged)
             try container.encode(report.indexChanged, forKey: .indexChanged)
             var deleted = container.nestedContainer(keyedBy: FileKeys.self, forKey: .deleted)
