@@ -137,7 +137,7 @@ extension S3Storage: AssemblingStorage {
         throws -> PartOutcome
     {
         let expected = Hex.encode(try MD5.digest(of: file, range: range))
-        guard etag.trimming { $0 == "\"" }.lowercased() == expected else {
+        guard etag.trimming(where: { $0 == "\"" }).lowercased() == expected else {
             return .ended(
                 .mismatch(
                     "\(upload.path): part \(number) (bytes \(range.lowerBound)-\(range.upperBound - 1)) has ETag \(etag), not \(expected)"))

@@ -168,6 +168,10 @@ import ZincTestSupport
             next: nil)
         server.override("b?uploads=&prefix=cat%2F") { _ in first }
         server.override("b?uploads=&prefix=cat%2F&key-marker=cat%2Farchives%2Fnew.tar&upload-id-marker=new") { _ in second }
+        // No temporary object of an assembly.
+        server.override("b?list-type=2&prefix=cat%2F.zinc-assembly%2F") { _ in
+            HostileHTTPServer.response(status: "200 OK", body: Array("<ListBucketResult></ListBucketResult>".utf8))
+        }
         for (key, id, sizes) in [
             ("cat/archives/old.tar", "old", [5, 7]), ("cat/archives/new.tar", "new", [3]), ("cat/objects/ab/cd/undated", "undated", []),
         ] {
