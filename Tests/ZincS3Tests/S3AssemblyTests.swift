@@ -88,6 +88,10 @@ import ZincTestSupport
         defer { proxy.stop() }
 
         let planned = try publish(["--dry-run"]).json
+        let text = try ZincBinary.run(
+            ["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--dry-run"], in: dir.path,
+            extraEnvironment: server.environment)
+        #expect(text.stdout.contains("Would assemble 2 of them there, copying "), "\(text.stdout)")
         let run = try publish(through: proxy).json
 
         // The large object sends its changed chunk, the archive its first part (5 MiB,
@@ -199,15 +203,21 @@ import ZincTestSupport
 @Suite struct AssemblyPlanTests {
     static let mib: Int64 = 1 << 20
 
+    /// A plan for 30 MiB: bytes of `a` from `start` to 12 MiB, then 100 new bytes, then
+    /// the rest of `a`.
+    private static func plan(firstCopyFrom start: Int64) throws -> AssemblyPlan {
+        try #require(
+            AssemblyPlan(
+                path: "p", size: 30 * mib,
+                copies: [
+                    CopiedRange(source: "a", sourceOffset: 0, range: start..<(12 * mib)),
+                    CopiedRange(source: "a", sourceOffset: 12 * mib, range: (12 * mib + 100)..<(30 * mib)),
+                ], limits: .s3))
+    }
+
     @Test func newBytesAfterACopyJoinItsTailAndAStartSendsTheFirstPart() throws {
         let m = Self.mib
-        let plan = try #require(
-            AssemblyPlan(
-                path: "p", size: 30 * m,
-                copies: [
-                    CopiedRange(source: "a", sourceOffset: 0, range: 1000..<(12 * m)),
-                    CopiedRange(source: "a", sourceOffset: 12 * m, range: (12 * m + 100)..<(30 * m)),
-                ], limits: .s3))
+        let plan = try Self.plan(firstCopyFrom: 1000)
         #expect(
             plan.parts == [
                 .send(0..<(5 * m)),
@@ -216,13 +226,7 @@ import ZincTestSupport
             ])
         #expect(plan.sentBytes == 5 * m + 100)
         // A copy of twice the minimum or more keeps its head as a part of its own.
-        let longer = try #require(
-            AssemblyPlan(
-                path: "p", size: 30 * m,
-                copies: [
-                    CopiedRange(source: "a", sourceOffset: 0, range: 0..<(12 * m)),
-                    CopiedRange(source: "a", sourceOffset: 12 * m, range: (12 * m + 100)..<(30 * m)),
-                ], limits: .s3))
+        let longer = try Self.plan(firstCopyFrom: 0)
         #expect(
             longer.parts == [
                 .copy(CopiedRange(source: "a", sourceOffset: 0, range: 0..<(7 * m))),

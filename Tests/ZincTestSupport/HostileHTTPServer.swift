@@ -71,23 +71,7 @@ public final class HostileHTTPServer: @unchecked Sendable {
         self.root = root
         self.keepAlive = keepAlive
         self.rangeHost = rangeHost
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackSocket.listening(backlog: 16)
         let thread = Thread { [self] in serve() }
         thread.start()
     }
@@ -168,15 +152,7 @@ public final class HostileHTTPServer: @unchecked Sendable {
         }
         if let stall { response = Array(response.prefix(stall)) }
         defer { if stall != nil { Self.waitUntilClosed(connection) } }
-        let sent = response.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
+        let sent = LoopbackSocket.sendAll(response, on: connection)
         return sent && stall == nil
     }
 

@@ -28,23 +28,7 @@ public final class S3Proxy: @unchecked Sendable {
     public init(to target: Int, refusesCopies: Bool = false) throws {
         self.target = target
         self.refusesCopies = refusesCopies
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            _ = $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackSocket.listening(backlog: 64)
         Thread { [self] in serve() }.start()
     }
 
@@ -93,13 +77,8 @@ public final class S3Proxy: @unchecked Sendable {
         }
         lines.removeAll { $0.lowercased().hasPrefix("connection:") }
         let rewritten = lines.joined(separator: "\r\n") + "\r\nConnection: close\r\n\r\n"
-        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let server = LoopbackSocket.connected(to: target) else { return }
         defer { close(server) }
-        var address = Self.loopback(port: target)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return }
         lock.withLock { sent += head.count }
         Self.write(rewritten, to: server)
         // The body (and anything after it) goes up as it comes; the answer comes down.
@@ -121,31 +100,11 @@ public final class S3Proxy: @unchecked Sendable {
             let n = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
             guard n > 0 else { return }
             counting(n)
-            guard Self.write(Array(buffer[0..<n]), to: destination) else { return }
+            guard LoopbackSocket.sendAll(Array(buffer[0..<n]), on: destination) else { return }
         }
     }
 
     @discardableResult
-    private static func write(_ text: String, to socket: Int32) -> Bool { write(Array(text.utf8), to: socket) }
+    private static func write(_ text: String, to socket: Int32) -> Bool { LoopbackSocket.sendAll(Array(text.utf8), on: socket) }
 
-    @discardableResult
-    private static func write(_ bytes: [UInt8], to socket: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
 }
