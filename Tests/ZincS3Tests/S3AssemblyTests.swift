@@ -108,6 +108,21 @@ import ZincTestSupport
         try expectPublished(catalog, files: files)
     }
 
+    @Test func thePreviousArchiveCleanedLocallyIsFoundByItsVersionsLMFORecord() throws {
+        let catalog = try firstVersion()
+        _ = try publish()
+        try secondVersion(of: catalog)
+        // As a clean leaves it once no pointer names version 1 (here `_master` still does).
+        try catalog.storage.delete("archives/B-1.tar")
+        let files = try newFiles(of: catalog)
+
+        let run = try publish().json
+
+        #expect(Self.figures(run, "copied").files == 2)
+        #expect(Self.figures(run, "uploaded").bytes < 6 << 20)
+        try expectPublished(catalog, files: files)
+    }
+
     @Test func aServiceRefusingPartCopiesGetsWholeUploadsAndOneNotice() throws {
         let catalog = try firstVersion()
         _ = try publish()

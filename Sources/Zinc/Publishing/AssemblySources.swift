@@ -147,6 +147,8 @@ final class AssemblySources {
             self.version = version
             flavor = parts.count > 1 ? String(parts[1]) : nil
         }
+
+        var path: String { Catalog.archivePath(bundle: bundle, version: version, flavor: flavor) }
     }
 
     /// Where each member is in an archive, by name, and where the members end.
@@ -159,13 +161,10 @@ final class AssemblySources {
         let earlier = present.keys.compactMap { path in
             ArchiveName(path).flatMap { $0.bundle == name.bundle && $0.flavor == name.flavor && $0.version < name.version ? $0 : nil }
         }
-        guard let previous = earlier.max(by: { $0.version < $1.version }),
-            let previousSize = present[Catalog.archivePath(bundle: previous.bundle, version: previous.version, flavor: previous.flavor)]?
-                .size,
-            let layout = try localLayout(Catalog.archivePath(bundle: name.bundle, version: name.version, flavor: name.flavor), size: size),
-            let old = try previousLayout(previous, size: previousSize)
+        guard let previous = earlier.max(by: { $0.version < $1.version }), let previousSize = present[previous.path]?.size,
+            let layout = try localLayout(name.path, size: size), let old = try previousLayout(previous, size: previousSize)
         else { return [] }
-        let previousPath = Catalog.archivePath(bundle: previous.bundle, version: previous.version, flavor: previous.flavor)
+        let previousPath = previous.path
         let held = Dictionary(old.members.map { ($0.name, ($0.offset, $0.length)) }) { first, _ in first }
         var copies = [CopiedRange]()
         for member in layout.members {
@@ -207,8 +206,7 @@ final class AssemblySources {
     /// decide its members and their order byte for byte; nil without either, or when the
     /// layout does not add up to the archive's size at the destination.
     private func previousLayout(_ name: ArchiveName, size: Int64) throws -> ArchiveLayout? {
-        let path = Catalog.archivePath(bundle: name.bundle, version: name.version, flavor: name.flavor)
-        if try catalog.storage.size(of: path) == size { return try localLayout(path, size: size) }
+        if try catalog.storage.size(of: name.path) == size { return try localLayout(name.path, size: size) }
         guard let record = try catalog.storedRecord(bundle: name.bundle, version: name.version),
             let manifest = try? catalog.manifest(bundle: name.bundle, version: name.version)
         else { return nil }
