@@ -124,6 +124,10 @@ extension S3Storage: AssemblingStorage {
             copyRefusal.withLock { $0 = $0 ?? reason }
             return .ended(.refused(reason))
         }
+        if client.isMissingKey(response) {
+            // Removed meanwhile (another writer's clean): the file goes up whole instead.
+            return .ended(.mismatch("\(upload.path): part \(number): \(source) is no longer there"))
+        }
         // S3 may answer 200 and still fail, with an error document as the body.
         guard response.status == 200, let result = XMLElement.parse(response.body), result.name != "Error",
             let etag = result.value("ETag")

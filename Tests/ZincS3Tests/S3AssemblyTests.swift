@@ -166,6 +166,23 @@ import ZincTestSupport
         #expect(try storage.abandonedWrites(olderThan: .zero) == [])
     }
 
+    @Test func aCopySourceRemovedMeanwhileEndsTheAssemblyWithoutAFile() throws {
+        let storage = try server.storage(bucket: bucket)
+        let new = SampleContent.noise(12 << 20, seed: 10)
+        try dir.write("new", new)
+        let file = try PosixFile.open(dir.at("new"))
+        let plan = try #require(
+            AssemblyPlan(
+                path: "objects/new", size: Int64(new.count),
+                copies: [CopiedRange(source: "objects/gone", sourceOffset: 0, range: 0..<(10 << 20))], limits: .s3))
+
+        let result = try storage.assemble(plan, from: file, condition: .ifAbsent)
+
+        #expect(result == .mismatch("objects/new: part 1: objects/gone is no longer there"))
+        #expect(try storage.exists("objects/new") == false)
+        #expect(try storage.abandonedWrites(olderThan: .zero) == [])
+    }
+
     @Test func aNewObjectAfterCopiedBytesGoesUpInATemporaryObjectThatIsRemoved() throws {
         let storage = try server.storage(bucket: bucket)
         let old = SampleContent.noise(12 << 20, seed: 8)
