@@ -51,8 +51,8 @@ package struct ObjectStamp: Equatable, Sendable {
 /// changed_ns and inode, 8 bytes each, little-endian. A file torn, unsorted or of
 /// another format is taken for an empty one.
 ///
-/// Repos made by earlier clients have `stamps.json` instead, read while there is no
-/// `stamps` and removed once `stamps` is written:
+/// Repos made by earlier clients have `stamps.json` instead, read once, when there is
+/// no `stamps`, and replaced by it:
 ///
 ///     {"format":1,"objects":{"<sha>":[size, modified_ns, changed_ns, inode]}}
 package struct ObjectStamps: Equatable, Sendable {
@@ -99,7 +99,9 @@ package struct ObjectStamps: Equatable, Sendable {
     }
 
     /// The stamps `stamps` holds, read a piece at a time so that its bytes are never
-    /// held beside the array they fill; else those of `stamps.json`; else none.
+    /// held beside the array they fill; else those of `stamps.json`, written to `stamps`
+    /// at once (under a shared lock too: every writer writes the same bytes, atomically),
+    /// so that an earlier client's file is parsed once; else none.
     package static func load(from repo: Repo) -> ObjectStamps {
         do {
             let file = try PosixFile.open(repo.root + "/" + fileName)
@@ -108,8 +110,10 @@ package struct ObjectStamps: Equatable, Sendable {
             try file.forEachChunk(chunkSize: 1 << 16) { reader.read($0) }
             return reader.stamps
         } catch let error as ZincError where error.errno == ENOENT {
-            let legacy = try? AtomicFile.read(repo.root + "/" + legacyFileName, limit: 256 << 20)
-            return legacy.map(parse) ?? ObjectStamps()
+            guard let legacy = try? AtomicFile.read(repo.root + "/" + legacyFileName, limit: 256 << 20) else { return ObjectStamps() }
+            let stamps = parseLegacy(legacy)
+            try? stamps.save(in: repo)
+            return stamps
         } catch {
             return ObjectStamps()
         }
