@@ -31,6 +31,17 @@ import ZincTestSupport
         try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "\(version)"], in: dir)
     }
 
+    /// Version 1 of B published in `dir`, served, and synced into `dir/repo`: the server
+    /// returned, to be kept alive while the test runs.
+    static func syncedVersion1(in dir: TemporaryDirectory) throws -> ServeProcess {
+        try publishB(in: dir, version: 1)
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        try zinc(["repo_init", "--repo", "repo"], in: dir)
+        try zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
+        try zinc(["sync", "--repo", "repo"], in: dir)
+        return server
+    }
+
     /// Whether `folder` holds exactly the files of `source`, byte for byte.
     static func sameFiles(_ dir: TemporaryDirectory, _ source: String, _ folder: String) throws -> Bool {
         let files = dir.files(under: source)
@@ -136,11 +147,8 @@ import ZincTestSupport
     /// its hard link into the repo's object.
     @Test func anEditedFileIsReportedAndRepairedAndNeverReused() throws {
         let dir = try TemporaryDirectory()
-        try Self.publishB(in: dir, version: 1)
-        let server = try ServeProcess(catalog: "cat", in: dir.path)
-        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
-        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
-        try Self.zinc(["sync", "--repo", "repo"], in: dir)
+        let server = try Self.syncedVersion1(in: dir)
+        defer { _ = server }  // served until the test ends
         let file = try #require(dir.files(under: "src").first)
         func edit(_ version: Int) throws {
             let path = dir.at("repo/bundles/com.example.app.B-\(version)/" + file)
@@ -183,11 +191,8 @@ import ZincTestSupport
     /// it, had `stamps.json`.
     @Test func statusFindsFilesReplacedByALinkOrAFolderAndTheRepairMovesTheStamps() throws {
         let dir = try TemporaryDirectory()
-        try Self.publishB(in: dir, version: 1)
-        let server = try ServeProcess(catalog: "cat", in: dir.path)
-        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
-        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
-        try Self.zinc(["sync", "--repo", "repo"], in: dir)
+        let server = try Self.syncedVersion1(in: dir)
+        defer { _ = server }  // served until the test ends
         let files = dir.files(under: "src").sorted()
         let folder = "repo/bundles/com.example.app.B-1/"
         #expect(files.count >= 3 && unlink(dir.at(folder + files[0])) == 0 && symlink(files[2], dir.at(folder + files[0])) == 0)
