@@ -72,9 +72,6 @@ extension CatalogBrowser {
     /// A content's size; '—' where the catalog does not record it.
     func size(_ bytes: Int64?) -> String { bytes.map(HumanFormat.bytes) ?? "—" }
 
-    /// An object's content size as the manifest records it.
-    func size(_ object: StoredObject) -> String { size(object.contentSize) }
-
     /// What an object of the diff's `to` adds to the download; nothing for a removed file
     /// (one of `from`).
     private func download(_ diff: VersionDiff, _ object: StoredObject, version: Int) -> String {

@@ -57,7 +57,7 @@ extension CatalogBrowser {
             ],
             body: """
                 <h1>\(path)</h1>
-                <p class="sub">\(size(object)) · stored \(object.preferredFormat.rawValue), \(HumanFormat.bytes(object.preferredSize)) · \
+                <p class="sub">\(size(object.contentSize(sizes: served.catalog.contentSizes(of: manifest)))) · stored \(object.preferredFormat.rawValue), \(HumanFormat.bytes(object.preferredSize)) · \
                 <span class="sha">\(object.sha)</span> · <a href="\(content)">open</a></p>
                 <div class="preview">\(preview)</div>
                 """)

@@ -9,11 +9,17 @@ extension CatalogBrowser {
     ) throws -> HTML {
         let (bundle, version) = (manifest.bundle, manifest.version)
         let paths = try manifest.paths(ofExistingFlavor: flavor)
-        let files = paths.map { (path: $0, object: manifest.files[$0]!.object) }
-        // A file stored only gzipped has no listed content size: the total leaves it out, and says so.
-        let contentBytes = files.reduce(Int64(0)) { $0 + ($1.object.contentSize ?? 0) }
-        let unsized = files.count { $0.object.contentSize == nil }
-        let sizeLabel = unsized == 0 ? "total size" : "total size, without \(filesCount(unsized)) stored gzipped"
+        // A gzipped object's content size is in the version's sizes file; a version
+        // imported before those has none until `add_content_sizes`: the total leaves such
+        // files out, and says so.
+        let sizes = served.catalog.contentSizes(of: manifest)
+        let files = paths.map { path in
+            let object = manifest.files[path]!.object
+            return (path: path, object: object, size: object.contentSize(sizes: sizes))
+        }
+        let contentBytes = files.reduce(Int64(0)) { $0 + ($1.size ?? 0) }
+        let unsized = files.count { $0.size == nil }
+        let sizeLabel = unsized == 0 ? "total size" : "total size, without \(filesCount(unsized)) stored gzipped before sizes were recorded"
         let storedBytes = files.reduce(Int64(0)) { $0 + $1.object.preferredSize }
         let archivePath = Catalog.archivePath(bundle: bundle, version: version, flavor: flavor)
         let archive: HTML =
@@ -51,14 +57,14 @@ extension CatalogBrowser {
     /// indented by depth. Paths come sorted, so a folder's files are contiguous; most
     /// files share their folder with the previous one, and only a change of folder costs
     /// splitting paths.
-    private func tree(_ files: [(path: String, object: StoredObject)]) -> HTML {
+    private func tree(_ files: [(path: String, object: StoredObject, size: Int64?)]) -> HTML {
         let folders = files.map { file in
             file.path[..<(file.path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? file.path.startIndex)]
         }
         var totals = [Substring: (count: Int, bytes: Int64)]()
         for (file, folder) in zip(files, folders) {
             totals[folder, default: (0, 0)].count += 1
-            totals[folder, default: (0, 0)].bytes += file.object.contentSize ?? 0
+            totals[folder, default: (0, 0)].bytes += file.size ?? 0
         }
         for (name, total) in totals where !name.isEmpty {  // into every ancestor
             var ancestor = name
@@ -89,7 +95,7 @@ extension CatalogBrowser {
                 depth = new.count
             }
             let name = parent.isEmpty ? file.path : String(file.path[file.path.index(after: parent.endIndex)...])
-            html.append(fileRow(file.path, name: name, object: file.object, depth: depth))
+            html.append(fileRow(file.path, name: name, object: file.object, size: file.size, depth: depth))
         }
         return html
     }
@@ -100,12 +106,12 @@ extension CatalogBrowser {
 
     /// Links are relative to the version's page (`file?path=…`, `view?path=…`) with the
     /// path encoded once per row: a page of 10,000 files stays small and quick to make.
-    private func fileRow(_ path: String, name: String, object: StoredObject, depth: Int) -> HTML {
+    private func fileRow(_ path: String, name: String, object: StoredObject, size: Int64?, depth: Int) -> HTML {
         let query = "?path=" + BrowserURL.encoded(path)
         let thumb: HTML =
             MediaKind.of(path: path) == .image
             ? "<img class=\"thumb\" loading=\"lazy\" src=\"file\(query)\" alt=\"\">" : ""
-        let size = object.contentSize.map(HumanFormat.bytes) ?? "—"
+        let size = size.map(HumanFormat.bytes) ?? "—"
         let stored: HTML =
             object.preferredFormat == .raw
             ? "raw" : "gz <span class=\"muted\">\(HumanFormat.bytes(object.preferredSize))</span>"
