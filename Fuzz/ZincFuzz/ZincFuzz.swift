@@ -91,6 +91,13 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         }
         _ = reader.isComplete
     },
+    "lmfo-record": { bytes in
+        guard let record = try? LMFORecord.parse(bytes, path: "lmfo/B-7.json", version: 7) else { return }
+        let members = (record.scopes[""] ?? [:]).keys.map { StoredObject(digest: $0, formats: [.raw: 1000]) }
+        _ = FetchPlan.make(
+            missing: Array(members.prefix(3)), archiveObjects: members, fileCount: members.count, archivePath: "archives/B-7.tar",
+            model: CostModel(), memberOrder: LMFOHint.order(bytes, url: "lmfo/B-7.json", version: 7, flavor: nil))
+    },
     "chunk-list": { bytes in
         guard let list = try? ChunkList.parse(bytes, path: "chunks/B-1.json.gz") else { return }
         for layout in list.objects.values {

@@ -16,6 +16,8 @@ struct PreparedUpdate: Sendable {
     let chunked: ChunkedFetches?
     /// The bytes of the version's chunk list, fetched beside the manifest when the repo
     /// holds chunks: a hint no run keeps, so each one (a plan, the sync after it) fetches it.
+    /// (The LMFO record, fetched beside it, is not counted: a sync following a plan keeps
+    /// the member order the plan read from it.)
     let chunkListSize: Int64?
     /// The version is the one checked out, whose damaged files are fetched again.
     let isRepair: Bool
@@ -41,6 +43,7 @@ struct PreparedUpdate: Sendable {
     func describe(_ planned: inout BundlePlan) {
         planned.action = isRepair ? .repair : .update
         planned.strategy = plan.missing.isEmpty ? nil : plan.strategy
+        planned.memberOrder = plan.memberOrder
         planned.missingObjects = plan.missing.count + (chunked?.assemblies.count ?? 0)
         planned.chunkedObjects = chunked?.assemblies.count ?? 0
         planned.bytes = bytes

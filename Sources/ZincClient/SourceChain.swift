@@ -176,10 +176,11 @@ final class SourceChain: Sendable {
         }
     }
 
-    /// A small gzipped file the catalog may lack (a chunk list), gunzipped, from the
-    /// source that serves now; nil when it is missing there or fails in any way. A hint
-    /// is worth neither another source's round trips nor a mark against this one.
-    func fetchHint(_ path: String, limit: Int64) async -> (bytes: [UInt8], url: String, size: Int64)? {
+    /// A small file the catalog may lack (a chunk list, gzipped; an LMFO record), its
+    /// content (gunzipped when `gzipped`), from the source that serves now; nil when it
+    /// is missing there, larger than `limit` or fails in any way. A hint is worth neither
+    /// another source's round trips nor a mark against this one.
+    func fetchHint(_ path: String, limit: Int64, gzipped: Bool = true) async -> (bytes: [UInt8], url: String, size: Int64)? {
         guard let index = standing.withLock({ $0.order.first }), let part = try? TemporaryFile(in: temporaryFolder, named: "hint")
         else { return nil }
         defer { part.remove() }
@@ -187,7 +188,9 @@ final class SourceChain: Sendable {
         var request = FetchRequest(path, limit: limit)
         request.patience = sources.count > 1 ? patience(of: index) : nil
         guard (try? await fetch(request, from: source, into: part.file, meter: meters[index])) != nil,
-            let bytes = try? Self.gunzip(part.path, location: source.location(of: path), limit: limit),
+            let bytes = try? gzipped
+                ? Self.gunzip(part.path, location: source.location(of: path), limit: limit)
+                : PosixFile.open(part.path).readAll(upTo: Int(limit)),
             let size = try? Self.size(of: part.file)
         else { return nil }
         return (bytes, source.location(of: path), size)

@@ -181,6 +181,8 @@ public struct SyncEngine: Sendable {
             let tracked = state.bundles[i]
             var forced = options.strategy
             var pinned: Int?
+            // The member order the plan priced with, kept so that its prefix is the one fetched.
+            var order: FetchPlan.MemberOrder?
             switch mode {
             case .repair:
                 // A repair leaves a bundle never checked out alone.
@@ -193,6 +195,7 @@ public struct SyncEngine: Sendable {
                 else { continue }
                 pinned = version
                 forced = planned.strategy ?? forced
+                order = planned.memberOrder
             case .follow, .plan:
                 break
             }
@@ -218,8 +221,8 @@ public struct SyncEngine: Sendable {
                 let keys = state.catalogs[catalog]?.trustedKeys ?? []
                 let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
                 let update = try await prepare(
-                    tracked, to: version, forced: forced, chain: chain, checks: checks, check: &check, parsed: &parsed,
-                    planning: mode.isPlanning, result: &result)
+                    tracked, to: version, forced: forced, order: order, chain: chain, checks: checks, check: &check,
+                    parsed: &parsed, planning: mode.isPlanning, result: &result)
                 update?.describe(&planned)
                 if update == nil { planned.action = .upToDate }
                 if mode.isPlanning {
@@ -261,9 +264,11 @@ public struct SyncEngine: Sendable {
 
     /// What to fetch to bring `tracked` to `version`, found without downloading any
     /// object; nil when the version is checked out and sound. Unless `planning`, an
-    /// object found damaged is removed (to be fetched again).
+    /// object found damaged is removed (to be fetched again). `order`: the archive's member
+    /// order a plan priced with; nil to find it (`LMFOHint`).
     private func prepare(
-        _ tracked: RepoState.TrackedBundle, to version: Int, forced: FetchStrategy?, chain: SourceChain,
+        _ tracked: RepoState.TrackedBundle, to version: Int, forced: FetchStrategy?, order known: FetchPlan.MemberOrder?,
+        chain: SourceChain,
         checks: SignatureChecks?, check: inout StoreCheck, parsed: inout [String: Manifest], planning: Bool,
         result: inout SyncReport.BundleSync
     ) async throws -> PreparedUpdate? {
@@ -293,9 +298,14 @@ public struct SyncEngine: Sendable {
             }
         }
         // While the manifest is in flight, the objects of the version the bundle has are
-        // looked at for the check below, and the chunk list is fetched beside the manifest
-        // when the repo holds chunks to reuse.
-        let chunkListPath = VersionFiles(bundle: tracked.bundle, version: version).chunkList
+        // looked at for the check below, the chunk list is fetched beside the manifest
+        // when the repo holds chunks to reuse, and the LMFO record when the archive's
+        // prefix may be fetched and the repo has a version to update from.
+        let files = VersionFiles(bundle: tracked.bundle, version: version)
+        let chunkListPath = files.chunkList
+        let model = options.costModel ?? chain.link.costModel(concurrency: options.concurrency)
+        let recordLimit = LMFOHint.limit(model: model, documentLimit: options.documentLimit)
+        let wantsRecord = known == nil && (forced == nil || forced == .lmfo)
         if !planning { chain.startProbes() }
         // With a spare folder to bring to the new version, only the files that differ are
         // linked: their objects are the only ones looked at (the others are in the spare
@@ -311,12 +321,15 @@ public struct SyncEngine: Sendable {
                 try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
             }
             let objects = spare != nil ? [] : current.map { Array($0.objects(flavor: tracked.flavor).keys) } ?? []
+            async let record =
+                wantsRecord && current.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
+                ? chain.fetchHint(files.lmfoRecord, limit: recordLimit, gzipped: false) : nil
             let hint = try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
-            return (current, ObjectListing.of(objects, in: repo), hint)
+            return (current, ObjectListing.of(objects, in: repo), hint, await record)
         }()
         let (manifest, signedContent) = try await manifests.manifest(
             catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
-        let (current, listed, hint) = try await looked
+        let (current, listed, hint, record) = try await looked
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         parsed[manifestFile] = manifest
         if let current { parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current.version)] = current }
@@ -335,16 +348,16 @@ public struct SyncEngine: Sendable {
                 missing.append(object)
             }
         }
-        let archivePath = VersionFiles(bundle: tracked.bundle, version: version).archive(tracked.flavor)
+        let archivePath = files.archive(tracked.flavor)
         let partial = try reuse(
             partialArchive(name), missing: &missing,
             reader: archiveReader(archivePath, expected: objects, signedContent: signedContent, chain: chain), check: &check)
         let chunked = try chunkedFetches(of: &missing, hint: hint, result: &result)
         let plan = FetchPlan.make(
             missing: missing, archiveObjects: Array(objects.values),
-            fileCount: manifest.paths(flavor: tracked.flavor).count, archivePath: archivePath,
-            model: options.costModel ?? chain.link.costModel(concurrency: options.concurrency), forced: forced,
-            chunked: chunked?.assemblies.map(\.object) ?? [], partial: partial)
+            fileCount: manifest.paths(flavor: tracked.flavor).count, archivePath: archivePath, model: model, forced: forced,
+            chunked: chunked?.assemblies.map(\.object) ?? [], partial: partial,
+            memberOrder: known ?? LMFOHint.order(record?.bytes, url: record?.url ?? "", version: version, flavor: tracked.flavor))
         return PreparedUpdate(
             name: name, version: version, manifest: manifest, signedContent: signedContent, objects: objects, plan: plan,
             chunked: chunked, chunkListSize: hint?.size, isRepair: tracked.version == version, spare: changes)

@@ -1,5 +1,6 @@
 import Testing
 import Zinc
+import ZincTestSupport
 
 /// The choice among objects, archive and LMFO prefix, by the cost model.
 @Suite struct FetchPlanTests {
@@ -82,6 +83,13 @@ import Zinc
         #expect(CostModel(requestOverhead: .max).cost(requests: 2, bytes: 1) == .max)
         #expect(CostModel(roundTripSeconds: .infinity, bytesPerSecond: 1, concurrency: 0).requestOverhead == 0)
         #expect(CostModel(roundTripSeconds: .infinity, bytesPerSecond: 1, concurrency: 0).concurrency == 1)
+        // Hundreds of large objects keep the link busy while each waits for its answer:
+        // they cost their bytes, a round trip and the handshakes, not 38 rounds.
+        #expect(phone.cost(requests: 300, bytes: 28_000_000) == 250_000 + 28_000_000 + 250_000)
+        // Small ones wait for their rounds, with one connection's share of the bytes.
+        #expect(phone.cost(requests: 64, bytes: 80_000) == 250_000 + 8 * 250_000 + 10_000)
+        // One at a time, every round is waited for, as before.
+        #expect(CostModel(roundTripSeconds: 0.1, bytesPerSecond: 2_500_000, concurrency: 1).cost(requests: 3, bytes: 5) == 750_005)
     }
 
     /// Where the missing objects are the archive's front, its one request beats rounds of
@@ -100,5 +108,108 @@ import Zinc
             missing: [many[0]], archiveObjects: many, fileCount: 40, archivePath: "archives/B-2.tar",
             model: CostModel(roundTripSeconds: 0.3, bytesPerSecond: 625_000, concurrency: 1))
         #expect(one.strategy == .objects)
+    }
+
+    /// The issue's history in small: version 1, version 2 changing a few files, version 3
+    /// changing others of version 1 (so version 2's changes are undone), on a phone's link.
+    /// A repo at version 1 lacks version 3's new objects; the files version 2 changed come
+    /// back in version 3 and sit in front of them in the archive. The record says so: the
+    /// exact prefix moves more than the objects do, and the planner takes the objects.
+    @Test func aRecordPricesThePrefixTheRepoNeeds() throws {
+        let history = try History()
+        let phone = CostModel(roundTripSeconds: 0.1, bytesPerSecond: 2_500_000, concurrency: 8)
+        let (missing, target) = try history.update(to: 3)
+        let assumed = history.plan(missing, target, 3, phone, .assumed)
+        let recorded = history.plan(missing, target, 3, phone, try history.order(3))
+        // The 8 new objects of 200 KB, behind the 4 the repo has: 12 members.
+        #expect(assumed.prefixLength == 8 * (512 + 200_192) && assumed.strategy == .lmfo)
+        #expect(recorded.prefixLength == 12 * (512 + 200_192))
+        #expect(recorded.transfers[.lmfo] == FetchPlan.Transfer(requests: 1, bytes: 12 * 200_704))
+        let objects: Int64 = 250_000 + 250_000 + 1_600_000  // the handshakes' round, one round, the bytes
+        #expect(recorded.estimates[.objects] == objects)
+        #expect(recorded.strategy == .objects, "\(recorded.estimates)")
+        // Forced, the prefix still reaches every missing object: one request brings them all.
+        #expect(history.plan(missing, target, 3, phone, try history.order(3), forced: .lmfo).prefixLength == 12 * 200_704)
+        // Without a record the same choice, by the margin: an eighth more bytes, a round more.
+        let unknown = history.plan(missing, target, 3, phone, .unknown)
+        #expect(unknown.prefixLength == assumed.prefixLength && unknown.memberOrder == .unknown)
+        let guessed: Int64 = 2 * 250_000 + 1_806_336  // 8 members of 200,704 bytes, and an eighth
+        #expect(unknown.estimates[.lmfo] == guessed)
+        #expect(unknown.strategy == .objects)
+    }
+
+    /// The update to version 2 from version 1: its new objects lead its archive, which
+    /// the record shows, so one range of exactly their bytes beats rounds of requests.
+    @Test func aRecordShowingTheMissingObjectsInFrontChoosesThePrefix() throws {
+        let history = try History()
+        let phone = CostModel(roundTripSeconds: 0.1, bytesPerSecond: 2_500_000, concurrency: 8)
+        let (missing, target) = try history.update(to: 2)
+        let plan = history.plan(missing, target, 2, phone, try history.order(2))
+        #expect(plan.memberOrder == (try history.order(2)))
+        #expect(plan.prefixLength == 4 * 200_704 && plan.strategy == .lmfo, "\(plan.estimates)")
+    }
+
+    /// A record that does not list exactly the archive's members (another version's, one
+    /// missing an object, one with an extra) is no order: the plan prices as without one.
+    @Test func aRecordNotListingTheMembersIsIgnored() throws {
+        let history = try History()
+        let phone = CostModel(roundTripSeconds: 0.1, bytesPerSecond: 2_500_000, concurrency: 8)
+        let (missing, target) = try history.update(to: 3)
+        guard case .recorded(let intros) = try history.order(3), case .recorded(let other) = try history.order(2) else {
+            Issue.record("no record")
+            return
+        }
+        var short = intros
+        short.removeValue(forKey: missing[0].digest)
+        var long = intros
+        long[SHA1.Digest(hex: String(repeating: "0", count: 40))!] = 3
+        for order in [other, short, long] {
+            let plan = history.plan(missing, target, 3, phone, .recorded(order))
+            #expect(plan.memberOrder == .unknown && plan.prefixLength == 8 * 200_704 && plan.strategy == .objects)
+        }
+    }
+
+    /// Versions 1 to 3 of a bundle of 40 files of 200 KB of noise (stored as they are), in
+    /// a catalog in memory, with the LMFO records its imports write.
+    struct History {
+        let catalog: Catalog
+        let storage = MemoryStorage()
+
+        init() throws {
+            let dir = try TemporaryDirectory()
+            catalog = try Catalog.create(id: "com.example.plan", in: storage)
+            func write(_ changed: Range<Int>, seed: UInt64) throws {
+                for i in 0..<40 {
+                    try dir.write("src/f\(i).bin", SampleContent.noise(200_000, seed: changed.contains(i) ? seed + UInt64(i) : UInt64(i)))
+                }
+                _ = try catalog.updateBundle("B", from: dir.at("src"))
+            }
+            try write(0..<0, seed: 0)
+            try write(0..<4, seed: 1000)
+            try write(4..<12, seed: 2000)
+        }
+
+        /// The objects a repo at version 1 lacks for `version`, and all of `version`'s.
+        func update(to version: Int) throws -> ([StoredObject], [StoredObject]) {
+            let held = try catalog.manifest(bundle: "B", version: 1).objects(flavor: nil)
+            let target = Array(try catalog.manifest(bundle: "B", version: version).objects(flavor: nil).values)
+            return (target.filter { held[$0.sha] == nil }, target)
+        }
+
+        /// The member order the version's LMFO record gives.
+        func order(_ version: Int) throws -> FetchPlan.MemberOrder {
+            let path = VersionFiles(bundle: "B", version: version).lmfoRecord
+            let record = try LMFORecord.parse(try #require(try storage.read(path)), path: path, version: version)
+            return .recorded(try #require(record.scopes[""]))
+        }
+
+        func plan(
+            _ missing: [StoredObject], _ target: [StoredObject], _ version: Int, _ model: CostModel, _ order: FetchPlan.MemberOrder,
+            forced: FetchStrategy? = nil
+        ) -> FetchPlan {
+            FetchPlan.make(
+                missing: missing, archiveObjects: target, fileCount: target.count, archivePath: "archives/B-\(version).tar",
+                model: model, forced: forced, memberOrder: order)
+        }
     }
 }

@@ -135,4 +135,37 @@ import ZincTestSupport
         // 28 versions, each with its own `changing.txt`, and one `unchanged.bin`.
         #expect(zip(folders, before).map { storage.reads(under: $0) - $1 } == [56, 28, 28, 29])
     }
+
+    /// A record comes to clients from outside, as a hint: whatever the bytes, `parse`
+    /// refuses them with an error naming the record, never a crash, and a valid one is read.
+    @Test(arguments: [
+        "", "null", "[]", "{", #"{"version": 3}"#,
+        #"{"version": 2, "earlier_versions": [1], "scopes": {}}"#,
+        #"{"version": 3, "earlier_versions": [2, 1], "scopes": {}}"#,
+        #"{"version": 3, "earlier_versions": [1, 3], "scopes": {}}"#,
+        #"{"version": 3, "earlier_versions": [0], "scopes": {}}"#,
+        #"{"version": 3, "earlier_versions": [1.5], "scopes": {}}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": []}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": {"": []}}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": {"": {"4": []}}}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": {"": {"0": []}}}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": {"": {"-1": []}}}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": {"": {"99999999999999999999": []}}}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": {"": {"1": "abc"}}}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": {"": {"1": ["abc"]}}}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": {"": {"1": [7]}}}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": {"../x": {}}}"#,
+        #"{"version": 3, "earlier_versions": [1], "scopes": {"": {"1": ["\#(String(repeating: "a", count: 40))"], "3": ["\#(String(repeating: "a", count: 40))"]}}}"#,
+        String(repeating: "[", count: 100_000),
+    ])
+    func aHostileRecordIsRefused(_ text: String) {
+        #expect(throws: ZincError.self) { try LMFORecord.parse(Array(text.utf8), path: "lmfo/B-3.json", version: 3) }
+    }
+
+    @Test func aValidRecordIsRead() throws {
+        let sha = String(repeating: "ab", count: 20)
+        let text = #"{"version": 3, "earlier_versions": [1, 2], "scopes": {"": {"1": ["\#(sha)"]}, "small": {}}}"#
+        let record = try LMFORecord.parse(Array(text.utf8), path: "lmfo/B-3.json", version: 3)
+        #expect(record.version == 3 && record.scopes[""] == [SHA1.Digest(hex: sha)!: 1] && record.scopes["small"] == [:])
+    }
 }

@@ -3,7 +3,12 @@
 /// requests are in flight at once, so `n` requests wait `ceil(n / concurrency)` round
 /// trips, and one more when they spread over several connections: the first request
 /// reuses the connection the index came on, the others open new ones, a handshake each
-/// (side by side). A client syncing builds it from the link it measured
+/// (side by side). While one request waits for its answer, the answers of the others
+/// keep the link busy: requests in flight together cost their rounds and one
+/// connection's share of the bytes, or their bytes and one round trip, whichever is
+/// more. A strategy of hundreds of large objects thus costs what its bytes cost, as it
+/// does on a real link (with one request at a time, every round is waited for). A
+/// client syncing builds it from the link it measured
 /// (`LinkEstimate.costModel`); the fixed 16 KiB stands for a phone's round trip on a few
 /// Mbit/s where nothing is known.
 public struct CostModel: Equatable, Sendable {
@@ -26,9 +31,21 @@ public struct CostModel: Equatable, Sendable {
 
     /// The cost of a fetch plan, in bytes.
     public func cost(requests: Int, bytes: Int64) -> Int64 {
-        let opening = requests > 1 && concurrency > 1 ? 1 : 0
-        let rounds = Int64(requests / concurrency + (requests % concurrency == 0 ? 0 : 1) + opening)
-        let (waiting, overflow) = rounds.multipliedReportingOverflow(by: requestOverhead)
-        return overflow ? .max : waiting.addingReportingOverflow(bytes).overflow ? .max : waiting + bytes
+        guard requests > 0 else { return bytes }
+        let opening: Int64 = requests > 1 && concurrency > 1 ? 1 : 0
+        let rounds = Int64(requests / concurrency + (requests % concurrency == 0 ? 0 : 1))
+        // Waiting on the rounds with one connection's bytes, or the link busy throughout.
+        let waited = Self.sum(Self.product(rounds, requestOverhead), bytes / Int64(min(requests, concurrency)))
+        return Self.sum(Self.product(opening, requestOverhead), max(waited, Self.sum(requestOverhead, bytes)))
+    }
+
+    private static func product(_ a: Int64, _ b: Int64) -> Int64 {
+        let (value, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? .max : value
+    }
+
+    private static func sum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : value
     }
 }

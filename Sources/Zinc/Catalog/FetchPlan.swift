@@ -27,6 +27,25 @@ public struct FetchPlan: Equatable, Sendable {
     public let transfers: [FetchStrategy: Transfer]
     /// Estimated cost per strategy considered, by the plan's cost model.
     public let estimates: [FetchStrategy: Int64]
+    /// What the plan knew of the archive's member order: `.unknown` when it was given a
+    /// record that does not list exactly the archive's members.
+    public let memberOrder: MemberOrder
+
+    /// What a plan knows of the order of the archive's members, which decides how far
+    /// into the LMFO archive the missing objects reach.
+    public enum MemberOrder: Equatable, Sendable {
+        /// The missing objects are taken to be the archive's front, as they are in an
+        /// update from the version just before (`zinc diff`).
+        case assumed
+        /// Each member's `intro`, from the version's LMFO record (`lmfo/B-V.json`, read
+        /// as an unsigned hint): the prefix ends exactly after the last missing member.
+        case recorded([SHA1.Digest: Int])
+        /// Nothing known: objects the repo has may sit among the missing ones (they
+        /// left a version between and came back), so a prefix of the missing objects'
+        /// length can end before the last of them, which then come one by one. It is
+        /// priced as `assumed`, with a margin: an eighth more bytes and one more round.
+        case unknown
+    }
 
     /// The requests and bytes of one way to download the missing objects.
     public struct Transfer: Equatable, Sendable {
@@ -58,15 +77,26 @@ public struct FetchPlan: Equatable, Sendable {
     ///     resume after them, so they are not priced, and the LMFO prefix reaches past
     ///     them by the members still missing (the member the cut split counted whole: a
     ///     few bytes more than needed, never fewer).
+    ///   - memberOrder: what is known of the archive's member order; a record that does
+    ///     not list exactly `archiveObjects` counts as `.unknown`.
     public static func make(
         missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
         archiveStored: Bool = true, archivePath: String, model: CostModel, forced: FetchStrategy? = nil,
-        chunked: [StoredObject] = [], partial: Int64 = 0
+        chunked: [StoredObject] = [], partial: Int64 = 0, memberOrder: MemberOrder = .assumed
     ) -> FetchPlan {
         let sorted = missing.sorted { $0.sha < $1.sha }
         let whole = archiveObjects.reduce(Int64(2 * TarHeader.blockSize)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
-        let prefix = min(
+        var order = memberOrder
+        var prefix = min(
             whole, (sorted + chunked).reduce(partial) { $0 + TarHeader.memberLength(size: $1.preferredSize) })
+        if case .recorded(let intros) = memberOrder {
+            // Chunked objects are built from chunks: the prefix need not reach them.
+            if let end = recordedPrefix(members: archiveObjects, intros: intros, wanted: Set(sorted.map(\.digest))) {
+                prefix = max(end, partial)
+            } else {
+                order = .unknown
+            }
+        }
         let hasArchive = fileCount > 1 && archiveStored
         var transfers: [FetchStrategy: Transfer] = [
             .objects: Transfer(requests: sorted.count, bytes: sorted.reduce(0) { $0 + $1.preferredSize })
@@ -75,7 +105,10 @@ public struct FetchPlan: Equatable, Sendable {
             transfers[.archive] = Transfer(requests: 1, bytes: max(whole - partial, 0))
             transfers[.lmfo] = Transfer(requests: 1, bytes: max(prefix - partial, 0))
         }
-        let estimates = transfers.mapValues { model.cost(requests: $0.requests, bytes: $0.bytes) }
+        var estimates = transfers.mapValues { model.cost(requests: $0.requests, bytes: $0.bytes) }
+        if order == .unknown, let lmfo = transfers[.lmfo] {
+            estimates[.lmfo] = model.cost(requests: 2, bytes: lmfo.bytes + lmfo.bytes / 8)
+        }
         let chosen: FetchStrategy
         if let forced, estimates[forced] != nil {
             chosen = forced
@@ -88,6 +121,27 @@ public struct FetchPlan: Equatable, Sendable {
         }
         return FetchPlan(
             strategy: chosen, missing: sorted, archivePath: hasArchive ? archivePath : nil,
-            archiveLength: whole, prefixLength: prefix, transfers: transfers, estimates: estimates)
+            archiveLength: whole, prefixLength: prefix, transfers: transfers, estimates: estimates, memberOrder: order)
+    }
+
+    /// The length of the LMFO archive's front that holds every `wanted` member, given
+    /// each member's `intro`; nil when `intros` does not list exactly the `members`
+    /// (another version's record, a damaged one: then the order is not known).
+    static func recordedPrefix(members: [StoredObject], intros: [SHA1.Digest: Int], wanted: Set<SHA1.Digest>) -> Int64? {
+        let distinct = Catalog.distinctSorted(members)
+        guard distinct.count == intros.count else { return nil }
+        var memberIntros = [Int]()
+        memberIntros.reserveCapacity(distinct.count)
+        for member in distinct {
+            guard let intro = intros[member.digest] else { return nil }
+            memberIntros.append(intro)
+        }
+        var offset: Int64 = 0
+        var end: Int64 = 0
+        for position in LMFOOrder.positions(intros: memberIntros) {
+            offset += TarHeader.memberLength(size: distinct[position].preferredSize)
+            if wanted.contains(distinct[position].digest) { end = offset }
+        }
+        return end
     }
 }

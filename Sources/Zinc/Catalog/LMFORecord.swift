@@ -15,23 +15,24 @@
 ///
 /// `lmfo/BUNDLE-VERSION.json`, `{"version": V, "earlier_versions": [...], "scopes":
 /// {"": {"INTRO": ["sha", ...], ...}, "FLAVOR": {...}}}`, written before the version's
-/// manifest and never changed; clients never read it.
-struct LMFORecord: Equatable {
+/// manifest and never changed. A client may read it as an unsigned hint of the LMFO
+/// prefix's length (`FetchPlan.MemberOrder`), through `parse`, which checks every value.
+package struct LMFORecord: Equatable {
     static let folder = "lmfo"
     /// The key of the all-files scope.
     static let wholeVersion = ""
 
-    let version: Int
+    package let version: Int
     /// Sorted ascending.
     let earlierVersions: [Int]
     /// Per scope (`wholeVersion` or a flavor), each object's `intro`.
-    let scopes: [String: [SHA1.Digest: Int]]
+    package let scopes: [String: [SHA1.Digest: Int]]
 
-    static func path(bundle: String, version: Int) -> String {
+    package static func path(bundle: String, version: Int) -> String {
         "\(folder)/\(bundle)-\(version).json"
     }
 
-    static func key(_ flavor: String?) -> String { flavor ?? wholeVersion }
+    package static func key(_ flavor: String?) -> String { flavor ?? wholeVersion }
 
     /// The record's JSON, keys sorted as `JSONValue` sorts them, written straight to
     /// bytes: a tree of JSON values would hold each of 100,000 shas as a string of its
@@ -79,7 +80,7 @@ struct LMFORecord: Equatable {
 
     /// Parses a record, checking every value a record of `version` can hold; a record
     /// that does not is damaged (and the caller computes the order from the manifests).
-    static func parse(_ bytes: [UInt8], path: String, version expected: Int) throws -> LMFORecord {
+    package static func parse(_ bytes: [UInt8], path: String, version expected: Int) throws -> LMFORecord {
         func damaged(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         guard let root = (try? JSONValue.parse(bytes))?.objectValue else { throw damaged("not a JSON object") }
         guard let version = root["version"]?.intValue, version == Int64(expected) else {
