@@ -14,36 +14,34 @@ struct PreparedUpdate: Sendable {
     /// How the objects to fetch whole come.
     let plan: FetchPlan
     let chunked: ChunkedFetches?
-    /// The bytes of the version's chunk list, fetched beside the manifest when the repo
-    /// holds chunks: a hint no run keeps, so each one (a plan, the sync after it) fetches it.
-    /// (The LMFO record, fetched beside it, is not counted: a sync following a plan keeps
-    /// the member order the plan read from it.)
-    let chunkListSize: Int64?
+    /// The bytes of each hint fetched beside the manifest: the version's chunk list, when
+    /// the repo holds chunks, and its LMFO record (`LMFOHint`). No run keeps them, so each
+    /// one (a plan, the sync after it) fetches them.
+    let hintSizes: [Int64]
     /// The version is the one checked out, whose damaged files are fetched again.
     let isRepair: Bool
     /// The spare folder the checkout brings to the version, and what that takes.
     let spare: BundleCheckout.Spare?
 
     /// The bytes the sync moves for it: the plan's transfer, the chunk ranges, and the
-    /// chunk list it fetches again.
+    /// hints it fetches again.
     var bytes: Int64 {
         (plan.missing.isEmpty ? 0 : plan.transfers[plan.strategy]?.bytes ?? 0)
-            + (chunked?.assemblies.reduce(0) { $0 + $1.fetchedBytes } ?? 0) + (chunkListSize ?? 0)
+            + (chunked?.assemblies.reduce(0) { $0 + $1.fetchedBytes } ?? 0) + hintSizes.reduce(0, +)
     }
 
     /// Its requests: the plan's, the chunk ranges' (several ranges to a request, from a
-    /// server that answers several at once), and the chunk list's.
+    /// server that answers several at once), and the hints'.
     var requests: Int {
         let whole = plan.missing.isEmpty ? 0 : plan.transfers[plan.strategy]?.requests ?? 0
         let ranges =
             chunked?.assemblies.reduce(0) { $0 + ($1.ranges.count + SourceChain.rangesPerRequest - 1) / SourceChain.rangesPerRequest } ?? 0
-        return whole + ranges + (chunkListSize == nil ? 0 : 1)
+        return whole + ranges + hintSizes.count
     }
 
     func describe(_ planned: inout BundlePlan) {
         planned.action = isRepair ? .repair : .update
         planned.strategy = plan.missing.isEmpty ? nil : plan.strategy
-        planned.memberOrder = plan.memberOrder
         planned.missingObjects = plan.missing.count + (chunked?.assemblies.count ?? 0)
         planned.chunkedObjects = chunked?.assemblies.count ?? 0
         planned.bytes = bytes

@@ -181,8 +181,6 @@ public struct SyncEngine: Sendable {
             let tracked = state.bundles[i]
             var forced = options.strategy
             var pinned: Int?
-            // The member order the plan priced with, kept so that its prefix is the one fetched.
-            var order: FetchPlan.MemberOrder?
             switch mode {
             case .repair:
                 // A repair leaves a bundle never checked out alone.
@@ -195,7 +193,6 @@ public struct SyncEngine: Sendable {
                 else { continue }
                 pinned = version
                 forced = planned.strategy ?? forced
-                order = planned.memberOrder
             case .follow, .plan:
                 break
             }
@@ -220,9 +217,12 @@ public struct SyncEngine: Sendable {
                 planned.version = version
                 let keys = state.catalogs[catalog]?.trustedKeys ?? []
                 let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
+                // From the newest version below it, the objects new since are exactly the
+                // front of the archive (FORMAT.md): its order needs no record.
+                let below = index.flatMap { try? $0.bundle(tracked.bundle).versions.filter { $0 < version }.max() }
                 let update = try await prepare(
-                    tracked, to: version, forced: forced, order: order, chain: chain, checks: checks, check: &check,
-                    parsed: &parsed, planning: mode.isPlanning, result: &result)
+                    tracked, to: version, forced: forced, follows: below != nil && below == tracked.version, chain: chain,
+                    checks: checks, check: &check, parsed: &parsed, planning: mode.isPlanning, result: &result)
                 update?.describe(&planned)
                 if update == nil { planned.action = .upToDate }
                 if mode.isPlanning {
@@ -264,11 +264,10 @@ public struct SyncEngine: Sendable {
 
     /// What to fetch to bring `tracked` to `version`, found without downloading any
     /// object; nil when the version is checked out and sound. Unless `planning`, an
-    /// object found damaged is removed (to be fetched again). `order`: the archive's member
-    /// order a plan priced with; nil to find it (`LMFOHint`).
+    /// object found damaged is removed (to be fetched again). `follows`: the bundle is at
+    /// the newest version below `version`.
     private func prepare(
-        _ tracked: RepoState.TrackedBundle, to version: Int, forced: FetchStrategy?, order known: FetchPlan.MemberOrder?,
-        chain: SourceChain,
+        _ tracked: RepoState.TrackedBundle, to version: Int, forced: FetchStrategy?, follows: Bool, chain: SourceChain,
         checks: SignatureChecks?, check: inout StoreCheck, parsed: inout [String: Manifest], planning: Bool,
         result: inout SyncReport.BundleSync
     ) async throws -> PreparedUpdate? {
@@ -300,12 +299,14 @@ public struct SyncEngine: Sendable {
         // While the manifest is in flight, the objects of the version the bundle has are
         // looked at for the check below, the chunk list is fetched beside the manifest
         // when the repo holds chunks to reuse, and the LMFO record when the archive's
-        // prefix may be fetched and the repo has a version to update from.
+        // prefix may be fetched and the repo has a version to update from that is not the
+        // one just before (the record costs a connection's handshake: it may arrive a
+        // round trip after the manifest).
         let files = VersionFiles(bundle: tracked.bundle, version: version)
         let chunkListPath = files.chunkList
         let model = options.costModel ?? chain.link.costModel(concurrency: options.concurrency)
         let recordLimit = LMFOHint.limit(model: model, documentLimit: options.documentLimit)
-        let wantsRecord = known == nil && (forced == nil || forced == .lmfo)
+        let wantsRecord = !follows && (forced == nil || forced == .lmfo)
         if !planning { chain.startProbes() }
         // With a spare folder to bring to the new version, only the files that differ are
         // linked: their objects are the only ones looked at (the others are in the spare
@@ -357,10 +358,11 @@ public struct SyncEngine: Sendable {
             missing: missing, archiveObjects: Array(objects.values),
             fileCount: manifest.paths(flavor: tracked.flavor).count, archivePath: archivePath, model: model, forced: forced,
             chunked: chunked?.assemblies.map(\.object) ?? [], partial: partial,
-            memberOrder: known ?? LMFOHint.order(record?.bytes, url: record?.url ?? "", version: version, flavor: tracked.flavor))
+            memberOrder: follows
+                ? .assumed : LMFOHint.order(record?.bytes, url: record?.url ?? "", version: version, flavor: tracked.flavor))
         return PreparedUpdate(
             name: name, version: version, manifest: manifest, signedContent: signedContent, objects: objects, plan: plan,
-            chunked: chunked, chunkListSize: hint?.size, isRepair: tracked.version == version, spare: changes)
+            chunked: chunked, hintSizes: [hint?.size, record?.size].compactMap { $0 }, isRepair: tracked.version == version, spare: changes)
     }
 
     /// Downloads what `update` lacks, builds the version's folder and moves `tracked` to it.

@@ -57,9 +57,6 @@ public struct BundlePlan: Sendable, Encodable {
     public internal(set) var bytes: Int64 = 0
     public internal(set) var requests = 0
     public internal(set) var failure: SyncError?
-    /// What the plan knew of the archive's member order, from the LMFO record it read:
-    /// the sync following the plan fetches the prefix the plan priced.
-    var memberOrder = FetchPlan.MemberOrder.unknown
 
     init(catalog: String, bundle: String, flavor: String?, currentVersion: Int?) {
         self.catalog = catalog

@@ -30,8 +30,20 @@ import ZincTestSupport
         let bundle = try #require(report.bundles.first)
         #expect(bundle.outcome == .updated, "\(fixture.failure(report))")
         #expect(bundle.missingObjects == 3 && bundle.fromArchive == 3 && bundle.individually == 0, "\(bundle.line)")
-        #expect(bundle.objectRequests == 1 && bundle.objectBytes == plan.bytes)
+        // The plan counts the record, which the sync reads again, beside the one range.
+        #expect(bundle.objectRequests == 1 && bundle.bytes == plan.bytes && bundle.objectBytes < plan.bytes, "\(bundle.line)")
         #expect(try fixture.bundleMatchesSource(3))
+    }
+
+    /// From the version just before, the missing objects are the archive's front by the
+    /// format's rule: no record is asked for, and the prefix holds them all.
+    @Test func anUpdateFromTheVersionJustBeforeReadsNoRecord() throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
+        let report = try fixture.sync(.lmfo)
+        let bundle = try #require(report.bundles.first)
+        #expect(bundle.outcome == .updated && bundle.fromArchive == bundle.missingObjects, "\(bundle.line)")
+        #expect(!fixture.server.requests.contains { $0.path.hasPrefix("lmfo/") })
+        #expect(try fixture.bundleMatchesSource(2))
     }
 
     /// Without a record (a catalog another tool wrote), the prefix of the missing objects'
