@@ -66,11 +66,13 @@ def link_simulator(upstream, rtt_ms, mbit, port=0, log="link.log"):
     return link
 
 
-def make_catalog(zinc, files, mb, changes):
-    """Version 1 from a generated corpus (in src-v1), then one version per change in
-    percent of files mutated (in src-<change>pct); returns {change: version}."""
+def make_catalog(zinc, files, mb, changes, seed=1, mutation_seeds=None):
+    """Version 1 from a generated corpus (in src-v1, made with `seed`), then one version
+    per change in percent of files mutated from it (in src-<change>pct, with the seed
+    `mutation_seeds` gives at the same position, 2 for all by default); returns
+    {change: version}."""
     corpus = [sys.executable, os.path.join(BENCHMARKS, "make-corpus")]
-    run(*corpus, "src-v1", "--files", str(files), "--mb", str(mb), "--seed", "1")
+    run(*corpus, "src-v1", "--files", str(files), "--mb", str(mb), "--seed", str(seed))
     run(zinc, "create_catalog", "--id", CATALOG_ID, "--dest", "cat")
     run(zinc, "update_bundle", "--catalog", "cat", "--name", BUNDLE, "--source", "src-v1", "--quiet")
     run(zinc, "update_distro", "--catalog", "cat", "--id", BUNDLE, "--name", "master", "--version", "1")
@@ -78,7 +80,7 @@ def make_catalog(zinc, files, mb, changes):
     for i, change in enumerate(changes):
         source = f"src-{change:g}pct"
         shutil.copytree("src-v1", source)
-        run(*corpus, source, "--mutate", f"{change:g}", "--seed", "2")
+        run(*corpus, source, "--mutate", f"{change:g}", "--seed", str(mutation_seeds[i] if mutation_seeds else 2))
         run(zinc, "update_bundle", "--catalog", "cat", "--name", BUNDLE, "--source", source, "--quiet")
         version_of[change] = i + 2
     return version_of
