@@ -118,6 +118,13 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         }
         _ = try? ContentSizes.parse(file.encoded(), path: "sizes/B-1.json.gz")
     },
+    "manifest-chunks": { bytes in
+        guard let description = try? ManifestChunks.parse(bytes, path: "manifest-chunks/B-1.json.gz", bundle: "B", version: 1)
+        else { return }
+        for size in [0, 10, 1 << 20, Int64.max] { _ = description.fits(storedSize: size) }
+        // Stored bytes of zeros: the first chunk fetched fails to inflate, and is refused.
+        _ = try? description.rebuild(held: { _ in nil }) { _, range in [UInt8](repeating: 0, count: Int(range.count)) }
+    },
     "chunk-inflate": { bytes in
         // The first two bytes give the content length the chunk must inflate to.
         guard bytes.count >= 2 else { return }

@@ -41,7 +41,7 @@ struct ZincCommand: AsyncParsableCommand {
                 name: "maintain",
                 subcommands: [
                     Verify.self, Clean.self, Prune.self, DeleteBundle.self, DeleteDistro.self, DeleteFlavorspec.self,
-                    AddChunkLists.self, AddContentSizes.self,
+                    AddChunkLists.self, AddContentSizes.self, AddManifestChunks.self,
                 ]),
             CommandGroup(name: "serve", subcommands: [Serve.self]),
             CommandGroup(name: "client", subcommands: [RepoInit.self, Track.self, Untrack.self, Sync.self, Status.self, RepoGroup.self]),

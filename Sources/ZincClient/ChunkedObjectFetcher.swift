@@ -35,10 +35,7 @@ struct ChunkedObjectFetcher {
         let (object, layout, ranges) = (assembly.object, assembly.layout, assembly.ranges)
         let remote = StoredObject.path(sha: object.sha, format: layout.format)
         let origin = "\(chain.catalog): \(remote)"
-        // Named after the ranges: a part left by a run that planned others is not continued.
-        let hasher = SHA1()
-        for range in ranges { hasher.update(Array("\(range.lowerBound)-\(range.upperBound),".utf8)) }
-        let part = repo.temporaryFolder + "/" + object.sha + "." + hasher.finalize().prefix(12) + ".chunks.part"
+        let part = repo.temporaryFolder + "/" + object.sha + "." + Self.name(of: ranges) + ".chunks.part"
         do {
             try await chain.download(remote, ranges: ranges, to: part, parallel: parallel)
         } catch let error as ClientError {
@@ -58,6 +55,14 @@ struct ChunkedObjectFetcher {
         } catch let error as ClientError {
             return .fallBack(reason: "\(error)")
         }
+    }
+
+    /// What names the part file of a download of `ranges`: a part left by a run that
+    /// planned other ranges is not continued.
+    static func name(of ranges: [Range<Int64>]) -> String {
+        let hasher = SHA1()
+        for range in ranges { hasher.update(Array("\(range.lowerBound)-\(range.upperBound),".utf8)) }
+        return String(hasher.finalize().prefix(12))
     }
 
     /// Writes the object's content chunk by chunk, from the seeds or the fetched bytes in

@@ -15,28 +15,57 @@ struct ManifestFetcher {
     let repo: Repo
     let limit: Int64
     var checks: SignatureChecks?
+    /// Requests in flight at once for a manifest delta from a server that answers one
+    /// range per request.
+    var parallel = 1
 
-    func manifest(catalog: String, bundle: String, version: Int, via chain: SourceChain) async throws
-        -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?)
-    {
+    /// With `earlier`, versions of the bundle whose manifests the repo may hold, the first
+    /// held one is brought to `version` by a delta (`ManifestDelta`) before the whole is
+    /// fetched; a delta that fails in any way, its manifest refused included, costs the
+    /// whole manifest. `deltaFallBack` is told why (not when the catalog has no description).
+    func manifest(
+        catalog: String, bundle: String, version: Int, earlier: [Int] = [], via chain: SourceChain,
+        deltaFallBack: (String) -> Void = { _ in }
+    ) async throws -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?) {
         if let (manifest, bytes) = try kept(catalog: catalog, bundle: bundle, version: version) {
             return (manifest, try await checks?.checkManifest(manifest, bytes: bytes))
+        }
+        let held = earlier.lazy.filter { $0 != version }.compactMap {
+            try? AtomicFile.read(self.repo.manifestFile(catalog, bundle: bundle, version: $0), limit: self.limit)
+        }.first
+        if let held {
+            let delta = ManifestDelta(repo: repo, chain: chain, limit: limit, parallel: parallel)
+            switch await delta.build(catalog: catalog, bundle: bundle, version: version, held: held) {
+            case .built(let bytes, let url):
+                do { return try await keep(bytes, url: url, catalog: catalog, bundle: bundle, version: version) } catch {
+                    deltaFallBack("\(error)")
+                }
+            case .fallBack(let reason):
+                if let reason { deltaFallBack(reason) }
+            }
         }
         let remote = VersionFiles(bundle: bundle, version: version).gzippedManifest
         guard let fetched = try await chain.fetchDocument(remote, limit: limit) else {
             throw ClientError.badResponse(url: remote, reason: "answered 304 to a request without a validator")
         }
-        let url = catalogFileURL(fetched.url, remote)
-        let manifest = try Manifest.parse(fetched.bytes, path: url)
+        return try await keep(fetched.bytes, url: catalogFileURL(fetched.url, remote), catalog: catalog, bundle: bundle, version: version)
+    }
+
+    /// Parses the manifest's plain JSON, checks that it describes the version asked for
+    /// (and its signature), and keeps it in the repo.
+    private func keep(_ bytes: [UInt8], url: String, catalog: String, bundle: String, version: Int) async throws
+        -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?)
+    {
+        let manifest = try Manifest.parse(bytes, path: url)
         guard manifest.catalog == catalog, manifest.bundle == bundle, manifest.version == version else {
             throw ClientError.badResponse(
                 url: url,
                 reason: "describes \(manifest.catalog) \(manifest.bundle)-\(manifest.version), "
                     + "not \(catalog) \(bundle)-\(version)")
         }
-        let signedContent = try await checks?.checkManifest(manifest, bytes: fetched.bytes)
+        let signedContent = try await checks?.checkManifest(manifest, bytes: bytes)
         try FileManager.default.createDirectory(atPath: repo.manifestsFolder + "/" + catalog, withIntermediateDirectories: true)
-        try AtomicFile.write(fetched.bytes, to: repo.manifestFile(catalog, bundle: bundle, version: version))
+        try AtomicFile.write(bytes, to: repo.manifestFile(catalog, bundle: bundle, version: version))
         return (manifest, signedContent)
     }
 

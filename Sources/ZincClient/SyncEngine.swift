@@ -283,7 +283,7 @@ public struct SyncEngine: Sendable {
         if !planning { try GarbageCollector.willBeNeeded(in: repo) }
         check.startReading()
         if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
-        let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks)
+        let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks, parallel: options.concurrency)
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
             let (current, _) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
         {
@@ -328,8 +328,12 @@ public struct SyncEngine: Sendable {
             let hint = try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
             return (current, ObjectListing.of(objects, in: repo), hint, await record)
         }()
+        var deltaFallBack: String?
         let (manifest, signedContent) = try await manifests.manifest(
-            catalog: tracked.catalog, bundle: tracked.bundle, version: version, via: chain)
+            catalog: tracked.catalog, bundle: tracked.bundle, version: version,
+            earlier: [tracked.version, spare?.manifest.version].compactMap { $0 }, via: chain
+        ) { deltaFallBack = $0 }
+        result.manifestDeltaError = deltaFallBack
         let (current, listed, hint, record) = try await looked
         _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
         parsed[manifestFile] = manifest

@@ -105,6 +105,9 @@ public struct SyncReport: Sendable, Encodable {
         public var damagedObjects: [String] = []
         /// Why the version's chunk list was not used, when it could not be read.
         public var chunkListError: String?
+        /// Why the manifest was fetched whole though the repo held an earlier version's
+        /// and the catalog describes its chunks (`manifest-chunks/`).
+        public var manifestDeltaError: String?
         /// Traffic for objects only (archive bytes and object requests), and in all (with the manifest).
         public var objectBytes: Int64 = 0
         public var objectRequests = 0
@@ -162,6 +165,7 @@ public struct SyncReport: Sendable, Encodable {
             case reusedBytes = "reused_bytes"
             case chunkFallBacks = "chunk_fall_backs"
             case chunkListError = "chunk_list_error"
+            case manifestDeltaError = "manifest_delta_error"
             case plannedBytes = "planned_bytes"
             case damagedFiles = "damaged_files"
             case damagedObjects = "damaged_objects"
@@ -191,6 +195,7 @@ public struct SyncReport: Sendable, Encodable {
             try container.encode(reusedBytes, forKey: .reusedBytes)
             if !chunkFallBacks.isEmpty { try container.encode(chunkFallBacks, forKey: .chunkFallBacks) }
             try container.encodeIfPresent(chunkListError, forKey: .chunkListError)
+            try container.encodeIfPresent(manifestDeltaError, forKey: .manifestDeltaError)
             try container.encode(damagedFiles, forKey: .damagedFiles)
             try container.encode(damagedObjects, forKey: .damagedObjects)
             try container.encode(objectBytes, forKey: .objectBytes)

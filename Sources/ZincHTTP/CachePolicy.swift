@@ -7,7 +7,7 @@ package enum CachePolicy {
     private static let indexFiles: Set<String> = ["catalog.json", "catalog.json.gz", "index.json", "index.json.gz"]
     /// Files below these folders are content-addressed or versioned and never rewritten, so
     /// caches may keep them forever. The index that points at them is what changes.
-    private static let immutableFolders: Set<String> = ["manifests", "objects", "archives", "chunks", "sizes"]
+    private static let immutableFolders: Set<String> = ["manifests", "objects", "archives", "chunks", "sizes", "manifest-chunks"]
 
     package static func cacheControl(catalogPath: [String]) -> String {
         if catalogPath.count == 1 && indexFiles.contains(catalogPath[0]) { return shortLived }

@@ -71,7 +71,7 @@ import ZincTestSupport
         for name in [
             "create_catalog", "update_bundle", "update_distro", "update_flavorspec", "list_bundle", "list_flavorspecs",
             "dump_index", "dump_manifest", "clone_bundle", "delete_bundle", "delete_distro", "delete_flavorspec", "repo_init",
-            "add_chunk_lists", "add_content_sizes", "export_seed",
+            "add_chunk_lists", "add_content_sizes", "add_manifest_chunks", "export_seed",
         ] {
             let kebab = name.replacingOccurrences(of: "_", with: "-")
             #expect(help.split(separator: "\n").contains { $0.hasPrefix("  \(name), \(kebab)") }, "\(name)")
@@ -95,7 +95,7 @@ import ZincTestSupport
                 "update_archive_policy", "publish", "keygen", "sign", "list", "list_bundle", "list_flavorspecs", "dump_index",
                 "dump_manifest", "diff",
                 "clone_bundle", "export_seed", "verify", "clean", "prune", "delete_bundle", "delete_distro", "delete_flavorspec",
-                "add_chunk_lists", "add_content_sizes",
+                "add_chunk_lists", "add_content_sizes", "add_manifest_chunks",
                 "serve", "repo_init", "track", "untrack", "sync", "status", "repo",
             ])
         #expect(

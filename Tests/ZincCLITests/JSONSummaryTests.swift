@@ -44,7 +44,7 @@ import ZincTestSupport
                     "bundle": .string("B"), "dry_run": .bool(true), "deleted_versions": .array([.int(1)]),
                     "no_version_left": .bool(false),
                     "files": .array(
-                        ["manifests/B-1.json", "manifests/B-1.json.gz", "sizes/B-1.json.gz", "lmfo/B-1.json", "archives/B-1.tar"]
+                        ["manifests/B-1.json", "manifests/B-1.json.gz", "sizes/B-1.json.gz", "lmfo/B-1.json", "manifest-chunks/B-1.json.gz", "archives/B-1.tar"]
                             .map { .string($0) }),
                 ]))
         #expect(

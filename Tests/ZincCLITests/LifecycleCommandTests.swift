@@ -104,6 +104,7 @@ import ZincTestSupport
                 manifests/B-1.json.gz
                 sizes/B-1.json.gz
                 lmfo/B-1.json
+                manifest-chunks/B-1.json.gz
                 archives/B-1.tar
                 Deleted version 1 of 'B'
                 The files stay 5 minutes for clients holding the old index; 'zinc clean --force --catalog cat' removes them after that
@@ -111,11 +112,13 @@ import ZincTestSupport
                 """)
         try dir.write("cat/objects/00/11/0011223344556677889900112233445566778899", "zz")
         let garbage = [
-            "lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "sizes/B-1.json.gz", "archives/B-1.tar",
-            "objects/00/11/0011223344556677889900112233445566778899", oldPhoto.preferredPath,
+            "lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "manifest-chunks/B-1.json.gz", "sizes/B-1.json.gz",
+            "archives/B-1.tar", "objects/00/11/0011223344556677889900112233445566778899", oldPhoto.preferredPath,
         ].sorted { a, b in
-            // clean's order: LMFO records, manifests, sizes files, archives, then objects
-            let rank = { (p: String) in ["lmfo", "manifests", "sizes", "archives", "objects"].firstIndex { p.hasPrefix($0) }! }
+            // clean's order: LMFO records, manifests, their chunk descriptions, sizes files, archives, then objects
+            let rank = { (p: String) in
+                ["lmfo", "manifests", "manifest-chunks", "sizes", "archives", "objects"].firstIndex { p.hasPrefix($0) }!
+            }
             return rank(a) != rank(b) ? rank(a) < rank(b) : a < b
         }
         let bytes = try garbage.reduce(0) { $0 + (try dir.read("cat/" + $1).count) }
@@ -175,6 +178,7 @@ import ZincTestSupport
                 manifests/B-1.json.gz
                 sizes/B-1.json.gz
                 lmfo/B-1.json
+                manifest-chunks/B-1.json.gz
                 archives/B-1.tar
                 Would delete version 1 of 'B'
 
@@ -187,6 +191,7 @@ import ZincTestSupport
                 manifests/B-1.json.gz
                 sizes/B-1.json.gz
                 lmfo/B-1.json
+                manifest-chunks/B-1.json.gz
                 archives/B-1.tar
                 Deleted version 1 of 'B'
                 The files stay 5 minutes for clients holding the old index; 'zinc clean --force --catalog cat' removes them after that
@@ -208,6 +213,7 @@ import ZincTestSupport
                 manifests/B-2.json.gz
                 sizes/B-2.json.gz
                 lmfo/B-2.json
+                manifest-chunks/B-2.json.gz
                 archives/B-2.tar
                 Deleted version 2 of 'B'; no version is left (its numbers stay used)
                 The files stay 5 minutes for clients holding the old index; 'zinc clean --force --catalog cat' removes them after that
@@ -240,7 +246,7 @@ import ZincTestSupport
         #expect(clean.terminal.contains("\rRemoving  [####################]  6/6 files  "))
         #expect(
             clean.terminal.contains(
-                "\r\nlmfo/B-1.json\r\nmanifests/B-1.json\r\nmanifests/B-1.json.gz\r\nsizes/B-1.json.gz\r\narchives/B-1.tar\r\n\(oldPhoto.preferredPath)\r\nRemoved 6 files ("
+                "\r\nlmfo/B-1.json\r\nmanifests/B-1.json\r\nmanifests/B-1.json.gz\r\nmanifest-chunks/B-1.json.gz\r\nsizes/B-1.json.gz\r\narchives/B-1.tar\r\n\(oldPhoto.preferredPath)\r\nRemoved 7 files ("
             ))
     }
 

@@ -38,6 +38,7 @@ import ZincTestSupport
         let freed = ["A-3", "A-4"].flatMap {
             [
                 "archives/\($0).tar", "lmfo/\($0).json", "manifests/\($0).json", "manifests/\($0).json.gz", "sizes/\($0).json.gz",
+                "manifest-chunks/\($0).json.gz",
             ]
         }
         // Text compresses, so its objects are stored gzipped.

@@ -89,10 +89,11 @@ import ZincTestSupport
         // A chunk or two of each file and what was appended, not 9 MiB.
         #expect(update.chunkBytes > 0 && update.chunkBytes < 1 << 20, "\(update.chunkBytes)")
         #expect(update.reusedBytes > 8 << 20)
-        // Manifest and chunk list side by side, one request per changed file and the small one.
+        // The manifest's changed chunks (its description, then their ranges) and the chunk
+        // list side by side, one request per changed file and the small one.
         let requests = server.requests[before...].map(\.path)
-        #expect(requests.count <= 7, "\(requests)")
-        #expect(requests.contains("chunks/B-2.json.gz"))
+        #expect(requests.count <= 8, "\(requests)")
+        #expect(requests.contains("chunks/B-2.json.gz") && requests.contains("manifest-chunks/B-2.json.gz"))
     }
 
     /// Progress counts the objects built from chunks and their ranges' bytes, beside

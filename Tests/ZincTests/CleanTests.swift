@@ -43,7 +43,8 @@ import ZincTestSupport
         let expected = [
             "lmfo/B-1.json \(try size("lmfo/B-1.json"))", "manifests/B-1.json \(try size("manifests/B-1.json"))",
             "manifests/B-1.json.gz \(try size("manifests/B-1.json.gz"))",
-            "manifests/B-7.json 2", "manifests/B-7.json.gz 1", "sizes/B-1.json.gz \(try size("sizes/B-1.json.gz"))",
+            "manifests/B-7.json 2", "manifests/B-7.json.gz 1", "manifest-chunks/B-1.json.gz \(try size("manifest-chunks/B-1.json.gz"))",
+            "sizes/B-1.json.gz \(try size("sizes/B-1.json.gz"))",
             "archives/B-1.tar \(try size("archives/B-1.tar"))",
             "archives/B-7~phone.tar 1024", "objects/00/11/0011223344556677889900112233445566778899.gz 2", "\(oldPhoto.preferredPath) 8640",
         ]
@@ -70,7 +71,7 @@ import ZincTestSupport
     @Test func whatLeftTheIndexStaysForTheGracePeriod() throws {
         let grace = Duration.milliseconds(1500)
         let oldPhoto = try #require(try catalog.manifest(bundle: "B", version: 1).files["photos/85x85/kind.jpg"]).object.preferredPath
-        let version1 = ["lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "sizes/B-1.json.gz", "archives/B-1.tar"]
+        let version1 = ["lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "manifest-chunks/B-1.json.gz", "sizes/B-1.json.gz", "archives/B-1.tar"]
         _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(1))]).run()
         let first = try CatalogClean(catalog, grace: grace).run()
         #expect(first.files.isEmpty)
@@ -91,7 +92,7 @@ import ZincTestSupport
         #expect(second.files.map(\.path) == version1, "version 1 has been out for the grace period")
         #expect(
             second.waiting.map(\.path) == [
-                "lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "sizes/B-3.json.gz", "archives/B-3.tar", oldPhoto,
+                "lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "manifest-chunks/B-3.json.gz", "sizes/B-3.json.gz", "archives/B-3.tar", oldPhoto,
             ])
         #expect(dir.exists("cat/" + oldPhoto))
 
@@ -99,7 +100,7 @@ import ZincTestSupport
         let third = try CatalogClean(catalog, grace: grace).run()
         #expect(
             third.files.map(\.path) == [
-                "lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "sizes/B-3.json.gz", "archives/B-3.tar", oldPhoto,
+                "lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "manifest-chunks/B-3.json.gz", "sizes/B-3.json.gz", "archives/B-3.tar", oldPhoto,
             ])
         #expect(third.waiting.isEmpty && third.waitingUntil == nil)
         #expect(dir.files(under: "cat/retired").isEmpty, "every record is spent")

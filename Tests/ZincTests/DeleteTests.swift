@@ -16,7 +16,12 @@ import ZincTestSupport
 
     /// In removal order: the manifests, then the archives.
     func files(of versions: Int...) -> [String] {
-        versions.flatMap { ["manifests/B-\($0).json", "manifests/B-\($0).json.gz", "sizes/B-\($0).json.gz", "lmfo/B-\($0).json"] }
+        versions.flatMap {
+            [
+                "manifests/B-\($0).json", "manifests/B-\($0).json.gz", "sizes/B-\($0).json.gz", "lmfo/B-\($0).json",
+                "manifest-chunks/B-\($0).json.gz",
+            ]
+        }
             + versions.map { "archives/B-\($0).tar" }
     }
 
@@ -124,7 +129,7 @@ import ZincTestSupport
         let deletion = try VersionDeletion(catalog, bundle: "F", versions: [.spec(.number(1))]).run()
         #expect(
             deletion.files == [
-                "manifests/F-1.json", "manifests/F-1.json.gz", "sizes/F-1.json.gz", "lmfo/F-1.json", "archives/F-1~phone.tar",
+                "manifests/F-1.json", "manifests/F-1.json.gz", "sizes/F-1.json.gz", "lmfo/F-1.json", "manifest-chunks/F-1.json.gz", "archives/F-1~phone.tar",
                 "archives/F-1~tablet.tar",
             ])
         _ = try CatalogClean(catalog, grace: .zero).run()

@@ -36,7 +36,7 @@ import ZincTestSupport
         _ = try CatalogPublish(catalog, to: destination).run()
         let paths = order.paths
         let rank = { (path: String) -> Int in
-            ["objects/", "archives/", "sizes/", "lmfo/", "manifests/", "config"].firstIndex { path.hasPrefix($0) } ?? 5
+            ["objects/", "archives/", "sizes/", "lmfo/", "manifest-chunks/", "manifests/", "config"].firstIndex { path.hasPrefix($0) } ?? 7
         }
         #expect(paths.map(rank) == paths.map(rank).sorted(), "\(paths)")
         #expect(paths.suffix(4).sorted() == CatalogIndex.fileNames.sorted())

@@ -9,7 +9,7 @@ import Zinc
         #expect(
             files.documents == [
                 "manifests/Level-x-3.json", "manifests/Level-x-3.json.gz", "chunks/Level-x-3.json.gz", "sizes/Level-x-3.json.gz",
-                "lmfo/Level-x-3.json",
+                "lmfo/Level-x-3.json", "manifest-chunks/Level-x-3.json.gz", "manifest-chunks/Level-x-3.manifest.json.gz",
             ])
         #expect(files.all(archiveScopes: [nil, "phone"]) == files.documents + ["archives/Level-x-3.tar", "archives/Level-x-3~phone.tar"])
     }

@@ -104,6 +104,13 @@ public final class Catalog: Sendable {
         try readGzippedDocument(VersionFiles(bundle: bundle, version: version).chunkList, parse: ChunkList.parse)
     }
 
+    /// A version's manifest chunk description (`ManifestChunks`); nil when it has none.
+    public func readManifestChunks(bundle: String, version: Int) throws -> ManifestChunks? {
+        try readGzippedDocument(VersionFiles(bundle: bundle, version: version).manifestChunks) { json, location in
+            try ManifestChunks.parse(json, path: location, bundle: bundle, version: version)
+        }
+    }
+
     /// A version's chunk list for pricing: none when it has none or it cannot be read
     /// (clients then fetch whole objects too).
     func chunkList(of manifest: Manifest) -> ChunkList? {

@@ -16,6 +16,8 @@ final class EncodedManifest: Sendable {
         let gz: StorageWriter
         /// The SHA-1 of the JSON, once encoded.
         var sha = ""
+        /// Where the JSON's chunks are in the gzipped copy, once encoded.
+        var chunks: ManifestChunks?
     }
 
     private init(json: sending StorageWriter, gz: sending StorageWriter, location: String) {
@@ -32,6 +34,9 @@ final class EncodedManifest: Sendable {
 
     /// The SHA-1 of the JSON.
     var sha: String { files.withLock { $0.sha } }
+
+    /// The description of the gzipped copy's chunks (`ManifestChunks`).
+    var chunks: ManifestChunks { files.withLock { $0.chunks! } }
 
     /// Puts both files in place, create-only: a manifest's name is cached as immutable,
     /// and its version number was reserved for this writer alone.
@@ -59,15 +64,19 @@ final class EncodedManifest: Sendable {
         let manifest = EncodedManifest(json: json, gz: gz, location: storage.location)
         try manifest.files.withLock { files in
             let (json, gz) = (files.json, files.gz)
-            let compressor = GzipCompressor { try gz.write($0) }
+            let compressor = try ChunkDeflater(ManifestChunks.scheme) { try gz.write($0) }
             let hasher = SHA1()
+            let signed = SHA256()
             try encode { piece in
                 try json.write(piece)
                 try piece.withUnsafeBytes { try compressor.update($0) }
                 hasher.update(piece)
+                signed.update(piece)
             }
             try compressor.finish()
             files.sha = hasher.finalize()
+            // The chunker's lengths are within its scheme: the description always forms.
+            files.chunks = ManifestChunks(file: path + ".gz", chunks: compressor.chunks, sha256: signed.finalize())!
         }
         return manifest
     }

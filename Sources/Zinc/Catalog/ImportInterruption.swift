@@ -69,7 +69,9 @@ public final class ImportInterruption: Sendable {
     }
 
     /// The folders of the files an import writes for its version.
-    private static let catalogFolders = ["objects", "archives", ChunkList.folder, ContentSizes.folder, LMFORecord.folder, "manifests"]
+    private static let catalogFolders = [
+        "objects", "archives", ChunkList.folder, ContentSizes.folder, LMFORecord.folder, ManifestChunks.folder, "manifests",
+    ]
 
     /// Removes the lock objects of this process (on stores without locks): it is exiting,
     /// and `clean` would otherwise wait until they go stale. A local catalog's lock is a

@@ -148,20 +148,22 @@ extension Catalog {
             }
         }[1]!
         try objectsFlush.wait()
-        // After the objects they describe, before the manifest: flushed in one batch with
-        // it, before the index lists the version. A version of small files has no chunk
-        // list, one of raw objects alone no sizes file.
+        // After the objects they describe, durable before the manifest appears, before the
+        // index lists the version. A version of small files has no chunk list, one of raw
+        // objects alone no sizes file; every manifest has its chunks described.
         let files = VersionFiles(bundle: name, version: reservation.version)
         let chunkList = try draft.chunkList()
         for (path, document) in [
             (files.chunkList, chunkList.objects.isEmpty ? nil : chunkList.encoded()),
             (files.contentSizes, draft.contentSizes.sizes.isEmpty ? nil : draft.contentSizes.encoded()),
+            (files.manifestChunks, manifest.chunks.encoded()),
         ] {
             guard let document else { continue }
             guard try storage.write(GzipCompressor.compress(document), to: path, .ifAbsent) == .written else {
                 throw ZincError.versionFileExists("\(storage.location)/\(path)")
             }
         }
+        try storage.flush()
         try manifest.commit()
         try storage.flush()
         return manifest.sha

@@ -32,12 +32,22 @@ public struct VersionFiles: Equatable, Sendable {
     /// `sizes/B-V.json.gz`, the content sizes of its gzipped objects (see `ContentSizes`).
     public var contentSizes: String { ContentSizes.path(bundle: bundle, version: version) }
 
+    /// `manifest-chunks/B-V.json.gz`, where the chunks of its manifest are (see `ManifestChunks`).
+    public var manifestChunks: String { ManifestChunks.path(bundle: bundle, version: version) }
+
+    /// `manifest-chunks/B-V.manifest.json.gz`, the chunk-deflated copy of a manifest
+    /// written before `manifestChunks` were.
+    public var manifestChunksCopy: String { ManifestChunks.copyPath(bundle: bundle, version: version) }
+
     /// The archive of every file (`nil`) or of one flavor.
     public func archive(_ flavor: String?) -> String { Catalog.archivePath(bundle: bundle, version: version, flavor: flavor) }
 
     /// The files besides the archives: the manifest in both forms, the chunk list, the
-    /// sizes file and the LMFO record.
-    public var documents: [String] { [manifest, gzippedManifest, chunkList, contentSizes, lmfoRecord] }
+    /// sizes file, the LMFO record and the manifest's chunk description (with its copy, for
+    /// an older one).
+    public var documents: [String] {
+        [manifest, gzippedManifest, chunkList, contentSizes, lmfoRecord, manifestChunks, manifestChunksCopy]
+    }
 
     /// The documents and the archives of `archiveScopes` (nil: every file).
     public func all(archiveScopes: [String?]) -> [String] { documents + archiveScopes.map(archive) }

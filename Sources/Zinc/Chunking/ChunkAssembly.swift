@@ -25,17 +25,7 @@ public struct ChunkAssembly: Equatable, Sendable {
                 whole.append(object)
                 continue
             }
-            var ranges = [Range<Int64>]()
-            var reused: Int64 = 0
-            for (chunk, range) in zip(layout.chunks, layout.storedRanges()) {
-                if held(chunk.content) {
-                    reused += Int64(chunk.length)
-                } else if let last = ranges.last, last.upperBound == range.lowerBound {
-                    ranges[ranges.count - 1] = last.lowerBound..<range.upperBound
-                } else {
-                    ranges.append(range)
-                }
-            }
+            let (ranges, reused) = layout.missingRanges(held: held)
             if reused > 0 {
                 assemblies.append(ChunkAssembly(object: object, layout: layout, ranges: ranges, reusedBytes: reused))
             } else {

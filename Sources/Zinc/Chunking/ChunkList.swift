@@ -78,16 +78,8 @@ public struct ChunkList: Equatable, Sendable {
             else {
                 throw damaged("the entry of \(sha) lacks its format, offset, history or chunks")
             }
-            var chunks = [StoredChunk]()
-            chunks.reserveCapacity(list.count)
-            for item in list {
-                guard let fields = item.arrayValue, fields.count == 3, let length = fields[0].intValue,
-                    let stored = fields[1].intValue, let hash = fields[2].stringValue.flatMap(ChunkHash.init(hex:)),
-                    let chunk = StoredChunk(length: length, storedLength: stored, hash: hash, format: format)
-                else {
-                    throw damaged("a chunk of \(sha) is not [length, stored length, XXH64] within the chunking's bounds")
-                }
-                chunks.append(chunk)
+            guard let chunks = StoredChunk.parse(list, format: format) else {
+                throw damaged("a chunk of \(sha) is not [length, stored length, XXH64] within the chunking's bounds")
             }
             guard let object = ObjectChunks(format: format, offset: offset, chunks: chunks, history: history) else {
                 throw damaged("the chunks of \(sha) do not fit in one object, or its history is not 0 or \(ObjectChunks.fullHistory)")
@@ -123,6 +115,21 @@ public struct StoredChunk: Equatable, Sendable {
         self.length = Int(length)
         self.storedLength = Int(storedLength)
         self.hash = hash
+    }
+
+    /// The chunks of a list's JSON, each `[length, stored_length, "<xxh64>"]`; nil when
+    /// one is not, or is out of the bounds `init` keeps.
+    static func parse(_ list: [JSONValue], format: ObjectFormat) -> [StoredChunk]? {
+        var chunks = [StoredChunk]()
+        chunks.reserveCapacity(list.count)
+        for item in list {
+            guard let fields = item.arrayValue, fields.count == 3, let length = fields[0].intValue,
+                let stored = fields[1].intValue, let hash = fields[2].stringValue.flatMap(ChunkHash.init(hex:)),
+                let chunk = StoredChunk(length: length, storedLength: stored, hash: hash, format: format)
+            else { return nil }
+            chunks.append(chunk)
+        }
+        return chunks
     }
 
     init(_ content: ContentChunk, storedLength: Int) {
@@ -218,6 +225,23 @@ public struct ObjectChunks: Equatable, Sendable {
         // At least a deflate end block and the 8-byte trailer follow the last chunk.
         case .gz: return offset >= 10 && storedEnd <= size - 10
         }
+    }
+
+    /// The stored ranges of the chunks `held` lacks, ascending, adjacent ones merged, and
+    /// the content bytes of the chunks it has.
+    public func missingRanges(held: (ContentChunk) -> Bool) -> (ranges: [Range<Int64>], reused: Int64) {
+        var ranges = [Range<Int64>]()
+        var reused: Int64 = 0
+        for (chunk, range) in zip(chunks, storedRanges()) {
+            if held(chunk.content) {
+                reused += Int64(chunk.length)
+            } else if let last = ranges.last, last.upperBound == range.lowerBound {
+                ranges[ranges.count - 1] = last.lowerBound..<range.upperBound
+            } else {
+                ranges.append(range)
+            }
+        }
+        return (ranges, reused)
     }
 
     /// Where each chunk's stored bytes are, in order.

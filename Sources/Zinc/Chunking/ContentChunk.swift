@@ -44,12 +44,14 @@ public struct ContentChunk: Equatable, Hashable, Sendable {
 
 /// Cuts a stream into its `ContentChunker` chunks and hashes each, as it streams past.
 public struct ChunkSplitter: Sendable {
-    private var chunker = ContentChunker()
+    private var chunker: ContentChunker
     private var current = XXH64()
     private var currentLength = 0
     private var chunks = [ContentChunk]()
 
-    public init() {}
+    public init(_ scheme: ChunkingScheme = .objects) {
+        chunker = ContentChunker(scheme)
+    }
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var start = 0

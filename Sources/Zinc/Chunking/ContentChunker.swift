@@ -21,35 +21,36 @@ public struct ContentChunker: Sendable {
     /// 2 MiB file costs a player a fraction of a second on a phone link.
     public static let threshold: Int64 = 2 << 20
     /// The name chunk lists give these parameters (`chunking`).
-    public static let scheme = "fastcdc-gear64-16k-64k-256k"
+    public static let scheme = ChunkingScheme.objects.name
 
-    /// Before `averageSize`: one position in 2^18 qualifies.
-    static let strictMask: UInt64 = ~0 << (64 - 18)
-    /// From `averageSize` on: one in 2^14.
-    static let looseMask: UInt64 = ~0 << (64 - 14)
-
+    /// The sizes this chunker cuts to.
+    public let parameters: ChunkingScheme
     /// How long the chunk being cut is so far.
     private var length = 0
     private var hash: UInt64 = 0
 
-    public init() {}
+    public init(_ parameters: ChunkingScheme = .objects) {
+        self.parameters = parameters
+    }
 
     /// Feeds the next bytes of the stream; `cut` is told each offset in `bytes` where a
     /// chunk ends (the end of the stream is the caller's to add).
     public mutating func scan(_ bytes: UnsafeRawBufferPointer, cut: (Int) throws -> Void) rethrows {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let gear = Self.gear
+        let (minimumSize, averageSize, maximumSize) = (parameters.minimumSize, parameters.averageSize, parameters.maximumSize)
+        let (strictMask, looseMask) = (parameters.strictMask, parameters.looseMask)
         var i = 0
         while i < bytes.count {
-            if length < Self.minimumSize {
-                let skipped = min(Self.minimumSize - length, bytes.count - i)
+            if length < minimumSize {
+                let skipped = min(minimumSize - length, bytes.count - i)
                 length += skipped
                 i += skipped
                 continue
             }
             // Hash up to where the condition changes (or the chunk must end).
-            let limit = length < Self.averageSize ? Self.averageSize : Self.maximumSize
-            let mask = length < Self.averageSize ? Self.strictMask : Self.looseMask
+            let limit = length < averageSize ? averageSize : maximumSize
+            let mask = length < averageSize ? strictMask : looseMask
             let end = min(bytes.count, i + (limit - length))
             // Pointers and wrapping arithmetic: overflow checks would halve the speed.
             var h = hash
@@ -86,7 +87,7 @@ public struct ContentChunker: Sendable {
             let j = p - base
             length += j - i
             i = j
-            if found || length == Self.maximumSize {
+            if found || length == maximumSize {
                 try cut(i)
                 length = 0
                 hash = 0

@@ -18,7 +18,7 @@ final class BlockGzipCompressor {
     static let blockSize = 1 << 20
     /// The gzip header's length: where the first block's deflated bytes start.
     static let headerLength = 10
-    private static let historySize = 1 << 15
+    static let historySize = 1 << 15
 
     private let workers: Int
     /// Input bytes deflated per batch, side by side.
@@ -51,7 +51,7 @@ final class BlockGzipCompressor {
 
     /// What one block of `length` bytes may deflate to, at worst, with its flush marker:
     /// above zlib's `compressBound`.
-    private static func outputBound(_ length: Int) -> Int { length + length / 256 + 80 }
+    static func outputBound(_ length: Int) -> Int { length + length / 256 + 80 }
 
     /// Gzips everything `read` yields (it fills the buffer it is given unless the input
     /// ends), handing the stream to `sink` in order. Returns how many bytes it read.
@@ -143,26 +143,39 @@ final class BlockGzipCompressor {
         let stream = deflaters.take()
         defer { deflaters.put(stream) }
         let start = (memory.input.baseAddress! + Self.historySize + block.start).assumingMemoryBound(to: Bytef.self)
+        let size = deflateFlushed(
+            start, length: block.length, history: history,
+            into: (memory.outputs.baseAddress! + block.output).assumingMemoryBound(to: Bytef.self), stream: stream)
+        return DeflatedBlock(size: size, crc: crc32(0, start, uInt(block.length)))
+    }
+
+    /// Deflates the `length` bytes at `start`, given the `history` bytes before them as
+    /// preset dictionary, ended by a sync flush, into `output` (room for `outputBound`);
+    /// returns the deflated length. What every block and chunk of a block gzip stream is.
+    static func deflateFlushed(
+        _ start: UnsafePointer<Bytef>, length: Int, history: Int, into output: UnsafeMutablePointer<Bytef>,
+        stream: UnsafeMutablePointer<z_stream>
+    ) -> Int {
         deflateReset(stream)
         if history > 0 { deflateSetDictionary(stream, start - history, uInt(history)) }
-        let capacity = Self.outputBound(block.length)
-        stream.pointee.next_in = start
-        stream.pointee.avail_in = uInt(block.length)
-        stream.pointee.next_out = (memory.outputs.baseAddress! + block.output).assumingMemoryBound(to: Bytef.self)
+        let capacity = outputBound(length)
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: start)
+        stream.pointee.avail_in = uInt(length)
+        stream.pointee.next_out = output
         stream.pointee.avail_out = uInt(capacity)
         let status = deflate(stream, Z_SYNC_FLUSH)
         precondition(
             status == Z_OK && stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0,
             "zlib deflate of a block failed: \(status)")
-        return DeflatedBlock(size: capacity - Int(stream.pointee.avail_out), crc: crc32(0, start, uInt(block.length)))
+        return capacity - Int(stream.pointee.avail_out)
     }
 
     /// What zlib writes for `GzipCompressor`: no name, mtime 0, no extra flags, OS Unix.
-    private static let header: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3]
+    static let header: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3]
 
     /// An empty final block (fixed Huffman codes: the end-of-block code alone), then the
     /// CRC-32 and the length mod 2^32, little-endian.
-    private static func trailer(crc: uLong, total: Int64) -> [UInt8] {
+    static func trailer(crc: uLong, total: Int64) -> [UInt8] {
         let size = UInt32(truncatingIfNeeded: total)
         return [0x03, 0x00] + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) }
             + (0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) }
@@ -171,7 +184,7 @@ final class BlockGzipCompressor {
 
 /// Raw-deflate states, reused from block to block: setting one up costs a few hundred
 /// KiB of allocations. There are never more than the threads deflating at once.
-private final class DeflaterPool: Sendable {
+final class DeflaterPool: Sendable {
     /// Idle states, by address (a pointer is not `Sendable`).
     private let idle = Mutex<[UInt]>([])
 

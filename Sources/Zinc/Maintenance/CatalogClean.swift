@@ -132,7 +132,8 @@ public struct CatalogClean: Sendable {
         var unreferenced = [String]()
         // A manifest's signatures go with it (before it: they are written after it).
         for folder in [
-            ManifestSignature.folder, LMFORecord.folder, "manifests", ChunkList.folder, ContentSizes.folder, "archives", "objects",
+            ManifestSignature.folder, LMFORecord.folder, "manifests", ManifestChunks.folder, ChunkList.folder, ContentSizes.folder,
+            "archives", "objects",
         ] {
             unreferenced += try storage.list(folder).filter { path in
                 !referenced.contains(ManifestSignature.manifestPath(ofSignature: path) ?? path) && !keeping.contains(path)

@@ -181,6 +181,8 @@ final class CatalogVerifier: Sendable {
                 report(source, "describes '\(manifest.bundle)' version \(manifest.version), not '\(bundle)' version \(version)")
                 return nil
             }
+            // Its chunks, with the bytes at hand: each manifest file is read once.
+            problems += ManifestChunksCheck(catalog: catalog).problems(bundle: bundle, version: version, plain: bytes, gzipped: packed)
             return manifest
         } catch {
             report(path, Self.describe(error))

@@ -274,7 +274,8 @@ public struct CatalogPublish: Sendable {
     /// The folders whose files are named for their content or version and never change,
     /// in upload order. The rest, the index signature among it, follows them.
     private static let catalogFolders = [
-        "objects", "archives", ChunkList.folder, ContentSizes.folder, LMFORecord.folder, "manifests", ManifestSignature.folder,
+        "objects", "archives", ChunkList.folder, ContentSizes.folder, LMFORecord.folder, ManifestChunks.folder, "manifests",
+        ManifestSignature.folder,
     ]
 
     /// Whether a file is catalog content to copy: not the index (written last, on its
