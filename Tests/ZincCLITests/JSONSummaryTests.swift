@@ -44,8 +44,11 @@ import ZincTestSupport
                     "bundle": .string("B"), "dry_run": .bool(true), "deleted_versions": .array([.int(1)]),
                     "no_version_left": .bool(false),
                     "files": .array(
-                        ["manifests/B-1.json", "manifests/B-1.json.gz", "sizes/B-1.json.gz", "lmfo/B-1.json", "manifest-chunks/B-1.json.gz", "archives/B-1.tar"]
-                            .map { .string($0) }),
+                        [
+                            "manifests/B-1.json", "manifests/B-1.json.gz", "sizes/B-1.json.gz", "lmfo/B-1.json",
+                            "manifest-chunks/B-1.json.gz", "archives/B-1.tar",
+                        ]
+                        .map { .string($0) }),
                 ]))
         #expect(
             try json("delete_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--json")
@@ -62,7 +65,7 @@ import ZincTestSupport
         let report = try #require(try json("clean", "--catalog", "cat", "--force", "--grace", "0", "--json").objectValue)
         let files = try #require(report["files"]?.arrayValue)
         let sizes = try files.map { try #require($0.objectValue?["size"]?.intValue) }
-        #expect(report["removed"] == .bool(true) && files.count == 6)
+        #expect(report["removed"] == .bool(true) && files.count == 7)
         #expect(report["bytes"] == .int(sizes.reduce(0, +)))
         #expect(report["waiting"] == .object(["files": .int(0), "bytes": .int(0), "until": .null, "kinds": .array([])]))
     }

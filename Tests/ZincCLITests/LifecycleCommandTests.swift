@@ -132,7 +132,7 @@ import ZincTestSupport
         let strayBytes = Int64(2)
         #expect(
             kept.stdout.hasPrefix(
-                "Removed 0 files (0 B)\nKept 6 files (\(HumanFormat.bytes(Int64(bytes) - strayBytes))) that left the index at 20"),
+                "Removed 0 files (0 B)\nKept \(garbage.count - 1) files (\(HumanFormat.bytes(Int64(bytes) - strayBytes))) that left the index at 20"),
             "\(kept.stdout)")
         #expect(kept.stdout.contains(", for clients that may still hold it; removable from 20"), "\(kept.stdout)")
         #expect(
@@ -142,11 +142,11 @@ import ZincTestSupport
 
         try zinc(
             ["clean", "--catalog", "cat", "--grace", "0"],
-            stdout: garbage.map { $0 + "\n" }.joined() + "Would remove 7 files (\(HumanFormat.bytes(Int64(bytes))))\n")
+            stdout: garbage.map { $0 + "\n" }.joined() + "Would remove \(garbage.count) files (\(HumanFormat.bytes(Int64(bytes))))\n")
         #expect(garbage.allSatisfy { dir.exists("cat/" + $0) })
         try zinc(
             ["catalog:clean", "-c", "cat", "-f", "--grace", "0"],
-            stdout: garbage.map { $0 + "\n" }.joined() + "Removed 7 files (\(HumanFormat.bytes(Int64(bytes))))\n")
+            stdout: garbage.map { $0 + "\n" }.joined() + "Removed \(garbage.count) files (\(HumanFormat.bytes(Int64(bytes))))\n")
         #expect(!garbage.contains { dir.exists("cat/" + $0) })
         #expect(dir.files(under: "cat/retired").isEmpty, "spent records go with the files")
         try zinc(["clean", "--catalog", "cat", "--force"], stdout: "Removed 0 files (0 B)\n")
@@ -243,7 +243,7 @@ import ZincTestSupport
 
         try ZincBinary.run(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], in: dir.path)
         let clean = try ZincBinary.runOnTerminal(["clean", "--catalog", "cat", "--force", "--grace", "0"], in: dir.path)
-        #expect(clean.terminal.contains("\rRemoving  [####################]  6/6 files  "))
+        #expect(clean.terminal.contains("\rRemoving  [####################]  7/7 files  "))
         #expect(
             clean.terminal.contains(
                 "\r\nlmfo/B-1.json\r\nmanifests/B-1.json\r\nmanifests/B-1.json.gz\r\nmanifest-chunks/B-1.json.gz\r\nsizes/B-1.json.gz\r\narchives/B-1.tar\r\n\(oldPhoto.preferredPath)\r\nRemoved 7 files ("

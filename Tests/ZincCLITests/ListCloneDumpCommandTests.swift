@@ -110,23 +110,23 @@ import ZincTestSupport
                       "format": "gz",
                       "path": "basic-adj-11.caf",
                       "sha": "\(sha1Hex(Self.caf))",
-                      "size": null,
+                      "size": \(Self.caf.count),
                       "stored_size": \(try storedSize(Self.caf))
                     },
                     {
                       "format": "gz",
                       "path": "basic-adj-12.caf",
                       "sha": "\(sha1Hex(Self.caf12))",
-                      "size": null,
+                      "size": \(Self.caf12.count),
                       "stored_size": \(try storedSize(Self.caf12))
                     }
                   ],
                   "flavor": null,
                   "totals": {
                     "files": 2,
-                    "size": 0,
+                    "size": \(Self.caf.count + Self.caf12.count),
                     "stored_size": \(try storedSize(Self.caf) + storedSize(Self.caf12)),
-                    "unsized_files": 2
+                    "unsized_files": 0
                   },
                   "version": 1
                 }

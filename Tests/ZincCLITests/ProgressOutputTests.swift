@@ -71,7 +71,7 @@ import ZincTestSupport
         #expect(
             sync.terminal.contains(
                 "\rSyncing com.example.app.B-1  50/50 files  2.03 MB/2.03 MB  in 0:00\u{1B}[K\r\n"
-                    + "com.example.app.B: none -> 1 (lmfo: 50 objects missing, 50 from the archive, "
+                    + "com.example.app.B: none -> 1 (archive: 50 objects missing, 50 from the archive, "
                     + "0 fetched singly); 2.03 MB in 2 requests, "), "\(sync.terminal)")
         let quiet = try ZincBinary.runOnTerminal(["sync", "--repo", "repo", "--quiet"], in: dir.path)
         #expect(!quiet.terminal.contains("Syncing"))

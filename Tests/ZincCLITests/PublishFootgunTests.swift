@@ -33,7 +33,7 @@ import ZincTestSupport
         let dropped = try zincSucceeds(["publish", "--catalog", "cat", "--to", "live", "--quiet"], in: dir.path)
         #expect(
             dropped.contains(
-                "Recorded that 5 files of versions the new index no longer lists left it now; publish --delete removes them from 20"),
+                "Recorded that 6 files of versions the new index no longer lists left it now; publish --delete removes them from 20"),
             "\(dropped)")
         let records = dir.files(under: "live").filter { $0.hasPrefix("retired/") }
         #expect(records.count == 1)

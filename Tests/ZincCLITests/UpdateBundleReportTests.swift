@@ -35,7 +35,7 @@ import ZincTestSupport
                 M  edit.txt
                 D  gone.txt
                 Would create a new version of 'B' (against version 1): 3 files, 1 added, 1 changed, 1 removed; 2 new objects (5.23 kB before compression) and its archive
-                Would add to storage at most 19.3 kB (2 new objects 5.23 kB before compression, manifest 604 B, chunk list 0 B, records 193 B, archives 13.3 kB)
+                Would add to storage at most 19.6 kB (2 new objects 5.23 kB before compression, manifest 610 B, chunk list 0 B, records 398 B, archives 13.3 kB)
                 A player on version 1 would download at most 6.66 kB in 1 request (lmfo)
 
                 """, "\(out)")

@@ -39,9 +39,10 @@ import ZincTestSupport
     /// The storage figures of version 2 as its files are on disk, `archives` its archives.
     private func storedFigures(archives: [String]) throws -> JSONValue {
         let manifest = try size("cat/manifests/B-2.json") + size("cat/manifests/B-2.json.gz")
-        // The records: the LMFO record, and the content size of the gzipped readme.
+        // The records: the LMFO record, the content size of the gzipped readme, and where
+        // the manifest's chunks are.
         let chunkList = try size("cat/chunks/B-2.json.gz")
-        let record = try size("cat/lmfo/B-2.json") + size("cat/sizes/B-2.json.gz")
+        let record = try size("cat/lmfo/B-2.json") + size("cat/sizes/B-2.json.gz") + size("cat/manifest-chunks/B-2.json.gz")
         let archiveBytes = try archives.reduce(Int64(0)) { try $0 + size("cat/" + $1) }
         let objects = Int64(Self.large + Self.small)
         return .object([

@@ -71,7 +71,10 @@ import ZincTestSupport
     @Test func whatLeftTheIndexStaysForTheGracePeriod() throws {
         let grace = Duration.milliseconds(1500)
         let oldPhoto = try #require(try catalog.manifest(bundle: "B", version: 1).files["photos/85x85/kind.jpg"]).object.preferredPath
-        let version1 = ["lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "manifest-chunks/B-1.json.gz", "sizes/B-1.json.gz", "archives/B-1.tar"]
+        let version1 = [
+            "lmfo/B-1.json", "manifests/B-1.json", "manifests/B-1.json.gz", "manifest-chunks/B-1.json.gz", "sizes/B-1.json.gz",
+            "archives/B-1.tar",
+        ]
         _ = try VersionDeletion(catalog, bundle: "B", versions: [.spec(.number(1))]).run()
         let first = try CatalogClean(catalog, grace: grace).run()
         #expect(first.files.isEmpty)
@@ -92,7 +95,8 @@ import ZincTestSupport
         #expect(second.files.map(\.path) == version1, "version 1 has been out for the grace period")
         #expect(
             second.waiting.map(\.path) == [
-                "lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "manifest-chunks/B-3.json.gz", "sizes/B-3.json.gz", "archives/B-3.tar", oldPhoto,
+                "lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "manifest-chunks/B-3.json.gz", "sizes/B-3.json.gz",
+                "archives/B-3.tar", oldPhoto,
             ])
         #expect(dir.exists("cat/" + oldPhoto))
 
@@ -100,7 +104,8 @@ import ZincTestSupport
         let third = try CatalogClean(catalog, grace: grace).run()
         #expect(
             third.files.map(\.path) == [
-                "lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "manifest-chunks/B-3.json.gz", "sizes/B-3.json.gz", "archives/B-3.tar", oldPhoto,
+                "lmfo/B-3.json", "manifests/B-3.json", "manifests/B-3.json.gz", "manifest-chunks/B-3.json.gz", "sizes/B-3.json.gz",
+                "archives/B-3.tar", oldPhoto,
             ])
         #expect(third.waiting.isEmpty && third.waitingUntil == nil)
         #expect(dir.files(under: "cat/retired").isEmpty, "every record is spent")

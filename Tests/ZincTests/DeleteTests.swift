@@ -37,7 +37,7 @@ import ZincTestSupport
         // Clients may hold the old index for its cache lifetime: the files stay for clean.
         #expect(files(of: 2).allSatisfy { dir.exists("cat/" + $0) })
         #expect(try CatalogClean(catalog).run().files.isEmpty)
-        #expect(Set(try CatalogClean(catalog, grace: .zero).run().files.map(\.path).prefix(5)) == Set(files(of: 2)))
+        #expect(Set(try CatalogClean(catalog, grace: .zero).run().files.map(\.path).prefix(files(of: 2).count)) == Set(files(of: 2)))
         #expect(files(of: 2).allSatisfy { !dir.exists("cat/" + $0) })
         #expect(files(of: 1).allSatisfy { dir.exists("cat/" + $0) })
         #expect(dir.files(under: "cat/objects") == objects, "objects are clean's to remove")
@@ -129,7 +129,8 @@ import ZincTestSupport
         let deletion = try VersionDeletion(catalog, bundle: "F", versions: [.spec(.number(1))]).run()
         #expect(
             deletion.files == [
-                "manifests/F-1.json", "manifests/F-1.json.gz", "sizes/F-1.json.gz", "lmfo/F-1.json", "manifest-chunks/F-1.json.gz", "archives/F-1~phone.tar",
+                "manifests/F-1.json", "manifests/F-1.json.gz", "sizes/F-1.json.gz", "lmfo/F-1.json", "manifest-chunks/F-1.json.gz",
+                "archives/F-1~phone.tar",
                 "archives/F-1~tablet.tar",
             ])
         _ = try CatalogClean(catalog, grace: .zero).run()

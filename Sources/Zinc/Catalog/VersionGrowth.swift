@@ -4,8 +4,8 @@
 /// than its change is seen before it is published.
 ///
 /// Storage counts what the version writes: the objects the catalog lacked, its
-/// manifest (plain and gzipped), its chunk list, its other files (the LMFO record and the
-/// content sizes of its gzipped objects), and
+/// manifest (plain and gzipped), its chunk list, its other files (the LMFO record, the
+/// content sizes of its gzipped objects, the description of its manifest's chunks), and
 /// the archives it writes now. Under the `pointed` archive policy that is none:
 /// `update_distro` writes them when a distribution is to name the version (see
 /// `ArchivePolicy`). The update is priced as `zinc list --sizes` prices it (see
@@ -20,8 +20,8 @@ public struct VersionGrowth: Equatable, Sendable {
     public let manifestBytes: Int64
     /// `chunks/B-V.json.gz`; 0 for a version without large objects.
     public let chunkListBytes: Int64
-    /// The version's other files (see `VersionFiles.documents`): the LMFO record and the
-    /// content sizes of its gzipped objects.
+    /// The version's other files (see `VersionFiles.documents`): the LMFO record, the
+    /// content sizes of its gzipped objects and the description of its manifest's chunks.
     public let recordBytes: Int64
     /// The archives written with the version (all flavors').
     public let archiveBytes: Int64
@@ -96,6 +96,15 @@ extension Catalog {
         let manifest = Manifest(
             catalog: index.id, bundle: bundle, version: version, flavors: VersionDraft.firstSeen(flavors), files: entries)
         let json = manifest.encoded()
+        // Stored as an import stores it: gzipped at its chunks, which a description gives.
+        var gzippedBytes: Int64 = 0
+        let deflater = try ChunkDeflater(ManifestChunks.scheme) { gzippedBytes += Int64($0.count) }
+        try json.withUnsafeBytes { try deflater.update($0) }
+        try deflater.finish()
+        let signed = SHA256()
+        signed.update(json)
+        let description = ManifestChunks(
+            file: VersionFiles(bundle: bundle, version: version).gzippedManifest, chunks: deflater.chunks, sha256: signed.finalize())!
         let scopes = Dictionary(
             uniqueKeysWithValues: ([nil] + manifest.flavors).map { scope in
                 (scope, Catalog.distinctSorted(Array(manifest.objectsByDigest(flavor: scope).values)))
@@ -110,9 +119,9 @@ extension Catalog {
         }
         return VersionGrowth(
             version: version, newObjects: newSizes.count, objectBytes: newSizes.values.reduce(0, +),
-            manifestBytes: Int64(json.count + GzipCompressor.compress(json).count),
+            manifestBytes: Int64(json.count) + gzippedBytes,
             chunkListBytes: list.objects.isEmpty ? 0 : Int64(GzipCompressor.compress(list.encoded()).count),
-            recordBytes: Int64(record.encoded().count)
+            recordBytes: Int64(record.encoded().count + GzipCompressor.compress(description.encoded()).count)
                 + (sizes.sizes.isEmpty ? 0 : Int64(GzipCompressor.compress(sizes.encoded()).count)),
             archiveBytes: archiveBytes,
             update: try previous.map {
