@@ -132,7 +132,8 @@ import ZincTestSupport
         let strayBytes = Int64(2)
         #expect(
             kept.stdout.hasPrefix(
-                "Removed 0 files (0 B)\nKept \(garbage.count - 1) files (\(HumanFormat.bytes(Int64(bytes) - strayBytes))) that left the index at 20"),
+                "Removed 0 files (0 B)\nKept \(garbage.count - 1) files (\(HumanFormat.bytes(Int64(bytes) - strayBytes))) that left the index at 20"
+            ),
             "\(kept.stdout)")
         #expect(kept.stdout.contains(", for clients that may still hold it; removable from 20"), "\(kept.stdout)")
         #expect(

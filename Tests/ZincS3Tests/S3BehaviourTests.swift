@@ -32,7 +32,8 @@ import ZincTestSupport
                 ? "application/gzip"
                 : path.hasSuffix(".tar") ? "application/x-tar" : "application/octet-stream"
         let folder = path.split(separator: "/").first.map(String.init) ?? ""
-        let contentAddressed = ["objects", "manifests", "archives", "chunks", "sizes", "manifest-chunks"].contains(folder) && path.contains("/")
+        let contentAddressed =
+            ["objects", "manifests", "archives", "chunks", "sizes", "manifest-chunks"].contains(folder) && path.contains("/")
         return (type, contentAddressed ? immutable : shortLived)
     }
 
