@@ -7,7 +7,7 @@
 ///
 /// Written after the objects and before the manifest, never changed; other clients never
 /// read it. It is read as untrusted input: what it says is used only where it fits the
-/// object the manifest records (``fits(_:)``), and `verify` checks it against the objects.
+/// object the manifest records (`size(_:fits:)`), and `verify` checks it against the objects.
 /// A version whose objects are all raw has none. `zinc add_content_sizes`
 /// (``ContentSizeBackfill``) writes it for versions imported before it existed.
 ///
@@ -34,7 +34,7 @@ public struct ContentSizes: Equatable, Sendable {
     }
 
     /// The content size given for `object`, when the object is one the file is for and
-    /// the size one its stored bytes can inflate to (see ``fits(_:)``).
+    /// the size one its stored bytes can inflate to (see `size(_:fits:)`).
     public func size(of object: StoredObject) -> Int64? {
         guard let size = sizes[object.digest], Self.needsEntry(object), Self.size(size, fits: object.sizes.gz) else { return nil }
         return size

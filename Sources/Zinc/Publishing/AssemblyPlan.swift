@@ -55,11 +55,11 @@ public enum AssemblyPart: Equatable, Sendable {
 
 /// How a file is assembled at a destination: parts within the store's limits, each
 /// copied from files the destination holds or sent. Made from the ranges the
-/// destination holds (``AssemblySources``); everything between them is sent.
+/// destination holds (`AssemblySources`); everything between them is sent.
 ///
 /// Every part but the last must reach the store's minimum, which decides the shape:
 /// a copied range shorter than the minimum is sent instead; new bytes after a copied
-/// range join its last minimum's worth in a temporary object (``AssemblyPart/joined``),
+/// range join its last minimum's worth in a temporary object (`AssemblyPart.joined`),
 /// so only they are sent; new bytes at the start have no copied range before them, so
 /// the first part is sent whole, up to the minimum, the only place where bytes the
 /// destination holds are sent again.
