@@ -34,13 +34,24 @@ public final class S3Storage: CatalogStorage {
     /// refused at once (see `assemble`), so a run detects and reports it once.
     let copyRefusal = Mutex<String?>(nil)
 
-    public init(
+    /// The time now, which the age of an abandoned write counts to (tests move it).
+    let clock: @Sendable () -> Date
+
+    public convenience init(
         address: S3Address, configuration: AWSConfiguration, tuning: S3Tuning = .standard,
         lockPolicy: LockPolicy = .standard
+    ) {
+        self.init(address: address, configuration: configuration, tuning: tuning, lockPolicy: lockPolicy, clock: Date.init)
+    }
+
+    init(
+        address: S3Address, configuration: AWSConfiguration, tuning: S3Tuning, lockPolicy: LockPolicy,
+        clock: @escaping @Sendable () -> Date
     ) {
         self.address = address
         self.tuning = tuning
         self.lockPolicy = lockPolicy
+        self.clock = clock
         client = S3Client(address: address, configuration: configuration, retry: tuning.retry)
     }
 
@@ -143,7 +154,7 @@ public final class S3Storage: CatalogStorage {
     /// parts; one aborted meanwhile is left out. Then the temporary objects of
     /// assemblies written more than `age` ago (see `S3Assembly`).
     public func abandonedWrites(olderThan age: Duration) throws -> [AbandonedWrite] {
-        let cutoff = Date().addingTimeInterval(-Double(age.components.seconds))
+        let cutoff = clock().addingTimeInterval(-Double(age.components.seconds))
         let uploads = try MultipartUpload.all(in: self).filter { $0.initiated < cutoff }.compactMap { upload in
             try upload.size(in: self).map { AbandonedWrite(displayPath: upload.displayPath, size: $0, token: upload) }
         }

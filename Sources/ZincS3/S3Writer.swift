@@ -190,6 +190,12 @@ final class S3Writer: StorageWriter {
         }
     }
 
+    /// The content written, local (the file given whole, or the spool), as a file the
+    /// bucket assembles the object from.
+    fileprivate func contentFile() throws -> PosixFile {
+        try whole ?? spoolFile()
+    }
+
     /// A file in the temporary folder, unlinked at once: the kernel frees it when the
     /// writer closes it, even if the process is killed.
     private static func temporaryFile() throws -> PosixFile {
@@ -200,5 +206,14 @@ final class S3Writer: StorageWriter {
         guard fd >= 0 else { throw ZincError.io(path: name, operation: "create a temporary file", errno: errno) }
         unlink(name)
         return PosixFile(fd: fd, path: name)
+    }
+}
+
+extension S3Writer: AssemblingWriter {
+    var assemblyLimits: AssemblyLimits { storage.assemblyLimits }
+
+    func assemble(_ plan: AssemblyPlan, condition: WriteCondition) throws -> AssemblyResult {
+        precondition(plan.path == path && plan.size == bytesWritten, "a plan for \(plan.path) assembling \(path)")
+        return try storage.assemble(plan, from: try contentFile(), condition: condition)
     }
 }

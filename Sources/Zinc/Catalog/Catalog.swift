@@ -14,7 +14,17 @@ public final class Catalog: Sendable {
     /// refuse the unsigned index until someone signs it again.
     public let allowsUnsignedChanges: Bool
 
-    public var objects: ObjectStore { ObjectStore(storage: storage, config: config) }
+    /// The object store; on a remote store, one that assembles large objects there from
+    /// bytes it holds (see `StoreAssembly`).
+    public var objects: ObjectStore {
+        var store = ObjectStore(storage: storage, config: config)
+        if storage.isRemote { store.assembly = StoreAssembly(catalog: self) }
+        return store
+    }
+
+    /// What this catalog's writes assembled in its store, and whether its refusal to copy
+    /// parts was said (once a run).
+    let assemblyTally = AssemblyTally()
 
     /// How long a client or CDN may keep a copy of the index: the `max-age` FORMAT.md
     /// asks hosts to serve the four index files with. A clean keeps what left the index

@@ -145,7 +145,9 @@ private final class JournaledStorage: CatalogStorage {
     func folders(in folder: String) throws -> Set<String> { try inner.folders(in: folder) }
     func delete(_ path: String) throws { try inner.delete(path) }
     func makeWriter(for path: String) throws -> StorageWriter {
-        JournaledWriter(inner: try inner.makeWriter(for: path), journal: journal)
+        let writer = try inner.makeWriter(for: path)
+        if let assembling = writer as? AssemblingWriter { return JournaledAssemblingWriter(assembling, journal: journal) }
+        return JournaledWriter(inner: writer, journal: journal)
     }
     func flush() throws { try inner.flush() }
     func flush(files paths: [String]) throws { try inner.flush(files: paths) }
@@ -162,9 +164,9 @@ private final class JournaledStorage: CatalogStorage {
 }
 
 /// A writer of `JournaledStorage`: the inner store's, noted in the journal when committed.
-private final class JournaledWriter: StorageWriter {
-    private let inner: StorageWriter
-    private let journal: Journal
+private class JournaledWriter: StorageWriter {
+    let inner: StorageWriter
+    let journal: Journal
 
     init(inner: StorageWriter, journal: Journal) {
         self.inner = inner
@@ -185,6 +187,24 @@ private final class JournaledWriter: StorageWriter {
         defer { if isIndex { journal.leaveIndexCommit() } }
         let result = try inner.commit(condition)
         if result == .written { journal.committed(inner.path, size: inner.bytesWritten) }
+        return result
+    }
+}
+
+/// A `JournaledWriter` of a store that assembles files, whose assembled files are noted too.
+private final class JournaledAssemblingWriter: JournaledWriter, AssemblingWriter {
+    private let assembling: AssemblingWriter
+
+    init(_ assembling: AssemblingWriter, journal: Journal) {
+        self.assembling = assembling
+        super.init(inner: assembling, journal: journal)
+    }
+
+    var assemblyLimits: AssemblyLimits { assembling.assemblyLimits }
+
+    func assemble(_ plan: AssemblyPlan, condition: WriteCondition) throws -> AssemblyResult {
+        let result = try assembling.assemble(plan, condition: condition)
+        if result == .written { journal.committed(path, size: plan.size) }
         return result
     }
 }

@@ -11,6 +11,8 @@ public struct ObjectStore: Sendable {
     private var listed: [String: Int64]?
     /// Counts the objects this store writes (not those it finds stored), when set.
     var tally: WriteTally?
+    /// Assembles large objects in the store from bytes it holds, when set (remote stores).
+    var assembly: StoreAssembly?
 
     public init(storage: CatalogStorage, config: CatalogConfig) {
         self.storage = storage
@@ -135,9 +137,12 @@ public struct ObjectStore: Sendable {
         defer { writer.discard() }
         try writer.append(localFile: file)
         guard writer.bytesWritten == stamp.size else { throw Self.changedWhileImported(file) }
+        // Chunked now, not after storing, when the store may assemble it from its chunks.
+        if chunks == nil, assembly != nil, writer is AssemblingWriter { chunks = try chunking?() }
         try Self.checkUnchanged(file, since: stamp)
-        let object = try commit(writer, digest: digest, format: .raw)
-        return Stored(object: object, chunks: chunks.flatMap { ObjectChunks(raw: $0) })
+        let layout = chunks.flatMap { ObjectChunks(raw: $0) }
+        let object = try commit(writer, digest: digest, format: .raw, layout: layout)
+        return Stored(object: object, chunks: layout)
     }
 
     /// Stores `content`, a whole file (at most `inMemoryLimit` bytes) already in memory
@@ -231,21 +236,26 @@ public struct ObjectStore: Sendable {
         }
         guard bytesIn == stamp.size else { throw Self.changedWhileImported(file) }
         try Self.checkUnchanged(file, since: stamp)
-        let object = try commit(writer, digest: digest, format: .gz)
         let layout = chunks.flatMap { chunks -> ObjectChunks? in
-            // Written by another writer first: its flush points, if any, are not these.
-            guard object.formats[.gz] == writer.bytesWritten, compressor.storedLengths.count == chunks.count else { return nil }
+            guard compressor.storedLengths.count == chunks.count else { return nil }
             return ObjectChunks(
                 format: .gz, offset: Int64(BlockGzipCompressor.headerLength),
                 chunks: zip(chunks, compressor.storedLengths).map { StoredChunk($0, storedLength: $1) },
                 history: Int64(ObjectChunks.fullHistory))
         }
-        return Stored(object: object, chunks: layout)
+        let object = try commit(writer, digest: digest, format: .gz, layout: layout)
+        // Written by another writer first: its flush points, if any, are not these.
+        return Stored(object: object, chunks: object.formats[.gz] == writer.bytesWritten ? layout : nil)
     }
 
-    private func commit(_ writer: StorageWriter, digest: SHA1.Digest, format: ObjectFormat) throws -> StoredObject {
+    /// Commits an object, assembled in the store from the bytes it holds when `layout`
+    /// (where its chunks are) and the store allow it, otherwise whole.
+    private func commit(_ writer: StorageWriter, digest: SHA1.Digest, format: ObjectFormat, layout: ObjectChunks? = nil) throws
+        -> StoredObject
+    {
         let size = writer.bytesWritten
-        switch try writer.commit(.ifAbsent) {
+        let assembled = try layout.flatMap { try assembly?.commit(writer, object: $0, condition: .ifAbsent) }
+        switch try assembled ?? writer.commit(.ifAbsent) {
         case .written:
             tally?.add(bytes: size)
             return StoredObject(digest: digest, sizes: .only(format, size))

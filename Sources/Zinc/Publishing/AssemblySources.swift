@@ -42,11 +42,20 @@ final class AssemblySources {
         ) { first, _ in first }
     }
 
-    /// The ranges of `entry`'s bytes the destination holds, sorted; empty for files
-    /// other than objects and archives, or with no earlier counterpart there.
+    /// The ranges of `entry`'s bytes (a file of the source) the destination holds, sorted;
+    /// empty for files other than objects and archives, or with no earlier counterpart there.
     func copies(for entry: StorageEntry) throws -> [CopiedRange] {
-        if entry.path.hasPrefix("objects/") { return try objectCopies(entry.path) }
-        if let name = ArchiveName(entry.path) { return try archiveCopies(name, size: entry.size) }
+        if entry.path.hasPrefix("objects/") {
+            guard let (digest, format) = Self.object(named: entry.path.split(separator: "/").last.map(String.init) ?? "") else {
+                return []
+            }
+            _ = try loadChunkIndex()
+            guard let chunked = chunkedObjects[digest], chunked.format == format else { return [] }
+            return try copies(ofObject: chunked)
+        }
+        if ArchiveName(entry.path) != nil, let layout = try localLayout(entry.path, size: entry.size) {
+            return try copies(ofArchive: entry.path, layout: layout, size: entry.size)
+        }
         return []
     }
 
@@ -70,10 +79,10 @@ final class AssemblySources {
         let ranges: [Range<Int64>]
     }
 
-    private func objectCopies(_ path: String) throws -> [CopiedRange] {
-        guard let (digest, format) = Self.object(named: path.split(separator: "/").last.map(String.init) ?? "") else { return [] }
+    /// The ranges of an object whose stored bytes `chunked` describes that objects of the
+    /// destination hold.
+    func copies(ofObject chunked: ObjectChunks) throws -> [CopiedRange] {
         let chunkIndex = try loadChunkIndex()
-        guard let chunked = chunkedObjects[digest], chunked.format == format else { return [] }
         let ranges = chunked.storedRanges()
         var copies = [CopiedRange]()
         // The run being followed: a source object, its chunk matched last, and the content
@@ -151,18 +160,15 @@ final class AssemblySources {
         var path: String { Catalog.archivePath(bundle: bundle, version: version, flavor: flavor) }
     }
 
-    /// Where each member is in an archive, by name, and where the members end.
-    private struct ArchiveLayout {
-        var members = [(name: String, offset: Int64, length: Int64)]()
-        var end: Int64 = 0
-    }
-
-    private func archiveCopies(_ name: ArchiveName, size: Int64) throws -> [CopiedRange] {
+    /// The ranges of the archive `path` of `size` bytes, whose members `layout` places,
+    /// that the destination holds.
+    func copies(ofArchive path: String, layout: ArchiveLayout, size: Int64) throws -> [CopiedRange] {
+        guard let name = ArchiveName(path) else { return [] }
         let earlier = present.keys.compactMap { path in
             ArchiveName(path).flatMap { $0.bundle == name.bundle && $0.flavor == name.flavor && $0.version < name.version ? $0 : nil }
         }
         guard let previous = earlier.max(by: { $0.version < $1.version }), let previousSize = present[previous.path]?.size,
-            let layout = try localLayout(name.path, size: size), let old = try previousLayout(previous, size: previousSize)
+            let old = try previousLayout(previous, size: previousSize)
         else { return [] }
         let previousPath = previous.path
         let held = Dictionary(old.members.map { ($0.name, ($0.offset, $0.length)) }) { first, _ in first }
@@ -201,22 +207,20 @@ final class AssemblySources {
         return (digest, format)
     }
 
-    /// The layout of the previous archive: read from the local copy when the source has
-    /// it (the same bytes), otherwise from its version's manifest and LMFO record, which
-    /// decide its members and their order byte for byte; nil without either, or when the
-    /// layout does not add up to the archive's size at the destination.
+    /// The layout of the previous archive: read from the local copy when the source is
+    /// local and has it (the same bytes), otherwise from its version's manifest and LMFO
+    /// record, which decide its members and their order byte for byte (a catalog in the
+    /// destination itself reads two small documents rather than the archive); nil without
+    /// either, or when the layout does not add up to the archive's size at the destination.
     private func previousLayout(_ name: ArchiveName, size: Int64) throws -> ArchiveLayout? {
-        if try catalog.storage.size(of: name.path) == size { return try localLayout(name.path, size: size) }
+        if !catalog.storage.isRemote, try catalog.storage.size(of: name.path) == size {
+            return try localLayout(name.path, size: size)
+        }
         guard let record = try catalog.storedRecord(bundle: name.bundle, version: name.version),
             let manifest = try? catalog.manifest(bundle: name.bundle, version: name.version)
         else { return nil }
         let objects = Catalog.distinctSorted(Array(manifest.objectsByDigest(flavor: name.flavor).values))
-        var layout = ArchiveLayout()
-        for member in Catalog.archiveMembers(ofDistinct: objects, flavor: name.flavor, record: record) {
-            let length = TarHeader.memberLength(size: member.preferredSize)
-            layout.members.append((member.fileName, layout.end, length))
-            layout.end += length
-        }
+        let layout = ArchiveLayout(members: Catalog.archiveMembers(ofDistinct: objects, flavor: name.flavor, record: record))
         return layout.end + Int64(2 * TarHeader.blockSize) == size ? layout : nil
     }
 
@@ -242,6 +246,24 @@ final class AssemblySources {
                 source: last.source, sourceOffset: last.sourceOffset, range: last.range.lowerBound..<range.range.upperBound)
         } else {
             copies.append(range)
+        }
+    }
+}
+
+/// Where each member is in an archive, by name, and where the members end (before the
+/// end-of-archive blocks).
+struct ArchiveLayout {
+    var members = [(name: String, offset: Int64, length: Int64)]()
+    var end: Int64 = 0
+
+    init() {}
+
+    /// The layout of an archive of `members` in this order, as `writeArchive` writes it.
+    init(members: [StoredObject]) {
+        for member in members {
+            let length = TarHeader.memberLength(size: member.preferredSize)
+            self.members.append((member.fileName, end, length))
+            end += length
         }
     }
 }

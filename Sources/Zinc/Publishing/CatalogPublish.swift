@@ -1,4 +1,3 @@
-import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -312,20 +311,12 @@ public struct CatalogPublish: Sendable {
         guard let reader = try storage.openForReading(entry.path) else {
             throw ZincError.publishSourceVanished("\(storage.location)/\(entry.path)")
         }
-        if let assembly, let assembling = destination as? AssemblingStorage, let file = reader as? PosixFile {
-            switch try assembling.assemble(assembly, from: file, condition: .ifAbsent) {
-            case .written:
-                return tally.add(assembly)
-            case .conditionFailed:
-                return try acceptExisting(entry)
-            case .refused(let reason):
-                if tally.firstRefusal() {
-                    catalog.logger.notice(
-                        "\(destination.location) does not copy parts in the bucket (\(reason)): uploading whole files instead")
-                }
-            case .mismatch(let reason):
-                catalog.logger.notice("\(reason): uploading \(entry.path) whole instead")
-            }
+        if let assembly, let assembling = destination as? AssemblingStorage, let file = reader as? PosixFile,
+            let result = try tally.settle(
+                assembling.assemble(assembly, from: file, condition: .ifAbsent), of: assembly, in: destination, logger: catalog.logger)
+        {
+            if result == .conditionFailed { try acceptExisting(entry) }
+            return
         }
         let writer = try destination.makeWriter(for: entry.path)
         defer { writer.discard() }
@@ -415,29 +406,6 @@ public struct CatalogPublish: Sendable {
             throw ZincError.publishDestinationHasForeignVersions(
                 destination: destination.location, source: storage.location,
                 versions: foreign)
-        }
-    }
-}
-
-/// What a publish's uploads assembled at the destination, counted from many uploads at
-/// once, and whether the destination's refusal to copy parts was said yet.
-private final class AssemblyTally: Sendable {
-    private let state = Mutex<(files: Int, bytes: Int64, refused: Bool)>((0, 0, false))
-
-    var assembled: (files: Int, bytes: Int64) { state.withLock { ($0.files, $0.bytes) } }
-
-    func add(_ plan: AssemblyPlan) {
-        state.withLock {
-            $0.files += 1
-            $0.bytes += plan.copiedBytes
-        }
-    }
-
-    /// True the first time only.
-    func firstRefusal() -> Bool {
-        state.withLock { state in
-            defer { state.refused = true }
-            return !state.refused
         }
     }
 }

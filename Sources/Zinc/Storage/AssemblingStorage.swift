@@ -45,3 +45,16 @@ public enum AssemblyResult: Equatable, Sendable {
     /// catalog says): the reason. Nothing was put; the file goes up whole instead.
     case mismatch(String)
 }
+
+/// A writer of a store that assembles files: the content written, complete, may be put
+/// together in the store from bytes it holds rather than uploaded, when a command writes
+/// into the store directly (see `StoreAssembly`).
+package protocol AssemblingWriter: StorageWriter {
+    /// The sizes the store's parts must keep to.
+    var assemblyLimits: AssemblyLimits { get }
+
+    /// Makes the file visible at ``StorageWriter/path`` as the store's `assemble` does,
+    /// from the content written (all of it: `plan.size` bytes), if `condition` holds. On
+    /// `.refused` or `.mismatch` the content is kept, to be committed whole.
+    func assemble(_ plan: AssemblyPlan, condition: WriteCondition) throws -> AssemblyResult
+}
