@@ -10,21 +10,8 @@ import ZincTestSupport
 /// building a missing archive there, send only what is new; the bucket's files are byte
 /// for byte those the same commands write in a local catalog; a service refusing part
 /// copies gets whole uploads; nothing is left behind. And the hour rule for abandoned
-/// uploads, on a clock the test moves.
-@Suite struct S3DirectAssemblyTests {
-    let server: MotoServer
-    let bucket: String
-    let dir: TemporaryDirectory
-
-    /// Incompressible, so stored raw, and larger than three of S3's smallest parts.
-    static let bigSize = 16 << 20
-
-    init() throws {
-        server = try MotoServer.shared()
-        bucket = try server.makeBucket()
-        dir = try TemporaryDirectory()
-    }
-
+/// uploads, on a clock the test moves. Of `S3AssemblyTests`, whose server and bucket they share.
+extension S3AssemblyTests {
     private var catalogURL: String { "s3://\(bucket)/cat" }
 
     /// Runs zinc on the bucket (through `proxy` when given) and on the local catalog
@@ -46,7 +33,7 @@ import ZincTestSupport
     }
 
     /// Version 1 of bundle B (a large file and 30 small ones) in both catalogs, `master` on it.
-    private func firstVersion() throws {
+    private func firstDirectVersion() throws {
         try both(["create_catalog", "--id", "com.example.direct", "--dest", "CAT"])
         try dir.write("src/big.bin", SampleContent.noise(Self.bigSize, seed: 51))
         for i in 0..<30 { try dir.write("src/lessons/\(i).json", SampleContent.text(2000 + i)) }
@@ -81,7 +68,7 @@ import ZincTestSupport
     }
 
     @Test func anImportAndUpdateDistroOnABucketAssembleFromItsBytesSendingOnlyWhatIsNew() throws {
-        try firstVersion()
+        try firstDirectVersion()
         try secondTree()
         let proxy = try S3Proxy(to: server.port)
         defer { proxy.stop() }
@@ -101,7 +88,7 @@ import ZincTestSupport
     }
 
     @Test func aServiceRefusingPartCopiesGetsWholeUploadsFromAnImportAndUpdateDistro() throws {
-        try firstVersion()
+        try firstDirectVersion()
         try secondTree()
         let proxy = try S3Proxy(to: server.port, refusesCopies: true)
         defer { proxy.stop() }
