@@ -197,23 +197,15 @@ final class CatalogVerifier: Sendable {
     /// bytes. Returns the layouts to check against the objects' bytes, each once.
     private func loadChunkLists(of manifests: [Manifest]) -> [ObjectKey: [ObjectChunks]] {
         var layouts = [ObjectKey: [ObjectChunks]]()
-        for manifest in manifests {
-            let path = VersionFiles(of: manifest).chunkList
-            guard let list = readReporting(path, { try catalog.readChunkList(bundle: manifest.bundle, version: manifest.version) })
-            else { continue }
-            let objects = Dictionary(manifest.files.values.map { ($0.object.digest, $0.object) }) { first, _ in first }
-            for (digest, layout) in list.objects.sorted(by: { $0.key < $1.key }) {
-                guard let object = objects[digest] else {
-                    report(path, "lists \(digest.hex), which the version does not have")
-                    continue
-                }
-                guard layout.fits(object) else {
-                    report(path, "the \(layout.format.rawValue) chunks of \(digest.hex) do not fit in its stored bytes")
-                    continue
-                }
-                let key = ObjectKey(digest: digest, format: layout.format)
-                if !(layouts[key]?.contains(layout) ?? false) { layouts[key, default: []].append(layout) }
+        walkObjectLists(
+            of: manifests, at: \.chunkList, read: { try catalog.readChunkList(bundle: $0.bundle, version: $0.version)?.objects }
+        ) { path, digest, layout, object in
+            guard layout.fits(object) else {
+                report(path, "the \(layout.format.rawValue) chunks of \(digest.hex) do not fit in its stored bytes")
+                return
             }
+            let key = ObjectKey(digest: digest, format: layout.format)
+            if !(layouts[key]?.contains(layout) ?? false) { layouts[key, default: []].append(layout) }
         }
         return layouts
     }

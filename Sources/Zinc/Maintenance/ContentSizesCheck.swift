@@ -6,26 +6,21 @@ extension CatalogVerifier {
     /// one (imported before sizes files) is no problem.
     func loadContentSizes(of manifests: [Manifest]) -> [SHA1.Digest: [Int64: String]] {
         var claims = [SHA1.Digest: [Int64: String]]()
-        for manifest in manifests {
-            let path = VersionFiles(of: manifest).contentSizes
-            guard let file = readReporting(path, { try catalog.readContentSizes(bundle: manifest.bundle, version: manifest.version) })
-            else { continue }
-            let objects = manifest.objectsByDigest(flavor: nil)
-            for (digest, size) in file.sizes.sorted(by: { $0.key < $1.key }) {
-                guard let object = objects[digest] else {
-                    report(path, "lists \(digest.hex), which the version does not have")
-                    continue
-                }
+        walkObjectLists(
+            of: manifests, at: \.contentSizes,
+            read: { try catalog.readContentSizes(bundle: $0.bundle, version: $0.version)?.sizes },
+            visit: { path, digest, size, object in
                 guard ContentSizes.needsEntry(object) else {
                     report(path, "lists \(digest.hex), which the version stores raw (its manifest gives its size)")
-                    continue
+                    return
                 }
                 if claims[digest]?[size] == nil { claims[digest, default: [:]][size] = path }
-            }
-            for digest in objects.keys.sorted() where ContentSizes.needsEntry(objects[digest]!) && file.sizes[digest] == nil {
-                report(path, "lacks the content size of \(digest.hex), which the version stores gzipped")
-            }
-        }
+            },
+            finish: { path, sizes, objects in
+                for digest in objects.keys.sorted() where ContentSizes.needsEntry(objects[digest]!) && sizes[digest] == nil {
+                    report(path, "lacks the content size of \(digest.hex), which the version stores gzipped")
+                }
+            })
         return claims
     }
 
