@@ -20,6 +20,10 @@
 ///
 /// These are claims a store checks as it assembles (the bytes of every part against the
 /// local file's), never trusted: a wrong one costs a whole upload, not a wrong file.
+///
+/// The source may be the destination's own catalog (`StoreAssembly`: a command writing
+/// into the store directly): its chunk lists, manifests and records are then read there,
+/// and the file being written is described by its writer rather than read.
 final class AssemblySources {
     private let catalog: Catalog
     private let index: CatalogIndex
