@@ -59,6 +59,16 @@ import ZincTestSupport
                 """)
     }
 
+    @Test func promoteRebuildsTheArchiveOfTheVersionItNamesWhenItIsMissing() throws {
+        for version in 1...2 { try importVersion(version) }
+        try zinc("update_distro", "--catalog", "cat", "--id", "B", "--name", "test", "--version", "2")
+        let built = try dir.read("cat/archives/B-2.tar")
+        try FileManager.default.removeItem(atPath: dir.path + "/cat/archives/B-2.tar")
+        try zinc("promote", "--catalog", "cat", "B", "test", "master")
+        #expect(try dir.read("cat/archives/B-2.tar") == built, "byte for byte the archive update_distro built")
+        #expect(try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path).status == 0)
+    }
+
     @Test func aClientSyncingMasterByItsArchiveGetsTheExactTree() throws {
         for version in 1...2 { try importVersion(version) }
         try zinc("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2")

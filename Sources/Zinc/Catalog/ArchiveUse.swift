@@ -17,6 +17,21 @@ extension CatalogIndex {
         }
         return pointed
     }
+
+    /// The versions that pointers set or moved from `before` name: a promotion names a
+    /// version another pointer named already, whose archive should exist but may not
+    /// (removed by hand, or a catalog written by another tool), and the pointer it moves
+    /// must not name a version without one.
+    func pointerTargets(changedFrom before: CatalogIndex) -> Set<BundleVersion> {
+        var targets = Set<BundleVersion>()
+        for (name, bundle) in bundles {
+            let earlier = before.bundles[name]?.distributions ?? [:]
+            for (distro, version) in bundle.distributions where earlier[distro] != version {
+                targets.insert(BundleVersion(bundle: name, version: version))
+            }
+        }
+        return targets
+    }
 }
 
 extension Catalog {
@@ -25,7 +40,7 @@ extension Catalog {
     private static let pointerAttempts = 16
 
     /// Changes distribution pointers by `change` (run on the index as it is, perhaps more
-    /// than once): first writes the archives of every version the change makes named,
+    /// than once): first writes the archives of every version a pointer it sets names,
     /// then swaps the index, only if the swap names no version whose archives were not
     /// written. Holds the import lock shared throughout, so that no `clean` removes an
     /// archive between its check and the swap. Returns `change`'s result from the swap.
@@ -41,7 +56,7 @@ extension Catalog {
                 // lagging index copies first (as every writing command does).
                 if (try? change(&planned)) == nil { planned = current }
                 let leaving = before.subtracting(planned.pointedVersions)
-                let named = planned.pointedVersions.subtracting(before).subtracting(ready)
+                let named = planned.pointerTargets(changedFrom: current).subtracting(ready)
                 // A change a signed catalog refuses writes nothing, archives and records included.
                 if !named.isEmpty || (recordsUse && !leaving.isEmpty) { try CommitSigning(catalog: self).checkUnsignedChangeAllowed() }
                 for item in named {
