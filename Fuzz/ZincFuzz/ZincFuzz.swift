@@ -125,6 +125,11 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         // Stored bytes of zeros: the first chunk fetched fails to inflate, and is refused.
         _ = try? description.rebuild(held: { _ in nil }) { _, range in [UInt8](repeating: 0, count: Int(range.count)) }
     },
+    "digest-list": { bytes in
+        _ = try? DigestList.parse(bytes, path: "digests/B-1.txt.gz")
+        // The same bytes as a description of a digest list's chunks.
+        _ = try? ManifestChunks.parse(bytes, path: "digests/B-1.chunks.json.gz", files: ["digests/B-1.txt.gz"])
+    },
     "chunk-inflate": { bytes in
         // The first two bytes give the content length the chunk must inflate to.
         guard bytes.count >= 2 else { return }
@@ -138,6 +143,7 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         let key = try! PublicKey(raw: [UInt8](repeating: 7, count: 32))
         _ = try? IndexSignature.verified(bytes, path: "catalog.json.sig", trusted: [key])
         _ = try? ManifestSignature.verified(bytes, path: "m.sig", trusted: [key])
+        _ = try? VersionSignature.verified(bytes, path: "v.sig", trusted: [key])
         _ = try? PublicKey.parse(bytes, path: "k.pub")
         _ = try? SigningKey.parse(pem: bytes, path: "k")
     },

@@ -75,6 +75,7 @@ struct GarbageCollector {
         for (tracked, version, spare) in current {
             let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
             keptManifests.insert(path)
+            keptManifests.insert(repo.digestListFile(tracked.catalog, bundle: tracked.bundle, version: version))
             guard downloads else { continue }
             let read = { try parsed[path] ?? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version) }
             // A spare whose manifest is gone is of no use: the next update builds afresh.

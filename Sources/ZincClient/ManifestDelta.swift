@@ -11,6 +11,8 @@ import Darwin
 /// the description (`ManifestChunks`) is fetched, the held manifest cut the same way,
 /// and the missing chunks' ranges of the chunk-deflated gzip fetched, adjacent ones
 /// merged, as few requests as the server allows (`SourceChain.download(_:ranges:to:parallel:)`).
+/// A signed version's digest list, chunk-deflated and described the same way, is brought
+/// to the new version by the same code (`DigestListFetcher`).
 ///
 /// The description is a hint: a missing, unreadable or wrong one, a chunk that does not
 /// inflate to its length and hash, or a whole whose SHA-256 is not the described one,
@@ -32,13 +34,22 @@ struct ManifestDelta {
 
     /// Version `version`'s manifest from `held`, the plain JSON of an earlier version's.
     func build(catalog: String, bundle: String, version: Int, held: [UInt8]) async -> Outcome {
-        let path = VersionFiles(bundle: bundle, version: version).manifestChunks
+        let files = VersionFiles(bundle: bundle, version: version)
+        return await build(
+            files.manifestChunks, files: [files.gzippedManifest, files.manifestChunksCopy], held: held,
+            part: "\(catalog).\(bundle)-\(version).manifest")
+    }
+
+    /// Another chunk-deflated document the same way (a version's digest list): from `held`
+    /// and the description at `path`, whose `file` must be one of `files`; the ranges
+    /// fetched are kept in a part file named from `part`.
+    func build(_ path: String, files: [String], held: [UInt8], part name: String) async -> Outcome {
         guard let hint = await chain.fetchHint(path, limit: limit) else { return .fallBack(reason: nil) }
         let description: ManifestChunks
-        do { description = try ManifestChunks.parse(hint.bytes, path: hint.url, bundle: bundle, version: version) } catch {
+        do { description = try ManifestChunks.parse(hint.bytes, path: hint.url, files: files) } catch {
             return .fallBack(reason: "\(error)")
         }
-        guard description.size <= limit else { return .fallBack(reason: "\(path) describes a manifest above \(limit) bytes") }
+        guard description.size <= limit else { return .fallBack(reason: "\(path) describes a document above \(limit) bytes") }
         // The held manifest's chunks, by name, at their offsets in it.
         var splitter = ChunkSplitter(ManifestChunks.scheme)
         held.withUnsafeBytes { splitter.update($0) }
@@ -51,7 +62,7 @@ struct ManifestDelta {
         let ranges = description.layout.missingRanges { heldAt[$0] != nil }.ranges
         let total = ranges.reduce(Int64(0)) { $0 + ($1.upperBound - $1.lowerBound) }
         guard total <= limit else { return .fallBack(reason: "\(path) asks for \(total) bytes, above \(limit)") }
-        let part = repo.temporaryFolder + "/\(catalog).\(bundle)-\(version).manifest.\(ChunkedObjectFetcher.name(of: ranges)).part"
+        let part = repo.temporaryFolder + "/\(name).\(ChunkedObjectFetcher.name(of: ranges)).part"
         do {
             try await chain.download(description.file, ranges: ranges, to: part, parallel: parallel)
         } catch let error as ClientError {

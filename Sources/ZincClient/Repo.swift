@@ -93,6 +93,10 @@ public struct Repo: Sendable {
     func manifestFile(_ catalogID: String, bundle: String, version: Int) -> String {
         "\(manifestsFolder)/\(catalogID)/\(bundle)-\(version).json"
     }
+    /// The digest list (`DigestList`) of a version whose version signature was checked, beside its manifest.
+    func digestListFile(_ catalogID: String, bundle: String, version: Int) -> String {
+        "\(manifestsFolder)/\(catalogID)/\(bundle)-\(version).digests"
+    }
     func objectFile(_ sha: String) -> String { "\(objectsFolder)/\(sha)" }
     func chunkRecordFile(_ sha: String) -> String { "\(chunksFolder)/\(sha)" }
 

@@ -96,7 +96,16 @@ struct SignatureChecks {
 
     /// The signature of a manifest (whose plain JSON is `bytes`) by the first trusted key
     /// that signed it, checked to cover it: the SHA-256 its objects' content must have.
-    func checkManifest(_ manifest: Manifest, bytes: [UInt8]) async throws -> [SHA1.Digest: SHA256.Digest] {
+    /// With `digests`, a version signature and the digest list it covers come first
+    /// (kilobytes per update where the manifest signature costs 113 bytes per object);
+    /// without them, or with anything wrong with them (`fallBack` is told what), the
+    /// manifest signature, as a catalog signed before version signatures has.
+    func checkManifest(
+        _ manifest: Manifest, bytes: [UInt8], digests: DigestListFetcher? = nil, fallBack: (String) -> Void = { _ in }
+    ) async throws -> [SHA1.Digest: SHA256.Digest] {
+        if let digests, let objects = try await versionSigned(manifest, bytes: bytes, digests: digests, fallBack: fallBack) {
+            return objects
+        }
         for key in keys {
             let path = ManifestSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
             guard case .fetched(let signatureBytes, let url, _) = try await fetch(path, limit: ManifestSignature.sizeLimit) else {
@@ -112,6 +121,29 @@ struct SignatureChecks {
         throw ClientError.untrusted(
             catalog: catalog, file: manifest.path,
             reason: "no signature by a trusted key (key ids \(keys.map(\.id).joined(separator: ", "))): the manifest is not signed")
+    }
+
+    /// The objects the first trusted key's version signature signs, once it is checked to
+    /// cover the manifest; nil when there is none, or it or its list is refused.
+    private func versionSigned(
+        _ manifest: Manifest, bytes: [UInt8], digests: DigestListFetcher, fallBack: (String) -> Void
+    ) async throws -> [SHA1.Digest: SHA256.Digest]? {
+        for key in keys {
+            let path = VersionSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
+            guard case .fetched(let signatureBytes, let url, _) = try await fetch(path, limit: VersionSignature.sizeLimit) else {
+                continue
+            }
+            let file = catalogFileURL(url, path)
+            do {
+                let signature = try VersionSignature.verified(signatureBytes, path: file, trusted: keys)
+                try signature.check(covers: manifest, bytes: bytes, path: file)
+                return try await digests.objects(signedBy: signature, for: manifest, fallBack: fallBack)
+            } catch let error as ZincError {
+                fallBack("\(error)")
+                return nil
+            }
+        }
+        return nil
     }
 
     private enum Document {

@@ -7,14 +7,18 @@ package enum CachePolicy {
     private static let indexFiles: Set<String> = ["catalog.json", "catalog.json.gz", "index.json", "index.json.gz"]
     /// Files below these folders are content-addressed or versioned and never rewritten, so
     /// caches may keep them forever. The index that points at them is what changes.
-    private static let immutableFolders: Set<String> = ["manifests", "objects", "archives", "chunks", "sizes", "manifest-chunks"]
+    private static let immutableFolders: Set<String> = [
+        "manifests", "objects", "archives", "chunks", "sizes", "manifest-chunks", "digests",
+    ]
 
     package static func cacheControl(catalogPath: [String]) -> String {
         if catalogPath.count == 1 && indexFiles.contains(catalogPath[0]) { return shortLived }
         if catalogPath.count > 1 && immutableFolders.contains(catalogPath[0]) { return immutable }
-        // A manifest's signatures never change either (each key writes its own file); the
-        // index signature (`signatures/catalog.json.sig`) changes with the index.
-        if catalogPath.count > 2 && catalogPath[0] == "signatures" && catalogPath[1] == "manifests" { return immutable }
+        // A manifest's and a version's signatures never change either (each key writes its
+        // own file); the index signature (`signatures/catalog.json.sig`) changes with the index.
+        if catalogPath.count > 2 && catalogPath[0] == "signatures" && ["manifests", "versions"].contains(catalogPath[1]) {
+            return immutable
+        }
         return shortLived
     }
 

@@ -12,7 +12,7 @@ import ZincTestSupport
     /// Bundle `B` of 3,000 small files at version 1 and, one file changed, at version 2,
     /// which `master` points at; a repo synced to version 1 from a server of the catalog.
     /// With `signed`, the catalog is signed with key `k`, which the repo trusts.
-    private static func updateOfOneFile(in dir: TemporaryDirectory, signed: Bool = false) throws -> ServeProcess {
+    static func updateOfOneFile(in dir: TemporaryDirectory, signed: Bool = false) throws -> ServeProcess {
         let sign = signed ? ["--sign-key", "k"] : []
         if signed { try CLI.zinc(["keygen", "--out", "k"], in: dir) }
         for i in 0..<3000 { try dir.write("src/level-\(i / 100)/item-\(i).txt", "item \(i) of the game") }
@@ -55,7 +55,7 @@ import ZincTestSupport
 
     /// The bytes of bundle B's sync to version 2, which must have built exactly `src`,
     /// and the manifest it keeps exactly the catalog's.
-    private static func syncToVersion2(_ dir: TemporaryDirectory) throws -> [String: Any] {
+    static func syncToVersion2(_ dir: TemporaryDirectory) throws -> [String: Any] {
         let bundle = try CLI.firstBundle(CLI.syncJSON(dir))
         #expect(bundle["version"] as? Int == 2 && bundle["outcome"] as? String == "updated", "\(bundle)")
         #expect(try CLI.sameFiles(dir, "src", "repo/bundles/com.example.game.B-2"))

@@ -116,7 +116,8 @@ import ZincTestSupport
     @Test func everyChangeIsSignedAndVerifies() throws {
         let server = try signedCatalogSynced()
         _ = server
-        #expect(dir.files(under: "cat/signatures") == ["catalog.json.sig", "manifests/B-1.json.\(try signingKey().publicKey.id).sig"])
+        let id = try signingKey().publicKey.id
+        #expect(dir.files(under: "cat/signatures") == ["catalog.json.sig", "manifests/B-1.json.\(id).sig", "versions/B-1.\(id).sig"])
         let signature = try IndexSignature.verified(
             dir.read("cat/signatures/catalog.json.sig"), path: "sig",
             trusted: [signingKey().publicKey])
@@ -204,7 +205,8 @@ import ZincTestSupport
         try zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--version", "1", "--sign-key", "k"])
         try zinc(["clean", "--catalog", "cat", "--force", "--grace", "0"])
         let id = try signingKey().publicKey.id
-        #expect(dir.files(under: "cat/signatures") == ["catalog.json.sig", "manifests/B-2.json.\(id).sig"])
+        #expect(dir.files(under: "cat/signatures") == ["catalog.json.sig", "manifests/B-2.json.\(id).sig", "versions/B-2.\(id).sig"])
+        #expect(dir.files(under: "cat/digests") == ["B-2.chunks.json.gz", "B-2.txt.gz"])
         #expect(try zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"]).hasSuffix("no problems\n"))
     }
 
@@ -270,6 +272,15 @@ import ZincTestSupport
         let other = SHA256.digest(Array("not the content".utf8))
         signature.objects[added.digest] = other
         try dir.write(path, signature.encoded(signedBy: key))
+        // And the version signature, which clients read first, through the digest list it covers.
+        let list = DigestList(objects: signature.objects).encoded()
+        let (gzipped, description) = try ManifestChunks.deflated(list, file: "digests/B-2.txt.gz")
+        try dir.write("cat/digests/B-2.txt.gz", gzipped)
+        try dir.write("cat/digests/B-2.chunks.json.gz", GzipCompressor.compress(description.encoded()))
+        let versionPath = "cat/signatures/versions/B-2.\(key.publicKey.id).sig"
+        var version = try VersionSignature.parseUnverified(dir.read(versionPath), path: versionPath)
+        version.digestsSHA256 = SHA256.digest(list)
+        try dir.write(versionPath, version.encoded(signedBy: key))
         for strategy in ["objects", "lmfo"] {
             let output = try zincFails(["sync", "--repo", "repo", "--strategy", strategy])
             #expect(

@@ -25,7 +25,10 @@ import ZincTestSupport
         try zinc(["update_distro", "--catalog", catalog, "--id", "B", "--name", "master", "--version", "1", "--sign-key", "k"])
         let id = try PublicKey.load(path: dir.at("k.pub")).id
         let keys = try server.keys(bucket: bucket, prefix: "cat").filter { $0.hasPrefix("cat/signatures/") }
-        #expect(keys == ["cat/signatures/catalog.json.sig", "cat/signatures/manifests/B-1.json.\(id).sig"])
+        #expect(
+            keys == [
+                "cat/signatures/catalog.json.sig", "cat/signatures/manifests/B-1.json.\(id).sig", "cat/signatures/versions/B-1.\(id).sig",
+            ])
         let signature = try IndexSignature.verified(
             try #require(try server.object(bucket: bucket, key: "cat/signatures/catalog.json.sig")),
             path: "sig", trusted: [PublicKey.load(path: dir.at("k.pub"))])

@@ -10,6 +10,7 @@ import Zinc
             files.documents == [
                 "manifests/Level-x-3.json", "manifests/Level-x-3.json.gz", "chunks/Level-x-3.json.gz", "sizes/Level-x-3.json.gz",
                 "lmfo/Level-x-3.json", "manifest-chunks/Level-x-3.json.gz", "manifest-chunks/Level-x-3.manifest.json.gz",
+                "digests/Level-x-3.txt.gz", "digests/Level-x-3.chunks.json.gz",
             ])
         #expect(files.all(archiveScopes: [nil, "phone"]) == files.documents + ["archives/Level-x-3.tar", "archives/Level-x-3~phone.tar"])
     }

@@ -121,6 +121,19 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// The description of a version's digest list's chunks (`DigestList`), nil when it has none.
+    func readDigestListChunks(bundle: String, version: Int) throws -> ManifestChunks? {
+        let files = VersionFiles(bundle: bundle, version: version)
+        return try readGzippedDocument(files.digestListChunks) { json, location in
+            try ManifestChunks.parse(json, path: location, files: [files.digestList])
+        }
+    }
+
+    /// A version's plain digest list (`DigestList`), nil when it has none.
+    func readDigestList(bundle: String, version: Int) throws -> [UInt8]? {
+        try readGzippedDocument(VersionFiles(bundle: bundle, version: version).digestList) { plain, _ in plain }
+    }
+
     /// A version's chunk list for pricing: none when it has none or it cannot be read
     /// (clients then fetch whole objects too).
     func chunkList(of manifest: Manifest) -> ChunkList? {

@@ -2,8 +2,10 @@
 /// it, what a failed import, `delete_bundle` and `clean` remove, what an import counts as
 /// written. A new kind of version file is added here, and every operation follows.
 ///
-/// The manifest's signatures are not among them: they are written by `sign` and named by
-/// key (`ManifestSignature`), and go with the manifest they sign.
+/// The manifest's and version's signatures are not among them: they are written by `sign`
+/// and named by key (`ManifestSignature`, `VersionSignature`), and go with the manifest
+/// they sign. The digest list a version signature covers is among them: it is the same
+/// for every key.
 public struct VersionFiles: Equatable, Sendable {
     public let bundle: String
     public let version: Int
@@ -39,14 +41,20 @@ public struct VersionFiles: Equatable, Sendable {
     /// written before `manifestChunks` were.
     public var manifestChunksCopy: String { ManifestChunks.copyPath(bundle: bundle, version: version) }
 
+    /// `digests/B-V.txt.gz`, the SHA-256 of its objects' content that version signatures cover (see `DigestList`).
+    public var digestList: String { DigestList.path(bundle: bundle, version: version) }
+
+    /// `digests/B-V.chunks.json.gz`, where the chunks of its digest list are.
+    public var digestListChunks: String { DigestList.chunksPath(bundle: bundle, version: version) }
+
     /// The archive of every file (`nil`) or of one flavor.
     public func archive(_ flavor: String?) -> String { Catalog.archivePath(bundle: bundle, version: version, flavor: flavor) }
 
     /// The files besides the archives: the manifest in both forms, the chunk list, the
-    /// sizes file, the LMFO record and the manifest's chunk description (with its copy, for
-    /// an older one).
+    /// sizes file, the LMFO record, the manifest's chunk description (with its copy, for
+    /// an older one) and, in a signed catalog, the digest list and its description.
     public var documents: [String] {
-        [manifest, gzippedManifest, chunkList, contentSizes, lmfoRecord, manifestChunks, manifestChunksCopy]
+        [manifest, gzippedManifest, chunkList, contentSizes, lmfoRecord, manifestChunks, manifestChunksCopy, digestList, digestListChunks]
     }
 
     /// The documents and the archives of `archiveScopes` (nil: every file).

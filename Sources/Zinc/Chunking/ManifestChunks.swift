@@ -73,13 +73,20 @@ public struct ManifestChunks: Equatable, Sendable {
     /// overflow or differ from `size`, and a `file` other than the two this version's may
     /// name. Whether the chunks fit in the stored file is for its reader to check.
     public static func parse(_ bytes: [UInt8], path: String, bundle: String, version: Int) throws -> ManifestChunks {
+        try parse(
+            bytes, path: path,
+            files: [VersionFiles(bundle: bundle, version: version).gzippedManifest, copyPath(bundle: bundle, version: version)])
+    }
+
+    /// Parses a description of the same kind of another chunk-deflated document (a
+    /// version's digest list, `DigestList`) whose `file` may only be one of `names`.
+    public static func parse(_ bytes: [UInt8], path: String, files names: [String]) throws -> ManifestChunks {
         func damaged(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         guard let root = (try? JSONValue.parse(bytes))?.objectValue else { throw damaged("not a JSON object") }
         guard root["format"]?.intValue == Int64(formatVersion) else {
             throw damaged("not a manifest chunk description of format \(formatVersion)")
         }
         guard root["chunking"]?.stringValue == scheme.name else { throw damaged("its chunks are not cut by \(scheme.name)") }
-        let names = [VersionFiles(bundle: bundle, version: version).gzippedManifest, copyPath(bundle: bundle, version: version)]
         guard let file = root["file"]?.stringValue, names.contains(file) else {
             throw damaged("'file' is not \(names.joined(separator: " or "))")
         }
@@ -102,6 +109,18 @@ public struct ManifestChunks: Equatable, Sendable {
         }
         guard description.size == size else { throw damaged("its chunks add up to \(description.size) bytes, not its size \(size)") }
         return description
+    }
+
+    /// `plain` chunk-deflated as a manifest is (`ChunkDeflater`), and the description of
+    /// the result stored as `file`: what `add_manifest_chunks` writes for an older
+    /// manifest, and a signer for a version's digest list.
+    public static func deflated(_ plain: [UInt8], file: String) throws -> (gzipped: [UInt8], description: ManifestChunks) {
+        var gzipped = [UInt8]()
+        let deflater = try ChunkDeflater(scheme) { gzipped.append(contentsOf: $0) }
+        try plain.withUnsafeBytes { try deflater.update($0) }
+        try deflater.finish()
+        // The chunker's lengths are within its scheme: the description always forms.
+        return (gzipped, ManifestChunks(file: file, chunks: deflater.chunks, sha256: SHA256.digest(plain))!)
     }
 
     /// Whether the chunks fit in a stored file of `storedSize` bytes: at least an end

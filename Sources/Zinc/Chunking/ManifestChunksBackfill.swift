@@ -38,14 +38,8 @@ public struct ManifestChunksBackfill: Sendable {
                     guard let plain = try storage.read(files.manifest) else {
                         throw ZincError.integrity(path: storage.location + "/" + files.manifest, reason: "missing (run verify)")
                     }
-                    var copy = [UInt8]()
-                    let deflater = try ChunkDeflater(ManifestChunks.scheme) { copy.append(contentsOf: $0) }
-                    try plain.withUnsafeBytes { try deflater.update($0) }
-                    try deflater.finish()
+                    let (copy, description) = try ManifestChunks.deflated(plain, file: files.manifestChunksCopy)
                     report.bytesRead += Int64(plain.count)
-                    // Its lengths are the chunker's, within the scheme.
-                    let description = ManifestChunks(
-                        file: files.manifestChunksCopy, chunks: deflater.chunks, sha256: SHA256.digest(plain))!
                     // The copy, durable before the description that names it. A copy there
                     // already (a run stopped between the two) holds the same bytes.
                     if try storage.write(copy, to: files.manifestChunksCopy, .ifAbsent) == .written {

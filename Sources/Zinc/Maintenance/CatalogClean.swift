@@ -130,13 +130,14 @@ public struct CatalogClean: Sendable {
         // Writers commit objects, then archives, chunk lists and sizes files, then manifests;
         // removing in reverse means no remaining file ever refers to one already gone.
         var unreferenced = [String]()
-        // A manifest's signatures go with it (before it: they are written after it).
+        // A manifest's signatures go with it (before it: they are written after it), and
+        // a digest list after the version signatures that cover it.
         for folder in [
-            ManifestSignature.folder, LMFORecord.folder, "manifests", ManifestChunks.folder, ChunkList.folder, ContentSizes.folder,
-            "archives", "objects",
+            VersionSignature.folder, ManifestSignature.folder, DigestList.folder, LMFORecord.folder, "manifests", ManifestChunks.folder,
+            ChunkList.folder, ContentSizes.folder, "archives", "objects",
         ] {
             unreferenced += try storage.list(folder).filter { path in
-                !referenced.contains(ManifestSignature.manifestPath(ofSignature: path) ?? path) && !keeping.contains(path)
+                !referenced.contains(SignedManifest.path(ofSignature: path) ?? path) && !keeping.contains(path)
             }
         }
         // An object leaves the index with the last retired manifest that names it (it
@@ -159,7 +160,7 @@ public struct CatalogClean: Sendable {
         }
         // A signature without a record of its own left the index with its manifest.
         for path in unreferenced where leftAt[path] == nil {
-            guard let manifest = ManifestSignature.manifestPath(ofSignature: path), let time = leftAt[manifest] else { continue }
+            guard let manifest = SignedManifest.path(ofSignature: path), let time = leftAt[manifest] else { continue }
             leftAt[path] = time
             knownNeverListed[path] = knownNeverListed[manifest]
             if timeRecorded.contains(manifest) { timeRecorded.insert(path) }

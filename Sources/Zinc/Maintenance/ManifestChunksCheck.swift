@@ -9,14 +9,26 @@ struct ManifestChunksCheck {
     /// when there, which a description written at import names.
     func problems(bundle: String, version: Int, plain: [UInt8], gzipped: [UInt8]?) -> [VerificationReport.Problem] {
         let files = VersionFiles(bundle: bundle, version: version)
-        let storage = catalog.storage
-        func problem(_ text: String, at path: String = files.manifestChunks) -> [VerificationReport.Problem] {
+        return problems(at: files.manifestChunks, of: files.manifest, plain: plain) {
+            try catalog.readManifestChunks(bundle: bundle, version: version)
+        } stored: { file in
+            file == files.gzippedManifest ? gzipped : try catalog.storage.read(file)
+        }
+    }
+
+    /// The same checks of the description at `path` (`read` gives it, nil when there is
+    /// none) of another chunk-deflated document, whose plain bytes are `plain` (`name`
+    /// in messages); `stored` gives the file the description names.
+    func problems(
+        at path: String, of name: String, plain: [UInt8], read: () throws -> ManifestChunks?,
+        stored: (String) throws -> [UInt8]?
+    ) -> [VerificationReport.Problem] {
+        func problem(_ text: String) -> [VerificationReport.Problem] {
             [VerificationReport.Problem(path: path, problem: text)]
         }
         do {
-            guard let description = try catalog.readManifestChunks(bundle: bundle, version: version) else { return [] }
-            let named = description.file == files.gzippedManifest ? gzipped : try storage.read(description.file)
-            guard let stored = named else { return problem("names \(description.file), which is missing") }
+            guard let description = try read() else { return [] }
+            guard let stored = try stored(description.file) else { return problem("names \(description.file), which is missing") }
             guard description.fits(storedSize: Int64(stored.count)) else {
                 return problem("its chunks do not fit in the \(stored.count) bytes of \(description.file)")
             }
@@ -24,7 +36,7 @@ struct ManifestChunksCheck {
                 Array(stored[Int(range.lowerBound)..<Int(range.upperBound)])
             }
             guard plain == rebuilt else {
-                return problem("its chunks of \(description.file) do not make \(files.manifest)")
+                return problem("its chunks of \(description.file) do not make \(name)")
             }
             return []
         } catch let mismatch as ManifestChunks.Mismatch {

@@ -26,7 +26,7 @@ extension PruneReport {
         performed: Bool
     ) {
         let wouldFree = (clean.files + clean.waiting).filter { file in
-            freed.contains(ManifestSignature.manifestPath(ofSignature: file.path) ?? file.path)
+            freed.contains(SignedManifest.path(ofSignature: file.path) ?? file.path)
         }
         self.init(
             deletions: deletions, keptReferenced: keptReferenced, clean: clean, wouldFree: wouldFree, performed: performed)

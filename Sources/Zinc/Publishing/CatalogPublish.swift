@@ -265,15 +265,15 @@ public struct CatalogPublish: Sendable {
         return paths.filter { path in
             dropped.contains { version in version.documents.contains(path) || version.isArchive(path) }
                 || unpointed.contains { $0.isArchive(path) }
-                || ManifestSignature.manifestPath(ofSignature: path).map(manifests.contains) == true
+                || SignedManifest.path(ofSignature: path).map(manifests.contains) == true
         }.sorted()
     }
 
     /// The folders whose files are named for their content or version and never change,
     /// in upload order. The rest, the index signature among it, follows them.
     private static let catalogFolders = [
-        "objects", "archives", ChunkList.folder, ContentSizes.folder, LMFORecord.folder, ManifestChunks.folder, "manifests",
-        ManifestSignature.folder,
+        "objects", "archives", ChunkList.folder, ContentSizes.folder, LMFORecord.folder, ManifestChunks.folder, DigestList.folder,
+        "manifests", ManifestSignature.folder, VersionSignature.folder,
     ]
 
     /// Whether a file is catalog content to copy: not the index (written last, on its

@@ -37,13 +37,7 @@ public struct ManifestSignature: Equatable, Sendable {
     /// The manifest a signature file's path names (`manifests/B-V.json`); nil for a path
     /// that is not a manifest signature's.
     public static func manifestPath(ofSignature path: String) -> String? {
-        guard path.hasPrefix(folder + "/"), path.hasSuffix(".sig") else { return nil }
-        let name = path.dropFirst(folder.count + 1).dropLast(".sig".count)
-        guard name.count > 17, let dot = name.lastIndex(of: "."), Hex.decode(name[name.index(after: dot)...], count: 8) != nil else {
-            return nil
-        }
-        let manifest = name[..<dot]
-        guard manifest.hasSuffix(".json"), !manifest.contains("/") else { return nil }
+        guard let manifest = SignedManifest.signedName(path, in: folder), manifest.hasSuffix(".json") else { return nil }
         return "manifests/" + manifest
     }
 
@@ -66,13 +60,7 @@ public struct ManifestSignature: Equatable, Sendable {
     static func parse(_ bytes: [UInt8], path: String) throws -> (ManifestSignature, SignatureFile) {
         let file = try SignatureFile.parse(bytes, path: path, kind: kind, limit: sizeLimit)
         var fields = SignatureFields(file, path: path)
-        let catalog = try fields.text("catalog")
-        let bundle = try fields.text("bundle")
-        try Names.checked(in: path) {
-            try Names.validateCatalogID(catalog)
-            try Names.validateBundleName(bundle)
-        }
-        let version = Int(try fields.number("version", in: 1...Int64(Int32.max)))
+        let (catalog, bundle, version) = try fields.signedVersion()
         let manifestSHA256 = try fields.sha256("sha")
         let count = try fields.number("objects", in: 0...Int64(sizeLimit / 100))
         // Never more room than the file has lines: the count is the sender's word.
@@ -104,18 +92,8 @@ public struct ManifestSignature: Equatable, Sendable {
     /// Checks that this signature covers `manifest`, whose JSON is `bytes`: the same
     /// version, the same bytes, and exactly its objects.
     public func check(covers manifest: Manifest, bytes: [UInt8], path: String) throws {
-        func bad(_ reason: String) -> ZincError { .signature(path: path, reason: reason) }
-        guard catalog == manifest.catalog, bundle == manifest.bundle, version == manifest.version else {
-            throw bad(
-                "the signature is for \(catalog) \(bundle)-\(version), not \(manifest.catalog) \(manifest.bundle)-\(manifest.version)")
-        }
-        let digest = SHA256.digest(bytes)
-        guard digest == manifestSHA256 else {
-            throw bad("its SHA-256 is \(digest), but the signature covers \(manifestSHA256) (tampered)")
-        }
-        let named = Set(manifest.files.values.map(\.object.digest))
-        guard named.count == objects.count, named.allSatisfy({ objects[$0] != nil }) else {
-            throw bad("the signature lists other objects than the manifest names")
-        }
+        try SignedManifest.check(
+            catalog: catalog, bundle: bundle, version: version, sha256: manifestSHA256, covers: manifest, bytes: bytes, path: path)
+        try SignedManifest.check(objects, areObjectsOf: manifest, path: path)
     }
 }

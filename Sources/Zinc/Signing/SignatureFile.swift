@@ -127,6 +127,18 @@ struct SignatureFields {
         return number
     }
 
+    /// The `catalog`, `bundle` and `version` fields a manifest's and a version's signature
+    /// start with, the names checked.
+    mutating func signedVersion() throws -> (catalog: String, bundle: String, version: Int) {
+        let catalog = try text("catalog")
+        let bundle = try text("bundle")
+        try Names.checked(in: path) {
+            try Names.validateCatalogID(catalog)
+            try Names.validateBundleName(bundle)
+        }
+        return (catalog, bundle, Int(try number("version", in: 1...Int64(Int32.max))))
+    }
+
     mutating func sha256(_ name: String) throws -> SHA256.Digest {
         let value = try text(name)
         guard let digest = SHA256.Digest(hex: value) else { throw bad("'\(name)' must be 64 lowercase hex digits") }

@@ -16,16 +16,53 @@ extension CatalogVerifier {
                     continue
                 }
                 let signature = try ManifestSignature.verified(bytes, path: path, trusted: trustedKeys)
-                try signature.check(
-                    covers: manifest, bytes: try catalog.manifestBytes(bundle: manifest.bundle, version: manifest.version).bytes,
-                    path: manifest.path)
+                let plain = try catalog.manifestBytes(bundle: manifest.bundle, version: manifest.version).bytes
+                try signature.check(covers: manifest, bytes: plain, path: manifest.path)
                 for (sha1, sha256) in signature.objects {
                     if let other = recordSignedContent(sha256, of: sha1), other != sha256 {
                         report(path, "records SHA-256 \(sha256) for object \(sha1), another signature records \(other)")
                     }
                 }
+                checkVersionSignatures(of: manifest, plain: plain, objects: signature.objects)
             } catch {
                 report(candidates.first ?? manifest.path, Self.describe(error))
+            }
+        }
+    }
+
+    /// The version signatures by trusted keys (none in a catalog signed before them): each
+    /// covers the manifest and a digest list holding exactly `objects`, the manifest
+    /// signature's, whose chunk description makes it.
+    private func checkVersionSignatures(of manifest: Manifest, plain: [UInt8], objects: [SHA1.Digest: SHA256.Digest]) {
+        let files = VersionFiles(of: manifest)
+        for key in trustedKeys {
+            let path = VersionSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
+            let signature: VersionSignature
+            do {
+                guard let bytes = try catalog.storage.read(path) else { continue }
+                signature = try VersionSignature.verified(bytes, path: path, trusted: trustedKeys)
+                try signature.check(covers: manifest, bytes: plain, path: manifest.path)
+            } catch {
+                report(path, Self.describe(error))
+                continue
+            }
+            do {
+                guard let list = try catalog.readDigestList(bundle: manifest.bundle, version: manifest.version) else {
+                    report(files.digestList, "missing, though \(path) covers it")
+                    continue
+                }
+                guard try signature.objects(of: list, for: manifest, path: files.digestList) == objects else {
+                    report(files.digestList, "records other SHA-256s than the manifest signature")
+                    continue
+                }
+                record(
+                    ManifestChunksCheck(catalog: catalog).problems(at: files.digestListChunks, of: files.digestList, plain: list) {
+                        try catalog.readDigestListChunks(bundle: manifest.bundle, version: manifest.version)
+                    } stored: {
+                        try catalog.storage.read($0)
+                    })
+            } catch {
+                report(files.digestList, Self.describe(error))
             }
         }
     }

@@ -9,10 +9,11 @@ struct SignatureWriter {
 
     // MARK: Manifests
 
-    /// Writes the signature of one manifest by `signer`'s key unless a valid one is
-    /// there (a damaged one is replaced). `known` holds content digests already computed
-    /// (or read from signatures of earlier versions) and receives this version's.
-    /// Returns whether it wrote one.
+    /// Writes the signatures of one version by `signer`'s key unless valid ones are there
+    /// (a damaged one is replaced): the manifest signature, then the digest list and its
+    /// chunk description, durable before the version signature that covers them.
+    /// `known` holds content digests already computed (or read from signatures of earlier
+    /// versions) and receives this version's. Returns whether it wrote any.
     func signManifest(bundle: String, version: Int, known: inout [SHA1.Digest: SHA256.Digest]) throws -> Bool {
         let key = signer.key.publicKey
         let path = ManifestSignature.path(bundle: bundle, version: version, keyID: key.id)
@@ -23,7 +24,7 @@ struct SignatureWriter {
             (try? signature.check(covers: manifest, bytes: bytes, path: path)) != nil
         {
             known.merge(signature.objects) { first, _ in first }
-            return false
+            return try signVersion(of: signature)
         }
         let objects = Array(Set(manifest.files.values.map(\.object)))
         let missing = objects.filter { known[$0.digest] == nil }
@@ -34,7 +35,44 @@ struct SignatureWriter {
             manifestSHA256: SHA256.digest(bytes),
             objects: Dictionary(uniqueKeysWithValues: Set(objects.map(\.digest)).map { ($0, known[$0]!) }))
         try storage.write(signature.encoded(signedBy: signer.key), to: path)
+        _ = try signVersion(of: signature)
         return true
+    }
+
+    /// Writes the digest list of the version `manifest` signs, with its description, and
+    /// the version signature covering it by `signer`'s key, each unless already there as
+    /// it would be written. Returns whether it wrote the signature.
+    private func signVersion(of manifest: ManifestSignature) throws -> Bool {
+        let key = signer.key.publicKey
+        let files = VersionFiles(bundle: manifest.bundle, version: manifest.version)
+        let list = DigestList(objects: manifest.objects).encoded()
+        let (gzipped, description) = try ManifestChunks.deflated(list, file: files.digestList)
+        let described = GzipCompressor.compress(description.encoded())
+        var wrote = false
+        for (bytes, path) in [(gzipped, files.digestList), (described, files.digestListChunks)] {
+            guard try storage.read(path) != bytes else { continue }
+            try storage.write(bytes, to: path)
+            wrote = true
+        }
+        if wrote { try storage.flush() }
+        let signature = VersionSignature(
+            catalog: manifest.catalog, bundle: manifest.bundle, version: manifest.version, manifestSHA256: manifest.manifestSHA256,
+            objects: manifest.objects.count, digestsSHA256: description.sha256)
+        let path = VersionSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
+        if let existing = try storage.read(path),
+            (try? VersionSignature.verified(existing, path: path, trusted: [key])) == signatureByKey(signature)
+        {
+            return false
+        }
+        try storage.write(signature.encoded(signedBy: signer.key), to: path)
+        return true
+    }
+
+    /// `signature` as `verified` returns it once signed by `signer`'s key.
+    private func signatureByKey(_ signature: VersionSignature) -> VersionSignature {
+        var signed = signature
+        signed.keyID = signer.key.publicKey.id
+        return signed
     }
 
     /// The content digests the key's signature of the newest version below `version`

@@ -1,0 +1,10 @@
+zinc-signature 1
+kind version
+catalog com.ex
+bundle B
+version 1
+sha be22f62fd18f2d594c05e54db023f994e80b35887fe27303be1891470ecbff57
+objects 2
+digests 14b87127f352f44b61d3e76bdcb2784b60bb7c90c0c79badd52712ed1de7fcfe
+key 4bb06f8e4e3a7715
+signature 8ed21ab2c69c4fe0f10f95b7f4abc189c500cf2c1326053f7158c228c63ce0db31fec1bd251e4412ea0031bfd2eb4f89a9a5a82a570fa8f8374b113549591b09

@@ -1,0 +1,147 @@
+/// `signatures/versions/B-V.KEYID.sig`: the publisher's signature of one version, a few
+/// hundred bytes whatever the version holds.
+///
+/// It covers what a manifest signature (`ManifestSignature`) covers, the SHA-256 of the
+/// plain manifest JSON and of each object's content, the latter through the SHA-256 of
+/// the version's digest list (`DigestList`), which a client holding an earlier version's
+/// list fetches as a delta. A client that finds it uses it; one that does not (an older
+/// catalog, an older client) uses the manifest signature, which is still written beside
+/// it, unchanged. Like manifests, it never changes, and each key writes its own.
+public struct VersionSignature: Equatable, Sendable {
+    public static let folder = "signatures/versions"
+    static let kind = "version"
+    /// Far more than the file's few lines need.
+    public static let sizeLimit = 4096
+
+    public var catalog: String
+    public var bundle: String
+    public var version: Int
+    public var manifestSHA256: SHA256.Digest
+    /// How many objects the digest list holds.
+    public var objects: Int
+    /// The SHA-256 of the plain digest list.
+    public var digestsSHA256: SHA256.Digest
+    /// The key that signed it; set by `parse`.
+    public var keyID = ""
+
+    public init(
+        catalog: String, bundle: String, version: Int, manifestSHA256: SHA256.Digest, objects: Int, digestsSHA256: SHA256.Digest
+    ) {
+        self.catalog = catalog
+        self.bundle = bundle
+        self.version = version
+        self.manifestSHA256 = manifestSHA256
+        self.objects = objects
+        self.digestsSHA256 = digestsSHA256
+    }
+
+    /// The catalog-relative path of the signature of one version by the key `keyID`.
+    public static func path(bundle: String, version: Int, keyID: String) -> String {
+        "\(folder)/\(bundle)-\(version).\(keyID).sig"
+    }
+
+    /// The manifest a signature file's path names (`manifests/B-V.json`); nil for a path
+    /// that is not a version signature's.
+    public static func manifestPath(ofSignature path: String) -> String? {
+        SignedManifest.signedName(path, in: folder).map { "manifests/\($0).json" }
+    }
+
+    /// The signature file's bytes, signed with `key`.
+    public func encoded(signedBy key: SigningKey) -> [UInt8] {
+        SignatureFile.encode(
+            kind: Self.kind,
+            fields: [
+                ("catalog", catalog), ("bundle", bundle), ("version", "\(version)"), ("sha", manifestSHA256.hex),
+                ("objects", "\(objects)"), ("digests", digestsSHA256.hex),
+            ], key: key)
+    }
+
+    /// The signature's content, without checking who signed it (`verified` does both).
+    public static func parseUnverified(_ bytes: [UInt8], path: String) throws -> VersionSignature {
+        try parse(bytes, path: path).0
+    }
+
+    static func parse(_ bytes: [UInt8], path: String) throws -> (VersionSignature, SignatureFile) {
+        let file = try SignatureFile.parse(bytes, path: path, kind: kind, limit: sizeLimit)
+        var fields = SignatureFields(file, path: path)
+        let (catalog, bundle, version) = try fields.signedVersion()
+        var signature = VersionSignature(
+            catalog: catalog, bundle: bundle, version: version,
+            manifestSHA256: try fields.sha256("sha"),
+            objects: Int(try fields.number("objects", in: 0...Int64(DigestList.sizeLimit / DigestList.lineLength))),
+            digestsSHA256: try fields.sha256("digests"))
+        try fields.end()
+        signature.keyID = file.keyID
+        return (signature, file)
+    }
+
+    /// The signature in `bytes`, made by one of `trusted`; throws otherwise.
+    public static func verified(_ bytes: [UInt8], path: String, trusted: [PublicKey]) throws -> VersionSignature {
+        try SignatureFile.document(bytes, path: path, signedByOneOf: trusted, parse: parse)
+    }
+
+    /// Checks that this signature covers `manifest`, whose JSON is `bytes`.
+    public func check(covers manifest: Manifest, bytes: [UInt8], path: String) throws {
+        try SignedManifest.check(
+            catalog: catalog, bundle: bundle, version: version, sha256: manifestSHA256, covers: manifest, bytes: bytes, path: path)
+    }
+
+    /// The objects of `list` (the plain digest list), once checked to be the one this
+    /// signature covers and to hold exactly `manifest`'s objects.
+    public func objects(of list: [UInt8], for manifest: Manifest, path: String) throws -> [SHA1.Digest: SHA256.Digest] {
+        let digest = SHA256.digest(list)
+        guard digest == digestsSHA256 else {
+            throw ZincError.signature(
+                path: path, reason: "its SHA-256 is \(digest), but the version signature covers \(digestsSHA256) (tampered)")
+        }
+        let objects = try DigestList.parse(list, path: path).objects
+        try SignedManifest.check(objects, areObjectsOf: manifest, path: path)
+        return objects
+    }
+}
+
+/// What both kinds of signature of a version check of its manifest, and which manifest a
+/// signature file goes with (`clean`, `publish`).
+public enum SignedManifest {
+    /// The manifest (`manifests/B-V.json`) a manifest or version signature's path names;
+    /// nil for any other path.
+    public static func path(ofSignature path: String) -> String? {
+        ManifestSignature.manifestPath(ofSignature: path) ?? VersionSignature.manifestPath(ofSignature: path)
+    }
+
+    /// The part of the name of a signature file in `folder` before `.KEYID.sig`; nil when
+    /// the path is not one.
+    static func signedName(_ path: String, in folder: String) -> Substring? {
+        guard path.hasPrefix(folder + "/"), path.hasSuffix(".sig") else { return nil }
+        let name = path.dropFirst(folder.count + 1).dropLast(".sig".count)
+        guard let dot = name.lastIndex(of: "."), Hex.decode(name[name.index(after: dot)...], count: 8) != nil else { return nil }
+        let signed = name[..<dot]
+        guard !signed.isEmpty, !signed.contains("/") else { return nil }
+        return signed
+    }
+
+    /// Checks that a signature of `catalog` `bundle`-`version` covering `sha256` covers
+    /// `manifest`, whose JSON is `bytes`.
+    static func check(
+        catalog: String, bundle: String, version: Int, sha256: SHA256.Digest, covers manifest: Manifest, bytes: [UInt8],
+        path: String
+    ) throws {
+        func bad(_ reason: String) -> ZincError { .signature(path: path, reason: reason) }
+        guard catalog == manifest.catalog, bundle == manifest.bundle, version == manifest.version else {
+            throw bad(
+                "the signature is for \(catalog) \(bundle)-\(version), not \(manifest.catalog) \(manifest.bundle)-\(manifest.version)")
+        }
+        let digest = SHA256.digest(bytes)
+        guard digest == sha256 else {
+            throw bad("its SHA-256 is \(digest), but the signature covers \(sha256) (tampered)")
+        }
+    }
+
+    /// Checks that signed `objects` are exactly the objects `manifest` names.
+    static func check(_ objects: [SHA1.Digest: SHA256.Digest], areObjectsOf manifest: Manifest, path: String) throws {
+        let named = Set(manifest.files.values.map(\.object.digest))
+        guard named.count == objects.count, named.allSatisfy({ objects[$0] != nil }) else {
+            throw ZincError.signature(path: path, reason: "the signature lists other objects than the manifest names")
+        }
+    }
+}
