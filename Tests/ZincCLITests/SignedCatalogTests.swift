@@ -273,7 +273,7 @@ import ZincTestSupport
         signature.objects[added.digest] = other
         try dir.write(path, signature.encoded(signedBy: key))
         // And the version signature, which clients read first, through the digest list it covers.
-        let list = DigestList(objects: signature.objects).encoded()
+        let list = DigestList(objects: signature.objects, of: manifest).encoded()
         let (gzipped, description) = try ManifestChunks.deflated(list, file: "digests/B-2.txt.gz")
         try dir.write("cat/digests/B-2.txt.gz", gzipped)
         try dir.write("cat/digests/B-2.chunks.json.gz", GzipCompressor.compress(description.encoded()))

@@ -5,39 +5,49 @@ import Zinc
 /// The digest list and the version signature covering it, as the library writes and
 /// parses them: round trips, and every hostile form refused with a specific reason.
 @Suite struct DigestListTests {
-    static let a = SHA1.Digest(hex: "9591818c07e900db7e1e0bc4b884c945e6a61b24")!
-    static let b = SHA1.Digest(hex: "f572d396fae9206628714fb2ce00f72e94f2258f")!
-    static let list = DigestList(objects: [
-        b: SHA256.digest(Array("b".utf8)), a: SHA256.digest(Array("a".utf8)),
-    ])
+    static let a = SHA256.digest(Array("a".utf8))
+    static let b = SHA256.digest(Array("b".utf8))
 
-    @Test func aListRoundTripsInAscendingOrderOfSHA1() throws {
-        let bytes = Self.list.encoded()
-        #expect(
-            String(decoding: bytes, as: UTF8.self)
-                == "zinc-digests 1\n\(Self.a.hex) \(SHA256.digest(Array("a".utf8)).hex)\n\(Self.b.hex) \(SHA256.digest(Array("b".utf8)).hex)\n"
-        )
-        #expect(try DigestList.parse(bytes, path: "l") == Self.list)
-        #expect(try DigestList.parse(DigestList(objects: [:]).encoded(), path: "l").objects.isEmpty)
+    /// Files `é.txt` (object 1) and `z.txt`, `Z.txt` (object 2), and the list of their digests.
+    static func manifest() throws -> Manifest {
+        let one = "9591818c07e900db7e1e0bc4b884c945e6a61b24"
+        let two = "f572d396fae9206628714fb2ce00f72e94f2258f"
+        let json = """
+            {"bundle":"B","catalog":"com.example.app","files":{\
+            "z.txt":{"sha":"\(two)","formats":{"raw":{"size":1}}},\
+            "\u{E9}.txt":{"sha":"\(one)","formats":{"raw":{"size":1}}},\
+            "Z.txt":{"sha":"\(two)","formats":{"raw":{"size":1}}}},"flavors":[],"version":3}
+            """
+        return try Manifest.parse(Array(json.utf8), path: "m")
+    }
+
+    @Test func aListFollowsThePathsByteOrderAndPairsEachFileWithItsObject() throws {
+        let manifest = try Self.manifest()
+        let one = try #require(manifest.files["\u{E9}.txt"]).object.digest
+        let two = try #require(manifest.files["z.txt"]).object.digest
+        let list = DigestList(objects: [one: Self.a, two: Self.b], of: manifest)
+        // "Z" (0x5A) < "z" (0x7A) < "é" (0xC3 0xA9).
+        #expect(list.digests == [Self.b, Self.b, Self.a])
+        let bytes = list.encoded()
+        #expect(String(decoding: bytes, as: UTF8.self) == "zinc-digests 1\n\(Self.b.hex)\n\(Self.b.hex)\n\(Self.a.hex)\n")
+        #expect(try DigestList.parse(bytes, path: "l") == list)
+        #expect(try list.objects(of: manifest, path: "l") == [one: Self.a, two: Self.b])
+        #expect(throws: ZincError.self) { try DigestList(digests: [Self.b, Self.a, Self.a]).objects(of: manifest, path: "l") }
+        #expect(throws: ZincError.self) { try DigestList(digests: [Self.b, Self.b]).objects(of: manifest, path: "l") }
     }
 
     @Test(arguments: [
         ("zinc-digests 2\n", "does not start with 'zinc-digests 1'"),
-        ("zinc-digests 1\nabc\n", "its lines are not each a SHA-1, a space and a SHA-256"),
-        ("UPPER", "line 2 is not a SHA-1 and a SHA-256 in lowercase hex"),
-        ("TAB", "line 2 is not a SHA-1 and a SHA-256 in lowercase hex"),
-        ("DESCENDING", "its objects are not in ascending order of SHA-1"),
-        ("TWICE", "its objects are not in ascending order of SHA-1"),
+        ("zinc-digests 1\nabc\n", "its lines are not each a SHA-256"),
+        ("UPPER", "line 2 is not a SHA-256 in lowercase hex"),
+        ("NO NEWLINE", "line 3 is not a SHA-256 in lowercase hex"),
     ])
     func aHostileListIsRefused(_ form: String, _ reason: String) throws {
-        let text = String(decoding: Self.list.encoded(), as: UTF8.self)
-        let lines = text.split(separator: "\n").map(String.init)
+        let text = String(decoding: DigestList(digests: [Self.a, Self.b]).encoded(), as: UTF8.self)
         let bytes: String
         switch form {
         case "UPPER": bytes = text.uppercased().replacingOccurrences(of: "ZINC-DIGESTS", with: "zinc-digests")
-        case "TAB": bytes = [lines[0], lines[1].replacingOccurrences(of: " ", with: "\t"), lines[2]].joined(separator: "\n") + "\n"
-        case "DESCENDING": bytes = [lines[0], lines[2], lines[1]].joined(separator: "\n") + "\n"
-        case "TWICE": bytes = [lines[0], lines[1], lines[1]].joined(separator: "\n") + "\n"
+        case "NO NEWLINE": bytes = String(text.dropLast()) + " "
         default: bytes = form
         }
         #expect {
@@ -50,8 +60,8 @@ import Zinc
     @Test func aVersionSignatureRoundTripsAndRefusesAnotherKind() throws {
         let key = try SigningKey.generate()
         let signature = VersionSignature(
-            catalog: "com.example.app", bundle: "B", version: 3, manifestSHA256: SHA256.digest([1]), objects: 2,
-            digestsSHA256: SHA256.digest(Self.list.encoded()))
+            catalog: "com.example.app", bundle: "B", version: 3, manifestSHA256: SHA256.digest([1]), files: 2,
+            digestsSHA256: SHA256.digest(DigestList(digests: [Self.a, Self.b]).encoded()))
         let bytes = signature.encoded(signedBy: key)
         var parsed = try VersionSignature.verified(bytes, path: "v.sig", trusted: [key.publicKey])
         #expect(parsed.keyID == key.publicKey.id)

@@ -1,31 +1,38 @@
-/// `digests/B-V.txt.gz`: the SHA-256 of the content of every object a version's manifest
-/// names, beside its SHA-1, as the manifest signature lists them, in a file of its own
-/// that a version signature (`VersionSignature`) covers by its SHA-256.
+/// `digests/B-V.txt.gz`: the SHA-256 of the content of each file of a version's manifest,
+/// in a file of its own that a version signature (`VersionSignature`) covers by its
+/// SHA-256.
 ///
-/// Why a file of its own: the manifest signature holds these lines too, and a client
+/// Why a file of its own: the manifest signature holds these digests too, and a client
 /// fetches it whole at every update (113 bytes per object, 11 MB at 100,000 files). This
 /// list is stored chunk-deflated as manifests are (`ChunkDeflater`), with a description
 /// of the same kind as theirs (`digests/B-V.chunks.json.gz`, a `ManifestChunks`), so a
-/// client holding an earlier version's list fetches only the chunks that differ. Two
-/// versions one file apart share every line but one, in the same order.
+/// client holding an earlier version's list fetches only the chunks that differ. Its
+/// lines follow the manifest's paths, so a changed file changes one line in place (an
+/// order by SHA-1 would move it: two chunks), and name no object: the signed manifest
+/// pairs each line with its file's object.
 ///
 /// ```
 /// zinc-digests 1
-/// SHA1 SHA256         (one line per object, ascending SHA-1, each object once)
+/// SHA256              (one line per file, in ascending order of the paths' UTF-8 bytes)
 /// ```
 public struct DigestList: Equatable, Sendable {
     public static let folder = "digests"
     static let header = "zinc-digests 1\n"
-    /// 106 bytes per object, as much room as a manifest signature has.
+    /// 65 bytes per file: room for a manifest of a million files.
     public static let sizeLimit = 64 << 20
-    /// `SHA1 SHA256\n`.
-    static let lineLength = 40 + 1 + 64 + 1
+    /// 64 hex digits and a newline.
+    static let lineLength = 64 + 1
 
-    /// The SHA-256 of each object's content, by the object's SHA-1.
-    public var objects: [SHA1.Digest: SHA256.Digest]
+    /// The SHA-256 of each file's content, in the order of `paths(of:)`.
+    public var digests: [SHA256.Digest]
 
-    public init(objects: [SHA1.Digest: SHA256.Digest]) {
-        self.objects = objects
+    public init(digests: [SHA256.Digest]) {
+        self.digests = digests
+    }
+
+    /// The list of `manifest`'s files, from the SHA-256 of each object's content.
+    public init(objects: [SHA1.Digest: SHA256.Digest], of manifest: Manifest) {
+        digests = Self.paths(of: manifest).map { objects[manifest.files[$0]!.object.digest]! }
     }
 
     /// `digests/B-V.txt.gz`, the list chunk-deflated.
@@ -38,42 +45,58 @@ public struct DigestList: Equatable, Sendable {
         "\(folder)/\(bundle)-\(version).chunks.json.gz"
     }
 
+    /// The manifest's paths in the list's order: by their UTF-8 bytes, which every reader
+    /// orders alike (a `String`'s `<` follows Unicode's rules instead).
+    static func paths(of manifest: Manifest) -> [String] {
+        manifest.files.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// The plain list.
     public func encoded() -> [UInt8] {
         var out = Array(Self.header.utf8)
-        out.reserveCapacity(out.count + objects.count * Self.lineLength)
-        for (sha1, sha256) in objects.sorted(by: { $0.key < $1.key }) {
-            sha1.appendHex(to: &out)
-            out.append(UInt8(ascii: " "))
-            out.append(contentsOf: sha256.hex.utf8)
+        out.reserveCapacity(out.count + digests.count * Self.lineLength)
+        for digest in digests {
+            out.append(contentsOf: digest.hex.utf8)
             out.append(UInt8(ascii: "\n"))
         }
         return out
     }
 
-    /// Parses a plain list, refusing anything but the header and whole lines of two
-    /// lowercase hex digests in ascending order of SHA-1, within `sizeLimit`.
+    /// The SHA-256 of each object of `manifest`, each file's line paired with its object;
+    /// throws when the list has another number of lines, or gives one object two digests.
+    public func objects(of manifest: Manifest, path: String) throws -> [SHA1.Digest: SHA256.Digest] {
+        guard digests.count == manifest.files.count else {
+            throw ZincError.signature(path: path, reason: "lists \(digests.count) files, but the manifest has \(manifest.files.count)")
+        }
+        var objects = [SHA1.Digest: SHA256.Digest](minimumCapacity: digests.count)
+        for (file, digest) in zip(Self.paths(of: manifest), digests) {
+            let object = manifest.files[file]!.object.digest
+            guard objects.updateValue(digest, forKey: object).map({ $0 == digest }) ?? true else {
+                throw ZincError.signature(path: path, reason: "gives object \(object) two SHA-256s (at '\(file)')")
+            }
+        }
+        return objects
+    }
+
+    /// Parses a plain list, refusing anything but the header and whole lines of 64
+    /// lowercase hex digits, within `sizeLimit`.
     public static func parse(_ bytes: [UInt8], path: String) throws -> DigestList {
         func damaged(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         guard bytes.count <= sizeLimit else { throw damaged("larger than the \(sizeLimit) bytes a digest list may have") }
         let header = Array(Self.header.utf8)
         guard bytes.starts(with: header) else { throw damaged("does not start with '\(Self.header.dropLast())'") }
         let body = bytes.count - header.count
-        guard body % lineLength == 0 else { throw damaged("its lines are not each a SHA-1, a space and a SHA-256") }
-        var objects = [SHA1.Digest: SHA256.Digest](minimumCapacity: body / lineLength)
-        var last: SHA1.Digest?
+        guard body % lineLength == 0 else { throw damaged("its lines are not each a SHA-256") }
+        var digests = [SHA256.Digest]()
+        digests.reserveCapacity(body / lineLength)
         for start in stride(from: header.count, to: bytes.count, by: lineLength) {
-            let line = bytes[start..<(start + lineLength)]
-            guard let sha1 = SHA1.Digest(hexUTF8: line.prefix(40)), line[start + 40] == UInt8(ascii: " "),
-                line.last == UInt8(ascii: "\n"),
-                let sha256 = SHA256.Digest(hex: String(decoding: line.dropFirst(41).dropLast(), as: UTF8.self))
+            guard bytes[start + lineLength - 1] == UInt8(ascii: "\n"),
+                let digest = SHA256.Digest(hex: String(decoding: bytes[start..<(start + lineLength - 1)], as: UTF8.self))
             else {
-                throw damaged("line \(objects.count + 2) is not a SHA-1 and a SHA-256 in lowercase hex")
+                throw damaged("line \(digests.count + 2) is not a SHA-256 in lowercase hex")
             }
-            guard last.map({ $0 < sha1 }) ?? true else { throw damaged("its objects are not in ascending order of SHA-1 (at \(sha1))") }
-            last = sha1
-            objects[sha1] = sha256
+            digests.append(digest)
         }
-        return DigestList(objects: objects)
+        return DigestList(digests: digests)
     }
 }

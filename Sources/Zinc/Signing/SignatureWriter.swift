@@ -24,7 +24,7 @@ struct SignatureWriter {
             (try? signature.check(covers: manifest, bytes: bytes, path: path)) != nil
         {
             known.merge(signature.objects) { first, _ in first }
-            return try signVersion(of: signature)
+            return try signVersion(of: signature, manifest: manifest)
         }
         let objects = Array(Set(manifest.files.values.map(\.object)))
         let missing = objects.filter { known[$0.digest] == nil }
@@ -35,17 +35,18 @@ struct SignatureWriter {
             manifestSHA256: SHA256.digest(bytes),
             objects: Dictionary(uniqueKeysWithValues: Set(objects.map(\.digest)).map { ($0, known[$0]!) }))
         try storage.write(signature.encoded(signedBy: signer.key), to: path)
-        _ = try signVersion(of: signature)
+        _ = try signVersion(of: signature, manifest: manifest)
         return true
     }
 
-    /// Writes the digest list of the version `manifest` signs, with its description, and
-    /// the version signature covering it by `signer`'s key, each unless already there as
-    /// it would be written. Returns whether it wrote the signature.
-    private func signVersion(of manifest: ManifestSignature) throws -> Bool {
+    /// Writes the digest list of `manifest` from the digests of its manifest signature
+    /// `signed`, with the list's description, and the version signature covering both by
+    /// `signer`'s key, each unless already there as it would be written. Returns whether
+    /// it wrote the signature.
+    private func signVersion(of signed: ManifestSignature, manifest: Manifest) throws -> Bool {
         let key = signer.key.publicKey
-        let files = VersionFiles(bundle: manifest.bundle, version: manifest.version)
-        let list = DigestList(objects: manifest.objects).encoded()
+        let files = VersionFiles(of: manifest)
+        let list = DigestList(objects: signed.objects, of: manifest).encoded()
         let (gzipped, description) = try ManifestChunks.deflated(list, file: files.digestList)
         let described = GzipCompressor.compress(description.encoded())
         var wrote = false
@@ -56,8 +57,8 @@ struct SignatureWriter {
         }
         if wrote { try storage.flush() }
         let signature = VersionSignature(
-            catalog: manifest.catalog, bundle: manifest.bundle, version: manifest.version, manifestSHA256: manifest.manifestSHA256,
-            objects: manifest.objects.count, digestsSHA256: description.sha256)
+            catalog: manifest.catalog, bundle: manifest.bundle, version: manifest.version, manifestSHA256: signed.manifestSHA256,
+            files: manifest.files.count, digestsSHA256: description.sha256)
         let path = VersionSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
         if let existing = try storage.read(path),
             (try? VersionSignature.verified(existing, path: path, trusted: [key])) == signatureByKey(signature)

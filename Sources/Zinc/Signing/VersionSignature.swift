@@ -17,21 +17,21 @@ public struct VersionSignature: Equatable, Sendable {
     public var bundle: String
     public var version: Int
     public var manifestSHA256: SHA256.Digest
-    /// How many objects the digest list holds.
-    public var objects: Int
+    /// How many files (lines) the digest list has.
+    public var files: Int
     /// The SHA-256 of the plain digest list.
     public var digestsSHA256: SHA256.Digest
     /// The key that signed it; set by `parse`.
     public var keyID = ""
 
     public init(
-        catalog: String, bundle: String, version: Int, manifestSHA256: SHA256.Digest, objects: Int, digestsSHA256: SHA256.Digest
+        catalog: String, bundle: String, version: Int, manifestSHA256: SHA256.Digest, files: Int, digestsSHA256: SHA256.Digest
     ) {
         self.catalog = catalog
         self.bundle = bundle
         self.version = version
         self.manifestSHA256 = manifestSHA256
-        self.objects = objects
+        self.files = files
         self.digestsSHA256 = digestsSHA256
     }
 
@@ -52,7 +52,7 @@ public struct VersionSignature: Equatable, Sendable {
             kind: Self.kind,
             fields: [
                 ("catalog", catalog), ("bundle", bundle), ("version", "\(version)"), ("sha", manifestSHA256.hex),
-                ("objects", "\(objects)"), ("digests", digestsSHA256.hex),
+                ("files", "\(files)"), ("digests", digestsSHA256.hex),
             ], key: key)
     }
 
@@ -68,7 +68,7 @@ public struct VersionSignature: Equatable, Sendable {
         var signature = VersionSignature(
             catalog: catalog, bundle: bundle, version: version,
             manifestSHA256: try fields.sha256("sha"),
-            objects: Int(try fields.number("objects", in: 0...Int64(DigestList.sizeLimit / DigestList.lineLength))),
+            files: Int(try fields.number("files", in: 0...Int64(DigestList.sizeLimit / DigestList.lineLength))),
             digestsSHA256: try fields.sha256("digests"))
         try fields.end()
         signature.keyID = file.keyID
@@ -87,16 +87,14 @@ public struct VersionSignature: Equatable, Sendable {
     }
 
     /// The objects of `list` (the plain digest list), once checked to be the one this
-    /// signature covers and to hold exactly `manifest`'s objects.
+    /// signature covers, each line paired with its file of `manifest`.
     public func objects(of list: [UInt8], for manifest: Manifest, path: String) throws -> [SHA1.Digest: SHA256.Digest] {
         let digest = SHA256.digest(list)
         guard digest == digestsSHA256 else {
             throw ZincError.signature(
                 path: path, reason: "its SHA-256 is \(digest), but the version signature covers \(digestsSHA256) (tampered)")
         }
-        let objects = try DigestList.parse(list, path: path).objects
-        try SignedManifest.check(objects, areObjectsOf: manifest, path: path)
-        return objects
+        return try DigestList.parse(list, path: path).objects(of: manifest, path: path)
     }
 }
 
