@@ -30,10 +30,14 @@ struct HeaderTests {
         }
     }
 
-    @Test("Signatures: the index's as short-lived as the index, a manifest's as immutable as the manifest")
+    @Test("Signatures: the index's as short-lived as the index, a manifest's and a version's as immutable as the manifest")
     func signatureCacheControl() {
         #expect(CachePolicy.cacheControl(path: "signatures/catalog.json.sig") == CachePolicy.shortLived)
         #expect(CachePolicy.cacheControl(path: "signatures/manifests/Level-1.json.0123456789abcdef.sig") == CachePolicy.immutable)
+        // A version's signatures and the digest list they cover never change either.
+        #expect(CachePolicy.cacheControl(path: "signatures/versions/Level-1.0123456789abcdef.sig") == CachePolicy.immutable)
+        #expect(CachePolicy.cacheControl(path: "digests/Level-1.txt.gz") == CachePolicy.immutable)
+        #expect(CachePolicy.cacheControl(path: "digests/Level-1.chunks.json.gz") == CachePolicy.immutable)
     }
 
     @Test(
