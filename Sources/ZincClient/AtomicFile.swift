@@ -15,17 +15,26 @@ enum AtomicFile {
     /// records), where a crash may cost the next run some time and never a wrong answer,
     /// and a flush would hold up the end of every sync.
     static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
-        let temporary = path + ".tmp-\(getpid())"
+        let temporary = temporaryName(for: path)
         do {
             let file = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
             try file.write(bytes)
-            if durable { try file.synchronize() }
-            guard rename(temporary, path) == 0 else { throw ZincError.io(path: path, operation: "replace", errno: errno) }
-            FaultInjection.changed(path)
+            try install(file, over: path, durable: durable)
         } catch {
             unlink(temporary)
             throw error
         }
+    }
+
+    /// Where `path`'s new content is written before it replaces it.
+    static func temporaryName(for path: String) -> String { path + ".tmp-\(getpid())" }
+
+    /// Puts `file`, written in full at `temporaryName(for: path)`, in `path`'s place: a
+    /// manifest is written there as it is read, never held whole.
+    static func install(_ file: PosixFile, over path: String, durable: Bool = true) throws {
+        if durable { try file.synchronize() }
+        guard rename(temporaryName(for: path), path) == 0 else { throw ZincError.io(path: path, operation: "replace", errno: errno) }
+        FaultInjection.changed(path)
     }
 
     /// The whole file, refusing more than `limit` bytes; nil when it does not exist.

@@ -48,23 +48,24 @@ struct BundleCheckout: Sendable {
         /// The spare's files that the new version does not have as they are.
         let remove: [String]
 
-        /// - Parameters: `old`, the spare's manifest; `new`, the version to build.
-        init(folder: String, from old: Manifest, to new: Manifest, flavor: String?) throws {
-            let before = try Self.files(of: old, flavor: flavor)
-            let after = try Self.files(of: new, flavor: flavor)
+        /// - Parameters: `before`, the spare's files; `new`, the manifest of the version to
+        ///   build, read as a stream into the same path-sorted table and compared by one
+        ///   merge: no dictionary or string per file.
+        init(folder: String, from before: CheckedOutFiles, to new: StreamedDocument, flavor: String?) throws {
+            let after = try CheckedOutFiles.read(new, flavor: flavor)
+            let (placed, removed) = before.changes(to: after)
             self.folder = folder
-            place = after.filter { before[$0.key] != $0.value }.map { ($0.key, $0.value) }
-            remove = before.compactMap { path, sha in after[path] == sha ? nil : path }
-        }
-
-        /// A manifest decides where files go and which are removed: its paths are checked again.
-        private static func files(of manifest: Manifest, flavor: String?) throws -> [String: String] {
-            var files = [String: String]()
-            for path in manifest.paths(flavor: flavor) {
+            // A manifest decides where files go and which are removed: its paths are checked again.
+            place = try placed.map { index in
+                let path = after.path(index)
                 try Names.validateRelativePath(path)
-                files[path] = manifest.files[path]!.sha
+                return (path, after.digest(index).hex)
             }
-            return files
+            remove = try removed.map { index in
+                let path = before.path(index)
+                try Names.validateRelativePath(path)
+                return path
+            }
         }
     }
 

@@ -26,14 +26,17 @@ struct CheckedOutFiles {
     /// The kept manifest of `tracked`'s `version`, read as a stream (its `files` are never
     /// collected into a table), keeping the files of the tracked flavor.
     static func read(_ tracked: RepoState.TrackedBundle, version: Int, in repo: Repo) throws -> CheckedOutFiles {
-        let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
-        guard let manifest = try AtomicFile.read(path, limit: RepoState.fileLimit) else {
-            throw ZincError.corruptFile(path: path, reason: "the manifest of a checked-out version is missing")
-        }
+        try read(
+            repo.checkedOutManifestDocument(catalog: tracked.catalog, bundle: tracked.bundle, version: version),
+            flavor: tracked.flavor)
+    }
+
+    /// The files of `flavor` (all without one) of the manifest `document` streams.
+    static func read(_ document: StreamedDocument, flavor: String?) throws -> CheckedOutFiles {
         var bytes = [UInt8]()
         var files = [File]()
-        _ = try Manifest.parse(manifest, path: path) { filePath, entry in
-            guard entry.isIn(flavor: tracked.flavor) else { return }
+        _ = try Manifest.parse(document) { filePath, entry in
+            guard entry.isIn(flavor: flavor) else { return }
             files.append(File(start: UInt32(bytes.count), length: UInt32(filePath.utf8.count), digest: entry.object.digest))
             bytes.append(contentsOf: filePath.utf8)
         }
@@ -42,9 +45,44 @@ struct CheckedOutFiles {
         if !files.indices.dropFirst().allSatisfy({ order(files[$0 - 1], files[$0]) < 0 }) { files.sort { order($0, $1) < 0 } }
         let result = CheckedOutFiles(bytes: bytes, files: files)
         if let twice = files.indices.dropFirst().first(where: { order(files[$0 - 1], files[$0]) == 0 }) {
-            throw ZincError.corruptFile(path: path, reason: "file '\(result.path(twice))' is listed twice")
+            throw ZincError.corruptFile(path: document.name, reason: "file '\(result.path(twice))' is listed twice")
         }
         return result
+    }
+
+    /// What turns this version's files into `new`'s, by one merge of the two in path
+    /// order: `place`, the files of `new` that this version lacks or holds with another
+    /// object (changed and added); `remove`, those of this version that `new` lacks or
+    /// holds with another object (changed and removed). Both in path order.
+    func changes(to new: CheckedOutFiles) -> (place: [Int], remove: [Int]) {
+        var place = [Int]()
+        var remove = [Int]()
+        var i = 0
+        var j = 0
+        bytes.withUnsafeBufferPointer { mine in
+            new.bytes.withUnsafeBufferPointer { theirs in
+                while i < files.count || j < new.files.count {
+                    let order =
+                        i == files.count
+                        ? 1 : j == new.files.count ? -1 : Self.compare(Self.slice(files[i], of: mine), Self.slice(new.files[j], of: theirs))
+                    if order < 0 {
+                        remove.append(i)
+                        i += 1
+                    } else if order > 0 {
+                        place.append(j)
+                        j += 1
+                    } else {
+                        if files[i].digest != new.files[j].digest {
+                            remove.append(i)
+                            place.append(j)
+                        }
+                        i += 1
+                        j += 1
+                    }
+                }
+            }
+        }
+        return (place, remove)
     }
 
     /// The index of the file at `path` (its UTF-8 bytes), nil when the version has none.

@@ -1,5 +1,11 @@
 import Zinc
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -30,18 +36,22 @@ struct ManifestFetcher {
     ) async throws -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?) {
         let digests = DigestListFetcher(repo: repo, chain: chain, limit: limit, parallel: parallel, earlier: earlier)
         if let (manifest, bytes) = try kept(catalog: catalog, bundle: bundle, version: version) {
-            return (manifest, try await checks?.checkManifest(manifest, bytes: bytes, digests: digests, fallBack: deltaFallBack))
+            return (manifest, try await checkSignature(manifest, bytes: bytes, digests: digests, deltaFallBack))
         }
         let held = earlier.lazy.filter { $0 != version }.compactMap {
             try? AtomicFile.read(self.repo.manifestFile(catalog, bundle: bundle, version: $0), limit: self.limit)
         }.first
+        let part = try TemporaryFile(in: repo.temporaryFolder, named: "manifest")
+        defer { part.remove() }
         if let held {
             let delta = ManifestDelta(repo: repo, chain: chain, limit: limit, parallel: parallel)
             switch await delta.build(catalog: catalog, bundle: bundle, version: version, held: held) {
             case .built(let bytes, let url):
                 do {
+                    try part.file.write(bytes)
                     return try await keep(
-                        bytes, url: url, catalog: catalog, bundle: bundle, version: version, digests: digests, deltaFallBack)
+                        part.path, gzipped: false, url: url, catalog: catalog, bundle: bundle, version: version, digests: digests,
+                        deltaFallBack)
                 } catch {
                     deltaFallBack("\(error)")
                 }
@@ -50,40 +60,57 @@ struct ManifestFetcher {
             }
         }
         let remote = VersionFiles(bundle: bundle, version: version).gzippedManifest
-        guard let fetched = try await chain.fetchDocument(remote, limit: limit) else {
+        guard let fetched = try await chain.fetchDocument(remote, into: part, limit: limit) else {
             throw ClientError.badResponse(url: remote, reason: "answered 304 to a request without a validator")
         }
         return try await keep(
-            fetched.bytes, url: catalogFileURL(fetched.url, remote), catalog: catalog, bundle: bundle, version: version, digests: digests,
+            part.path, gzipped: true, url: fetched.location, catalog: catalog, bundle: bundle, version: version, digests: digests,
             deltaFallBack)
     }
 
-    /// Parses the manifest's plain JSON, checks that it describes the version asked for
-    /// (and its signature, by `digests` where it can), and keeps it in the repo.
+    /// Reads the manifest in `file` as a stream (gunzipping it when `gzipped`), copying
+    /// its plain JSON into the repo as it goes; checks that it describes the version asked
+    /// for (and its signature, by `digests` where it can) before the copy takes the kept
+    /// manifest's name.
     private func keep(
-        _ bytes: [UInt8], url: String, catalog: String, bundle: String, version: Int, digests: DigestListFetcher,
+        _ file: String, gzipped: Bool, url: String, catalog: String, bundle: String, version: Int, digests: DigestListFetcher,
         _ deltaFallBack: (String) -> Void
     ) async throws
         -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?)
     {
-        let manifest = try Manifest.parse(bytes, path: url)
+        try FileManager.default.createDirectory(atPath: repo.manifestsFolder + "/" + catalog, withIntermediateDirectories: true)
+        let kept = repo.manifestFile(catalog, bundle: bundle, version: version)
+        let temporary = AtomicFile.temporaryName(for: kept)
+        defer { unlink(temporary) }
+        let copy = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
+        let manifest = try Manifest.parse(StreamedDocument(path: file, name: url, gzipped: gzipped) { try copy.write($0) })
         guard manifest.catalog == catalog, manifest.bundle == bundle, manifest.version == version else {
             throw ClientError.badResponse(
                 url: url,
                 reason: "describes \(manifest.catalog) \(manifest.bundle)-\(manifest.version), "
                     + "not \(catalog) \(bundle)-\(version)")
         }
-        try FileManager.default.createDirectory(atPath: repo.manifestsFolder + "/" + catalog, withIntermediateDirectories: true)
-        // The folder first: a checked digest list is kept in it.
-        let signedContent = try await checks?.checkManifest(manifest, bytes: bytes, digests: digests, fallBack: deltaFallBack)
-        try AtomicFile.write(bytes, to: repo.manifestFile(catalog, bundle: bundle, version: version))
+        // A signature covers the manifest's bytes: only a signed catalog holds them whole.
+        let bytes = try checks.map { _ in try AtomicFile.read(temporary, limit: StreamedDocument.absoluteLimit) ?? [] }
+        // After the folder exists: a checked digest list is kept in it.
+        let signedContent = try await checkSignature(manifest, bytes: bytes, digests: digests, deltaFallBack)
+        try AtomicFile.install(copy, over: kept)
         return (manifest, signedContent)
     }
 
-    /// The manifest an earlier run fetched (and checked), and its bytes; nil when there is none.
-    func kept(catalog: String, bundle: String, version: Int) throws -> (Manifest, [UInt8])? {
-        let local = repo.manifestFile(catalog, bundle: bundle, version: version)
-        guard let bytes = try AtomicFile.read(local, limit: limit) else { return nil }
-        return (try Manifest.parse(bytes, path: local), bytes)
+    private func checkSignature(
+        _ manifest: Manifest, bytes: [UInt8]?, digests: DigestListFetcher, _ deltaFallBack: (String) -> Void
+    ) async throws -> [SHA1.Digest: SHA256.Digest]? {
+        guard let checks, let bytes else { return nil }
+        return try await checks.checkManifest(manifest, bytes: bytes, digests: digests, fallBack: deltaFallBack)
+    }
+
+    /// The manifest an earlier run fetched (and checked), read as a stream, and, in a
+    /// signed catalog, its bytes; nil when there is none.
+    func kept(catalog: String, bundle: String, version: Int) throws -> (Manifest, [UInt8]?)? {
+        guard let document = try repo.keptManifest(catalog: catalog, bundle: bundle, version: version) else { return nil }
+        let manifest = try Manifest.parse(document)
+        let bytes = try checks.map { _ in try AtomicFile.read(document.name, limit: StreamedDocument.absoluteLimit) ?? [] }
+        return (manifest, bytes)
     }
 }

@@ -102,11 +102,28 @@ public struct Repo: Sendable {
 
     /// The kept manifest of a version checked out, which the repo must have.
     func checkedOutManifest(catalog: String, bundle: String, version: Int) throws -> Manifest {
-        let path = manifestFile(catalog, bundle: bundle, version: version)
-        guard let bytes = try AtomicFile.read(path, limit: RepoState.fileLimit) else {
-            throw ZincError.corruptFile(path: path, reason: "the manifest of a checked-out version is missing")
+        try Manifest.parse(try checkedOutManifestDocument(catalog: catalog, bundle: bundle, version: version))
+    }
+
+    /// `checkedOutManifest` as a stream, for a reader that collects no table of it.
+    func checkedOutManifestDocument(catalog: String, bundle: String, version: Int) throws -> StreamedDocument {
+        guard let document = try keptManifest(catalog: catalog, bundle: bundle, version: version) else {
+            throw ZincError.corruptFile(
+                path: manifestFile(catalog, bundle: bundle, version: version),
+                reason: "the manifest of a checked-out version is missing")
         }
-        return try Manifest.parse(bytes, path: path)
+        return document
+    }
+
+    /// The kept manifest (plain JSON) of a version, to read as a stream; nil when the repo
+    /// has none.
+    func keptManifest(catalog: String, bundle: String, version: Int) throws -> StreamedDocument? {
+        let path = manifestFile(catalog, bundle: bundle, version: version)
+        do {
+            return try StreamedDocument(path: path, name: path, gzipped: false)
+        } catch let error as ZincError where error.errno == ENOENT {
+            return nil
+        }
     }
 
     /// `<catalog id>.<bundle>-<v>[~flavor]`, the folder name clients use.

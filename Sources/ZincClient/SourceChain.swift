@@ -156,7 +156,7 @@ final class SourceChain: Sendable {
         rangeSupport.record(into: &records, now: now)
     }
 
-    /// A small gzipped document (index, manifest), gunzipped, at most `limit` bytes both
+    /// A small gzipped document (index, signature), gunzipped, at most `limit` bytes both
     /// before and after gunzip; nil when every validator in `etags` still holds at the
     /// first source that answered. Returns the URL that answered and its new ETag.
     /// With `gzipped` false, a small file taken as it is (a signature).
@@ -165,14 +165,25 @@ final class SourceChain: Sendable {
     {
         let part = try TemporaryFile(in: temporaryFolder, named: "document")
         defer { part.remove() }
-        return try await firstAvailable { source, meter, patience in
+        guard let fetched = try await fetchDocument(path, etags: etags, into: part, limit: limit) else { return nil }
+        guard gzipped else { return (try PosixFile.open(part.path).readAll(upTo: Int(limit)), fetched.url, fetched.etag) }
+        return (try Self.gunzip(part.path, location: fetched.location, limit: limit), fetched.url, fetched.etag)
+    }
+
+    /// A document of at most `limit` bytes left in `part` as it was served (gzipped), for
+    /// one too large to hold (a manifest, read from there as a stream); nil when every
+    /// validator in `etags` still holds. Returns the URL that answered, the document's
+    /// location there and its new ETag.
+    func fetchDocument(_ path: String, etags: [String: String] = [:], into part: TemporaryFile, limit: Int64) async throws
+        -> (url: String, location: String, etag: String?)?
+    {
+        try await firstAvailable { source, meter, patience in
             try part.reset()
             var request = FetchRequest(path, etag: etags[source.url], limit: limit)
             request.patience = patience
             let response = try await fetch(request, from: source, into: part.file, meter: meter)
             if response.status == .notModified { return nil }
-            guard gzipped else { return (try PosixFile.open(part.path).readAll(upTo: Int(limit)), source.url, response.etag) }
-            return (try Self.gunzip(part.path, location: source.location(of: path), limit: limit), source.url, response.etag)
+            return (source.url, source.location(of: path), response.etag)
         }
     }
 

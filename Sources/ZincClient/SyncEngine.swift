@@ -331,7 +331,7 @@ public struct SyncEngine: Sendable {
         var deltaFallBack: String?
         let (manifest, signedContent) = try await manifests.manifest(
             catalog: tracked.catalog, bundle: tracked.bundle, version: version,
-            earlier: [tracked.version, spare?.manifest.version].compactMap { $0 }, via: chain
+            earlier: [tracked.version, spare?.version].compactMap { $0 }, via: chain
         ) { deltaFallBack = $0 }
         result.manifestDeltaError = deltaFallBack
         let (current, listed, hint, record) = try await looked
@@ -339,7 +339,12 @@ public struct SyncEngine: Sendable {
         parsed[manifestFile] = manifest
         if let current { parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current.version)] = current }
         let objects = manifest.objects(flavor: tracked.flavor)
-        let changes = try spare.map { try BundleCheckout.Spare(folder: $0.folder, from: $0.manifest, to: manifest, flavor: tracked.flavor) }
+        let changes = try spare.map {
+            try BundleCheckout.Spare(
+                folder: $0.folder, from: $0.files,
+                to: repo.checkedOutManifestDocument(catalog: tracked.catalog, bundle: tracked.bundle, version: version),
+                flavor: tracked.flavor)
+        }
         let linked = changes.map { Set($0.place.map(\.sha)) }
         var missing = [StoredObject]()
         for object in objects.values.sorted(by: { $0.sha < $1.sha }) where linked?.contains(object.sha) ?? true {
@@ -411,15 +416,13 @@ public struct SyncEngine: Sendable {
         SyncMeter.announce(.finished, bundle: update.name, report: options.progress)
     }
 
-    /// The folder of `tracked`'s spare version and its manifest, when both are there and
-    /// the spare is not the version in use.
-    private func spareFolder(of tracked: RepoState.TrackedBundle) -> (folder: String, manifest: Manifest)? {
+    /// The folder of `tracked`'s spare version, its version and its files (from its kept
+    /// manifest, read as a stream), when both are there and the spare is not the version in use.
+    private func spareFolder(of tracked: RepoState.TrackedBundle) -> (folder: String, version: Int, files: CheckedOutFiles)? {
         guard !tracked.writableFiles, let version = tracked.spareVersion, version != tracked.version else { return nil }
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        guard access(folder, F_OK) == 0,
-            let manifest = try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
-        else { return nil }
-        return (folder, manifest)
+        guard access(folder, F_OK) == 0, let files = try? CheckedOutFiles.read(tracked, version: version, in: repo) else { return nil }
+        return (folder, version, files)
     }
 
     /// `catalog.bundle-version[~flavor].tar.part` in tmp/: the version's archive, as far

@@ -103,4 +103,46 @@ import ZincTestSupport
         #expect(aside.count == 1 && aside[0].hasPrefix("\(ClientFixture.catalogID).B-1."), "only version 1's folder: \(aside)")
         #expect(try Self.bundles(fixture) == ["\(ClientFixture.catalogID).B-2", "\(ClientFixture.catalogID).B-3"])
     }
+
+    /// The spare is brought to the new version by one merge of the two manifests in path
+    /// order: exactly the changed, added and removed files are touched, the others keep
+    /// their inodes. A manifest that does not list its files in path order (the catalog's
+    /// own, rewritten in reverse, without its chunk description) syncs exactly the same.
+    @Test(arguments: [false, true]) func theSpareChangesExactlyTheFilesThatDiffer(unsorted: Bool) throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
+        #expect(try !fixture.sync().failed)
+        let folder1 = fixture.dir.at(fixture.bundleFolder(1))
+        let before = Dictionary(
+            uniqueKeysWithValues: fixture.dir.files(under: fixture.bundleFolder(1)).map { ($0, Self.inode(folder1 + "/" + $0)) })
+        // From version 1 (the spare): photos/1 and 4 changed in version 2, photos/2 in 3;
+        // lessons/more.json added in 2, photos/6.jpg in 3; photos/5.jpg removed in 3.
+        try fixture.dir.write("src/photos/2.jpg", SampleContent.noise(7000, seed: 202))
+        try fixture.dir.write("src/photos/6.jpg", SampleContent.noise(800, seed: 206))
+        try FileManager.default.removeItem(atPath: fixture.dir.at("src/photos/5.jpg"))
+        _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
+        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(3)).run()
+        if unsorted {
+            let manifest = try fixture.manifest(3)
+            let files = manifest.files.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.reversed().map { path in
+                let object = manifest.files[path]!.object
+                let formats = object.formats.map { #""\#($0.key.rawValue)":{"size":\#($0.value)}"# }.joined(separator: ",")
+                return #""\#(path)":{"formats":{\#(formats)},"sha":"\#(object.sha)"}"#
+            }
+            let json = Array(
+                #"{"bundle":"B","catalog":"\#(ClientFixture.catalogID)","files":{\#(files.joined(separator: ","))},"flavors":[],"version":3}"#
+                    .utf8)
+            #expect(try Manifest.parse(json, path: "B-3") == manifest)
+            try fixture.dir.write("cat/manifests/B-3.json", json)
+            try fixture.dir.write("cat/manifests/B-3.json.gz", GzipCompressor.compress(json))
+            try? FileManager.default.removeItem(atPath: fixture.dir.at("cat/manifest-chunks/B-3.json.gz"))
+        }
+        let report = try fixture.sync()
+        #expect(!report.failed && report.bundles.first?.outcome == .updated, "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(3))
+        let folder3 = fixture.dir.at(fixture.bundleFolder(3))
+        let after = Set(fixture.dir.files(under: fixture.bundleFolder(3)))
+        #expect(after == Set(before.keys).subtracting(["photos/5.jpg"]).union(["lessons/more.json", "photos/6.jpg"]))
+        let touched = Set(after.filter { before[$0] != Self.inode(folder3 + "/" + $0) })
+        #expect(touched == ["photos/1.jpg", "photos/2.jpg", "photos/4.jpg", "lessons/more.json", "photos/6.jpg"])
+    }
 }

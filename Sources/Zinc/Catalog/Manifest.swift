@@ -69,8 +69,18 @@ public struct Manifest: Equatable, Sendable {
     /// Parses and validates a manifest. Readers downstream use these paths to write
     /// files, so an unsafe path or an unknown key is refused, never passed on.
     public static func parse(_ bytes: [UInt8], path: String) throws -> Manifest {
+        try collecting(path: path) { try parse(bytes, path: path, visit: $0) }
+    }
+
+    /// `parse(_:path:)` of a manifest read from a file as a stream.
+    package static func parse(_ document: StreamedDocument) throws -> Manifest {
+        try collecting(path: document.name) { try parse(document, visit: $0) }
+    }
+
+    /// The manifest `parse` reads, its files collected into `files`.
+    private static func collecting(path: String, _ parse: ((String, Entry) throws -> Void) throws -> Manifest) throws -> Manifest {
         var files = [String: Entry]()
-        var manifest = try parse(bytes, path: path) { filePath, entry in
+        var manifest = try parse { filePath, entry in
             guard files.updateValue(entry, forKey: filePath) == nil else {
                 throw ZincError.corruptFile(path: path, reason: "file '\(filePath)' is listed twice")
             }
@@ -83,17 +93,32 @@ public struct Manifest: Equatable, Sendable {
     /// instead of collecting them (the result's `files` is empty): comparing a tree of
     /// 100,000 files against the newest version needs no table of the manifest.
     public static func parse(_ bytes: [UInt8], path: String, visit: (String, Entry) throws -> Void) throws -> Manifest {
-        func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
-        let top: [String: JSONValue]
-        let hasFiles: Bool
-        do {
-            let parsed = try JSONParser.parseObject(bytes, streaming: "files") { filePath, value in
-                try visit(filePath, try entry(filePath, value, path: path, corrupt))
-            }
-            (top, hasFiles) = parsed
-        } catch let error as JSONValue.ParseError {
-            throw corrupt("not JSON (\(error))")
+        let (top, hasFiles) = try json(path: path) {
+            try JSONParser.parseObject(bytes, streaming: "files") { try visit($0, try entry($0, $1, path: path)) }
         }
+        return try header(top, hasFiles: hasFiles, path: path)
+    }
+
+    /// `parse(_:path:visit:)` of a manifest read from a file as a stream, in pieces:
+    /// memory stays at a piece and one file entry whatever the manifest's size.
+    package static func parse(_ document: StreamedDocument, visit: (String, Entry) throws -> Void) throws -> Manifest {
+        let path = document.name
+        let (top, hasFiles) = try json(path: path) {
+            try JSONParser.parseObject(reading: document.read, streaming: "files") { try visit($0, try entry($0, $1, path: path)) }
+        }
+        return try header(top, hasFiles: hasFiles, path: path)
+    }
+
+    /// `parse`'s JSON errors as a corrupt `path`.
+    private static func json<T>(path: String, _ parse: () throws -> T) throws -> T {
+        do { return try parse() } catch let error as JSONValue.ParseError {
+            throw ZincError.corruptFile(path: path, reason: "not JSON (\(error))")
+        }
+    }
+
+    /// The manifest's top-level members, checked: everything but its files.
+    private static func header(_ top: [String: JSONValue], hasFiles: Bool, path: String) throws -> Manifest {
+        func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         if let unknown = top.keys.first(where: { !topLevelKeys.contains($0) }) { throw corrupt("unknown key '\(unknown)'") }
         guard hasFiles else { throw corrupt("no 'files' object") }
         if let format = top["format"], format.stringValue != CatalogIndex.formatVersion {
@@ -113,10 +138,8 @@ public struct Manifest: Equatable, Sendable {
 
     /// One entry of `files`, validated: its path is safe, its keys known, its sha and
     /// sizes well-formed.
-    private static func entry(
-        _ filePath: String, _ value: JSONValue, path: String,
-        _ corrupt: (String) -> ZincError
-    ) throws -> Entry {
+    private static func entry(_ filePath: String, _ value: JSONValue, path: String) throws -> Entry {
+        func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         do { try Names.validateRelativePath(filePath) } catch let error as ZincError { throw corrupt("\(error)") }
         guard let entry = value.objectValue else { throw corrupt("file '\(filePath)' is not an object") }
         if let unknown = entry.keys.first(where: { !fileKeys.contains($0) }) {

@@ -2,18 +2,36 @@
 /// 100,000 files are parsed on every import and sync, and Foundation's decoder spends
 /// most of that time in generic machinery; this also bounds nesting depth, so a hostile
 /// document cannot exhaust the stack.
+///
+/// The bytes are either held whole or pulled from a source in pieces (`parseObject(reading:…)`):
+/// a manifest of 1,000,000 files is 112 MB of JSON, and a streamed one is held one piece
+/// and one file entry at a time. Only the bytes of the token or value in progress are
+/// kept across pieces, and a streamed value may take at most `maximumStreamedValue`
+/// bytes, so a hostile document (an endless string, a huge entry) is refused with
+/// memory flat.
 struct JSONParser {
-    private let bytes: [UInt8]
+    /// The bytes from the document's offset `dropped` on.
+    private var bytes: [UInt8]
     private var position = 0
     private var depth = 0
+    private var dropped = 0
+    /// Appends the document's next bytes to the buffer; false at its end. Nil when the
+    /// buffer holds the whole document.
+    private let source: ((inout [UInt8]) throws -> Bool)?
+    /// Where the string or number being read began (document offset): kept across pieces.
+    private var tokenStart: Int?
+    /// Where the streamed value being read began (document offset), for its bound.
+    private var valueStart: Int?
     static let maximumDepth = 512
+    /// The most bytes a value in a streamed object, or a token anywhere in a streamed
+    /// document, may take: a manifest's file entry is under 1 KiB.
+    static let maximumStreamedValue = 1 << 20
 
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
-        parser.skipWhitespace()
+        var parser = JSONParser(bytes: bytes, source: nil)
+        try parser.skipWhitespace()
         let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.position == bytes.count else { throw parser.error("unexpected data after the JSON value") }
+        try parser.expectEnd()
         return value
     }
 
@@ -25,37 +43,92 @@ struct JSONParser {
         _ bytes: [UInt8], streaming key: String,
         _ member: (String, JSONValue) throws -> Void
     ) throws -> (members: [String: JSONValue], found: Bool) {
-        var parser = JSONParser(bytes: bytes)
-        parser.skipWhitespace()
-        guard parser.peek(UInt8(ascii: "{")) else { throw parser.error("expected an object") }
+        var parser = JSONParser(bytes: bytes, source: nil)
+        return try parser.parseObject(streaming: key, member)
+    }
+
+    /// `parseObject(_:streaming:_:)` of a document `source` hands over in pieces (it
+    /// appends the next piece to its argument and says false at the end), never held whole.
+    static func parseObject(
+        reading source: @escaping (inout [UInt8]) throws -> Bool, streaming key: String,
+        _ member: (String, JSONValue) throws -> Void
+    ) throws -> (members: [String: JSONValue], found: Bool) {
+        var parser = JSONParser(bytes: [], source: source)
+        return try parser.parseObject(streaming: key, member)
+    }
+
+    private mutating func parseObject(
+        streaming key: String, _ member: (String, JSONValue) throws -> Void
+    ) throws -> (members: [String: JSONValue], found: Bool) {
+        try skipWhitespace()
+        guard try peek(UInt8(ascii: "{")) else { throw error("expected an object") }
         var top = [String: JSONValue]()
         var streamed = false
-        try parser.parseMembers { parser, name in
+        try parseMembers { parser, name in
             if name == key && !streamed {
                 streamed = true
-                guard parser.peek(UInt8(ascii: "{")) else { throw parser.error("'\(key)' is not an object") }
-                try parser.parseMembers { parser, inner in try member(inner, try parser.parseValue()) }
+                guard try parser.peek(UInt8(ascii: "{")) else { throw parser.error("'\(key)' is not an object") }
+                try parser.parseMembers { parser, inner in try member(inner, try parser.parseBoundedValue()) }
             } else {
-                guard top.updateValue(try parser.parseValue(), forKey: name) == nil, name != key else {
+                guard top.updateValue(try parser.parseBoundedValue(), forKey: name) == nil, name != key else {
                     throw parser.error("duplicate key '\(name)'")
                 }
             }
         }
-        parser.skipWhitespace()
-        guard parser.position == bytes.count else { throw parser.error("unexpected data after the JSON value") }
+        try expectEnd()
         return (top, streamed)
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], source: ((inout [UInt8]) throws -> Bool)?) {
         self.bytes = bytes
+        self.source = source
+    }
+
+    /// Whether `count` bytes from `position` on are in the buffer, pulling pieces from
+    /// the source while they are not.
+    @inline(__always)
+    private mutating func has(_ count: Int) throws -> Bool {
+        position + count <= bytes.count ? true : try pull(count)
+    }
+
+    private mutating func pull(_ count: Int) throws -> Bool {
+        guard let source else { return false }
+        while position + count > bytes.count {
+            // Drop what was read, but the token in progress.
+            let keep = min(position, (tokenStart ?? .max) - dropped)
+            if keep > 0 {
+                bytes.removeSubrange(0..<keep)
+                position -= keep
+                dropped += keep
+            }
+            let start = min(valueStart ?? .max, tokenStart ?? .max)
+            if start != .max, dropped + bytes.count - start > Self.maximumStreamedValue {
+                throw JSONValue.ParseError(
+                    description: "a value longer than \(Self.maximumStreamedValue) bytes at byte \(start)")
+            }
+            guard try source(&bytes) else { return false }
+        }
+        return true
+    }
+
+    private mutating func expectEnd() throws {
+        try skipWhitespace()
+        guard try !has(1) else { throw error("unexpected data after the JSON value") }
+    }
+
+    /// `parseValue`, bounded to `maximumStreamedValue` bytes when streamed.
+    private mutating func parseBoundedValue() throws -> JSONValue {
+        valueStart = dropped + position
+        defer { valueStart = nil }
+        return try parseValue()
     }
 
     private func error(_ message: String) -> JSONValue.ParseError {
-        JSONValue.ParseError(description: "\(message) at byte \(position)")
+        JSONValue.ParseError(description: "\(message) at byte \(dropped + position)")
     }
 
-    private mutating func skipWhitespace() {
-        while position < bytes.count {
+    private mutating func skipWhitespace() throws {
+        while try has(1) {
             switch bytes[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
             default: return
@@ -64,7 +137,7 @@ struct JSONParser {
     }
 
     private mutating func parseValue() throws -> JSONValue {
-        guard position < bytes.count else { throw error("unexpected end of data") }
+        guard try has(1) else { throw error("unexpected end of data") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -79,7 +152,7 @@ struct JSONParser {
 
     private mutating func expectLiteral(_ literal: StaticString) throws {
         let count = literal.utf8CodeUnitCount
-        guard position + count <= bytes.count,
+        guard try has(count),
             literal.withUTF8Buffer({ $0.elementsEqual(bytes[position..<(position + count)]) })
         else {
             throw error("invalid literal")
@@ -108,20 +181,20 @@ struct JSONParser {
     private mutating func parseMembers(_ value: (inout JSONParser, String) throws -> Void) throws {
         try nested { parser in
             parser.position += 1
-            parser.skipWhitespace()
-            if parser.peek(UInt8(ascii: "}")) { parser.position += 1; return }
+            try parser.skipWhitespace()
+            if try parser.peek(UInt8(ascii: "}")) { parser.position += 1; return }
             while true {
-                parser.skipWhitespace()
-                guard parser.peek(UInt8(ascii: "\"")) else { throw parser.error("expected a string key") }
+                try parser.skipWhitespace()
+                guard try parser.peek(UInt8(ascii: "\"")) else { throw parser.error("expected a string key") }
                 let key = try parser.parseString()
-                parser.skipWhitespace()
-                guard parser.peek(UInt8(ascii: ":")) else { throw parser.error("expected ':'") }
+                try parser.skipWhitespace()
+                guard try parser.peek(UInt8(ascii: ":")) else { throw parser.error("expected ':'") }
                 parser.position += 1
-                parser.skipWhitespace()
+                try parser.skipWhitespace()
                 try value(&parser, key)
-                parser.skipWhitespace()
-                if parser.peek(UInt8(ascii: ",")) { parser.position += 1; continue }
-                if parser.peek(UInt8(ascii: "}")) { parser.position += 1; return }
+                try parser.skipWhitespace()
+                if try parser.peek(UInt8(ascii: ",")) { parser.position += 1; continue }
+                if try parser.peek(UInt8(ascii: "}")) { parser.position += 1; return }
                 throw parser.error("expected ',' or '}'")
             }
         }
@@ -131,39 +204,43 @@ struct JSONParser {
         try nested { parser in
             parser.position += 1
             var items = [JSONValue]()
-            parser.skipWhitespace()
-            if parser.peek(UInt8(ascii: "]")) { parser.position += 1; return .array(items) }
+            try parser.skipWhitespace()
+            if try parser.peek(UInt8(ascii: "]")) { parser.position += 1; return .array(items) }
             while true {
-                parser.skipWhitespace()
+                try parser.skipWhitespace()
                 items.append(try parser.parseValue())
-                parser.skipWhitespace()
-                if parser.peek(UInt8(ascii: ",")) { parser.position += 1; continue }
-                if parser.peek(UInt8(ascii: "]")) { parser.position += 1; return .array(items) }
+                try parser.skipWhitespace()
+                if try parser.peek(UInt8(ascii: ",")) { parser.position += 1; continue }
+                if try parser.peek(UInt8(ascii: "]")) { parser.position += 1; return .array(items) }
                 throw parser.error("expected ',' or ']'")
             }
         }
     }
 
-    private func peek(_ byte: UInt8) -> Bool {
-        position < bytes.count && bytes[position] == byte
+    private mutating func peek(_ byte: UInt8) throws -> Bool {
+        try has(1) && bytes[position] == byte
     }
+
+    /// The bytes of the token that began at `tokenStart`, up to `position`.
+    private var token: ArraySlice<UInt8> { bytes[(tokenStart! - dropped)..<position] }
 
     private mutating func parseString() throws -> String {
         position += 1
-        let start = position
+        tokenStart = dropped + position
+        defer { tokenStart = nil }
         // Fast path: no escapes, the bytes are the string.
-        while position < bytes.count {
+        while try has(1) {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 defer { position += 1 }
-                return try validUTF8(bytes[start..<position])
+                return try validUTF8(token)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
             position += 1
         }
-        var buffer = Array(bytes[start..<position])
-        while position < bytes.count {
+        var buffer = Array(token)
+        while try has(1) {
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):
@@ -171,7 +248,7 @@ struct JSONParser {
                 return try validUTF8(buffer[...])
             case UInt8(ascii: "\\"):
                 position += 1
-                guard position < bytes.count else { break }
+                guard try has(1) else { break }
                 let escape = bytes[position]
                 position += 1
                 switch escape {
@@ -196,7 +273,7 @@ struct JSONParser {
     private mutating func parseUnicodeEscape() throws -> [UInt8] {
         var scalar = try parseHex4()
         if (0xD800...0xDBFF).contains(scalar) {
-            guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+            guard try has(2), bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
                 throw error("unpaired surrogate")
             }
             position += 2
@@ -210,7 +287,7 @@ struct JSONParser {
     }
 
     private mutating func parseHex4() throws -> UInt32 {
-        guard position + 4 <= bytes.count,
+        guard try has(4),
             let value = UInt32(String(decoding: bytes[position..<(position + 4)], as: UTF8.self), radix: 16)
         else {
             throw error("invalid \\u escape")
@@ -225,26 +302,27 @@ struct JSONParser {
     }
 
     private mutating func parseNumber() throws -> JSONValue {
-        let start = position
-        if peek(UInt8(ascii: "-")) { position += 1 }
-        guard position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) else {
+        tokenStart = dropped + position
+        defer { tokenStart = nil }
+        if try peek(UInt8(ascii: "-")) { position += 1 }
+        guard try has(1), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) else {
             throw error("invalid number")
         }
-        if bytes[position] == UInt8(ascii: "0") { position += 1 } else { skipDigits() }
+        if bytes[position] == UInt8(ascii: "0") { position += 1 } else { try skipDigits() }
         var isInteger = true
-        if peek(UInt8(ascii: ".")) {
+        if try peek(UInt8(ascii: ".")) {
             isInteger = false
             position += 1
-            guard skipDigits() > 0 else { throw error("invalid number") }
+            guard try skipDigits() > 0 else { throw error("invalid number") }
         }
-        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+        if try peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
             isInteger = false
             position += 1
-            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { position += 1 }
-            guard skipDigits() > 0 else { throw error("invalid number") }
+            if try peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { position += 1 }
+            guard try skipDigits() > 0 else { throw error("invalid number") }
         }
-        if isInteger, let value = Self.integer(bytes[start..<position]) { return .int(value) }
-        guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)) else { throw error("invalid number") }
+        if isInteger, let value = Self.integer(token) { return .int(value) }
+        guard let value = Double(String(decoding: token, as: UTF8.self)) else { throw error("invalid number") }
         return .double(value)
     }
 
@@ -266,9 +344,9 @@ struct JSONParser {
     }
 
     @discardableResult
-    private mutating func skipDigits() -> Int {
-        let start = position
-        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
-        return position - start
+    private mutating func skipDigits() throws -> Int {
+        let start = dropped + position
+        while try has(1), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+        return dropped + position - start
     }
 }

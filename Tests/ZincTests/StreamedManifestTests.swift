@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+/// A manifest read from a file as a stream (`StreamedDocument`): the same manifest as
+/// one parsed whole, any size with memory flat, and hostile files refused naming the file.
+@Suite struct StreamedManifestTests {
+    let sha = "2e75c8e57ab9ed44cd8f0f8666da5761ea280973"
+
+    /// Writes `pieces` through gzip to `path`, never holding them whole.
+    func writeGzipped(_ path: String, _ pieces: (([UInt8]) throws -> Void) throws -> Void) throws {
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? file.close() }
+        let gzip = GzipCompressor { try file.write(contentsOf: Data($0)) }
+        try pieces { piece in try piece.withUnsafeBytes { try gzip.update($0) } }
+        try gzip.finish()
+    }
+
+    func create(_ path: String) { FileManager.default.createFile(atPath: path, contents: nil) }
+
+    func entry(_ path: String) -> String {
+        #""\#(path)":{"formats":{"raw":{"size":3}},"sha":"\#(sha)"}"#
+    }
+
+    @Test func aStreamedManifestIsTheManifestParsedWhole() throws {
+        let dir = try TemporaryDirectory()
+        // Escaped and non-ASCII paths, so that tokens straddle the pieces.
+        let files = (0..<3000).map { entry("d\($0 % 7)/f\\u00e9 \\\"\($0)\\\"\\/ü-\($0).png") }.joined(separator: ",")
+        let json = Array(#"{"bundle":"B","catalog":"c","files":{\#(files)},"flavors":[],"version":3}"#.utf8)
+        #expect(json.count > 3 * (1 << 16))
+        create(dir.at("m.json.gz"))
+        try writeGzipped(dir.at("m.json.gz")) { try $0(json) }
+        try Data(json).write(to: dir.url("m.json"))
+        let whole = try Manifest.parse(json, path: "m")
+        #expect(whole.files.count == 3000)
+        #expect(try Manifest.parse(StreamedDocument(path: dir.at("m.json"), name: "m", gzipped: false)) == whole)
+        var copied = [UInt8]()
+        let streamed = try Manifest.parse(
+            StreamedDocument(path: dir.at("m.json.gz"), name: "m", gzipped: true) { copied.append(contentsOf: $0) })
+        #expect(streamed == whole)
+        #expect(copied == json)
+    }
+
+    /// 120 MB of JSON, more than the 112 MB of a manifest of 1,000,000 files and the 64 MiB
+    /// a whole read allowed, read with the process's memory growing by far less.
+    @Test func aManifestAboveAHundredMegabytesIsReadWithMemoryFlat() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.at("big.json.gz")
+        create(path)
+        let count = 100_000
+        let padding = [UInt8](repeating: 0x20, count: 1100)
+        try writeGzipped(path) { put in
+            try put(Array(#"{"bundle":"B","catalog":"c","flavors":[],"version":1,"files":{"#.utf8))
+            var piece = [UInt8]()
+            for i in 0..<count {
+                if i > 0 { piece.append(UInt8(ascii: ",")) }
+                piece += padding
+                piece += Array(entry("folder/\(String(repeating: "x", count: 40))/file-\(i).png").utf8)
+                if piece.count > 1 << 20 {
+                    try put(piece)
+                    piece.removeAll(keepingCapacity: true)
+                }
+            }
+            try put(piece + Array("}}".utf8))
+        }
+        let before = residentBytes()
+        var seen = 0
+        var peak = before
+        let document = try StreamedDocument(path: path, name: "big.json.gz", gzipped: true)
+        let manifest = try Manifest.parse(document) { _, _ in
+            seen += 1
+            if seen % 10_000 == 0 { peak = max(peak, residentBytes()) }
+        }
+        #expect(manifest.version == 1)
+        #expect(seen == count)
+        #expect(document.count > 120_000_000)
+        #expect(peak - before < 32 << 20)
+    }
+
+    @Test func aGzipBombIsRefusedAtItsLimitNamingTheFile() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.at("bomb.json.gz")
+        create(path)
+        let zeros = [UInt8](repeating: 0x20, count: 1 << 20)
+        try writeGzipped(path) { put in
+            try put(Array(#"{"files":{"#.utf8))
+            for _ in 0..<200 { try put(zeros) }
+        }
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        #expect(size.map { $0 < 1 << 20 } == true)
+        #expect {
+            try Manifest.parse(StreamedDocument(path: path, name: "https://h/manifests/B-1.json.gz", gzipped: true, limit: 64 << 20))
+        } throws: { error in
+            "\(error)".contains("https://h/manifests/B-1.json.gz") && "\(error)".contains("unpacks to more than 67108864 bytes")
+        }
+    }
+
+    @Test func aManifestLargerThanItsGzipTrailerDeclaresIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.at("m.json.gz")
+        create(path)
+        let json = Array(#"{"bundle":"B","catalog":"c","files":{\#(entry("a.png"))},"flavors":[],"version":1}"#.utf8)
+        try writeGzipped(path) { try $0(json) }
+        var gzipped = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        gzipped.replaceSubrange((gzipped.count - 4)..., with: [10, 0, 0, 0])
+        try Data(gzipped).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try Manifest.parse(StreamedDocument(path: path, name: "m.json.gz", gzipped: true))
+        } throws: { error in
+            (error as? ZincError)?.path == "m.json.gz" && "\(error)".contains("unpacks to more than 10 bytes")
+        }
+    }
+
+    @Test func anEndlessStringOrStreamIsRefusedNamingTheFile() throws {
+        let dir = try TemporaryDirectory()
+        let endlessString = Array(#"{"files":{"a":{"sha":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 3 << 20)
+        try Data(endlessString).write(to: dir.url("string.json"))
+        #expect {
+            try Manifest.parse(StreamedDocument(path: dir.at("string.json"), name: "string.json", gzipped: false))
+        } throws: { error in
+            (error as? ZincError)?.path == "string.json" && "\(error)".contains("a value longer than 1048576 bytes")
+        }
+        let endlessSpace = Array(#"{"files":{"#.utf8) + [UInt8](repeating: 0x20, count: 3 << 20)
+        try Data(endlessSpace).write(to: dir.url("space.json"))
+        #expect {
+            try Manifest.parse(StreamedDocument(path: dir.at("space.json"), name: "space.json", gzipped: false, limit: 1 << 20))
+        } throws: { error in
+            (error as? ZincError)?.path == "space.json" && "\(error)".contains("holds more than 1048576 bytes")
+        }
+    }
+
+    /// The process's resident set now, from /proc (0 where there is none).
+    func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+            let pages = status.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
