@@ -105,6 +105,9 @@ struct CheckedOutFiles {
 
     func digest(_ index: Int) -> SHA1.Digest { files[index].digest }
 
+    /// Each file's object, in path order (an object shared by files comes once a file).
+    var digests: [SHA1.Digest] { files.map(\.digest) }
+
     private static func slice(_ file: File, of all: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: all[Int(file.start)..<Int(file.start + file.length)])
     }

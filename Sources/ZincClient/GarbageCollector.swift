@@ -71,17 +71,25 @@ struct GarbageCollector {
         CurrentLinks.removeStale(state, in: repo)
 
         var keptManifests = Set<String>()
-        var referenced = Set<String>()
+        // The objects in use, by digest, sorted: 20 bytes an object, no string.
+        var referenced = [SHA1.Digest]()
         for (tracked, version, spare) in current {
             let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
             keptManifests.insert(path)
             keptManifests.insert(repo.digestListFile(tracked.catalog, bundle: tracked.bundle, version: version))
             guard downloads else { continue }
-            let read = { try parsed[path] ?? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version) }
-            // A spare whose manifest is gone is of no use: the next update builds afresh.
-            guard let manifest = spare ? try? read() : try read() else { continue }
-            referenced.formUnion(manifest.objects(flavor: tracked.flavor).keys)
+            if let manifest = parsed[path] {
+                referenced += manifest.files.values.lazy.filter { $0.isIn(flavor: tracked.flavor) }.map(\.object.digest)
+                continue
+            }
+            // Read as a stream into the packed table. A spare whose manifest is gone is of
+            // no use: the next update builds afresh.
+            let read = { try CheckedOutFiles.read(tracked, version: version, in: repo) }
+            guard let files = spare ? try? read() : try read() else { continue }
+            referenced += files.digests
         }
+        referenced.sort()
+        let inUse = { (name: String) in SHA1.Digest(hex: name).map { Self.contains(referenced, $0) } ?? false }
         for catalog in try entries(repo.manifestsFolder) {
             let folder = repo.manifestsFolder + "/" + catalog
             for name in try entries(folder) where !keptManifests.contains(folder + "/" + name) {
@@ -90,13 +98,13 @@ struct GarbageCollector {
             if try entries(folder).isEmpty { try Self.remove(folder) }
         }
         guard downloads else { return result }
-        for name in try entries(repo.objectsFolder) where !referenced.contains(name) {
+        for name in try entries(repo.objectsFolder) where !inUse(name) {
             try Self.remove(repo.objectsFolder + "/" + name)
             result.removedObjects.append(name)
         }
         // A chunk record goes with its object (repos made before chunks have no folder).
         if FileManager.default.fileExists(atPath: repo.chunksFolder) {
-            for name in try entries(repo.chunksFolder) where Names.isSHA1(name) && !referenced.contains(name) {
+            for name in try entries(repo.chunksFolder) where Names.isSHA1(name) && !inUse(name) {
                 try Self.remove(repo.chunksFolder + "/" + name)
             }
         }
@@ -104,6 +112,17 @@ struct GarbageCollector {
         // Not durable: a marker lost to a crash costs the next sync a collection, nothing more.
         _ = try? PosixFile.open(repo.root + "/" + Self.markerName, flags: O_WRONLY | O_CREAT | O_NOFOLLOW)
         return result
+    }
+
+    /// Whether `sorted` holds `digest`.
+    private static func contains(_ sorted: [SHA1.Digest], _ digest: SHA1.Digest) -> Bool {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < digest { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count && sorted[low] == digest
     }
 
     private func entries(_ folder: String) throws -> [String] {

@@ -318,9 +318,14 @@ public struct SyncEngine: Sendable {
         let spare = tracked.version == version || !trusted ? nil : spareFolder(of: tracked)
         async let looked = { [repo, options] in
             // A manifest that cannot be read lists nothing: each object is looked at on disk.
-            let current = tracked.version.flatMap { version in
-                try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
-            }
+            // With a spare and no record to weigh, the version in use's is not read here
+            // (the collection reads it as a stream).
+            let current =
+                spare != nil && !wantsRecord
+                ? nil
+                : tracked.version.flatMap { version in
+                    try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+                }
             let objects = spare != nil ? [] : current.map { Array($0.objects(flavor: tracked.flavor).keys) } ?? []
             async let record =
                 wantsRecord && current.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
