@@ -11,8 +11,9 @@ public struct SyncOptions: Sendable {
     /// Requests in flight at once where objects are fetched one by one, each on a
     /// kept-alive connection of its own.
     public var concurrency: Int
-    /// The most an index or manifest may weigh, gzipped or not: a server cannot make
-    /// the client read an endless document into memory.
+    /// The most an index may weigh, gzipped or not, and a manifest's gzipped download: a
+    /// server cannot make the client read an endless document. A manifest's JSON is read
+    /// as a stream, up to the size its gzip trailer declares (at most 1 GiB).
     public var documentLimit: Int64
     /// Makes the transport for a tracked URL: libcurl by default (on Linux and macOS),
     /// `URLSessionTransport`'s `sourceFactory` (the ZincURLSession library) for an app's
