@@ -99,12 +99,39 @@ struct BundleCheckout: Sendable {
         removals = spare.remove
     }
 
-    /// Places every file whose object is in the repo now; returns the indices of the
-    /// others, for `finish`.
+    /// Makes every folder the files need and places every file whose object is in the
+    /// repo now; returns the indices of the others, for `finish`. The folders are all
+    /// made here, while the missing objects download, each with one `mkdir`: `finish`
+    /// then only links.
     func placeAvailable() throws -> [Int] {
         for path in removals { try remove(path) }
         if !removals.isEmpty { FaultInjection.changed(staging.path) }
+        try createFolders()
         return try files.indices.filter { try !place(files[$0], objectMayBeMissing: true) }
+    }
+
+    /// Makes the folders of every file to place, parents first, each once (a folder the
+    /// spare has already is taken as it is).
+    private func createFolders() throws {
+        var folders = Set<Substring>()
+        for file in files {
+            var end = file.path.endIndex
+            // From the deepest: a folder seen means its parents were too.
+            while let slash = file.path[..<end].lastIndex(of: "/"), folders.insert(file.path[..<slash]).inserted {
+                end = slash
+            }
+        }
+        // Sorted, a folder comes after its parents ("a" < "a/b").
+        for folder in folders.sorted() {
+            let parent = folder.lastIndex(of: "/")
+            let name = parent.map { folder[folder.index(after: $0)...] } ?? folder
+            let base = parent.map { staging.path + "/" + folder[..<$0] } ?? staging.path
+            do {
+                try StagingFolder.createFolders(CollectionOfOne(name), in: base)
+            } catch let error as ZincError where error.errno == ENOTDIR {
+                throw ZincError.invalidPath(String(folder), reason: "another file of the bundle already takes its place")
+            }
+        }
     }
 
     /// The objects this checkout links (which changes their status-change time), for the
@@ -149,11 +176,6 @@ struct BundleCheckout: Sendable {
         // An object arriving meanwhile is renamed into place whole: seen or not, never half.
         if objectMayBeMissing, access(object, F_OK) != 0 { return false }
         let target = staging.path + "/" + file.path
-        do {
-            try StagingFolder.createFolders(file.path.split(separator: "/").dropLast(), in: staging.path)
-        } catch let error as ZincError where error.errno == ENOTDIR {
-            throw ZincError.invalidPath(file.path, reason: "another file of the bundle already takes its place")
-        }
         if writable {
             do { _ = try FileClone.cloneOrCopy(object, to: target, mode: 0o644) } catch let error as ZincError where error.errno == EEXIST {
                 throw ZincError.invalidPath(file.path, reason: "another file of the bundle already takes its place")

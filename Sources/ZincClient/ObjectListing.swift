@@ -26,12 +26,13 @@ struct ObjectListing: Sendable {
     /// The entry of each of `shas` in `repo`'s objects/.
     static func of(_ shas: some Sequence<String>, in repo: Repo) -> ObjectListing {
         var listing = ObjectListing()
+        var info = stat()
         for sha in shas {
-            let path = repo.objectFile(sha)
-            if let stamp = ObjectStamp.of(path) {
-                listing.entries[sha] = .file(stamp)
+            // One `lstat` an object: a missing one (every object of a first sync) costs no second call.
+            if lstat(repo.objectFile(sha), &info) != 0 {
+                listing.entries[sha] = .absent
             } else {
-                listing.entries[sha] = access(path, F_OK) == 0 ? .other : .absent
+                listing.entries[sha] = info.st_mode & S_IFMT == S_IFREG ? .file(ObjectStamp(info)) : .other
             }
         }
         return listing

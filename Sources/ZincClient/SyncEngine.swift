@@ -352,7 +352,7 @@ public struct SyncEngine: Sendable {
         }
         let linked = changes.map { Set($0.place.map(\.sha)) }
         var missing = [StoredObject]()
-        for object in objects.values.sorted(by: { $0.sha < $1.sha }) where linked?.contains(object.sha) ?? true {
+        for object in objects.values.sorted(by: { $0.digest < $1.digest }) where linked?.contains(object.sha) ?? true {
             switch try check.object(object.sha, listed: listed) {
             case .sound: continue
             case .missing: missing.append(object)
@@ -590,10 +590,12 @@ extension SyncEngine {
         signedContent: [SHA1.Digest: SHA256.Digest]?, chain: SourceChain, meter: SyncMeter
     ) async throws -> Set<String> {
         let reader = archiveReader(archivePath, expected: expected, signedContent: signedContent, chain: chain)
-        // Members verified already (before bad bytes or a cut connection stopped a pass) are kept.
+        // Members verified already (before bad bytes or a cut connection stopped a pass) are
+        // kept. The first pass has none: the plan found every wanted object missing.
         let kept = { wanted.filter { FileManager.default.fileExists(atPath: repo.objectFile($0)) } }
+        var verified = Set<String>()
         while true {
-            let earlier = kept()
+            let earlier = verified
             // Made before the download starts, so that the reader can open it at once.
             _ = try PosixFile.open(part, flags: O_WRONLY | O_CREAT | O_NOFOLLOW)
             let arrival = GrowingFileReader.Arrival()
@@ -628,6 +630,7 @@ extension SyncEngine {
             } catch {
                 unlink(part)
                 guard error.isDamage, let source, chain.distrust(source, because: error) else { throw error }
+                verified = kept()
             }
         }
     }

@@ -49,7 +49,10 @@ final class VerifiedObjectWriter {
         }
     }
 
-    deinit { scratch.remove() }
+    /// The scratch file took the object's name: nothing is left to remove.
+    private var committed = false
+
+    deinit { if !committed { scratch.remove() } }
 
     var expectedSize: Int64 { object.formats[format] ?? 0 }
 
@@ -82,6 +85,7 @@ final class VerifiedObjectWriter {
                     + "records \(signedSHA256)")
         }
         try Self.moveIntoPlace(scratch, as: destination)
+        committed = true
         if let chunks, chunks.size >= ContentChunker.threshold {
             // Only a hint for later updates: one that cannot be written is computed then.
             try? LocalChunks.record(chunks.splitter.finish(), of: object.sha, in: repo)
