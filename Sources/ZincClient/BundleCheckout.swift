@@ -110,26 +110,26 @@ struct BundleCheckout: Sendable {
         return try files.indices.filter { try !place(files[$0], objectMayBeMissing: true) }
     }
 
-    /// Makes the folders of every file to place, parents first, each once (a folder the
-    /// spare has already is taken as it is).
+    /// Makes the folders of every file to place, parents first. A version's files come
+    /// in path order, where the files under a folder are side by side: each folder is
+    /// then made once, remembering only the path of the last one. In another order (a
+    /// spare's changes) a folder may be tried again, and is taken as it is.
     private func createFolders() throws {
-        var folders = Set<Substring>()
+        // The folder made last, by components: the next file's folder shares a front of it.
+        var made = [Substring]()
         for file in files {
-            var end = file.path.endIndex
-            // From the deepest: a folder seen means its parents were too.
-            while let slash = file.path[..<end].lastIndex(of: "/"), folders.insert(file.path[..<slash]).inserted {
-                end = slash
-            }
-        }
-        // Sorted, a folder comes after its parents ("a" < "a/b").
-        for folder in folders.sorted() {
-            let parent = folder.lastIndex(of: "/")
-            let name = parent.map { folder[folder.index(after: $0)...] } ?? folder
-            let base = parent.map { staging.path + "/" + folder[..<$0] } ?? staging.path
-            do {
-                try StagingFolder.createFolders(CollectionOfOne(name), in: base)
-            } catch let error as ZincError where error.errno == ENOTDIR {
-                throw ZincError.invalidPath(String(folder), reason: "another file of the bundle already takes its place")
+            let components = file.path.split(separator: "/").dropLast()
+            var shared = 0
+            while shared < min(made.count, components.count), made[shared] == components[shared] { shared += 1 }
+            made.removeLast(made.count - shared)
+            for component in components.dropFirst(shared) {
+                let base = made.isEmpty ? staging.path : staging.path + "/" + made.joined(separator: "/")
+                made.append(component)
+                do {
+                    try StagingFolder.createFolders(CollectionOfOne(component), in: base)
+                } catch let error as ZincError where error.errno == ENOTDIR {
+                    throw ZincError.invalidPath(made.joined(separator: "/"), reason: "another file of the bundle already takes its place")
+                }
             }
         }
     }
