@@ -158,6 +158,9 @@ struct BundleCheckout: Sendable {
     func finish(left: [Int]) throws -> String {
         defer { staging.remove() }
         for i in left { _ = try place(files[i], objectMayBeMissing: false) }
+        // The objects and the links of the new folder durable before any name refers to it:
+        // after a power cut, the version switched to holds its bytes, not empty files.
+        try DurableBatch.flush(fileSystemOf: repo.root)
         // A folder of this version already there is one a run killed before its switch
         // left (unused), or the checked-out one being repaired (in use): swapped with the
         // new one, which the app then finds in its place, and removed with the staging folder.

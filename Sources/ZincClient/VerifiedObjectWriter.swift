@@ -96,6 +96,8 @@ final class VerifiedObjectWriter {
     /// links to objects, and an edit through one would change them all.
     static func moveIntoPlace(_ scratch: TemporaryFile, as destination: String) throws {
         guard fchmod(scratch.file.fd, 0o444) == 0 else { throw ZincError.io(path: scratch.path, operation: "chmod", errno: errno) }
+        // Made durable with the rest of the version before its folder is switched to (`BundleCheckout.finish`).
+        try DurableBatch.handOver(scratch.file)
         guard rename(scratch.path, destination) == 0 else {
             throw ZincError.io(path: destination, operation: "move into place", errno: errno)
         }

@@ -197,14 +197,14 @@ import ZincTestSupport
     }
 
     /// A signed catalog: chunk lists are not signed, and need not be; a file built from
-    /// chunks is checked against the SHA-256 the manifest's signature records.
+    /// chunks is checked against the SHA-256 the version's signature covers (by its digest list).
     @Test func aSignedCatalogUpdatesByChunksToo() throws {
         let key = try SigningKey.generate()
         _ = try CatalogSigning(catalog, signer: CatalogSigner(key: key)).run()
         _ = try repo.track(url: server.url, bundle: "B", trustedKeys: [key.publicKey], options: options)
         let update = try sync()
         #expect(update.chunkedObjects == 3 && update.chunkFallBacks.isEmpty)
-        #expect(server.requests.contains { $0.path.hasPrefix("signatures/manifests/B-2.json.") })
+        #expect(server.requests.contains { $0.path.hasPrefix("signatures/versions/B-2.") })
     }
 
     /// A catalog written before chunk lists: no list, whole objects, nothing else changes.

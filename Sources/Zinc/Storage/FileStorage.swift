@@ -209,14 +209,7 @@ public final class FileStorage: CatalogStorage, Sendable {
     }
 
     public func flush() throws {
-        let folder = try PosixFile.open(root, flags: O_RDONLY | O_DIRECTORY)
-        #if os(Linux)
-        guard KernelCalls.syncfs(folder.fd) == 0 else { throw ZincError.io(path: root, operation: "sync", errno: errno) }
-        #else
-        // No syncfs: each file was handed to the disk at its commit (`FileStorageWriter`);
-        // this has the drive write out its cache, the folder's entries with it.
-        try folder.synchronize()
-        #endif
+        try DurableBatch.flush(fileSystemOf: root)
     }
 
     /// On Linux, an fsync of each file and then of each folder holding one (where its

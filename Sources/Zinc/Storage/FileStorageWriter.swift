@@ -273,11 +273,7 @@ final class FileStorageWriter: StorageWriter {
         }
         #endif
         let temporary = temporaryPath!
-        #if !os(Linux)
-        // Without syncfs, `flush` could not reach this file's data later: it goes to the
-        // disk before it has its name (the drive's cache is emptied by `flush`).
-        guard fsync(file.fd) == 0 else { throw ZincError.io(path: temporary, operation: "sync", errno: errno) }
-        #endif
+        try DurableBatch.handOver(file)
         switch condition {
         case .always:
             break
