@@ -306,7 +306,9 @@ public struct SyncEngine: Sendable {
         let chunkListPath = files.chunkList
         let model = options.costModel ?? chain.link.costModel(concurrency: options.concurrency)
         let recordLimit = LMFOHint.limit(model: model, documentLimit: options.documentLimit)
-        let wantsRecord = !follows && (forced == nil || forced == .lmfo)
+        // Read as the plan read it, even when following a plan that pinned another
+        // strategy: the plan counted the record, and a plan is the run.
+        let wantsRecord = !follows && (options.strategy == nil || options.strategy == .lmfo)
         if !planning { chain.startProbes() }
         // With a spare folder to bring to the new version, only the files that differ are
         // linked: their objects are the only ones looked at (the others are in the spare

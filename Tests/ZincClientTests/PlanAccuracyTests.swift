@@ -76,6 +76,31 @@ import ZincTestSupport
     /// list, which the sync fetches again, beside the download.
     @Test(arguments: [FetchStrategy?.none, .objects, .archive, .lmfo])
     func anUpdateOverSeveralVersionsMovesWhatWasPlanned(_ strategy: FetchStrategy?) throws {
+        let fixture = try Self.fiveVersionsAheadOfTwo()
+        let (plan, report) = try Self.planThenRun(fixture, strategy)
+        // Exactly: every body of the run is known to the plan.
+        #expect(plan.bytes == Self.moved(report), "\(plan.bundles.first?.line ?? "")")
+        #expect(plan.bundles.first?.version == 5 && report.bundles.first?.version == 5)
+        #expect(try fixture.bundleMatchesSource(5))
+    }
+
+    /// The plan reads the LMFO record to weigh the archive's prefix, then picks objects (on
+    /// a link where requests cost nothing): the run it pins to objects reads the record
+    /// too, as the plan counted it.
+    @Test func aPlanThatWeighedTheRecordAndPickedObjectsMovesWhatWasPlanned() throws {
+        let fixture = try Self.fiveVersionsAheadOfTwo()
+        var options = fixture.options()
+        options.costModel = CostModel(requestOverhead: 0, concurrency: options.concurrency)
+        let engine = SyncEngine(repo: fixture.repo, options: options)
+        let plan = try engine.plan()
+        #expect(plan.bundles.first?.strategy == .objects, "\(plan.bundles.first?.line ?? "")")
+        let report = try engine.sync(following: plan)
+        #expect(plan.bytes == Self.moved(report), "\(plan.bundles.first?.line ?? "")")
+        #expect(try fixture.bundleMatchesSource(5))
+    }
+
+    /// A repo at version 2, holding chunks, and versions 3 to 5 published, master at 5.
+    static func fiveVersionsAheadOfTwo() throws -> ClientFixture {
         let fixture = try ClientFixture()
         // Large enough to be chunked: the repo then holds chunks, and a sync fetches chunk lists.
         try fixture.dir.write("src/film.bin", SampleContent.noise(Int(ContentChunker.threshold) + 1000, seed: 7))
@@ -88,10 +113,6 @@ import ZincTestSupport
             _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
             try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(version)).run()
         }
-        let (plan, report) = try Self.planThenRun(fixture, strategy)
-        // Exactly: every body of the run is known to the plan.
-        #expect(plan.bytes == Self.moved(report), "\(plan.bundles.first?.line ?? "")")
-        #expect(plan.bundles.first?.version == 5 && report.bundles.first?.version == 5)
-        #expect(try fixture.bundleMatchesSource(5))
+        return fixture
     }
 }
