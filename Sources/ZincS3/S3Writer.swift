@@ -145,9 +145,12 @@ final class S3Writer: StorageWriter {
         }
         headers.merge(conditions) { $1 }
         let body: RequestBody = (whole ?? spool).map { .file(descriptor: $0.fd, offset: 0, length: bytesWritten) } ?? .bytes(memory)
+        // An object's name is its content: if a lost attempt stored it, the next finds it
+        // there (412), which its writer takes as the object stored, so it may be resent.
+        let resendable = conditions.isEmpty || (condition == .ifAbsent && path.hasPrefix("objects/"))
         let request = S3Request(
             .put, key: storage.address.key(path), operation: "PUT \(path)", headers: headers, body: body,
-            retry: conditions.isEmpty ? .always : .whenRefused)
+            retry: resendable ? .always : .whenRefused)
         let response = try storage.client.send(request)
         switch response.status {
         case 200:

@@ -266,7 +266,8 @@ import ZincTestSupport
 
     /// A server failing every request: reads are retried as the tuning allows, then the
     /// error names S3's code and the HTTP status; a conditional write is not resent
-    /// after a 500 (it may have been done) but is after a 503 (it was not).
+    /// after a 500 (it may have been done) but is after a 503 (it was not), unless it
+    /// writes an object.
     @Test func aFailingServerGivesAnErrorNamingTheStatusAfterTheRetries() throws {
         let server = try HostileHTTPServer()
         let internalError = HostileHTTPServer.response(
@@ -319,6 +320,12 @@ import ZincTestSupport
             try storage.write([], to: "busy.json", .ifAbsent)
         }
         #expect(requests("b/cat/busy.json") == 3, "a refused conditional write is retried")
+        // An object's conditional write is resent: a 412 after an attempt that was done
+        // says the object is there, as its writer takes it.
+        let object = "objects/aa/bb/aabb000000000000000000000000000000000000"
+        server.override("b/cat/" + object) { _ in internalError }
+        #expect(throws: ZincError.self) { try storage.write([], to: object, .ifAbsent) }
+        #expect(requests("b/cat/" + object) == 3, "an object's conditional write is retried after a 500")
     }
 
     /// Credentials the server does not know: S3's code in the error, the secret nowhere.
