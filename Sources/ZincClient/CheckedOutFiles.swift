@@ -88,13 +88,8 @@ struct CheckedOutFiles {
     /// The index of the file at `path` (its UTF-8 bytes), nil when the version has none.
     func index(of path: UnsafeBufferPointer<UInt8>) -> Int? {
         bytes.withUnsafeBufferPointer { all in
-            var low = 0
-            var high = files.count
-            while low < high {
-                let middle = (low + high) / 2
-                if Self.compare(Self.slice(files[middle], of: all), path) < 0 { low = middle + 1 } else { high = middle }
-            }
-            return low < files.count && Self.compare(Self.slice(files[low], of: all), path) == 0 ? low : nil
+            let i = files.partitionPoint { Self.compare(Self.slice($0, of: all), path) < 0 }
+            return i < files.count && Self.compare(Self.slice(files[i], of: all), path) == 0 ? i : nil
         }
     }
 

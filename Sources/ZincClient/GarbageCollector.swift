@@ -116,13 +116,8 @@ struct GarbageCollector {
 
     /// Whether `sorted` holds `digest`.
     private static func contains(_ sorted: [SHA1.Digest], _ digest: SHA1.Digest) -> Bool {
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] < digest { low = middle + 1 } else { high = middle }
-        }
-        return low < sorted.count && sorted[low] == digest
+        let i = sorted.partitionPoint { $0 < digest }
+        return i < sorted.count && sorted[i] == digest
     }
 
     private func entries(_ folder: String) throws -> [String] {

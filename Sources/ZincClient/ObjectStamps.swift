@@ -80,13 +80,8 @@ package struct ObjectStamps: Equatable, Sendable {
     }
 
     subscript(_ digest: SHA1.Digest) -> ObjectStamp? {
-        var low = 0
-        var high = records.count
-        while low < high {
-            let middle = (low + high) / 2
-            if records[middle].digest < digest { low = middle + 1 } else { high = middle }
-        }
-        return low < records.count && records[low].digest == digest ? records[low].stamp : nil
+        let i = records.partitionPoint { $0.digest < digest }
+        return i < records.count && records[i].digest == digest ? records[i].stamp : nil
     }
 
     package subscript(_ sha: String) -> ObjectStamp? {

@@ -25,12 +25,7 @@ struct StoredManifest {
     /// Where `path` is among `paths`, which are in manifest order. Compared byte by byte:
     /// `String`'s `==` would take two spellings of "é" for one path.
     private static func position(of path: String, in paths: [String]) -> Int? {
-        var low = 0
-        var high = paths.count
-        while low < high {
-            let middle = (low + high) / 2
-            if paths[middle].utf8.lexicographicallyPrecedes(path.utf8) { low = middle + 1 } else { high = middle }
-        }
-        return low < paths.count && paths[low].utf8.elementsEqual(path.utf8) ? low : nil
+        let i = paths.partitionPoint { $0.utf8.lexicographicallyPrecedes(path.utf8) }
+        return i < paths.count && paths[i].utf8.elementsEqual(path.utf8) ? i : nil
     }
 }

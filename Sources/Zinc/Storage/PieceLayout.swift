@@ -56,12 +56,6 @@ struct PieceLayout {
 
     /// The first piece that ends at `offset` or later.
     private func firstPiece(endingAtOrAfter offset: Int64) -> Int {
-        var low = 0
-        var high = pieces.count
-        while low < high {
-            let middle = (low + high) / 2
-            if offsets[middle + 1] < offset { low = middle + 1 } else { high = middle }
-        }
-        return low
+        pieces.indices.partitionPoint { offsets[$0 + 1] < offset }
     }
 }

@@ -1,0 +1,14 @@
+extension RandomAccessCollection where Index == Int {
+    /// In a collection sorted so that every element `isBefore` holds for comes first, the
+    /// index of the first one it does not hold for (`endIndex` when it holds for all): a
+    /// binary search, for sorted tables of digests, paths and offsets.
+    package func partitionPoint(where isBefore: (Element) -> Bool) -> Int {
+        var low = startIndex
+        var high = endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isBefore(self[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
