@@ -20,8 +20,8 @@ import Darwin
 /// for the rest of the sync (the next sync starts with the first again). A source whose
 /// bytes fail their check is dropped for the rest of the sync when another remains
 /// (`distrust`), and the bytes are fetched again; with none left, that is reported.
-/// Counts the traffic and learns each source's link from it. Fetches may run on several
-/// threads at once.
+/// Charges each request to the `account` of the task that makes it and learns each
+/// source's link from it. Fetches may run on several threads at once.
 final class SourceChain: Sendable {
     let catalog: String
     private let sources: [CatalogSource]
@@ -35,8 +35,6 @@ final class SourceChain: Sendable {
     private let rangeSupport: HostRanges
 
     private struct Traffic {
-        var requests = 0
-        var bytes: Int64 = 0
         var inFlight = 0
         var started = 0
     }
@@ -106,8 +104,9 @@ final class SourceChain: Sendable {
         }
     }
 
-    var requests: Int { traffic.withLock { $0.requests } }
-    var bytes: Int64 { traffic.withLock { $0.bytes } }
+    /// What the requests made in this task and the tasks it starts are charged to; nil
+    /// charges them to no part of the sync.
+    @TaskLocal static var account: TrafficAccount?
 
     /// The link to the source that serves now (the lead, unless it failed): what plans
     /// are made for.
@@ -123,18 +122,24 @@ final class SourceChain: Sendable {
         probes.withLock { probes in
             for index in probes.pending {
                 probes.running.append(
+                    // Charged to no bundle: a probe runs beside whichever bundle started it.
                     Task(executorPreference: SyncEngine.executor) { [self] in
-                        guard let sink = try? PosixFile.open("/dev/null", flags: O_WRONLY) else { return }
-                        var request = FetchRequest(IndexFetcher.remotePath, ranges: [0..<1], limit: 1 << 20)
-                        request.patience = Self.shortestPatience
-                        for _ in 0..<2 {
-                            let response = try? await fetch(
-                                request, from: sources[index], into: sink, meter: meters[index], occupiesLink: false)
-                            guard response != nil else { return }
-                        }
+                        await Self.$account.withValue(nil) { await probe(index) }
                     })
             }
             probes.pending = []
+        }
+    }
+
+    /// Two one-byte requests of the index to source `index`.
+    private func probe(_ index: Int) async {
+        guard let sink = try? PosixFile.open("/dev/null", flags: O_WRONLY) else { return }
+        var request = FetchRequest(IndexFetcher.remotePath, ranges: [0..<1], limit: 1 << 20)
+        request.patience = Self.shortestPatience
+        for _ in 0..<2 {
+            let response = try? await fetch(
+                request, from: sources[index], into: sink, meter: meters[index], occupiesLink: false)
+            guard response != nil else { return }
         }
     }
 
@@ -423,8 +428,8 @@ final class SourceChain: Sendable {
         _ meter: LinkMeter, occupiesLink: Bool, _ body: () async throws -> FetchResponse
     ) async throws -> FetchResponse {
         let shares = occupiesLink ? 1 : 0
+        let account = Self.account
         let (first, wasIdle) = traffic.withLock { traffic in
-            traffic.requests += 1
             traffic.inFlight += shares
             traffic.started += shares
             return (traffic.started, traffic.inFlight == shares)
@@ -432,10 +437,8 @@ final class SourceChain: Sendable {
         let start = ContinuousClock.now
         var received: Int64 = 0
         defer {
-            traffic.withLock { traffic in
-                traffic.inFlight -= shares
-                traffic.bytes += received
-            }
+            traffic.withLock { $0.inFlight -= shares }
+            account?.charge(requests: 1, bytes: received)
         }
         do {
             let response = try await body()

@@ -158,17 +158,20 @@ public struct SyncEngine: Sendable {
     ) async throws {
         var refresh = SyncReport.CatalogRefresh(catalog: catalog)
         var index: CatalogIndex?
+        let indexTraffic = TrafficAccount()
         if !mode.isRepair {
             do {
-                index = try await IndexFetcher(repo: repo, limit: options.documentLimit).refresh(
-                    catalog, via: chain, state: &state, report: &refresh)
+                index = try await indexTraffic.charging {
+                    try await IndexFetcher(repo: repo, limit: options.documentLimit).refresh(
+                        catalog, via: chain, state: &state, report: &refresh)
+                }
             } catch {
                 try options.cancellation?.check()
                 refresh.failure = SyncError(error, repo: repo)
             }
         }
-        refresh.bytes = chain.bytes
-        refresh.requests = chain.requests
+        refresh.bytes = indexTraffic.bytes
+        refresh.requests = indexTraffic.requests
         let position = report.catalogs.count
         report.catalogs.append(refresh)
         defer {
@@ -201,7 +204,7 @@ public struct SyncEngine: Sendable {
                 previousVersion: tracked.version)
             var planned = BundlePlan(catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor, currentVersion: tracked.version)
             let start = ContinuousClock.now
-            let (requests, bytes) = (chain.requests, chain.bytes)
+            let traffic = TrafficAccount()
             do {
                 let version: Int
                 if let pinned {
@@ -220,9 +223,11 @@ public struct SyncEngine: Sendable {
                 // From the newest version below it, the objects new since are exactly the
                 // front of the archive (FORMAT.md): its order needs no record.
                 let below = index.flatMap { try? $0.bundle(tracked.bundle).versions.filter { $0 < version }.max() }
-                let update = try await prepare(
-                    tracked, to: version, forced: forced, follows: below != nil && below == tracked.version, chain: chain,
-                    checks: checks, check: &check, parsed: &parsed, planning: mode.isPlanning, result: &result)
+                let update = try await traffic.charging {
+                    try await prepare(
+                        tracked, to: version, forced: forced, follows: below != nil && below == tracked.version, chain: chain,
+                        checks: checks, check: &check, parsed: &parsed, planning: mode.isPlanning, result: &result)
+                }
                 update?.describe(&planned)
                 if update == nil { planned.action = .upToDate }
                 if mode.isPlanning {
@@ -235,7 +240,9 @@ public struct SyncEngine: Sendable {
                         result.plannedBytes = update.bytes
                     } else {
                         await trash.value  // its space free before any download needs it
-                        try await execute(update, for: &state.bundles[i], chain: chain, check: &check, result: &result)
+                        try await traffic.charging {
+                            try await execute(update, for: &state.bundles[i], chain: chain, check: &check, result: &result)
+                        }
                         try state.save(in: repo.root)  // the switch
                     }
                 } else {
@@ -254,8 +261,8 @@ public struct SyncEngine: Sendable {
                     continue
                 }
             }
-            result.requests = chain.requests - requests
-            result.bytes = chain.bytes - bytes
+            result.requests = traffic.requests
+            result.bytes = traffic.bytes
             let elapsed = ContinuousClock.now - start
             result.seconds = elapsed.inSeconds
             report.bundles.append(result)
@@ -386,7 +393,7 @@ public struct SyncEngine: Sendable {
         _ update: PreparedUpdate, for tracked: inout RepoState.TrackedBundle, chain: SourceChain, check: inout StoreCheck,
         result: inout SyncReport.BundleSync
     ) async throws {
-        let (requests, bytes) = (chain.requests, chain.bytes)
+        let objects = TrafficAccount(within: SourceChain.account)
         let checkout = try BundleCheckout(
             update.manifest, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles, repo: repo,
             spare: update.spare)
@@ -395,9 +402,11 @@ public struct SyncEngine: Sendable {
         let left: [Int]
         do {
             let fetched = await Result {
-                try await fetch(
-                    update.plan, chunked: update.chunked, expected: update.objects, signedContent: update.signedContent,
-                    name: update.name, chain: chain, result: &result)
+                try await objects.charging {
+                    try await fetch(
+                        update.plan, chunked: update.chunked, expected: update.objects, signedContent: update.signedContent,
+                        name: update.name, chain: chain, result: &result)
+                }
             }
             // Placing runs to its end whatever the download did, as the folder's cleanup needs.
             left = try await placing
@@ -406,8 +415,8 @@ public struct SyncEngine: Sendable {
             checkout.abandon()
             throw error
         }
-        result.objectRequests = chain.requests - requests
-        result.objectBytes = chain.bytes - bytes
+        result.objectRequests = objects.requests
+        result.objectBytes = objects.bytes
         try checkout.finish(left: left)
         // The version is built: what a cut download left of its archive has nothing more to give.
         unlink(partialArchive(update.name))

@@ -87,6 +87,33 @@ import ZincTestSupport
         #expect(mirror.requests.count == tracked + 2)
     }
 
+    /// Every response body a sync receives is charged to its catalog's index or to one
+    /// bundle, once, except a probe's: it runs beside the bundle that started it and is
+    /// charged to none.
+    @Test(arguments: ClientTransport.allCases) func aProbeIsChargedToNoBundle(_ transport: ClientTransport) throws {
+        let (fixture, mirror) = try MirrorFailoverTests.primaryAndMirror(transport)
+        defer { mirror.stop() }
+        let (primaryBefore, mirrorBefore) = (fixture.server.requests.count, mirror.requests.count)
+        let report = try fixture.sync()
+        #expect(try !report.failed && fixture.bundleMatchesSource(2))
+        let asked = Array(fixture.server.requests.dropFirst(primaryBefore)) + mirror.requests.dropFirst(mirrorBefore)
+        let probes = mirror.requests.dropFirst(mirrorBefore)
+        #expect(probes.count == 2 && probes.allSatisfy { $0.range == "bytes=0-0" })
+        let served = asked.reduce(Int64(0)) { $0 + Self.bodyLength(of: $1, servedFrom: fixture.dir.at("cat")) }
+        let charged = report.catalogs.reduce(Int64(0)) { $0 + $1.bytes } + report.bundles.reduce(Int64(0)) { $0 + $1.bytes }
+        #expect(charged == served - Int64(probes.count), "\(report.bundles.map(\.line))")
+        let requests = report.catalogs.reduce(0) { $0 + $1.requests } + report.bundles.reduce(0) { $0 + $1.requests }
+        #expect(requests == asked.count - probes.count)
+    }
+
+    /// The length of the body an honest server of `folder` answers `request` with.
+    static func bodyLength(of request: HostileHTTPServer.Request, servedFrom folder: String) -> Int64 {
+        guard let file = FileManager.default.contents(atPath: folder + "/" + request.path) else { return 0 }
+        let response = HostileHTTPServer.serve(Array(file), for: request)
+        guard let headEnd = response.indices.first(where: { response[$0...].starts(with: [13, 10, 13, 10]) }) else { return 0 }
+        return Int64(response.count - headEnd - 4)
+    }
+
     /// A probe's byte takes no share of the link: the lead's download beside a probe that
     /// stalls is still alone on the link, and measures the lead's rate.
     @Test func aStalledProbeLeavesTheLeadsRateMeasured() throws {
