@@ -369,7 +369,7 @@ private struct SeedReader: Sendable {
         // A link only to a file no one may write to: the object would change with it.
         let method = try FileClone.place(source, at: scratch, linkable: info.st_mode & 0o222 == 0, mode: 0o444)
         do {
-            if hashing { try verify(scratch, as: object, from: source, signedSHA256: signedSHA256) }
+            if hashing { try ObjectVerifier(object: object, signedSHA256: signedSHA256, origin: source).verify(file: scratch) }
             guard rename(scratch, repo.objectFile(object.sha)) == 0 else {
                 throw ZincError.io(path: repo.objectFile(object.sha), operation: "move into place", errno: errno)
             }
@@ -378,22 +378,5 @@ private struct SeedReader: Sendable {
             throw error
         }
         return (method, size)
-    }
-
-    private func verify(_ file: String, as object: StoredObject, from source: String, signedSHA256: SHA256.Digest?) throws {
-        let sha1 = SHA1()
-        let sha256 = signedSHA256.map { _ in SHA256() }
-        try PosixFile.openForReading(file).forEachChunk { chunk in
-            sha1.update(chunk)
-            sha256?.update(chunk)
-        }
-        let digest = sha1.digest()
-        guard digest == object.digest else {
-            throw ClientError.integrity(url: source, reason: "its content has SHA-1 \(digest), but the manifest records \(object.sha)")
-        }
-        if let signedSHA256, let content = sha256?.finalize(), content != signedSHA256 {
-            throw ClientError.integrity(
-                url: source, reason: "its content has SHA-256 \(content), but the manifest's signature records \(signedSHA256)")
-        }
     }
 }

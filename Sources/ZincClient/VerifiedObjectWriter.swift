@@ -21,8 +21,7 @@ final class VerifiedObjectWriter {
     private let scratch: TemporaryFile
     private let decoder: StoredObjectDecoder
     private var storedBytes: Int64 = 0
-    private let signedSHA256: SHA256.Digest?
-    private let contentHash: SHA256?
+    private let verifier: ObjectVerifier
     private let chunks: ChunkRecorder?
     private let repo: Repo
 
@@ -32,12 +31,11 @@ final class VerifiedObjectWriter {
         self.object = object
         self.format = format
         self.origin = origin
-        self.signedSHA256 = signedSHA256
+        let verifier = ObjectVerifier(object: object, signedSHA256: signedSHA256, origin: origin)
+        self.verifier = verifier
         destination = repo.objectFile(object.sha)
         let scratch = try TemporaryFile(in: repo.temporaryFolder, named: object.sha)
         self.scratch = scratch
-        let contentHash = signedSHA256.map { _ in SHA256() }
-        self.contentHash = contentHash
         self.repo = repo
         // A gzipped object's content size is unknown until it is inflated.
         let chunks = format == .gz || object.formats[format]! >= ContentChunker.threshold ? ChunkRecorder() : nil
@@ -45,7 +43,7 @@ final class VerifiedObjectWriter {
         decoder = StoredObjectDecoder(format: format) { chunk in
             chunks?.update(chunk)
             try scratch.file.write(chunk)
-            contentHash?.update(chunk)
+            verifier.update(chunk)
         }
     }
 
@@ -75,15 +73,7 @@ final class VerifiedObjectWriter {
         do { sha = try decoder.finish() } catch let failure as GzipDecompressor.Failure {
             throw ClientError.integrity(url: origin, reason: "\(failure)")
         }
-        guard sha == object.sha else {
-            throw ClientError.integrity(url: origin, reason: "its content has SHA-1 \(sha), but the manifest records \(object.sha)")
-        }
-        if let signedSHA256, let contentHash, case let digest = contentHash.finalize(), digest != signedSHA256 {
-            throw ClientError.integrity(
-                url: origin,
-                reason: "its content has SHA-256 \(digest), but the manifest's signature "
-                    + "records \(signedSHA256)")
-        }
+        try verifier.check(sha1: sha)
         try Self.moveIntoPlace(scratch, as: destination)
         committed = true
         if let chunks, chunks.size >= ContentChunker.threshold {
