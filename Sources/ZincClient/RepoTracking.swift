@@ -42,36 +42,22 @@ extension Repo {
         return try await withTaskExecutorPreference(SyncEngine.executor) {
             try await withLock(exclusive: true) {
                 let chain = SourceChain(catalog: url, sources: [source], temporaryFolder: temporaryFolder)
-                guard let fetched = try await chain.fetchDocument(IndexFetcher.remotePath, limit: options.documentLimit) else {
-                    throw ClientError.badResponse(url: url, reason: "answered 304 to a request without a validator")
-                }
-                var bytes = fetched.bytes
-                var index = try IndexFetcher.parse(bytes, url: url)
                 var state = try loadState()
-                var sources = state.catalogs[index.id] ?? .init()
-                if !trustedKeys.isEmpty { sources.trustedKeys = trustedKeys }
-                // With trusted keys, nothing of an index they do not sign is used or kept:
-                // not its versions, which `status` would show, nor its sources.
-                if !sources.trustedKeys.isEmpty {
-                    let checks = SignatureChecks(catalog: index.id, keys: sources.trustedKeys, chain: chain)
-                    let checked = try await checks.checkIndex(bytes, lastSequence: sources.indexSequence) {
-                        try await chain.fetchDocument(IndexFetcher.remotePath, limit: options.documentLimit)?.bytes
-                    }
-                    if checked.index != bytes {
-                        bytes = checked.index
-                        index = try IndexFetcher.parse(bytes, url: url)
-                    }
-                    sources.indexSequence = checked.signature.sequence
-                }
+                // Checked as a sync checks an index: with trusted keys, nothing of an index
+                // they do not sign is used or kept (not its versions, which `status` would
+                // show, nor its sources).
+                let fetcher = IndexFetcher(repo: self, limit: options.documentLimit)
+                var (fetched, index) = try await fetcher.fetchFresh(via: chain, state: state, trustedKeys: trustedKeys)
                 _ = try VersionSpec.distro(distro).resolve(in: try index.bundle(bundle), name: bundle)
-                // A spelling of a URL already there (a trailing `/`, another case) adds no source.
-                let kept = sources.add(url)
-                sources.etags[kept] = nil  // the next sync fetches the index again and stores what it sees
-                state.catalogs[index.id] = sources
+                if !trustedKeys.isEmpty { state.catalogs[index.id, default: .init()].trustedKeys = trustedKeys }
+                // A spelling of a URL already there (a trailing `/`, another case) adds no
+                // source: the validators go with the spelling kept, which syncs ask.
+                let kept = state.catalogs[index.id, default: .init()].add(url)
+                fetched.url = kept
+                try fetcher.accept(fetched, as: index.id, into: &state)
                 var tracked = RepoState.TrackedBundle(catalog: index.id, bundle: bundle, distro: distro, flavor: flavor)
                 tracked.writableFiles = writableFiles
                 state.track(tracked)
-                try AtomicFile.write(bytes, to: catalogFile(index.id))
                 try state.save(in: root)
                 return state.bundles.first { $0.catalog == index.id && $0.bundle == bundle }!
             }

@@ -24,7 +24,7 @@ struct SignatureChecks {
     }
 
     /// An index whose signature passed every check.
-    struct CheckedIndex {
+    struct CheckedIndex: Sendable {
         let signature: IndexSignature
         /// The plain bytes of the index the signature covers.
         let index: [UInt8]
@@ -38,9 +38,12 @@ struct SignatureChecks {
     /// unchanged, the kept bytes are checked as if fetched (its expiry against today). When
     /// the signature covers another index, `refetch` gets both again once, unconditionally
     /// (a writer may have been between its two writes, or caches hold different ages), and
-    /// its index is checked instead; `refetch` returns nil to keep `index`.
+    /// its index is checked instead; `refetch` returns nil to keep `index`. With
+    /// `acceptExpired`, an expired signature is taken (a seed's, as old as the app that
+    /// ships it, whose catalog the next sync checks).
     func checkIndex(
-        _ index: [UInt8], lastSequence: Int64?, kept: KeptSignature? = nil, refetch: () async throws -> [UInt8]?
+        _ index: [UInt8], lastSequence: Int64?, kept: KeptSignature? = nil, acceptExpired: Bool = false,
+        refetch: () async throws -> [UInt8]?
     ) async throws -> CheckedIndex {
         var index = index
         var (signature, url, fetched) = try await indexSignature(kept: kept)
@@ -58,7 +61,7 @@ struct SignatureChecks {
             throw ClientError.untrusted(catalog: catalog, file: file, reason: "it signs catalog '\(signature.catalog)'")
         }
         let now = Int64(Date().timeIntervalSince1970)
-        if signature.isExpired(at: now) {
+        if !acceptExpired, signature.isExpired(at: now) {
             throw ClientError.rolledBack(
                 catalog: catalog, file: file,
                 reason: "the index signature expired \(now - signature.expiresAt) seconds ago (a frozen catalog)")

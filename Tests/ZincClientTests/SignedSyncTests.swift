@@ -1,6 +1,7 @@
 import Testing
 import Zinc
 import ZincClient
+import ZincTestSupport
 
 /// A signed catalog synced through each transport: with its key trusted, the index and
 /// manifest signatures verify (through whichever crypto backend the build has, which
@@ -28,6 +29,44 @@ import ZincClient
         }
         #expect(try stranger.status().isEmpty && stranger.loadState().catalogs.isEmpty)
         #expect(fixture.dir.files(under: "stranger/catalogs").isEmpty && fixture.dir.files(under: "stranger/bundles").isEmpty)
+
+        // Version 2 published with a key the repo does not trust: `track` refuses the index,
+        // and `status` still shows the version last checked.
+        try fixture.dir.write("src/lessons/more.json", SampleContent.text(4000, word: "salut"))
+        let rogue = try Catalog.open(FileStorage(root: fixture.dir.at("cat")), signer: CatalogSigner(key: SigningKey.generate()))
+        _ = try rogue.updateBundle("B", from: fixture.dir.at("src"))
+        try DistroUpdate(rogue, bundle: "B", distro: "master", to: .number(2)).run()
+        let kept = try fixture.dir.read("repo/catalogs/\(ClientFixture.catalogID).json")
+        #expect {
+            try fixture.repo.track(url: fixture.server.url, bundle: "B", options: fixture.options())
+        } throws: { error in
+            (error as? ClientError)?.code == .untrusted
+        }
+        #expect(try fixture.repo.status().map(\.remoteVersion) == [1])
+        #expect(try fixture.dir.read("repo/catalogs/\(ClientFixture.catalogID).json") == kept)
+    }
+
+    /// `track` keeps a signed index as a sync does: the signature beside it and both
+    /// validators, so the first sync asks for both with `If-None-Match` and, nothing
+    /// changed, receives no body.
+    @Test(arguments: ClientTransport.allCases) func trackKeepsASignedIndexAsASyncDoes(_ transport: ClientTransport) throws {
+        let fixture = try ClientFixture(transport: transport)
+        let key = try SigningKey.generate()
+        _ = try CatalogSigning(fixture.catalog, signer: CatalogSigner(key: key)).run()
+        try fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: [key.publicKey], options: fixture.options())
+        #expect(
+            try fixture.dir.read("repo/catalogs/\(ClientFixture.catalogID).json.sig") == fixture.dir.read("cat/" + IndexSignature.path))
+
+        let before = fixture.server.requests.count
+        let report = try fixture.sync()
+        #expect(!report.failed && report.catalogs.first?.notModified == true, "\(fixture.failure(report))")
+        #expect(report.catalogs.first?.requests == 2 && report.catalogs.first?.bytes == 0)
+        let asked = fixture.server.requests.dropFirst(before)
+        for path in ["catalog.json.gz", IndexSignature.path] {
+            let requests = asked.filter { $0.path == path }
+            #expect(requests.count == 1 && requests.allSatisfy { $0.headers["if-none-match"] != nil }, "\(path)")
+        }
+        #expect(try fixture.bundleMatchesSource(1))
     }
 
     /// Keys given for a catalog that is not signed: refused at `track`, as a sync would.
