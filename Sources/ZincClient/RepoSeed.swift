@@ -130,7 +130,9 @@ extension Repo {
             var state = try loadState()
             let keys = trustedKeys.isEmpty ? state.catalogs[seed.description.catalog]?.trustedKeys ?? [] : trustedKeys
             // The seed's files go through the sync's own reading and checks, which are async.
-            let checked = try blockingWait(on: SyncEngine.executor) { try await seed.check(distro: distro, keys: keys) }
+            let checked = try blockingWait(on: SyncEngine.executor) { [state] in
+                try await seed.check(distro: distro, keys: keys, state: state)
+            }
             let catalog = checked.index.id
             let flavor = seed.description.flavor
 
@@ -165,7 +167,9 @@ extension Repo {
                     checkout.abandon()
                     throw error
                 }
-                keepIndex(checked, in: &state)
+                // Kept as a sync keeps an index, unless the repo accepted a newer signed one already.
+                try IndexFetcher(repo: self, limit: SyncOptions.defaultDocumentLimit).accept(
+                    checked.fetched, as: catalog, into: &state, policy: .seed)
                 state.bundles[position].version = version
                 try state.save(in: root)  // the switch
                 try CurrentLinks.point(state.bundles[position], at: version, in: self)
@@ -185,25 +189,6 @@ extension Repo {
                 copiedBytes: placement.bytes[.copied, default: 0], presentObjects: placement.present, hashed: placement.hashed,
                 switched: placement.switched, checkedOutVersion: state.bundles[position].version ?? version)
         }
-    }
-
-    /// Keeps the seed's index as the catalog's last one (with its signature, for a
-    /// catalog with trusted keys), unless the repo accepted a newer signed index already.
-    /// Its sources' validators are forgotten: they belong to the index they came with, and
-    /// the next sync must fetch the index rather than hear that this one is unchanged.
-    private func keepIndex(_ checked: SeedReader.Checked, in state: inout RepoState) {
-        let catalog = checked.index.id
-        var sources = state.catalogs[catalog] ?? .init()
-        if let signature = checked.indexSignature {
-            if let accepted = sources.indexSequence, accepted > signature.sequence { return }
-            sources.indexSequence = signature.sequence
-        }
-        // Only what `status` shows until the next sync, which fetches the index anyway.
-        guard (try? AtomicFile.write(checked.indexBytes, to: catalogFile(catalog))) != nil else { return }
-        if let signature = checked.indexSignature { try? AtomicFile.write(signature.bytes, to: catalogFile(catalog) + ".sig") }
-        sources.etags = [:]
-        sources.signatureETags = [:]
-        state.catalogs[catalog] = sources
     }
 }
 
@@ -228,9 +213,8 @@ private struct SeedReader: Sendable {
     /// The seed's documents, checked.
     struct Checked: Sendable {
         let index: CatalogIndex
-        let indexBytes: [UInt8]
-        /// The index signature and its bytes, with trusted keys.
-        let indexSignature: (sequence: Int64, bytes: [UInt8])?
+        /// The index as read, with its checked signature where the catalog has trusted keys.
+        let fetched: IndexFetcher.Fetched
         let manifest: Manifest
         /// The SHA-256 of each object's content, for a signed manifest.
         let signedContent: [SHA1.Digest: SHA256.Digest]?
@@ -253,12 +237,12 @@ private struct SeedReader: Sendable {
         chain = SourceChain(catalog: url, sources: [FileCatalogSource(url: url, root: folder)], temporaryFolder: repo.temporaryFolder)
     }
 
-    func check(distro: String, keys: [PublicKey]) async throws -> Checked {
+    /// Reads the seed's index and manifest through a sync's checks, the index's
+    /// signature by `keys` (none: not checked) except for its expiry (see `Repo.seed`).
+    func check(distro: String, keys: [PublicKey], state: RepoState) async throws -> Checked {
         let limit = SyncOptions.defaultDocumentLimit
-        guard let indexBytes = try await chain.fetchDocument(IndexFetcher.remotePath, limit: limit)?.bytes else {
-            throw ClientError.badResponse(url: url, reason: "answered 304 to a request without a validator")
-        }
-        let index = try IndexFetcher.parse(indexBytes, url: url)
+        let (fetched, index) = try await IndexFetcher(repo: repo, limit: limit).fetchFresh(
+            via: chain, state: state, trustedKeys: keys, policy: .seed)
         let catalog = description.catalog
         guard index.id == catalog else {
             throw ClientError.badResponse(url: url, reason: "holds catalog '\(index.id)', but seed.json names '\(catalog)'")
@@ -269,44 +253,10 @@ private struct SeedReader: Sendable {
         }
         _ = try VersionSpec.distro(distro).resolve(in: entry, name: description.bundle)
         let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
-        let indexSignature = checks == nil ? nil : try await checkIndexSignature(indexBytes, keys: keys)
         let (manifest, signedContent) = try await ManifestFetcher(repo: repo, limit: limit, checks: checks).manifest(
             catalog: catalog, bundle: description.bundle, version: description.version, via: chain)
         _ = try manifest.paths(ofExistingFlavor: description.flavor)
-        return Checked(
-            index: index, indexBytes: indexBytes, indexSignature: indexSignature, manifest: manifest, signedContent: signedContent)
-    }
-
-    /// The index signature, by a trusted key and covering the seed's index. Unlike a
-    /// sync's check, an expired signature is accepted: a seed is as old as the app that
-    /// ships it, and the next sync checks the catalog's current one.
-    private func checkIndexSignature(_ index: [UInt8], keys: [PublicKey]) async throws -> (sequence: Int64, bytes: [UInt8]) {
-        let file = catalogFileURL(url, IndexSignature.path)
-        let bytes: [UInt8]
-        do {
-            guard let fetched = try await chain.fetchDocument(IndexSignature.path, limit: Int64(IndexSignature.sizeLimit), gzipped: false)
-            else { throw ClientError.notFound(url: file) }
-            bytes = fetched.bytes
-        } catch let error as ClientError where error.code == .notFound {
-            throw ClientError.untrusted(catalog: description.catalog, file: file, reason: "missing: the seed is not signed")
-        }
-        let signature: IndexSignature
-        do { signature = try IndexSignature.verified(bytes, path: file, trusted: keys) } catch let error as ZincError {
-            switch error.kind {
-            case .signature(_, let reason), .corruptFile(_, let reason):
-                throw ClientError.untrusted(catalog: description.catalog, file: file, reason: reason)
-            default: throw error
-            }
-        }
-        guard signature.indexSHA256 == SHA256.digest(index) else {
-            throw ClientError.untrusted(
-                catalog: description.catalog, file: catalogFileURL(url, SeedFolder.indexFile),
-                reason: "the index signature covers another index")
-        }
-        guard signature.catalog == description.catalog else {
-            throw ClientError.untrusted(catalog: description.catalog, file: file, reason: "it signs catalog '\(signature.catalog)'")
-        }
-        return (signature.sequence, bytes)
+        return Checked(index: index, fetched: fetched, manifest: manifest, signedContent: signedContent)
     }
 
     /// Places into objects/ every object of the version (of the flavor) the repo lacks or
