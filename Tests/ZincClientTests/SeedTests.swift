@@ -110,6 +110,28 @@ import ZincTestSupport
         #expect(try Self.matchesSource(fixture, 1))
     }
 
+    /// A seed's index is checked and kept as a sync's is, but for the expiry of its
+    /// signature: an app ships its seed for months.
+    @Test func aSeedsIndexIsKeptAsASyncKeepsOneThoughItsSignatureExpired() throws {
+        let key = try SigningKey.generate()
+        let (fixture, seed, repo) = try Self.exported(signer: CatalogSigner(key: key))
+        let path = "seed/" + IndexSignature.path
+        var signature = try IndexSignature.parseUnverified(fixture.dir.read(path), path: path)
+        signature.signedAt -= 40 * 86_400
+        signature.expiresAt = signature.signedAt + 30 * 86_400
+        #expect(chmod(fixture.dir.at(path), 0o644) == 0)
+        try fixture.dir.write(path, signature.encoded(signedBy: key))
+
+        let result = try repo.seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey])
+        #expect(result.switched && result.hashed)
+        #expect(try fixture.dir.read("device/catalogs/\(ClientFixture.catalogID).json.sig") == fixture.dir.read(path))
+        let sources = try #require(try repo.loadState().catalogs[ClientFixture.catalogID])
+        #expect(sources.indexSequence == signature.sequence && sources.etags.isEmpty && sources.signatureETags.isEmpty)
+        // The catalog's own index, signed since, is what the next sync checks.
+        let report = try SyncEngine(repo: repo, options: fixture.options()).sync()
+        #expect(!report.failed && report.bundles.first?.outcome == .upToDate, "\(fixture.failure(report))")
+    }
+
     @Test func aSeedOfAnotherCatalogOrAMissingDistroIsRefused() throws {
         let (fixture, seed, repo) = try Self.exported()
         #expect(throws: ZincError.self) { try repo.seed(from: seed, sources: [fixture.server.url], distro: "beta") }
