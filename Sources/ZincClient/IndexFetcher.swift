@@ -110,8 +110,12 @@ package struct IndexFetcher {
             Fetched(bytes: served.bytes, url: served.url, etag: served.etag), catalog: first.id, keys: keys,
             lastSequence: policy.refusesOld ? state.catalogs[first.id]?.indexSequence : nil, acceptExpired: !policy.refusesOld,
             via: chain)
-        // Fetched again because the signature covered another index: signed for the same catalog.
-        let index = fetched.bytes == served.bytes ? first : try Self.parse(fetched.bytes, url: fetched.url)
+        guard fetched.bytes != served.bytes else { return (fetched, first) }
+        // Fetched again, the signature having covered another index: still that catalog's.
+        let index = try Self.parse(fetched.bytes, url: fetched.url)
+        guard index.id == first.id else {
+            throw ClientError.badResponse(url: fetched.url, reason: "serves catalog '\(index.id)', not '\(first.id)'")
+        }
         return (fetched, index)
     }
 
