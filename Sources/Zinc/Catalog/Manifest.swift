@@ -64,7 +64,6 @@ public struct Manifest: Equatable, Sendable {
     }
 
     private static let topLevelKeys: Set<String> = ["format", "catalog", "bundle", "version", "flavors", "files"]
-    private static let fileKeys: Set<String> = ["sha", "formats", "flavors"]
 
     /// Parses and validates a manifest. Readers downstream use these paths to write
     /// files, so an unsafe path or an unknown key is refused, never passed on.
@@ -94,7 +93,7 @@ public struct Manifest: Equatable, Sendable {
     /// 100,000 files against the newest version needs no table of the manifest.
     public static func parse(_ bytes: [UInt8], path: String, visit: (String, Entry) throws -> Void) throws -> Manifest {
         let (top, hasFiles) = try json(path: path) {
-            try JSONParser.parseObject(bytes, streaming: "files") { try visit($0, try entry($0, $1, path: path)) }
+            try JSONParser.parseObject(bytes, streaming: "files") { try visit($1, try entry($1, &$0, path: path)) }
         }
         return try header(top, hasFiles: hasFiles, path: path)
     }
@@ -104,7 +103,7 @@ public struct Manifest: Equatable, Sendable {
     package static func parse(_ document: StreamedDocument, visit: (String, Entry) throws -> Void) throws -> Manifest {
         let path = document.name
         let (top, hasFiles) = try json(path: path) {
-            try JSONParser.parseObject(reading: document.read, streaming: "files") { try visit($0, try entry($0, $1, path: path)) }
+            try JSONParser.parseObject(reading: document.read, streaming: "files") { try visit($1, try entry($1, &$0, path: path)) }
         }
         return try header(top, hasFiles: hasFiles, path: path)
     }
@@ -138,30 +137,62 @@ public struct Manifest: Equatable, Sendable {
 
     /// One entry of `files`, validated: its path is safe, its keys known, its sha and
     /// sizes well-formed.
-    private static func entry(_ filePath: String, _ value: JSONValue, path: String) throws -> Entry {
+    private static func entry(_ filePath: String, _ parser: inout JSONParser, path: String) throws -> Entry {
         func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         do { try Names.validateRelativePath(filePath) } catch let error as ZincError { throw corrupt("\(error)") }
-        guard let entry = value.objectValue else { throw corrupt("file '\(filePath)' is not an object") }
-        if let unknown = entry.keys.first(where: { !fileKeys.contains($0) }) {
-            throw corrupt("file '\(filePath)' has unknown key '\(unknown)'")
+        guard try parser.peek(UInt8(ascii: "{")) else { throw corrupt("file '\(filePath)' is not an object") }
+        var sha: JSONValue?
+        var formats: [ObjectFormat: Int64]?
+        var flavors: JSONValue?
+        try parser.parseMembers { parser, key in
+            switch key {
+            case "sha" where sha == nil: sha = try parser.parseValue()
+            case "formats" where formats == nil: formats = try Self.formats(of: filePath, &parser, corrupt)
+            case "flavors" where flavors == nil: flavors = try parser.parseValue()
+            case "sha", "formats", "flavors": throw parser.error("duplicate key '\(key)'")
+            default: throw corrupt("file '\(filePath)' has unknown key '\(key)'")
+            }
         }
-        guard let sha = entry["sha"]?.stringValue, let digest = SHA1.Digest(hex: sha) else {
+        guard let sha = sha?.stringValue, let digest = SHA1.Digest(hex: sha) else {
             throw corrupt("file '\(filePath)' has no valid 'sha' (40 lowercase hex digits)")
         }
-        guard let formatsValue = entry["formats"]?.objectValue, !formatsValue.isEmpty else {
-            throw corrupt("file '\(filePath)' has no 'formats'")
+        guard let formats, !formats.isEmpty else { throw corrupt("file '\(filePath)' has no 'formats'") }
+        let fileFlavors = try stringList(flavors, what: "'flavors' of '\(filePath)'", corrupt)
+        for flavor in fileFlavors ?? [] { try Names.checked(in: path) { try Names.validateFlavorName(flavor) } }
+        return Entry(object: StoredObject(digest: digest, formats: formats), flavors: fileFlavors)
+    }
+
+    /// A file entry's `formats`: each a known format with a `size` in range. Nil when
+    /// the value is not an object (the entry then has no formats).
+    private static func formats(
+        of filePath: String, _ parser: inout JSONParser, _ corrupt: (String) -> ZincError
+    ) throws -> [ObjectFormat: Int64]? {
+        guard try parser.peek(UInt8(ascii: "{")) else {
+            _ = try parser.parseValue()
+            return nil
         }
         var formats = [ObjectFormat: Int64]()
-        for (name, info) in formatsValue {
+        try parser.parseMembers { parser, name in
             guard let format = ObjectFormat(rawValue: name) else { throw corrupt("file '\(filePath)' has unknown format '\(name)'") }
-            guard let size = info.objectValue?["size"]?.intValue, (0...maximumObjectSize).contains(size) else {
+            guard formats[format] == nil else { throw parser.error("duplicate key '\(name)'") }
+            // Other members of a format are ignored, as readers of the format may add some.
+            var size: JSONValue?
+            if try parser.peek(UInt8(ascii: "{")) {
+                try parser.parseMembers { parser, key in
+                    let value = try parser.parseValue()
+                    guard key == "size" else { return }
+                    guard size == nil else { throw parser.error("duplicate key 'size'") }
+                    size = value
+                }
+            } else {
+                _ = try parser.parseValue()
+            }
+            guard let size = size?.intValue, (0...maximumObjectSize).contains(size) else {
                 throw corrupt("file '\(filePath)' format '\(name)' has no 'size' from 0 to \(maximumObjectSize)")
             }
             formats[format] = size
         }
-        let fileFlavors = try stringList(entry["flavors"], what: "'flavors' of '\(filePath)'", corrupt)
-        for flavor in fileFlavors ?? [] { try Names.checked(in: path) { try Names.validateFlavorName(flavor) } }
-        return Entry(object: StoredObject(digest: digest, formats: formats), flavors: fileFlavors)
+        return formats
     }
 
     /// The largest object size a manifest may state (1 TiB): sizes are added up into

@@ -43,6 +43,16 @@ struct JSONParser {
         _ bytes: [UInt8], streaming key: String,
         _ member: (String, JSONValue) throws -> Void
     ) throws -> (members: [String: JSONValue], found: Bool) {
+        try parseObject(bytes, streaming: key) { parser, name in try member(name, try parser.parseValue()) }
+    }
+
+    /// `parseObject(_:streaming:_:)` where `member` reads each streamed value itself from
+    /// the parser (`parseMembers`, `parseItems`, `parseValue`): a manifest's file entry read
+    /// into its fields directly, with no dictionary for it, its formats and their sizes.
+    static func parseObject(
+        _ bytes: [UInt8], streaming key: String,
+        reading member: (inout JSONParser, String) throws -> Void
+    ) throws -> (members: [String: JSONValue], found: Bool) {
         var parser = JSONParser(bytes: bytes, source: nil)
         return try parser.parseObject(streaming: key, member)
     }
@@ -53,12 +63,21 @@ struct JSONParser {
         reading source: @escaping (inout [UInt8]) throws -> Bool, streaming key: String,
         _ member: (String, JSONValue) throws -> Void
     ) throws -> (members: [String: JSONValue], found: Bool) {
+        try parseObject(reading: source, streaming: key) { parser, name in try member(name, try parser.parseValue()) }
+    }
+
+    /// `parseObject(reading:streaming:_:)` where `member` reads each streamed value itself,
+    /// as in `parseObject(_:streaming:reading:)`.
+    static func parseObject(
+        reading source: @escaping (inout [UInt8]) throws -> Bool, streaming key: String,
+        reading member: (inout JSONParser, String) throws -> Void
+    ) throws -> (members: [String: JSONValue], found: Bool) {
         var parser = JSONParser(bytes: [], source: source)
         return try parser.parseObject(streaming: key, member)
     }
 
     private mutating func parseObject(
-        streaming key: String, _ member: (String, JSONValue) throws -> Void
+        streaming key: String, _ member: (inout JSONParser, String) throws -> Void
     ) throws -> (members: [String: JSONValue], found: Bool) {
         try skipWhitespace()
         guard try peek(UInt8(ascii: "{")) else { throw error("expected an object") }
@@ -68,7 +87,7 @@ struct JSONParser {
             if name == key && !streamed {
                 streamed = true
                 guard try parser.peek(UInt8(ascii: "{")) else { throw parser.error("'\(key)' is not an object") }
-                try parser.parseMembers { parser, inner in try member(inner, try parser.parseBoundedValue()) }
+                try parser.parseMembers { parser, inner in try parser.bounded { try member(&$0, inner) } }
             } else {
                 guard top.updateValue(try parser.parseBoundedValue(), forKey: name) == nil, name != key else {
                     throw parser.error("duplicate key '\(name)'")
@@ -118,12 +137,17 @@ struct JSONParser {
 
     /// `parseValue`, bounded to `maximumStreamedValue` bytes when streamed.
     private mutating func parseBoundedValue() throws -> JSONValue {
-        valueStart = dropped + position
-        defer { valueStart = nil }
-        return try parseValue()
+        try bounded { try $0.parseValue() }
     }
 
-    private func error(_ message: String) -> JSONValue.ParseError {
+    /// Reads one value by `body`, bounded to `maximumStreamedValue` bytes when streamed.
+    private mutating func bounded<T>(_ body: (inout JSONParser) throws -> T) throws -> T {
+        valueStart = dropped + position
+        defer { valueStart = nil }
+        return try body(&self)
+    }
+
+    func error(_ message: String) -> JSONValue.ParseError {
         JSONValue.ParseError(description: "\(message) at byte \(dropped + position)")
     }
 
@@ -136,7 +160,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws -> JSONValue {
+    mutating func parseValue() throws -> JSONValue {
         guard try has(1) else { throw error("unexpected end of data") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -177,8 +201,10 @@ struct JSONParser {
         return .object(members)
     }
 
-    /// Walks an object's members, leaving each value for `value` to consume.
-    private mutating func parseMembers(_ value: (inout JSONParser, String) throws -> Void) throws {
+    /// Walks the members of the object that begins here (an error when none does),
+    /// leaving each value for `value` to consume.
+    mutating func parseMembers(_ value: (inout JSONParser, String) throws -> Void) throws {
+        guard try peek(UInt8(ascii: "{")) else { throw error("expected an object") }
         try nested { parser in
             parser.position += 1
             try parser.skipWhitespace()
@@ -201,23 +227,31 @@ struct JSONParser {
     }
 
     private mutating func parseArray() throws -> JSONValue {
+        var items = [JSONValue]()
+        try parseItems { items.append(try $0.parseValue()) }
+        return .array(items)
+    }
+
+    /// Walks the items of the array that begins here (an error when none does), leaving
+    /// each for `item` to consume.
+    mutating func parseItems(_ item: (inout JSONParser) throws -> Void) throws {
+        guard try peek(UInt8(ascii: "[")) else { throw error("expected an array") }
         try nested { parser in
             parser.position += 1
-            var items = [JSONValue]()
             try parser.skipWhitespace()
-            if try parser.peek(UInt8(ascii: "]")) { parser.position += 1; return .array(items) }
+            if try parser.peek(UInt8(ascii: "]")) { parser.position += 1; return }
             while true {
                 try parser.skipWhitespace()
-                items.append(try parser.parseValue())
+                try item(&parser)
                 try parser.skipWhitespace()
                 if try parser.peek(UInt8(ascii: ",")) { parser.position += 1; continue }
-                if try parser.peek(UInt8(ascii: "]")) { parser.position += 1; return .array(items) }
+                if try parser.peek(UInt8(ascii: "]")) { parser.position += 1; return }
                 throw parser.error("expected ',' or ']'")
             }
         }
     }
 
-    private mutating func peek(_ byte: UInt8) throws -> Bool {
+    mutating func peek(_ byte: UInt8) throws -> Bool {
         try has(1) && bytes[position] == byte
     }
 
