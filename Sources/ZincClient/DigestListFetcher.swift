@@ -1,15 +1,21 @@
 import Zinc
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The SHA-256 of a version's objects' content through its version signature
 /// (`VersionSignature`), which covers the version's digest list (`DigestList`) by its
-/// SHA-256: the list the repo kept of this version, else one made by a delta
-/// (`ManifestDelta`) from the list it kept of an earlier version of the bundle, else the
-/// whole list. The list used is kept beside the version's manifest for the next update.
+/// SHA-256: the list the repo kept of this version, else one made by a delta from the
+/// list it kept of an earlier version of the bundle, else the whole list
+/// (`DeltaFetchedDocument`). The list used is kept beside the version's manifest for the
+/// next update, and read from there a line per file asked for (`SignedContent`).
 ///
-/// Every list is checked against the signature (its SHA-256, then exactly the manifest's
-/// objects) before use: a delta found wrong costs the whole list, and a whole list found
-/// wrong costs the version signature (the caller falls back to the manifest signature),
-/// never a wrong digest.
+/// Every list is checked against the signature (its size, then its SHA-256) before use: a
+/// delta found wrong costs the whole list, and a whole list found wrong costs the version
+/// signature (the caller falls back to the manifest signature), never a wrong digest.
 struct DigestListFetcher {
     let repo: Repo
     let chain: SourceChain
@@ -20,40 +26,18 @@ struct DigestListFetcher {
     /// Versions of the bundle whose lists the repo may hold, the preferred first.
     let earlier: [Int]
 
-    /// The objects `signature` signs for `manifest` (which it was checked to cover), or nil
-    /// after telling `fallBack` why the list could not be had.
-    func objects(signedBy signature: VersionSignature, for manifest: Manifest, fallBack: (String) -> Void) async throws
-        -> [SHA1.Digest: SHA256.Digest]?
-    {
-        let (catalog, bundle, version) = (manifest.catalog, manifest.bundle, manifest.version)
-        let files = VersionFiles(of: manifest)
-        let local = repo.digestListFile(catalog, bundle: bundle, version: version)
-        if let kept = try? AtomicFile.read(local, limit: limit), let objects = try? signature.objects(of: kept, for: manifest, path: local)
-        {
-            return objects
-        }
-        let held = earlier.lazy.filter { $0 != version }.compactMap {
-            try? AtomicFile.read(self.repo.digestListFile(catalog, bundle: bundle, version: $0), limit: self.limit)
-        }.first
-        if let held {
-            let delta = ManifestDelta(repo: repo, chain: chain, limit: limit, parallel: parallel)
-            switch await delta.build(
-                files.digestListChunks, files: [files.digestList], held: held, part: "\(catalog).\(bundle)-\(version).digests")
-            {
-            case .built(let bytes, let url):
-                do { return try keep(bytes, objects: signature.objects(of: bytes, for: manifest, path: url), at: local) } catch {
-                    fallBack("\(error)")
-                }
-            case .fallBack(let reason):
-                if let reason { fallBack(reason) }
-            }
-        }
+    /// The checked list `signature` covers (which was checked to cover the manifest of
+    /// `catalog`), or nil after telling `fallBack` why the list could not be had.
+    func content(signedBy signature: VersionSignature, catalog: String, fallBack: (String) -> Void) async throws -> SignedContent? {
+        let document = DeltaFetchedDocument(
+            kind: .digestList, catalog: catalog, bundle: signature.bundle, version: signature.version, repo: repo, chain: chain,
+            limit: limit, parallel: parallel)
+        let local = document.keptFile(of: signature.version)
         do {
-            guard let fetched = try await chain.fetchDocument(files.digestList, limit: limit) else {
-                throw ClientError.badResponse(url: files.digestList, reason: "answered 304 to a request without a validator")
-            }
-            let url = catalogFileURL(fetched.url, files.digestList)
-            return try keep(fetched.bytes, objects: signature.objects(of: fetched.bytes, for: manifest, path: url), at: local)
+            return try await document.fetch(
+                earlier: earlier, fallBack: fallBack,
+                kept: { path in try? SignedContent(list: PosixFile.open(path), path: path, signature: signature) },
+                fetched: { file, gzipped, url in try keep(file, gzipped: gzipped, url: url, signedBy: signature, at: local) })
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -62,8 +46,22 @@ struct DigestListFetcher {
         }
     }
 
-    private func keep(_ bytes: [UInt8], objects: [SHA1.Digest: SHA256.Digest], at path: String) throws -> [SHA1.Digest: SHA256.Digest] {
-        try AtomicFile.write(bytes, to: path)
-        return objects
+    /// Copies the list in `file` (gunzipping it when `gzipped`) beside `local`, checks it
+    /// against `signature`, and only then gives it `local`'s name.
+    private func keep(_ file: String, gzipped: Bool, url: String, signedBy signature: VersionSignature, at local: String) throws
+        -> SignedContent
+    {
+        let temporary = AtomicFile.temporaryName(for: local)
+        defer { unlink(temporary) }
+        let copy = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
+        let document = try StreamedDocument(path: file, name: url, gzipped: gzipped, limit: Int64(DigestList.sizeLimit)) {
+            try copy.write($0)
+        }
+        var piece = [UInt8]()
+        while try document.read(into: &piece) { piece.removeAll(keepingCapacity: true) }
+        // Read through a descriptor of its own, which still reads it once it has its name.
+        let content = try SignedContent(list: PosixFile.open(temporary), path: url, signature: signature)
+        try AtomicFile.install(copy, over: local)
+        return content
     }
 }

@@ -27,51 +27,34 @@ struct ManifestFetcher {
 
     /// With `earlier`, versions of the bundle whose manifests the repo may hold, the first
     /// held one is brought to `version` by a delta (`ManifestDelta`) before the whole is
-    /// fetched; a delta that fails in any way, its manifest refused included, costs the
-    /// whole manifest. `deltaFallBack` is told why (not when the catalog has no description),
-    /// and why a version signature or its digest list was not used (`DigestListFetcher`).
+    /// fetched (`DeltaFetchedDocument`); a delta that fails in any way, its manifest
+    /// refused included, costs the whole manifest. `deltaFallBack` is told why (not when
+    /// the catalog has no description), and why a version signature or its digest list was
+    /// not used (`DigestListFetcher`).
     func manifest(
         catalog: String, bundle: String, version: Int, earlier: [Int] = [], via chain: SourceChain,
         deltaFallBack: (String) -> Void = { _ in }
     ) async throws -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?) {
         let digests = DigestListFetcher(repo: repo, chain: chain, limit: limit, parallel: parallel, earlier: earlier)
-        if let (manifest, bytes) = try kept(catalog: catalog, bundle: bundle, version: version) {
-            return (manifest, try await checkSignature(manifest, bytes: bytes, digests: digests, deltaFallBack))
-        }
-        let held = earlier.lazy.filter { $0 != version }.compactMap {
-            try? AtomicFile.read(self.repo.manifestFile(catalog, bundle: bundle, version: $0), limit: self.limit)
-        }.first
-        let part = try TemporaryFile(in: repo.temporaryFolder, named: "manifest")
-        defer { part.remove() }
-        if let held {
-            let delta = ManifestDelta(repo: repo, chain: chain, limit: limit, parallel: parallel)
-            switch await delta.build(catalog: catalog, bundle: bundle, version: version, held: held) {
-            case .built(let bytes, let url):
-                do {
-                    try part.file.write(bytes)
-                    return try await keep(
-                        part.path, gzipped: false, url: url, catalog: catalog, bundle: bundle, version: version, digests: digests,
-                        deltaFallBack)
-                } catch {
-                    deltaFallBack("\(error)")
-                }
-            case .fallBack(let reason):
-                if let reason { deltaFallBack(reason) }
-            }
-        }
-        let remote = VersionFiles(bundle: bundle, version: version).gzippedManifest
-        guard let fetched = try await chain.fetchDocument(remote, into: part, limit: limit) else {
-            throw ClientError.badResponse(url: remote, reason: "answered 304 to a request without a validator")
-        }
-        return try await keep(
-            part.path, gzipped: true, url: fetched.location, catalog: catalog, bundle: bundle, version: version, digests: digests,
-            deltaFallBack)
+        let document = DeltaFetchedDocument(
+            kind: .manifest, catalog: catalog, bundle: bundle, version: version, repo: repo, chain: chain, limit: limit,
+            parallel: parallel)
+        return try await document.fetch(
+            earlier: earlier, fallBack: deltaFallBack,
+            kept: { path in
+                guard let (manifest, sha256) = try kept(catalog: catalog, bundle: bundle, version: version) else { return nil }
+                return (manifest, try await checkSignature(manifest, sha256: sha256, file: path, digests: digests, deltaFallBack))
+            },
+            fetched: { file, gzipped, url in
+                try await keep(
+                    file, gzipped: gzipped, url: url, catalog: catalog, bundle: bundle, version: version, digests: digests, deltaFallBack)
+            })
     }
 
     /// Reads the manifest in `file` as a stream (gunzipping it when `gzipped`), copying
-    /// its plain JSON into the repo as it goes; checks that it describes the version asked
-    /// for (and its signature, by `digests` where it can) before the copy takes the kept
-    /// manifest's name.
+    /// its plain JSON into the repo as it goes, and in a signed catalog hashing it in the
+    /// same pass; checks that it describes the version asked for (and its signature, by
+    /// `digests` where it can) before the copy takes the kept manifest's name.
     private func keep(
         _ file: String, gzipped: Bool, url: String, catalog: String, bundle: String, version: Int, digests: DigestListFetcher,
         _ deltaFallBack: (String) -> Void
@@ -83,34 +66,49 @@ struct ManifestFetcher {
         let temporary = AtomicFile.temporaryName(for: kept)
         defer { unlink(temporary) }
         let copy = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
-        let manifest = try Manifest.parse(StreamedDocument(path: file, name: url, gzipped: gzipped) { try copy.write($0) })
+        // A signature covers the manifest's SHA-256: hashed as it is copied, never held whole.
+        let hasher = checks.map { _ in SHA256() }
+        let manifest = try Manifest.parse(
+            StreamedDocument(path: file, name: url, gzipped: gzipped) {
+                try copy.write($0); hasher?.update($0)
+            })
         guard manifest.catalog == catalog, manifest.bundle == bundle, manifest.version == version else {
             throw ClientError.badResponse(
                 url: url,
                 reason: "describes \(manifest.catalog) \(manifest.bundle)-\(manifest.version), "
                     + "not \(catalog) \(bundle)-\(version)")
         }
-        // A signature covers the manifest's bytes: only a signed catalog holds them whole.
-        let bytes = try checks.map { _ in try AtomicFile.read(temporary, limit: StreamedDocument.absoluteLimit) ?? [] }
         // After the folder exists: a checked digest list is kept in it.
-        let signedContent = try await checkSignature(manifest, bytes: bytes, digests: digests, deltaFallBack)
+        let signedContent = try await checkSignature(
+            manifest, sha256: hasher?.finalize(), file: temporary, digests: digests, deltaFallBack)
         try AtomicFile.install(copy, over: kept)
         return (manifest, signedContent)
     }
 
+    /// The SHA-256 each object's content must have, from the signature that covers the
+    /// manifest (whose plain JSON, hashing to `sha256`, is in `file`); nil in an unsigned
+    /// catalog.
     private func checkSignature(
-        _ manifest: Manifest, bytes: [UInt8]?, digests: DigestListFetcher, _ deltaFallBack: (String) -> Void
+        _ manifest: Manifest, sha256: SHA256.Digest?, file: String, digests: DigestListFetcher, _ deltaFallBack: (String) -> Void
     ) async throws -> [SHA1.Digest: SHA256.Digest]? {
-        guard let checks, let bytes else { return nil }
-        return try await checks.checkManifest(manifest, bytes: bytes, digests: digests, fallBack: deltaFallBack)
+        guard let checks, let sha256 else { return nil }
+        let facts = SignatureChecks.ManifestFacts(
+            catalog: manifest.catalog, bundle: manifest.bundle, version: manifest.version, fileCount: manifest.files.count,
+            sha256: sha256, file: file)
+        let signed = try await checks.checkManifest(facts, digests: digests, fallBack: deltaFallBack)
+        // Every file's row, in the digest list's order: the paths ordered by their UTF-8 bytes.
+        return try signed.contentDigests(
+            for: DigestList.paths(of: manifest).enumerated().lazy.map {
+                (ordinal: $0.offset, digest: manifest.files[$0.element]!.object.digest)
+            })
     }
 
     /// The manifest an earlier run fetched (and checked), read as a stream, and, in a
-    /// signed catalog, its bytes; nil when there is none.
-    func kept(catalog: String, bundle: String, version: Int) throws -> (Manifest, [UInt8]?)? {
+    /// signed catalog, its SHA-256, read as a stream too; nil when there is none.
+    func kept(catalog: String, bundle: String, version: Int) throws -> (Manifest, SHA256.Digest?)? {
         guard let document = try repo.keptManifest(catalog: catalog, bundle: bundle, version: version) else { return nil }
         let manifest = try Manifest.parse(document)
-        let bytes = try checks.map { _ in try AtomicFile.read(document.name, limit: StreamedDocument.absoluteLimit) ?? [] }
-        return (manifest, bytes)
+        let sha256 = try checks.map { _ in try SHA256.digest(reading: PosixFile.open(document.name)) }
+        return (manifest, sha256)
     }
 }

@@ -97,17 +97,33 @@ struct SignatureChecks {
         return (try refusing(file) { try IndexSignature.verified(fetched.bytes, path: file, trusted: keys) }, fetched.url, fetched)
     }
 
-    /// The signature of a manifest (whose plain JSON is `bytes`) by the first trusted key
-    /// that signed it, checked to cover it: the SHA-256 its objects' content must have.
-    /// With `digests`, a version signature and the digest list it covers come first
-    /// (kilobytes per update where the manifest signature costs 113 bytes per object);
-    /// without them, or with anything wrong with them (`fallBack` is told what), the
-    /// manifest signature, as a catalog signed before version signatures has.
+    /// What a signature is checked against: a manifest read as a stream, known by its
+    /// header, its number of files and the SHA-256 of its plain JSON, and the file that
+    /// holds that JSON (read again only by the manifest-signature fallback).
+    struct ManifestFacts {
+        let catalog: String
+        let bundle: String
+        let version: Int
+        let fileCount: Int
+        let sha256: SHA256.Digest
+        /// The plain JSON.
+        let file: String
+        /// The manifest's catalog-relative path (`manifests/B-V.json`), for messages.
+        var path: String { VersionFiles(bundle: bundle, version: version).manifest }
+    }
+
+    /// The signature of a manifest by the first trusted key that signed it, checked to
+    /// cover it: the SHA-256 its objects' content must have. With `digests`, a version
+    /// signature and the digest list it covers come first (kilobytes per update where the
+    /// manifest signature costs 113 bytes per object, and nothing held per file); without
+    /// them, or with anything wrong with them (`fallBack` is told what), the manifest
+    /// signature, as a catalog signed before version signatures has, whose objects are
+    /// checked against the manifest's by reading its file again as a stream.
     func checkManifest(
-        _ manifest: Manifest, bytes: [UInt8], digests: DigestListFetcher? = nil, fallBack: (String) -> Void = { _ in }
-    ) async throws -> [SHA1.Digest: SHA256.Digest] {
-        if let digests, let objects = try await versionSigned(manifest, bytes: bytes, digests: digests, fallBack: fallBack) {
-            return objects
+        _ manifest: ManifestFacts, digests: DigestListFetcher? = nil, fallBack: (String) -> Void = { _ in }
+    ) async throws -> SignedContent {
+        if let digests, let content = try await versionSigned(manifest, digests: digests, fallBack: fallBack) {
+            return content
         }
         for key in keys {
             let path = ManifestSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
@@ -116,21 +132,29 @@ struct SignatureChecks {
             }
             let file = catalogFileURL(url, path)
             let signature = try refusing(file) { try ManifestSignature.verified(signatureBytes, path: file, trusted: keys) }
-            try refusing(catalogFileURL(url, manifest.path)) {
-                try signature.check(covers: manifest, bytes: bytes, path: catalogFileURL(url, manifest.path))
+            let manifestURL = catalogFileURL(url, manifest.path)
+            try refusing(manifestURL) {
+                try signature.check(
+                    coversManifestOf: manifest.catalog, bundle: manifest.bundle, version: manifest.version, sha256: manifest.sha256,
+                    path: manifestURL)
+                var named = Set<SHA1.Digest>()
+                _ = try Manifest.parse(StreamedDocument(path: manifest.file, name: manifestURL, gzipped: false)) { _, entry in
+                    named.insert(entry.object.digest)
+                }
+                try SignedManifest.check(signature.objects, are: named, path: manifestURL)
             }
-            return signature.objects
+            return SignedContent(objects: signature.objects, path: file)
         }
         throw ClientError.untrusted(
             catalog: catalog, file: manifest.path,
             reason: "no signature by a trusted key (key ids \(keys.map(\.id).joined(separator: ", "))): the manifest is not signed")
     }
 
-    /// The objects the first trusted key's version signature signs, once it is checked to
-    /// cover the manifest; nil when there is none, or it or its list is refused.
+    /// The digest list of the first trusted key's version signature, once it is checked
+    /// to cover the manifest; nil when there is none, or it or its list is refused.
     private func versionSigned(
-        _ manifest: Manifest, bytes: [UInt8], digests: DigestListFetcher, fallBack: (String) -> Void
-    ) async throws -> [SHA1.Digest: SHA256.Digest]? {
+        _ manifest: ManifestFacts, digests: DigestListFetcher, fallBack: (String) -> Void
+    ) async throws -> SignedContent? {
         for key in keys {
             let path = VersionSignature.path(bundle: manifest.bundle, version: manifest.version, keyID: key.id)
             guard case .fetched(let signatureBytes, let url, _) = try await fetch(path, limit: VersionSignature.sizeLimit) else {
@@ -139,8 +163,10 @@ struct SignatureChecks {
             let file = catalogFileURL(url, path)
             do {
                 let signature = try VersionSignature.verified(signatureBytes, path: file, trusted: keys)
-                try signature.check(covers: manifest, bytes: bytes, path: file)
-                return try await digests.objects(signedBy: signature, for: manifest, fallBack: fallBack)
+                try signature.check(
+                    coversManifestOf: manifest.catalog, bundle: manifest.bundle, version: manifest.version, sha256: manifest.sha256,
+                    fileCount: manifest.fileCount, path: file)
+                return try await digests.content(signedBy: signature, catalog: manifest.catalog, fallBack: fallBack)
             } catch let error as ZincError {
                 fallBack("\(error)")
                 return nil

@@ -90,7 +90,7 @@ import ZincTestSupport
     /// Each way a description or its chunks can lie is refused: the sync fetches the
     /// whole manifest, says why, and builds exactly version 2.
     @Test(arguments: [
-        "wrong xxh64", "wrong sha256", "ranges past the end", "another file", "hostile chunk bytes", "size",
+        "wrong xxh64", "wrong sha256", "ranges past the end", "another file", "hostile chunk bytes", "size", "wrong length",
     ])
     func aHostileDescriptionCostsTheWholeManifest(_ lie: String) throws {
         let dir = try TemporaryDirectory()
@@ -108,6 +108,10 @@ import ZincTestSupport
             description["sha256"] = String(repeating: "ab", count: 32)
         case "ranges past the end":
             chunks[chunks.count - 1][1] = (chunks[chunks.count - 1][1] as! Int) + stored.count
+        case "wrong length":
+            // Every chunk a byte longer than it inflates to, the size to match.
+            chunks = chunks.map { [($0[0] as! Int) + 1, $0[1], $0[2]] }
+            description["size"] = (description["size"] as! Int) + chunks.count
         case "another file":
             description["file"] = "manifests/B-1.json.gz"
         case "hostile chunk bytes":
@@ -124,6 +128,8 @@ import ZincTestSupport
         let bundle = try Self.syncToVersion2(dir)
         #expect(try #require(bundle["bytes"] as? Int) >= stored.count, "\(bundle)")
         #expect(bundle["manifest_delta_error"] is String, "\(bundle)")
+        // The refused rebuild is kept nowhere: not as the manifest, not as a scratch file.
+        #expect(dir.files(under: "repo/tmp").isEmpty, "\(dir.files(under: "repo/tmp"))")
         let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
         #expect(verify.status != 0 && (verify.stdout + verify.stderr).contains("manifest-chunks/B-2.json.gz"), "\(verify)")
         _ = server

@@ -107,4 +107,74 @@ import ZincTestSupport
         }
         #expect(throws: ManifestChunks.Mismatch.self) { try good.rebuild(held: { _ in nil }) { _, _ in [1, 2, 3] } }
     }
+
+    /// A manifest of varied lines, its chunk-deflated copy and the description of that.
+    static func deflatedSample() throws -> (plain: [UInt8], stored: [UInt8], chunks: [StoredChunk]) {
+        let plain = Array((0..<6000).map { #""f\#($0).txt":{"sha":"\#(String(format: "%040x", $0 * 7919))"},"# }.joined().utf8)
+        var stored = [UInt8]()
+        let deflater = try ChunkDeflater(ManifestChunks.scheme) { stored.append(contentsOf: $0) }
+        try plain.withUnsafeBytes { try deflater.update($0) }
+        try deflater.finish()
+        return (plain, stored, deflater.chunks)
+    }
+
+    /// The streamed rebuild hands a chunk on only once it is checked, and ends with a
+    /// `Mismatch` for each way a delta can lie: what was handed on is whole checked chunks
+    /// of the manifest, and the caller, seeing the error, discards it.
+    @Test(arguments: ["wrong chunk", "wrong length", "truncated range", "wrong whole hash", "wrong held bytes"])
+    func aHostileDeltaIsRefusedBeforeAnyUncheckedByteIsHandedOn(_ lie: String) throws {
+        let (plain, stored, chunks) = try Self.deflatedSample()
+        #expect(chunks.count > 3)
+        var described = chunks
+        var sha = SHA256.digest(plain)
+        var heldChunk: ContentChunk?
+        switch lie {
+        case "wrong length":
+            let second = chunks[1]
+            described[1] = try #require(
+                StoredChunk(length: Int64(second.length + 1), storedLength: Int64(second.storedLength), hash: second.hash, format: .gz))
+        case "wrong whole hash": sha = SHA256.digest(plain + [0])
+        case "wrong held bytes": heldChunk = chunks[0].content
+        default: break
+        }
+        let description = try #require(ManifestChunks(file: "manifests/B-1.json.gz", chunks: described, sha256: sha))
+        var handed = [UInt8]()
+        #expect(throws: ManifestChunks.Mismatch.self) {
+            try description.rebuild(
+                held: { $0 == heldChunk ? [UInt8](repeating: 0x20, count: $0.length) : nil },
+                stored: { index, range in
+                    var bytes = Array(stored[Int(range.lowerBound)..<Int(range.upperBound)])
+                    if index == 1 && lie == "wrong chunk" { bytes[bytes.count / 2] ^= 0x40 }
+                    if index == 1 && lie == "truncated range" { bytes.removeLast() }
+                    return bytes
+                },
+                into: { handed.append(contentsOf: $0) })
+        }
+        #expect(plain.starts(with: handed))
+        #expect(handed.count == (lie == "wrong whole hash" ? plain.count : lie == "wrong held bytes" ? 0 : chunks[0].length))
+    }
+
+    /// Held chunks and fetched ones interleave: the held ones are taken as they are,
+    /// checked, and the inflater follows them, so the fetched ones after them inflate.
+    @Test func heldAndFetchedChunksMakeTheManifest() throws {
+        let (plain, stored, chunks) = try Self.deflatedSample()
+        let description = try #require(ManifestChunks(file: "manifests/B-1.json.gz", chunks: chunks, sha256: SHA256.digest(plain)))
+        var offsets = [ContentChunk: Int]()
+        var at = 0
+        for (i, chunk) in chunks.enumerated() {
+            if i % 2 == 0 { offsets[chunk.content] = at }
+            at += chunk.length
+        }
+        var rebuilt = [UInt8]()
+        var fetched = 0
+        try description.rebuild(
+            held: { chunk in offsets[chunk].map { Array(plain[$0..<($0 + chunk.length)]) } },
+            stored: { _, range in
+                fetched += 1
+                return Array(stored[Int(range.lowerBound)..<Int(range.upperBound)])
+            },
+            into: { rebuilt.append(contentsOf: $0) })
+        #expect(rebuilt == plain)
+        #expect(fetched == chunks.count / 2)
+    }
 }

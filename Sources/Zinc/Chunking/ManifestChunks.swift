@@ -136,42 +136,81 @@ extension ManifestChunks {
         public let description: String
     }
 
-    /// The plain manifest, made chunk by chunk in order: from `held` when it gives the
-    /// chunk's content (the caller's chunks of a manifest it has), else by inflating the
-    /// chunk's stored bytes that `stored` gives for its index and range of `file`. Each
-    /// chunk is checked against its length and hash, and the whole against `sha256`;
-    /// a `Mismatch` says which failed. What a client's manifest delta and `verify` do.
+    /// The plain manifest, made chunk by chunk in order and handed to `sink` one chunk at
+    /// a time: from `held` when it gives the chunk's content (the caller's chunks of a
+    /// manifest it has), else by inflating the chunk's stored bytes that `stored` gives for
+    /// its index and range of `file`. Each chunk is checked against its length and hash
+    /// before `sink` sees it, and a running SHA-256 of the whole against `sha256` at the
+    /// end; a `Mismatch` says which failed. Memory stays at one chunk whatever the
+    /// manifest's size, so what `sink` got may be used only after a normal return. What a
+    /// client's manifest delta and `verify` do.
     public func rebuild(
-        held: (ContentChunk) -> ArraySlice<UInt8>?, stored: (_ index: Int, _ range: Range<Int64>) throws -> [UInt8]
-    ) throws -> [UInt8] {
+        held: (ContentChunk) throws -> [UInt8]?, stored: (_ index: Int, _ range: Range<Int64>) throws -> [UInt8],
+        into sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         let inflater = ChunkInflater(history: layout.history)
+        let whole = SHA256()
         var content = [UInt8]()
-        content.reserveCapacity(Int(min(size, 1 << 26)))
         for (i, (chunk, range)) in zip(layout.chunks, layout.storedRanges()).enumerated() {
-            let start = content.count
-            if let have = held(chunk.content), have.count == chunk.length {
-                content.append(contentsOf: have)
-                have.withUnsafeBytes { inflater.follow($0) }
+            if let have = try held(chunk.content) {
+                // Held bytes are read again from a file that may have changed since it was cut.
+                guard have.count == chunk.length, have.withUnsafeBytes({ ChunkHash(of: $0) }) == chunk.hash else {
+                    throw Mismatch(description: "chunk \(i): the held bytes given for it are not its content")
+                }
+                try have.withUnsafeBytes {
+                    inflater.follow($0)
+                    whole.update($0)
+                    try sink($0)
+                }
                 continue
             }
             let bytes = try stored(i, range)
             guard bytes.count == chunk.storedLength else {
                 throw Mismatch(description: "chunk \(i): \(bytes.count) stored bytes, not \(chunk.storedLength)")
             }
+            content.removeAll(keepingCapacity: true)
             content.append(contentsOf: repeatElement(0, count: chunk.length))
             do {
                 try content.withUnsafeMutableBytes { out in
-                    try bytes.withUnsafeBytes {
-                        try chunk.decode($0, into: UnsafeMutableRawBufferPointer(rebasing: out[start...]), inflater: inflater)
-                    }
+                    try bytes.withUnsafeBytes { try chunk.decode($0, into: out, inflater: inflater) }
                 }
             } catch {
                 throw Mismatch(description: "chunk \(i) \(error)")
             }
+            try content.withUnsafeBytes {
+                whole.update($0)
+                try sink($0)
+            }
         }
-        guard SHA256.digest(content) == sha256 else {
+        guard whole.finalize() == sha256 else {
             throw Mismatch(description: "its chunks make a manifest whose SHA-256 is not \(sha256.hex)")
         }
+    }
+
+    /// The chunks of a document a reader holds (an earlier version's manifest, cut as
+    /// manifests are), each at the offset where it first occurs: what `rebuild` takes from
+    /// it rather than fetch. Read 64 KiB at a time from the reader's position, so memory
+    /// holds one entry per chunk (about 7,000 for a manifest of 1,000,000 files).
+    public static func chunks(of reader: some StorageReader) throws -> [ContentChunk: Int64] {
+        var splitter = ChunkSplitter(scheme)
+        try reader.forEachChunk(chunkSize: 1 << 16) { splitter.update($0) }
+        var at = [ContentChunk: Int64]()
+        var offset: Int64 = 0
+        for chunk in splitter.finish() {
+            at[chunk] = at[chunk] ?? offset
+            offset += Int64(chunk.length)
+        }
+        return at
+    }
+
+    /// `rebuild(held:stored:into:)` collected into one array, for a manifest small enough
+    /// to hold (`verify`'s check of a catalog's descriptions).
+    public func rebuild(
+        held: (ContentChunk) -> ArraySlice<UInt8>?, stored: (_ index: Int, _ range: Range<Int64>) throws -> [UInt8]
+    ) throws -> [UInt8] {
+        var content = [UInt8]()
+        content.reserveCapacity(Int(min(size, 1 << 26)))
+        try rebuild(held: { held($0).map(Array.init) }, stored: stored) { content.append(contentsOf: $0) }
         return content
     }
 }

@@ -28,6 +28,14 @@ public final class SHA256 {
         return hasher.finalize()
     }
 
+    /// The SHA-256 of what `reader` holds from its position on, read 64 KiB at a time: a
+    /// manifest of 112 MB is hashed with memory flat.
+    public static func digest(reading reader: some StorageReader) throws -> Digest {
+        let hasher = SHA256()
+        try reader.forEachChunk(chunkSize: 1 << 16) { hasher.update($0) }
+        return hasher.finalize()
+    }
+
     /// A SHA-256 digest: 32 bytes, written as 64 lowercase hex digits.
     public struct Digest: Hashable, Sendable, CustomStringConvertible {
         public let bytes: [UInt8]

@@ -47,7 +47,7 @@ public struct DigestList: Equatable, Sendable {
 
     /// The manifest's paths in the list's order: by their UTF-8 bytes, which every reader
     /// orders alike (a `String`'s `<` follows Unicode's rules instead).
-    static func paths(of manifest: Manifest) -> [String] {
+    package static func paths(of manifest: Manifest) -> [String] {
         manifest.files.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
@@ -78,6 +78,13 @@ public struct DigestList: Equatable, Sendable {
         return objects
     }
 
+    /// The SHA-256 of one line (`lineLength` bytes, its newline included); nil unless it is
+    /// 64 lowercase hex digits and a newline.
+    static func digest(line: ArraySlice<UInt8>) -> SHA256.Digest? {
+        guard line.count == lineLength, line.last == UInt8(ascii: "\n") else { return nil }
+        return SHA256.Digest(hex: String(decoding: line.dropLast(), as: UTF8.self))
+    }
+
     /// Parses a plain list, refusing anything but the header and whole lines of 64
     /// lowercase hex digits, within `sizeLimit`.
     public static func parse(_ bytes: [UInt8], path: String) throws -> DigestList {
@@ -90,9 +97,7 @@ public struct DigestList: Equatable, Sendable {
         var digests = [SHA256.Digest]()
         digests.reserveCapacity(body / lineLength)
         for start in stride(from: header.count, to: bytes.count, by: lineLength) {
-            guard bytes[start + lineLength - 1] == UInt8(ascii: "\n"),
-                let digest = SHA256.Digest(hex: String(decoding: bytes[start..<(start + lineLength - 1)], as: UTF8.self))
-            else {
+            guard let digest = digest(line: bytes[start..<(start + lineLength)]) else {
                 throw damaged("line \(digests.count + 2) is not a SHA-256 in lowercase hex")
             }
             digests.append(digest)

@@ -92,8 +92,18 @@ public struct ManifestSignature: Equatable, Sendable {
     /// Checks that this signature covers `manifest`, whose JSON is `bytes`: the same
     /// version, the same bytes, and exactly its objects.
     public func check(covers manifest: Manifest, bytes: [UInt8], path: String) throws {
-        try SignedManifest.check(
-            catalog: catalog, bundle: bundle, version: version, sha256: manifestSHA256, covers: manifest, bytes: bytes, path: path)
+        try check(
+            coversManifestOf: manifest.catalog, bundle: manifest.bundle, version: manifest.version, sha256: SHA256.digest(bytes),
+            path: path)
         try SignedManifest.check(objects, areObjectsOf: manifest, path: path)
+    }
+
+    /// Checks that this signature covers the manifest of `catalog` `bundle`-`version`
+    /// whose plain JSON has the SHA-256 `sha256`; that its objects are the manifest's is
+    /// for the caller to check (`SignedManifest.check(_:are:path:)`).
+    public func check(coversManifestOf catalog: String, bundle: String, version: Int, sha256: SHA256.Digest, path: String) throws {
+        try SignedManifest.check(
+            catalog: self.catalog, bundle: self.bundle, version: self.version, sha256: manifestSHA256,
+            coversManifestOf: catalog, bundle: bundle, version: version, sha256: sha256, path: path)
     }
 }

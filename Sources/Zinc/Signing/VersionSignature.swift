@@ -82,8 +82,23 @@ public struct VersionSignature: Equatable, Sendable {
 
     /// Checks that this signature covers `manifest`, whose JSON is `bytes`.
     public func check(covers manifest: Manifest, bytes: [UInt8], path: String) throws {
+        try check(
+            coversManifestOf: manifest.catalog, bundle: manifest.bundle, version: manifest.version, sha256: SHA256.digest(bytes),
+            fileCount: manifest.files.count, path: path)
+    }
+
+    /// Checks that this signature covers the manifest of `catalog` `bundle`-`version`
+    /// whose plain JSON has the SHA-256 `sha256` and which lists `fileCount` files: what
+    /// a client that reads the manifest as a stream knows of it.
+    public func check(
+        coversManifestOf catalog: String, bundle: String, version: Int, sha256: SHA256.Digest, fileCount: Int, path: String
+    ) throws {
         try SignedManifest.check(
-            catalog: catalog, bundle: bundle, version: version, sha256: manifestSHA256, covers: manifest, bytes: bytes, path: path)
+            catalog: self.catalog, bundle: self.bundle, version: self.version, sha256: manifestSHA256,
+            coversManifestOf: catalog, bundle: bundle, version: version, sha256: sha256, path: path)
+        guard files == fileCount else {
+            throw ZincError.signature(path: path, reason: "lists \(files) files, but the manifest has \(fileCount)")
+        }
     }
 
     /// The objects of `list` (the plain digest list), once checked to be the one this
@@ -119,17 +134,18 @@ public enum SignedManifest {
     }
 
     /// Checks that a signature of `catalog` `bundle`-`version` covering `sha256` covers
-    /// `manifest`, whose JSON is `bytes`.
+    /// the manifest of `manifestCatalog` `manifestBundle`-`manifestVersion` whose plain
+    /// JSON has the SHA-256 `digest`.
     static func check(
-        catalog: String, bundle: String, version: Int, sha256: SHA256.Digest, covers manifest: Manifest, bytes: [UInt8],
-        path: String
+        catalog: String, bundle: String, version: Int, sha256: SHA256.Digest,
+        coversManifestOf manifestCatalog: String, bundle manifestBundle: String, version manifestVersion: Int,
+        sha256 digest: SHA256.Digest, path: String
     ) throws {
         func bad(_ reason: String) -> ZincError { .signature(path: path, reason: reason) }
-        guard catalog == manifest.catalog, bundle == manifest.bundle, version == manifest.version else {
+        guard catalog == manifestCatalog, bundle == manifestBundle, version == manifestVersion else {
             throw bad(
-                "the signature is for \(catalog) \(bundle)-\(version), not \(manifest.catalog) \(manifest.bundle)-\(manifest.version)")
+                "the signature is for \(catalog) \(bundle)-\(version), not \(manifestCatalog) \(manifestBundle)-\(manifestVersion)")
         }
-        let digest = SHA256.digest(bytes)
         guard digest == sha256 else {
             throw bad("its SHA-256 is \(digest), but the signature covers \(sha256) (tampered)")
         }
@@ -137,7 +153,11 @@ public enum SignedManifest {
 
     /// Checks that signed `objects` are exactly the objects `manifest` names.
     static func check(_ objects: [SHA1.Digest: SHA256.Digest], areObjectsOf manifest: Manifest, path: String) throws {
-        let named = Set(manifest.files.values.map(\.object.digest))
+        try check(objects, are: Set(manifest.files.values.map(\.object.digest)), path: path)
+    }
+
+    /// Checks that signed `objects` are exactly the objects `named` (a manifest's).
+    public static func check(_ objects: [SHA1.Digest: SHA256.Digest], are named: Set<SHA1.Digest>, path: String) throws {
         guard named.count == objects.count, named.allSatisfy({ objects[$0] != nil }) else {
             throw ZincError.signature(path: path, reason: "the signature lists other objects than the manifest names")
         }

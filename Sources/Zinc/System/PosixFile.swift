@@ -155,11 +155,12 @@ package final class PosixFile: Sendable {
         return count
     }
 
-    /// Reads from the current position until end of file or `limit` bytes, whichever
-    /// comes first. The array is not zeroed first: only the bytes read are kept.
-    package func readAll(upTo limit: Int) throws -> [UInt8] {
+    /// Reads until end of file or `limit` bytes, whichever comes first, from the current
+    /// position, or from `offset` without moving it. The array is not zeroed first: only
+    /// the bytes read are kept.
+    package func readAll(upTo limit: Int, at offset: Int64? = nil) throws -> [UInt8] {
         try [UInt8](unsafeUninitializedCapacity: limit) { buffer, count in
-            count = try readFully(into: UnsafeMutableRawBufferPointer(buffer))
+            count = try readFully(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
         }
     }
 

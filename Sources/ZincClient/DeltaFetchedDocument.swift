@@ -1,0 +1,90 @@
+import Zinc
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One version's copy of a chunk-deflated catalog document the repo keeps beside the
+/// version's manifest (the manifest itself, or its digest list), had the cheapest way that
+/// passes the caller's check: the copy the repo kept of this version, else one rebuilt by
+/// a delta (`ManifestDelta`) from the copy it kept of an earlier version of the bundle,
+/// else the whole document. Each is checked by the caller before it is used or kept, and
+/// a delta refused in any way costs the whole document, never a wrong one.
+///
+/// Every step leaves the document in a file for the caller to read as a stream: nothing
+/// here holds it whole.
+struct DeltaFetchedDocument {
+    enum Kind {
+        /// `manifests/B-V.json.gz`, described by `manifest-chunks/B-V.json.gz`.
+        case manifest
+        /// `digests/B-V.txt.gz`, described by `digests/B-V.chunks.json.gz`.
+        case digestList
+    }
+
+    let kind: Kind
+    let catalog: String
+    let bundle: String
+    let version: Int
+    let repo: Repo
+    let chain: SourceChain
+    /// The most bytes the document, its description or its ranges may take.
+    let limit: Int64
+    /// Requests in flight at once for a delta from a server that answers one range per request.
+    let parallel: Int
+
+    /// Where the repo keeps the plain document of `version` of the bundle.
+    func keptFile(of version: Int) -> String {
+        switch kind {
+        case .manifest: repo.manifestFile(catalog, bundle: bundle, version: version)
+        case .digestList: repo.digestListFile(catalog, bundle: bundle, version: version)
+        }
+    }
+
+    /// The document, through the first step that gives one: `kept` gets the path of the
+    /// copy kept of this version and returns nil when there is none (or it is unusable);
+    /// `fetched` gets a file of the document from a delta (plain) or from the catalog
+    /// (gzipped as served) and the URL it came from, and checks and keeps it. A delta that
+    /// fails, or that `fetched` refuses, is reported to `fallBack` (not when the catalog has
+    /// no description) and costs the whole document; errors of the whole one are thrown.
+    /// `earlier` lists versions of the bundle whose copies the repo may hold, the preferred
+    /// first.
+    func fetch<T>(
+        earlier: [Int], fallBack: (String) -> Void, kept: (_ path: String) async throws -> T?,
+        fetched: (_ file: String, _ gzipped: Bool, _ url: String) async throws -> T
+    ) async throws -> T {
+        if let value = try await kept(keptFile(of: version)) { return value }
+        let files = VersionFiles(bundle: bundle, version: version)
+        let held = earlier.lazy.filter { $0 != self.version }.map(keptFile(of:)).first { access($0, R_OK) == 0 }
+        if let held {
+            let delta = ManifestDelta(repo: repo, chain: chain, limit: limit, parallel: parallel)
+            let outcome =
+                switch kind {
+                case .manifest:
+                    await delta.build(
+                        files.manifestChunks, files: [files.gzippedManifest, files.manifestChunksCopy], heldFile: held,
+                        part: "\(catalog).\(bundle)-\(version).manifest")
+                case .digestList:
+                    await delta.build(
+                        files.digestListChunks, files: [files.digestList], heldFile: held, part: "\(catalog).\(bundle)-\(version).digests")
+                }
+            switch outcome {
+            case .built(let file, let url):
+                defer { file.remove() }
+                do { return try await fetched(file.path, false, url) } catch is CancellationError { throw CancellationError() } catch {
+                    fallBack("\(error)")
+                }
+            case .fallBack(let reason):
+                if let reason { fallBack(reason) }
+            }
+        }
+        let remote = kind == .manifest ? files.gzippedManifest : files.digestList
+        let part = try TemporaryFile(in: repo.temporaryFolder, named: kind == .manifest ? "manifest" : "digests")
+        defer { part.remove() }
+        guard let whole = try await chain.fetchDocument(remote, into: part, limit: limit) else {
+            throw ClientError.badResponse(url: remote, reason: "answered 304 to a request without a validator")
+        }
+        return try await fetched(part.path, true, whole.location)
+    }
+}
