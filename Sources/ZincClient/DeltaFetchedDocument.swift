@@ -42,6 +42,18 @@ struct DeltaFetchedDocument {
         }
     }
 
+    /// The catalog's gzipped document, its chunk description, the names the description's
+    /// `file` may have, and the stem of the scratch files it is fetched into.
+    private var catalogNames: (remote: String, description: String, described: [String], stem: String) {
+        let files = VersionFiles(bundle: bundle, version: version)
+        switch kind {
+        case .manifest:
+            return (files.gzippedManifest, files.manifestChunks, [files.gzippedManifest, files.manifestChunksCopy], "manifest")
+        case .digestList:
+            return (files.digestList, files.digestListChunks, [files.digestList], "digests")
+        }
+    }
+
     /// The document, through the first step that gives one: `kept` gets the path of the
     /// copy kept of this version and returns nil when there is none (or it is unusable);
     /// `fetched` gets a file of the document from a delta (plain) or from the catalog
@@ -55,20 +67,12 @@ struct DeltaFetchedDocument {
         fetched: (_ file: String, _ gzipped: Bool, _ url: String) async throws -> T
     ) async throws -> T {
         if let value = try await kept(keptFile(of: version)) { return value }
-        let files = VersionFiles(bundle: bundle, version: version)
+        let names = catalogNames
         let held = earlier.lazy.filter { $0 != self.version }.map(keptFile(of:)).first { access($0, R_OK) == 0 }
         if let held {
             let delta = ManifestDelta(repo: repo, chain: chain, limit: limit, parallel: parallel)
-            let outcome =
-                switch kind {
-                case .manifest:
-                    await delta.build(
-                        files.manifestChunks, files: [files.gzippedManifest, files.manifestChunksCopy], heldFile: held,
-                        part: "\(catalog).\(bundle)-\(version).manifest")
-                case .digestList:
-                    await delta.build(
-                        files.digestListChunks, files: [files.digestList], heldFile: held, part: "\(catalog).\(bundle)-\(version).digests")
-                }
+            let outcome = await delta.build(
+                names.description, files: names.described, heldFile: held, part: "\(catalog).\(bundle)-\(version).\(names.stem)")
             switch outcome {
             case .built(let file, let url):
                 defer { file.remove() }
@@ -79,11 +83,10 @@ struct DeltaFetchedDocument {
                 if let reason { fallBack(reason) }
             }
         }
-        let remote = kind == .manifest ? files.gzippedManifest : files.digestList
-        let part = try TemporaryFile(in: repo.temporaryFolder, named: kind == .manifest ? "manifest" : "digests")
+        let part = try TemporaryFile(in: repo.temporaryFolder, named: names.stem)
         defer { part.remove() }
-        guard let whole = try await chain.fetchDocument(remote, into: part, limit: limit) else {
-            throw ClientError.badResponse(url: remote, reason: "answered 304 to a request without a validator")
+        guard let whole = try await chain.fetchDocument(names.remote, into: part, limit: limit) else {
+            throw ClientError.badResponse(url: names.remote, reason: "answered 304 to a request without a validator")
         }
         return try await fetched(part.path, true, whole.location)
     }
