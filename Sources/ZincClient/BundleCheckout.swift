@@ -30,9 +30,11 @@ struct BundleCheckout: Sendable {
     /// The version's folder, once finished.
     let folder: String
     let staging: StagingFolder
-    /// Each file to place (every file of the version, of the flavor, without a spare) and
-    /// the sha of its object.
-    private let files: [(path: String, sha: String)]
+    /// The version's files, from which the files to place are made one at a time.
+    private let table: CompactManifest
+    /// The rows of the files to place: every file of the version (of the flavor) without a
+    /// spare, the files that differ with one.
+    private let files: [UInt32]
     /// The spare's files that the new version does not have as they are, removed first.
     private let removals: [String]
     /// Files of the app's own (clones or copies, writable) rather than links to objects.
@@ -42,49 +44,38 @@ struct BundleCheckout: Sendable {
     /// what turns it into a new version.
     struct Spare: Sendable {
         let folder: String
-        /// The new version's files that the spare does not hold as they are, and the sha
-        /// of each one's object: the only files placed.
-        let place: [(path: String, sha: String)]
-        /// The spare's files that the new version does not have as they are.
-        let remove: [String]
+        /// The new version's files that the spare does not hold as they are (the only
+        /// files placed), and the spare's files that it does not have as they are.
+        let changes: ManifestChanges
 
-        /// - Parameters: `before`, the spare's files; `new`, the manifest of the version to
-        ///   build, read as a stream into the same path-sorted table and compared by one
-        ///   merge: no dictionary or string per file.
-        init(folder: String, from before: CheckedOutFiles, to new: StreamedDocument, flavor: String?) throws {
-            let after = try CheckedOutFiles.read(new, flavor: flavor)
-            let (placed, removed) = before.changes(to: after)
+        /// - Parameters: `before`, the spare's files; `new`, the version to build, both
+        ///   tables compared by one merge: strings are made for the changed files alone.
+        init(folder: String, from before: CompactManifest, to new: CompactManifest, flavor: String?) throws {
+            changes = before.changes(to: new, flavor: flavor)
             self.folder = folder
             // A manifest decides where files go and which are removed: its paths are checked again.
-            place = try placed.map { index in
-                let path = after.path(index)
-                try Names.validateRelativePath(path)
-                return (path, after.digest(index).hex)
-            }
-            remove = try removed.map { index in
-                let path = before.path(index)
-                try Names.validateRelativePath(path)
-                return path
-            }
+            for row in changes.place { try Names.validateRelativePath(row.path) }
+            for path in changes.remove { try Names.validateRelativePath(path) }
         }
     }
 
-    /// - Parameter spare: the bundle's spare folder, to bring to `manifest`'s version; it
-    ///   is moved, never copied.
-    init(_ manifest: Manifest, catalog: String, flavor: String?, writable: Bool = false, repo: Repo, spare: Spare? = nil) throws {
-        let paths = manifest.paths(flavor: flavor)
-        // Parsing validated them already; a manifest decides where files go, so check again where it matters.
-        for path in paths { try Names.validateRelativePath(path) }
+    /// - Parameters: `header` and `table`, the version to build; `spare`, the bundle's
+    ///   spare folder, to bring to that version: it is moved, never copied.
+    init(
+        _ header: ManifestHeader, _ table: CompactManifest, catalog: String, flavor: String?, writable: Bool = false, repo: Repo,
+        spare: Spare? = nil
+    ) throws {
         self.repo = repo
         self.writable = writable
-        folder = repo.bundleFolder(catalog: catalog, bundle: manifest.bundle, version: manifest.version, flavor: flavor)
+        self.table = table
+        folder = repo.bundleFolder(catalog: catalog, bundle: header.bundle, version: header.version, flavor: flavor)
         staging = try StagingFolder(in: repo.bundlesFolder, for: String(folder.split(separator: "/").last!))
         guard chmod(staging.path, 0o755) == 0 else {
             staging.remove()
             throw ZincError.io(path: staging.path, operation: "chmod", errno: errno)
         }
         guard let spare else {
-            files = paths.map { ($0, manifest.files[$0]!.sha) }
+            files = table.ordinals(flavor: flavor)
             removals = []
             return
         }
@@ -95,8 +86,8 @@ struct BundleCheckout: Sendable {
             throw ZincError.io(path: spare.folder, operation: "move the spare folder to \(staging.path)", errno: code)
         }
         FaultInjection.changed(staging.path)
-        files = spare.place
-        removals = spare.remove
+        files = spare.changes.place.map(\.ordinal)
+        removals = spare.changes.remove
     }
 
     /// Makes every folder the files need and places every file whose object is in the
@@ -107,18 +98,21 @@ struct BundleCheckout: Sendable {
         for path in removals { try remove(path) }
         if !removals.isEmpty { FaultInjection.changed(staging.path) }
         try createFolders()
-        return try files.indices.filter { try !place(files[$0], objectMayBeMissing: true) }
+        return try files.indices.filter { try !place(table.row(files[$0]), objectMayBeMissing: true) }
     }
 
     /// Makes the folders of every file to place, parents first. A version's files come
     /// in path order, where the files under a folder are side by side: each folder is
     /// then made once, remembering only the path of the last one. In another order (a
-    /// spare's changes) a folder may be tried again, and is taken as it is.
+    /// spare's changes) a folder may be tried again, and is taken as it is. Each path is
+    /// checked again before anything is made for it: a manifest decides where files go.
     private func createFolders() throws {
         // The folder made last, by components: the next file's folder shares a front of it.
         var made = [Substring]()
-        for file in files {
-            let components = file.path.split(separator: "/").dropLast()
+        for ordinal in files {
+            let path = table.row(ordinal).path
+            try Names.validateRelativePath(path)
+            let components = path.split(separator: "/").dropLast()
             var shared = 0
             while shared < min(made.count, components.count), made[shared] == components[shared] { shared += 1 }
             made.removeLast(made.count - shared)
@@ -135,8 +129,16 @@ struct BundleCheckout: Sendable {
     }
 
     /// The objects this checkout links (which changes their status-change time), for the
-    /// sync to stamp again.
-    var touchedObjects: Set<String> { Set(files.map(\.sha)) }
+    /// sync to stamp again: sorted, each once.
+    var touchedObjects: [SHA1.Digest] {
+        var digests = files.map(table.digest(ofRow:))
+        digests.sort()
+        var last: SHA1.Digest?
+        return digests.filter { digest in
+            defer { last = digest }
+            return digest != last
+        }
+    }
 
     /// Removes a file of the spare, and the folders it leaves empty.
     private func remove(_ path: String) throws {
@@ -157,7 +159,7 @@ struct BundleCheckout: Sendable {
     @discardableResult
     func finish(left: [Int]) throws -> String {
         defer { staging.remove() }
-        for i in left { _ = try place(files[i], objectMayBeMissing: false) }
+        for i in left { _ = try place(table.row(files[i]), objectMayBeMissing: false) }
         // The objects and the links of the new folder durable before any name refers to it:
         // after a power cut, the version switched to holds its bytes, not empty files.
         try DurableBatch.flush(fileSystemOf: repo.root)
@@ -174,8 +176,8 @@ struct BundleCheckout: Sendable {
 
     /// Links (or copies) one file into the staging folder; false when its object is not
     /// in the repo yet and `objectMayBeMissing`.
-    private func place(_ file: (path: String, sha: String), objectMayBeMissing: Bool) throws -> Bool {
-        let object = repo.objectFile(file.sha)
+    private func place(_ file: ManifestRow, objectMayBeMissing: Bool) throws -> Bool {
+        let object = repo.objectFile(file.object.sha)
         // An object arriving meanwhile is renamed into place whole: seen or not, never half.
         if objectMayBeMissing, access(object, F_OK) != 0 { return false }
         let target = staging.path + "/" + file.path

@@ -49,8 +49,9 @@ struct GarbageCollector {
     /// - Parameters:
     ///   - downloads: also remove unreferenced objects and tmp/; false after a failed
     ///     bundle sync, whose verified objects let the next run resume.
-    ///   - parsed: manifests parsed already, by file, so as not to read them again.
-    func collect(_ state: RepoState, downloads: Bool, parsed: [String: Manifest] = [:]) throws -> Result {
+    ///   - inUse: the objects of versions the sync read already (of the tracked flavor),
+    ///     by manifest file, so as not to read those manifests again.
+    func collect(_ state: RepoState, downloads: Bool, inUse: [String: VersionObjects] = [:]) throws -> Result {
         // Until it ends with the objects removed, it leaves them for the next collection.
         try Self.willBeNeeded(in: repo)
         var result = Result()
@@ -78,8 +79,8 @@ struct GarbageCollector {
             keptManifests.insert(path)
             keptManifests.insert(repo.digestListFile(tracked.catalog, bundle: tracked.bundle, version: version))
             guard downloads else { continue }
-            if let manifest = parsed[path] {
-                referenced += manifest.files.values.lazy.filter { $0.isIn(flavor: tracked.flavor) }.map(\.object.digest)
+            if let objects = inUse[path] {
+                referenced += objects.digests
                 continue
             }
             // Read as a stream into the packed table. A spare whose manifest is gone is of
@@ -89,7 +90,7 @@ struct GarbageCollector {
             referenced += files.digests
         }
         referenced.sort()
-        let inUse = { (name: String) in SHA1.Digest(hex: name).map { Self.contains(referenced, $0) } ?? false }
+        let isReferenced = { (name: String) in SHA1.Digest(hex: name).map { Self.contains(referenced, $0) } ?? false }
         for catalog in try entries(repo.manifestsFolder) {
             let folder = repo.manifestsFolder + "/" + catalog
             for name in try entries(folder) where !keptManifests.contains(folder + "/" + name) {
@@ -98,13 +99,13 @@ struct GarbageCollector {
             if try entries(folder).isEmpty { try Self.remove(folder) }
         }
         guard downloads else { return result }
-        for name in try entries(repo.objectsFolder) where !inUse(name) {
+        for name in try entries(repo.objectsFolder) where !isReferenced(name) {
             try Self.remove(repo.objectsFolder + "/" + name)
             result.removedObjects.append(name)
         }
         // A chunk record goes with its object (repos made before chunks have no folder).
         if FileManager.default.fileExists(atPath: repo.chunksFolder) {
-            for name in try entries(repo.chunksFolder) where Names.isSHA1(name) && !inUse(name) {
+            for name in try entries(repo.chunksFolder) where Names.isSHA1(name) && !isReferenced(name) {
                 try Self.remove(repo.chunksFolder + "/" + name)
             }
         }

@@ -23,10 +23,10 @@ package enum LMFOHint {
     }
 
     /// Whether the record is worth fetching for an update from `current`, the version the
-    /// repo has: when a record of its size (every object once per scope, the whole
-    /// version's and each flavor's) stays within `limit`.
-    static func worthFetching(from current: Manifest, limit: Int64) -> Bool {
-        let (entries, overflow) = Int64(current.files.count).multipliedReportingOverflow(by: Int64(1 + current.flavors.count))
+    /// repo has (its header: no file of it is read): when a record of its size (every
+    /// object once per scope, the whole version's and each flavor's) stays within `limit`.
+    static func worthFetching(from current: ManifestHeader, limit: Int64) -> Bool {
+        let (entries, overflow) = Int64(current.fileCount).multipliedReportingOverflow(by: Int64(1 + current.flavors.count))
         return !overflow && entries <= limit / bytesPerObject
     }
 

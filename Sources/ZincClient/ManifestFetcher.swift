@@ -34,7 +34,7 @@ struct ManifestFetcher {
     func manifest(
         catalog: String, bundle: String, version: Int, earlier: [Int] = [], via chain: SourceChain,
         deltaFallBack: (String) -> Void = { _ in }
-    ) async throws -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?) {
+    ) async throws -> Fetched {
         let digests = DigestListFetcher(repo: repo, chain: chain, limit: limit, parallel: parallel, earlier: earlier)
         let document = DeltaFetchedDocument(
             kind: .manifest, catalog: catalog, bundle: bundle, version: version, repo: repo, chain: chain, limit: limit,
@@ -42,8 +42,10 @@ struct ManifestFetcher {
         return try await document.fetch(
             earlier: earlier, fallBack: deltaFallBack,
             kept: { path in
-                guard let (manifest, sha256) = try kept(catalog: catalog, bundle: bundle, version: version) else { return nil }
-                return (manifest, try await checkSignature(manifest, sha256: sha256, file: path, digests: digests, deltaFallBack))
+                guard let (header, table) = try kept(catalog: catalog, bundle: bundle, version: version) else { return nil }
+                let sha256 = try checks.map { _ in try SHA256.digest(reading: PosixFile.open(path)) }
+                return Fetched(
+                    header, table, try await checkSignature(header, sha256: sha256, file: path, digests: digests, deltaFallBack))
             },
             fetched: { file, gzipped, url in
                 try await keep(
@@ -51,16 +53,36 @@ struct ManifestFetcher {
             })
     }
 
-    /// Reads the manifest in `file` as a stream (gunzipping it when `gzipped`), copying
-    /// its plain JSON into the repo as it goes, and in a signed catalog hashing it in the
-    /// same pass; checks that it describes the version asked for (and its signature, by
-    /// `digests` where it can) before the copy takes the kept manifest's name.
+    /// A version's manifest read into a compact table and, in a signed catalog, what its
+    /// signature says each object's content hashes to.
+    struct Fetched: Sendable {
+        let header: ManifestHeader
+        let table: CompactManifest
+        let signed: SignedContent?
+
+        init(_ header: ManifestHeader, _ table: CompactManifest, _ signed: SignedContent?) {
+            self.header = header
+            self.table = table
+            self.signed = signed
+        }
+
+        /// The SHA-256 the content of each object of `rows` (ordinals of `table`) must
+        /// have; nil in a catalog without trusted keys. Only the rows a sync needs are
+        /// asked for: an update's changed files, not the version's.
+        func signedContent(ofRows rows: some Sequence<UInt32>) throws -> [SHA1.Digest: SHA256.Digest]? {
+            try signed?.contentDigests(for: rows.lazy.map { (ordinal: Int($0), digest: table.digest(ofRow: $0)) })
+        }
+    }
+
+    /// Reads the manifest in `file` as a stream (gunzipping it when `gzipped`) into a
+    /// compact table, copying its plain JSON into the repo as it goes, and in a signed
+    /// catalog hashing it in the same pass; checks that it describes the version asked for
+    /// (and its signature, by `digests` where it can) before the copy takes the kept
+    /// manifest's name.
     private func keep(
         _ file: String, gzipped: Bool, url: String, catalog: String, bundle: String, version: Int, digests: DigestListFetcher,
         _ deltaFallBack: (String) -> Void
-    ) async throws
-        -> (manifest: Manifest, signedContent: [SHA1.Digest: SHA256.Digest]?)
-    {
+    ) async throws -> Fetched {
         try FileManager.default.createDirectory(atPath: repo.manifestsFolder + "/" + catalog, withIntermediateDirectories: true)
         let kept = repo.manifestFile(catalog, bundle: bundle, version: version)
         let temporary = AtomicFile.temporaryName(for: kept)
@@ -68,47 +90,40 @@ struct ManifestFetcher {
         let copy = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
         // A signature covers the manifest's SHA-256: hashed as it is copied, never held whole.
         let hasher = checks.map { _ in SHA256() }
-        let manifest = try Manifest.parse(
+        let (header, table) = try CompactManifest.read(
             StreamedDocument(path: file, name: url, gzipped: gzipped) {
-                try copy.write($0); hasher?.update($0)
+                try copy.write($0)
+                hasher?.update($0)
             })
-        guard manifest.catalog == catalog, manifest.bundle == bundle, manifest.version == version else {
+        guard header.catalog == catalog, header.bundle == bundle, header.version == version else {
             throw ClientError.badResponse(
                 url: url,
-                reason: "describes \(manifest.catalog) \(manifest.bundle)-\(manifest.version), "
+                reason: "describes \(header.catalog) \(header.bundle)-\(header.version), "
                     + "not \(catalog) \(bundle)-\(version)")
         }
         // After the folder exists: a checked digest list is kept in it.
-        let signedContent = try await checkSignature(
-            manifest, sha256: hasher?.finalize(), file: temporary, digests: digests, deltaFallBack)
+        let signed = try await checkSignature(header, sha256: hasher?.finalize(), file: temporary, digests: digests, deltaFallBack)
         try AtomicFile.install(copy, over: kept)
-        return (manifest, signedContent)
+        return Fetched(header, table, signed)
     }
 
-    /// The SHA-256 each object's content must have, from the signature that covers the
-    /// manifest (whose plain JSON, hashing to `sha256`, is in `file`); nil in an unsigned
-    /// catalog.
+    /// What the signature that covers the manifest (whose plain JSON, hashing to
+    /// `sha256`, is in `file`) says of its objects' content; nil in an unsigned catalog.
     private func checkSignature(
-        _ manifest: Manifest, sha256: SHA256.Digest?, file: String, digests: DigestListFetcher, _ deltaFallBack: (String) -> Void
-    ) async throws -> [SHA1.Digest: SHA256.Digest]? {
+        _ header: ManifestHeader, sha256: SHA256.Digest?, file: String, digests: DigestListFetcher,
+        _ deltaFallBack: (String) -> Void
+    ) async throws -> SignedContent? {
         guard let checks, let sha256 else { return nil }
         let facts = SignatureChecks.ManifestFacts(
-            catalog: manifest.catalog, bundle: manifest.bundle, version: manifest.version, fileCount: manifest.files.count,
+            catalog: header.catalog, bundle: header.bundle, version: header.version, fileCount: header.fileCount,
             sha256: sha256, file: file)
-        let signed = try await checks.checkManifest(facts, digests: digests, fallBack: deltaFallBack)
-        // Every file's row, in the digest list's order: the paths ordered by their UTF-8 bytes.
-        return try signed.contentDigests(
-            for: DigestList.paths(of: manifest).enumerated().lazy.map {
-                (ordinal: $0.offset, digest: manifest.files[$0.element]!.object.digest)
-            })
+        return try await checks.checkManifest(facts, digests: digests, fallBack: deltaFallBack)
     }
 
-    /// The manifest an earlier run fetched (and checked), read as a stream, and, in a
-    /// signed catalog, its SHA-256, read as a stream too; nil when there is none.
-    func kept(catalog: String, bundle: String, version: Int) throws -> (Manifest, SHA256.Digest?)? {
+    /// The manifest an earlier run fetched (and checked), read as a stream into a compact
+    /// table; nil when there is none.
+    func kept(catalog: String, bundle: String, version: Int) throws -> (ManifestHeader, CompactManifest)? {
         guard let document = try repo.keptManifest(catalog: catalog, bundle: bundle, version: version) else { return nil }
-        let manifest = try Manifest.parse(document)
-        let sha256 = try checks.map { _ in try SHA256.digest(reading: PosixFile.open(document.name)) }
-        return (manifest, sha256)
+        return try CompactManifest.read(document)
     }
 }

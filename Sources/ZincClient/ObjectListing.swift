@@ -21,22 +21,22 @@ struct ObjectListing: Sendable {
         case absent
     }
 
-    private(set) var entries: [String: Entry] = [:]
+    private(set) var entries: [SHA1.Digest: Entry] = [:]
 
-    /// The entry of each of `shas` in `repo`'s objects/.
-    static func of(_ shas: some Sequence<String>, in repo: Repo) -> ObjectListing {
+    /// The entry of each of `digests` in `repo`'s objects/.
+    static func of(_ digests: some Sequence<SHA1.Digest>, in repo: Repo) -> ObjectListing {
         var listing = ObjectListing()
         var info = stat()
-        for sha in shas {
+        for digest in digests {
             // One `lstat` an object: a missing one (every object of a first sync) costs no second call.
-            if lstat(repo.objectFile(sha), &info) != 0 {
-                listing.entries[sha] = .absent
+            if lstat(repo.objectFile(digest.hex), &info) != 0 {
+                listing.entries[digest] = .absent
             } else {
-                listing.entries[sha] = info.st_mode & S_IFMT == S_IFREG ? .file(ObjectStamp(info)) : .other
+                listing.entries[digest] = info.st_mode & S_IFMT == S_IFREG ? .file(ObjectStamp(info)) : .other
             }
         }
         return listing
     }
 
-    subscript(_ sha: String) -> Entry? { entries[sha] }
+    subscript(_ digest: SHA1.Digest) -> Entry? { entries[digest] }
 }

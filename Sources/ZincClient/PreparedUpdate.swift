@@ -1,16 +1,16 @@
 import Zinc
 
 /// One bundle's update as the engine found it before downloading anything: the
-/// version's manifest, the objects the repo lacks and how they will come. A plan
-/// describes it; a sync carries it out.
+/// version's manifest (its compact table), the objects the repo lacks and how they will
+/// come. A plan describes it; a sync carries it out.
 struct PreparedUpdate: Sendable {
     /// `catalog.bundle-version[~flavor]`, for the partial archive and progress.
     let name: String
-    let version: Int
-    let manifest: Manifest
+    let header: ManifestHeader
+    let table: CompactManifest
     let signedContent: [SHA1.Digest: SHA256.Digest]?
-    /// Every object of the version (of the flavor), by sha.
-    let objects: [String: StoredObject]
+    /// Every object of the version (of the flavor): the archive's members.
+    let objects: VersionObjects
     /// How the objects to fetch whole come.
     let plan: FetchPlan
     let chunked: ChunkedFetches?
@@ -22,6 +22,8 @@ struct PreparedUpdate: Sendable {
     let isRepair: Bool
     /// The spare folder the checkout brings to the version, and what that takes.
     let spare: BundleCheckout.Spare?
+
+    var version: Int { header.version }
 
     /// The bytes the sync moves for it: the plan's transfer, the chunk ranges, and the
     /// hints it fetches again.

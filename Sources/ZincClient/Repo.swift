@@ -100,12 +100,8 @@ public struct Repo: Sendable {
     func objectFile(_ sha: String) -> String { "\(objectsFolder)/\(sha)" }
     func chunkRecordFile(_ sha: String) -> String { "\(chunksFolder)/\(sha)" }
 
-    /// The kept manifest of a version checked out, which the repo must have.
-    func checkedOutManifest(catalog: String, bundle: String, version: Int) throws -> Manifest {
-        try Manifest.parse(try checkedOutManifestDocument(catalog: catalog, bundle: bundle, version: version))
-    }
-
-    /// `checkedOutManifest` as a stream, for a reader that collects no table of it.
+    /// The kept manifest of a version checked out, which the repo must have, to read as a
+    /// stream (into a `CompactManifest`, or its header alone).
     func checkedOutManifestDocument(catalog: String, bundle: String, version: Int) throws -> StreamedDocument {
         guard let document = try keptManifest(catalog: catalog, bundle: bundle, version: version) else {
             throw ZincError.corruptFile(

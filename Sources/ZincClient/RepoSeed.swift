@@ -157,10 +157,10 @@ extension Repo {
                 try GarbageCollector.willBeNeeded(in: self)
                 var check = StoreCheck(repo: self)
                 placement = try seed.place(
-                    checked.manifest, flavor: flavor, check: &check, hashing: hashing == .always || !keys.isEmpty,
-                    signedContent: checked.signedContent)
+                    checked.manifest, flavor: flavor, check: &check, hashing: hashing == .always || !keys.isEmpty)
                 let checkout = try BundleCheckout(
-                    checked.manifest, catalog: catalog, flavor: flavor, writable: writableFiles, repo: self)
+                    checked.manifest.header, checked.manifest.table, catalog: catalog, flavor: flavor, writable: writableFiles,
+                    repo: self)
                 do {
                     try checkout.finish(left: checkout.placeAvailable())
                 } catch {
@@ -183,7 +183,7 @@ extension Repo {
             }
             return SeedResult(
                 catalog: catalog, bundle: bundle, version: version, flavor: flavor, distro: distro,
-                files: checked.manifest.paths(flavor: flavor).count, linkedObjects: placement.count[.linked, default: 0],
+                files: checked.manifest.table.fileCount(flavor: flavor), linkedObjects: placement.count[.linked, default: 0],
                 clonedObjects: placement.count[.cloned, default: 0], copiedObjects: placement.count[.copied, default: 0],
                 linkedBytes: placement.bytes[.linked, default: 0], clonedBytes: placement.bytes[.cloned, default: 0],
                 copiedBytes: placement.bytes[.copied, default: 0], presentObjects: placement.present, hashed: placement.hashed,
@@ -215,9 +215,8 @@ private struct SeedReader: Sendable {
         let index: CatalogIndex
         /// The index as read, with its checked signature where the catalog has trusted keys.
         let fetched: IndexFetcher.Fetched
-        let manifest: Manifest
-        /// The SHA-256 of each object's content, for a signed manifest.
-        let signedContent: [SHA1.Digest: SHA256.Digest]?
+        /// With what its signature says of its objects' content, for a signed manifest.
+        let manifest: ManifestFetcher.Fetched
     }
 
     init(folder path: String, repo: Repo) throws {
@@ -253,47 +252,47 @@ private struct SeedReader: Sendable {
         }
         _ = try VersionSpec.distro(distro).resolve(in: entry, name: description.bundle)
         let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
-        let (manifest, signedContent) = try await ManifestFetcher(repo: repo, limit: limit, checks: checks).manifest(
+        let manifest = try await ManifestFetcher(repo: repo, limit: limit, checks: checks).manifest(
             catalog: catalog, bundle: description.bundle, version: description.version, via: chain)
-        _ = try manifest.paths(ofExistingFlavor: description.flavor)
-        return Checked(index: index, fetched: fetched, manifest: manifest, signedContent: signedContent)
+        try manifest.header.requireFlavor(description.flavor)
+        return Checked(index: index, fetched: fetched, manifest: manifest)
     }
 
     /// Places into objects/ every object of the version (of the flavor) the repo lacks or
     /// holds damaged, from the seed's files, each on its own core; see `Repo.seed`.
     func place(
-        _ manifest: Manifest, flavor: String?, check: inout StoreCheck, hashing: Bool,
-        signedContent: [SHA1.Digest: SHA256.Digest]?
+        _ manifest: ManifestFetcher.Fetched, flavor: String?, check: inout StoreCheck, hashing: Bool
     ) throws -> SeedPlacement {
         var placement = SeedPlacement()
         placement.hashed = hashing
         // One file per object: the others with the same content are the same bytes.
-        var fileOf = [String: String]()
-        for path in manifest.paths(flavor: flavor) where fileOf[manifest.files[path]!.sha] == nil {
-            fileOf[manifest.files[path]!.sha] = path
+        var fileOf = [SHA1.Digest: ManifestRow]()
+        manifest.table.forEachRow(flavor: flavor) { row in
+            if fileOf[row.object.digest] == nil { fileOf[row.object.digest] = row }
         }
-        var wanted = [(object: StoredObject, path: String)]()
-        for (sha, path) in fileOf.sorted(by: { $0.key < $1.key }) {
-            switch try check.object(sha) {
+        var wanted = [(object: StoredObject, path: String, ordinal: UInt32)]()
+        for (digest, row) in fileOf.sorted(by: { $0.key < $1.key }) {
+            switch try check.object(digest) {
             case .sound:
                 placement.present += 1
                 continue
             case .damaged:
-                try check.discard(sha)
+                try check.discard(digest)
             case .missing:
                 break
             }
-            wanted.append((manifest.files[path]!.object, path))
+            wanted.append((row.object, row.path, row.ordinal))
         }
+        let signedContent = try manifest.signedContent(ofRows: wanted.map(\.ordinal))
         let placed = try parallelMap(count: wanted.count, workers: nil) { [wanted] i in
             try place(wanted[i].object, from: wanted[i].path, hashing: hashing, signedSHA256: signedContent?[wanted[i].object.digest])
         }
         // The seed's files arrive without the hashing that records their chunks.
         if !wanted.isEmpty { LocalChunks.objectsArrivedUnrecorded(in: repo) }
-        for ((object, _), (method, size)) in zip(wanted, placed) {
+        for ((object, _, _), (method, size)) in zip(wanted, placed) {
             placement.count[method, default: 0] += 1
             placement.bytes[method, default: 0] += size
-            check.vouch(for: object.sha)
+            check.vouch(for: object.digest)
         }
         return placement
     }

@@ -37,7 +37,8 @@ struct StoreCheck {
             return recorded!.value
         }
     }
-    private var verdicts: [String: Verdict] = [:]
+    /// What this check judged, and nothing else: its size follows the objects looked at.
+    private var verdicts: [SHA1.Digest: Verdict] = [:]
     /// The checked-out folders found damaged, by this check or an earlier one.
     private var damage: DamageRecord
 
@@ -69,27 +70,24 @@ struct StoreCheck {
         recorded = BackgroundValue { [repo] in ObjectStamps.load(from: repo) }
     }
 
-    /// The objects found sound (checked, or fetched and verified) during this check.
-    var sound: Set<String> { Set(verdicts.compactMap { $0.value == .sound ? $0.key : nil }) }
-
-    /// The verdict on object `sha`, hashing it when its stamp does not vouch for it. Its
-    /// file is looked at in `listed` (looked at since the check began) when it lists it,
-    /// else on disk.
-    mutating func object(_ sha: String, listed: ObjectListing = ObjectListing()) throws -> Verdict {
-        if let known = verdicts[sha] { return known }
-        let path = repo.objectFile(sha)
+    /// The verdict on object `digest`, hashing it when its stamp does not vouch for it.
+    /// Its file is looked at in `listed` (looked at since the check began) when it lists
+    /// it, else on disk.
+    mutating func object(_ digest: SHA1.Digest, listed: ObjectListing = ObjectListing()) throws -> Verdict {
+        if let known = verdicts[digest] { return known }
+        let sha = digest.hex
         let verdict: Verdict
-        switch listed[sha] ?? ObjectListing.of([sha], in: repo)[sha] {
+        switch listed[digest] ?? ObjectListing.of([digest], in: repo)[digest] {
         case .file(let now):
-            if !thorough, stamps[sha] == now {
+            if !thorough, stamps[digest] == now {
                 verdict = .sound
             } else {
-                verdict = try Self.hash(path) == sha ? .sound : .damaged
+                verdict = try Self.hash(repo.objectFile(sha)) == sha ? .sound : .damaged
             }
         case .other: verdict = .damaged
         case .absent, nil: verdict = .missing
         }
-        verdicts[sha] = verdict
+        verdicts[digest] = verdict
         return verdict
     }
 
@@ -97,44 +95,43 @@ struct StoreCheck {
     /// before removals that change the times of objects they do not remove, so that
     /// `saveStamps` keeps vouching for them.
     mutating func trustStamped() {
-        for (digest, stamp) in stamps.entries {
-            let sha = digest.hex
-            if verdicts[sha] == nil && ObjectStamp.of(repo.objectFile(sha)) == stamp { verdicts[sha] = .sound }
+        for (digest, stamp) in stamps.entries where verdicts[digest] == nil {
+            if ObjectStamp.of(repo.objectFile(digest.hex)) == stamp { verdicts[digest] = .sound }
         }
     }
 
     /// Records an object known sound since the check began: verified into objects/ by a
     /// fetch, or linked anew into a folder (which changes its status-change time).
-    mutating func vouch(for sha: String) { verdicts[sha] = .sound }
+    mutating func vouch(for digest: SHA1.Digest) { verdicts[digest] = .sound }
 
-    /// Forgets objects removed from the repo, whose stamps would vouch for nothing.
-    mutating func forget(_ shas: some Sequence<String>) {
-        for sha in shas where verdicts[sha] == nil { verdicts[sha] = .missing }
+    /// Forgets objects removed from the repo (by file name), whose stamps would vouch for nothing.
+    mutating func forget(_ names: some Sequence<String>) {
+        for digest in names.lazy.compactMap(SHA1.Digest.init(hex:)) where verdicts[digest] == nil { verdicts[digest] = .missing }
     }
 
     /// Removes a damaged object, so that it is fetched again: the files linked to it
     /// keep their bytes until their folder is rebuilt.
-    mutating func discard(_ sha: String) throws {
-        let path = repo.objectFile(sha)
+    mutating func discard(_ digest: SHA1.Digest) throws {
+        let path = repo.objectFile(digest.hex)
         if unlink(path) != 0, errno != ENOENT {
             do { try FileManager.default.removeItem(atPath: path) } catch {
                 throw ZincError.io(path: path, operation: "remove the damaged object", errno: errno)
             }
         }
-        verdicts[sha] = .missing
+        verdicts[digest] = .missing
     }
 
     /// The files of a checked-out folder that do not hold their object's bytes: missing,
-    /// replaced, or not holding their object's bytes (`holds`).
-    mutating func damage(in folder: String, files: [(path: String, sha: String)]) throws -> [String] {
+    /// replaced, or not holding their object's bytes (`holds`). `files`: the version's,
+    /// of which those of `flavor` are looked at.
+    mutating func damage(in folder: String, files: CompactManifest, flavor: String?) throws -> [String] {
         var damaged = [String]()
-        for (path, sha) in files {
+        try files.forEachRow(flavor: flavor) { row in
+            let path = folder + "/" + row.path
             var file = stat()
-            guard lstat(folder + "/" + path, &file) == 0, file.st_mode & S_IFMT == S_IFREG, let digest = SHA1.Digest(hex: sha),
-                try holds(digest, file: file, at: folder + "/" + path)
-            else {
-                damaged.append(path)
-                continue
+            guard lstat(path, &file) == 0, file.st_mode & S_IFMT == S_IFREG, try holds(row.object.digest, file: file, at: path) else {
+                damaged.append(row.path)
+                return
             }
         }
         return damaged
@@ -150,7 +147,7 @@ struct StoreCheck {
         let sha = digest.hex
         var object = stat()
         let isLink = lstat(repo.objectFile(sha), &object) == 0 && file.st_ino == object.st_ino && file.st_dev == object.st_dev
-        return isLink ? try self.object(sha) == .sound : try Self.hash(path()) == sha
+        return isLink ? try self.object(digest) == .sound : try Self.hash(path()) == sha
     }
 
     /// Stamps the sound objects afresh, once the sync's own links and removals (which
@@ -162,8 +159,7 @@ struct StoreCheck {
     mutating func saveStamps() {
         guard recorded != nil || !verdicts.isEmpty else { return }
         let stamps = stamps
-        // By digest: the stamps are, and a repo of 100,000 objects would make as many hex strings.
-        let judged = Dictionary(verdicts.compactMap { sha, verdict in SHA1.Digest(hex: sha).map { ($0, verdict) } }) { a, _ in a }
+        let judged = verdicts
         var kept = [(SHA1.Digest, ObjectStamp)]()
         kept.reserveCapacity(stamps.count)
         for (digest, stamp) in stamps.entries where judged[digest] == nil { kept.append((digest, stamp)) }

@@ -95,8 +95,9 @@ public struct SyncEngine: Sendable {
             var links = LinkRecords.load(from: repo.root)
             let recorded = links
             var check = StoreCheck(repo: repo, thorough: mode.isRepair)
-            // The manifests this sync parsed, by file: the collection below reads no file again.
-            var parsed = [String: Manifest]()
+            // The objects of the versions this sync read, by manifest file: the collection
+            // below reads no file again.
+            var parsed = [String: VersionObjects]()
             // Old folders the last sync set aside go while this one waits on the network.
             let emptying = Trash(repo: repo).startEmptying()
             do {
@@ -123,7 +124,7 @@ public struct SyncEngine: Sendable {
             // A run that found every bundle up to date left nothing to remove, unless an
             // earlier one did.
             if GarbageCollector.isNeeded(in: repo) {
-                let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed, parsed: parsed)
+                let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed, inUse: parsed)
                 check.forget(removed.removedObjects)
                 report.removedFolders = removed.folders
                 report.removedObjects = removed.objects
@@ -136,7 +137,7 @@ public struct SyncEngine: Sendable {
 
     private func sync(
         catalog: String, mode: Mode, state: inout RepoState, links: inout LinkRecords, check: inout StoreCheck,
-        parsed: inout [String: Manifest], report: inout SyncReport, plan: inout SyncPlan, trash: Task<Void, Never>
+        parsed: inout [String: VersionObjects], report: inout SyncReport, plan: inout SyncPlan, trash: Task<Void, Never>
     ) async throws {
         let chain = SourceChain(
             catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
@@ -154,7 +155,7 @@ public struct SyncEngine: Sendable {
 
     private func sync(
         catalog: String, via chain: SourceChain, mode: Mode, state: inout RepoState, check: inout StoreCheck,
-        parsed: inout [String: Manifest], report: inout SyncReport, plan: inout SyncPlan, trash: Task<Void, Never>
+        parsed: inout [String: VersionObjects], report: inout SyncReport, plan: inout SyncPlan, trash: Task<Void, Never>
     ) async throws {
         var refresh = SyncReport.CatalogRefresh(catalog: catalog)
         var index: CatalogIndex?
@@ -275,7 +276,7 @@ public struct SyncEngine: Sendable {
     /// the newest version below `version`.
     private func prepare(
         _ tracked: RepoState.TrackedBundle, to version: Int, forced: FetchStrategy?, follows: Bool, chain: SourceChain,
-        checks: SignatureChecks?, check: inout StoreCheck, parsed: inout [String: Manifest], planning: Bool,
+        checks: SignatureChecks?, check: inout StoreCheck, parsed: inout [String: VersionObjects], planning: Bool,
         result: inout SyncReport.BundleSync
     ) async throws -> PreparedUpdate? {
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
@@ -292,12 +293,11 @@ public struct SyncEngine: Sendable {
         if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
         let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks, parallel: options.concurrency)
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
-            let (current, _) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+            let (_, current) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
         {
-            parsed[manifestFile] = current
+            parsed[manifestFile] = current.objects(flavor: tracked.flavor, withSizes: false)
             // Writable files are the app's to change: only the objects are the repo's to check.
-            let files = tracked.writableFiles ? [] : current.paths(flavor: tracked.flavor).map { ($0, current.files[$0]!.sha) }
-            result.damagedFiles = try check.damage(in: folder, files: files)
+            result.damagedFiles = tracked.writableFiles ? [] : try check.damage(in: folder, files: current, flavor: tracked.flavor)
             if result.damagedFiles.isEmpty {
                 if !planning { check.record(folder: name, damaged: false) }
                 return nil
@@ -327,64 +327,70 @@ public struct SyncEngine: Sendable {
         let spare = tracked.version == version || !trusted ? nil : spareFolder(of: tracked)
         async let looked = { [repo, options] in
             // A manifest that cannot be read lists nothing: each object is looked at on disk.
-            // With a spare and no record to weigh, the version in use's is not read here
-            // (the collection reads it as a stream).
-            let current =
-                spare != nil && !wantsRecord
-                ? nil
-                : tracked.version.flatMap { version in
-                    try? repo.checkedOutManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+            // With a spare, the version in use's files are not read here (the collection
+            // reads them as a stream), only its header when a record is to be weighed.
+            let document = {
+                tracked.version.flatMap {
+                    try? repo.checkedOutManifestDocument(catalog: tracked.catalog, bundle: tracked.bundle, version: $0)
                 }
-            let objects = spare != nil ? [] : current.map { Array($0.objects(flavor: tracked.flavor).keys) } ?? []
+            }
+            let current = spare != nil ? nil : document().flatMap { try? CompactManifest.read($0) }
+            let header = current?.header ?? (spare != nil && wantsRecord ? document().flatMap { try? ManifestHeader.read($0) } : nil)
+            let objects = current?.table.objects(flavor: tracked.flavor, withSizes: false)
             async let record =
-                wantsRecord && current.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
+                wantsRecord && header.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
                 ? chain.fetchHint(files.lmfoRecord, limit: recordLimit, gzipped: false) : nil
             let hint = try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
-            return (current, ObjectListing.of(objects, in: repo), hint, await record)
+            return (objects, objects.map { ObjectListing.of($0.digests, in: repo) } ?? ObjectListing(), hint, await record)
         }()
         var deltaFallBack: String?
-        let (manifest, signedContent) = try await manifests.manifest(
+        let fetched = try await manifests.manifest(
             catalog: tracked.catalog, bundle: tracked.bundle, version: version,
             earlier: [tracked.version, spare?.version].compactMap { $0 }, via: chain
         ) { deltaFallBack = $0 }
         result.manifestDeltaError = deltaFallBack
-        let (current, listed, hint, record) = try await looked
-        _ = try manifest.paths(ofExistingFlavor: tracked.flavor)
-        parsed[manifestFile] = manifest
-        if let current { parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current.version)] = current }
-        let objects = manifest.objects(flavor: tracked.flavor)
-        let changes = try spare.map {
-            try BundleCheckout.Spare(
-                folder: $0.folder, from: $0.files,
-                to: repo.checkedOutManifestDocument(catalog: tracked.catalog, bundle: tracked.bundle, version: version),
-                flavor: tracked.flavor)
+        let (currentObjects, listed, hint, record) = try await looked
+        let (header, table) = (fetched.header, fetched.table)
+        try header.requireFlavor(tracked.flavor)
+        if let currentObjects, let current = tracked.version {
+            parsed[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current)] = currentObjects
         }
-        let linked = changes.map { Set($0.place.map(\.sha)) }
+        let changes = try spare.map { try BundleCheckout.Spare(folder: $0.folder, from: $0.files, to: table, flavor: tracked.flavor) }
+        // A record is priced by every member's size; a version built whole checks (and
+        // may fetch) every object, with its sizes.
+        let objects = table.objects(flavor: tracked.flavor, withSizes: changes == nil || record != nil)
+        parsed[manifestFile] = objects
+        // With a spare, only the objects of the files placed are looked at.
+        let needed = changes.map { Catalog.distinctSorted($0.changes.place.map(\.object)) } ?? objects.objects
+        // What the signature says of the content of those objects alone, read per row.
+        let signedContent = try fetched.signedContent(
+            ofRows: changes.map { $0.changes.place.map(\.ordinal) } ?? table.ordinals(flavor: tracked.flavor))
         var missing = [StoredObject]()
-        for object in objects.values.sorted(by: { $0.digest < $1.digest }) where linked?.contains(object.sha) ?? true {
-            switch try check.object(object.sha, listed: listed) {
+        for object in needed {
+            switch try check.object(object.digest, listed: listed) {
             case .sound: continue
             case .missing: missing.append(object)
             case .damaged:
                 // Never a version built from it: fetched again, like a missing one.
-                if !planning { try check.discard(object.sha) }
+                if !planning { try check.discard(object.digest) }
                 result.damagedObjects.append(object.sha)
                 missing.append(object)
             }
         }
         let archivePath = files.archive(tracked.flavor)
-        let partial = try reuse(
-            partialArchive(name), missing: &missing,
-            reader: archiveReader(archivePath, expected: objects, signedContent: signedContent, chain: chain), check: &check)
+        let reader = archiveReader(archivePath, wanted: missing, members: objects, signedContent: signedContent, chain: chain)
+        let partial = try reuse(partialArchive(name), missing: &missing, reader: reader, check: &check)
         let chunked = try chunkedFetches(of: &missing, hint: hint, result: &result)
+        let shape = FetchPlan.ArchiveShape(
+            fileCount: table.fileCount(flavor: tracked.flavor), distinctMembers: objects.count, length: objects.archiveLength,
+            memberSize: record == nil ? nil : { @Sendable digest in objects.size(of: digest) })
         let plan = FetchPlan.make(
-            missing: missing, archiveObjects: Array(objects.values),
-            fileCount: manifest.paths(flavor: tracked.flavor).count, archivePath: archivePath, model: model, forced: forced,
+            missing: missing, archive: shape, archivePath: archivePath, model: model, forced: forced,
             chunked: chunked?.assemblies.map(\.object) ?? [], partial: partial,
             memberOrder: follows
                 ? .assumed : LMFOHint.order(record?.bytes, url: record?.url ?? "", version: version, flavor: tracked.flavor))
         return PreparedUpdate(
-            name: name, version: version, manifest: manifest, signedContent: signedContent, objects: objects, plan: plan,
+            name: name, header: header, table: table, signedContent: signedContent, objects: objects, plan: plan,
             chunked: chunked, hintSizes: [hint?.size, record?.size].compactMap { $0 }, isRepair: tracked.version == version, spare: changes)
     }
 
@@ -395,8 +401,8 @@ public struct SyncEngine: Sendable {
     ) async throws {
         let objects = TrafficAccount(within: SourceChain.account)
         let checkout = try BundleCheckout(
-            update.manifest, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles, repo: repo,
-            spare: update.spare)
+            update.header, update.table, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles,
+            repo: repo, spare: update.spare)
         // The files the repo has are placed while the others download.
         async let placing = checkout.placeAvailable()
         let left: [Int]
@@ -404,7 +410,7 @@ public struct SyncEngine: Sendable {
             let fetched = await Result {
                 try await objects.charging {
                     try await fetch(
-                        update.plan, chunked: update.chunked, expected: update.objects, signedContent: update.signedContent,
+                        update.plan, chunked: update.chunked, members: update.objects, signedContent: update.signedContent,
                         name: update.name, chain: chain, result: &result)
                 }
             }
@@ -420,7 +426,7 @@ public struct SyncEngine: Sendable {
         try checkout.finish(left: left)
         // The version is built: what a cut download left of its archive has nothing more to give.
         unlink(partialArchive(update.name))
-        for sha in checkout.touchedObjects { check.vouch(for: sha) }
+        for digest in checkout.touchedObjects { check.vouch(for: digest) }
         check.record(folder: update.name, damaged: false)
         result.outcome = update.isRepair ? .repaired : .updated
         if !update.isRepair {
@@ -434,10 +440,10 @@ public struct SyncEngine: Sendable {
 
     /// The folder of `tracked`'s spare version, its version and its files (from its kept
     /// manifest, read as a stream), when both are there and the spare is not the version in use.
-    private func spareFolder(of tracked: RepoState.TrackedBundle) -> (folder: String, version: Int, files: CheckedOutFiles)? {
+    private func spareFolder(of tracked: RepoState.TrackedBundle) -> (folder: String, version: Int, files: CompactManifest)? {
         guard !tracked.writableFiles, let version = tracked.spareVersion, version != tracked.version else { return nil }
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        guard access(folder, F_OK) == 0, let files = try? CheckedOutFiles.read(tracked, version: version, in: repo) else { return nil }
+        guard access(folder, F_OK) == 0, let files = try? CompactManifest.read(tracked, version: version, in: repo) else { return nil }
         return (folder, version, files)
     }
 
@@ -445,12 +451,14 @@ public struct SyncEngine: Sendable {
     /// as its download got. `name`: `catalog.bundle-version[~flavor]`.
     private func partialArchive(_ name: String) -> String { repo.temporaryFolder + "/" + name + ".tar.part" }
 
+    /// A reader of the version's archive that takes `wanted` out of it.
     private func archiveReader(
-        _ archivePath: String, expected: [String: StoredObject], signedContent: [SHA1.Digest: SHA256.Digest]?,
+        _ archivePath: String, wanted: [StoredObject], members: VersionObjects, signedContent: [SHA1.Digest: SHA256.Digest]?,
         chain: SourceChain
     ) -> ArchivePrefixReader {
         ArchivePrefixReader(
-            repo: repo, expected: expected, origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
+            repo: repo, wanted: Dictionary(wanted.map { ($0.digest, $0) }) { a, _ in a }, members: members,
+            origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
     }
 
     /// What a download of the version's archive that was cut short (a cut connection, a
@@ -465,9 +473,9 @@ public struct SyncEngine: Sendable {
         var status = stat()
         guard !missing.isEmpty, lstat(part, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return 0 }
         do {
-            let taken = try reader.extract(from: PosixFile.open(part), wanted: Set(missing.map(\.sha)))
-            for sha in taken { check.vouch(for: sha) }
-            missing.removeAll { taken.contains($0.sha) }
+            let taken = try reader.extract(from: PosixFile.open(part), taking: Set(missing.map(\.digest)))
+            for digest in taken { check.vouch(for: digest) }
+            missing.removeAll { taken.contains($0.digest) }
             return Int64(status.st_size)
         } catch  where error.isDamage {
             unlink(part)
@@ -498,7 +506,7 @@ public struct SyncEngine: Sendable {
     /// whole those that could not be built. `name`: `catalog.bundle-version[~flavor]`, for
     /// the partial archive and progress, which counts both.
     private func fetch(
-        _ plan: FetchPlan, chunked: ChunkedFetches?, expected: [String: StoredObject],
+        _ plan: FetchPlan, chunked: ChunkedFetches?, members: VersionObjects,
         signedContent: [SHA1.Digest: SHA256.Digest]?, name: String, chain: SourceChain,
         result: inout SyncReport.BundleSync
     ) async throws {
@@ -510,7 +518,7 @@ public struct SyncEngine: Sendable {
             totalBytes: planBytes + assemblies.reduce(0) { $0 + $1.fetchedBytes }, report: options.progress)
         guard let chunked else {
             return try await fetch(
-                plan, expected: expected, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)
+                plan, members: members, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)
         }
         let fetcher = ChunkedObjectFetcher(
             repo: repo, chain: chain, seeds: chunked.seeds, signedContent: signedContent, parallel: options.concurrency)
@@ -522,7 +530,7 @@ public struct SyncEngine: Sendable {
         }
         let planned = await Result {
             try await fetch(
-                plan, expected: expected, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)
+                plan, members: members, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)
         }
         // Both run to their end; then the chunks' error, if any, is thrown, else the plan's.
         let outcomes = try await assembled
@@ -551,22 +559,24 @@ public struct SyncEngine: Sendable {
 
     /// The plan's download of the objects to fetch whole.
     private func fetch(
-        _ plan: FetchPlan, expected: [String: StoredObject], signedContent: [SHA1.Digest: SHA256.Digest]?,
+        _ plan: FetchPlan, members: VersionObjects, signedContent: [SHA1.Digest: SHA256.Digest]?,
         name: String, chain: SourceChain, meter: SyncMeter, result: inout SyncReport.BundleSync
     ) async throws {
         guard !plan.missing.isEmpty else { return }
         result.strategy = plan.strategy
         result.estimates = plan.estimates
         result.missingObjects = plan.missing.count
-        var remaining = Set(plan.missing.map(\.sha))
+        var remaining = Set(plan.missing.map(\.digest))
         let usesArchive = plan.strategy != .objects && plan.archivePath != nil
         let length = plan.strategy == .lmfo ? plan.prefixLength : plan.archiveLength
         if usesArchive, let archivePath = plan.archivePath {
             let part = partialArchive(name)
             do {
                 let taken = try await extract(
-                    archivePath, length: length, via: part, wanted: remaining, expected: expected,
-                    signedContent: signedContent, chain: chain, meter: meter)
+                    archivePath, length: length, via: part,
+                    reader: archiveReader(
+                        archivePath, wanted: plan.missing, members: members, signedContent: signedContent, chain: chain),
+                    chain: chain, meter: meter)
                 result.fromArchive = taken.count
                 remaining.subtract(taken)
                 meter.finished(objects: taken.count, bytes: 0)
@@ -578,7 +588,7 @@ public struct SyncEngine: Sendable {
             }
         }
         let fetcher = ObjectFetcher(repo: repo, chain: chain, signedContent: signedContent)
-        let individually = plan.missing.filter { remaining.contains($0.sha) }
+        let individually = plan.missing.filter { remaining.contains($0.digest) }
         if usesArchive { meter.addBytesToFetch(individually.reduce(0) { $0 + $1.preferredSize }) }
         // Several in flight, so their round trips overlap; an object fetched completes
         // whatever happens to the others, and the next sync skips it.
@@ -592,19 +602,18 @@ public struct SyncEngine: Sendable {
 
 extension SyncEngine {
     /// Downloads the first `length` bytes of an archive into `part` and verifies the
-    /// `wanted` members into objects/ as they arrive; returns the shas taken. Bytes that
+    /// members `reader` wants into objects/ as they arrive; returns the digests taken. Bytes that
     /// fail their check are fetched again from another source, if the catalog has one,
     /// for the members still missing; otherwise the error is thrown, the part removed (bad
     /// bytes would fail the same way on every rerun).
     fileprivate func extract(
-        _ archivePath: String, length: Int64, via part: String, wanted: Set<String>, expected: [String: StoredObject],
-        signedContent: [SHA1.Digest: SHA256.Digest]?, chain: SourceChain, meter: SyncMeter
-    ) async throws -> Set<String> {
-        let reader = archiveReader(archivePath, expected: expected, signedContent: signedContent, chain: chain)
+        _ archivePath: String, length: Int64, via part: String, reader: ArchivePrefixReader, chain: SourceChain, meter: SyncMeter
+    ) async throws -> Set<SHA1.Digest> {
+        let wanted = Set(reader.wanted.keys)
         // Members verified already (before bad bytes or a cut connection stopped a pass) are
         // kept. The first pass has none: the plan found every wanted object missing.
-        let kept = { wanted.filter { FileManager.default.fileExists(atPath: repo.objectFile($0)) } }
-        var verified = Set<String>()
+        let kept = { wanted.filter { FileManager.default.fileExists(atPath: repo.objectFile($0.hex)) } }
+        var verified = Set<SHA1.Digest>()
         while true {
             let earlier = verified
             // Made before the download starts, so that the reader can open it at once.
@@ -614,7 +623,7 @@ extension SyncEngine {
             // growing file waits on it; nil when the pass stopped on bytes it could not place.
             let opened = try PosixFile.open(part)
             async let streaming = onWorkerThread {
-                try? reader.extract(from: GrowingFileReader(opened, arrival: arrival), wanted: wanted.subtracting(earlier))
+                try? reader.extract(from: GrowingFileReader(opened, arrival: arrival), taking: wanted.subtracting(earlier))
             }
             let downloaded = await Result {
                 defer { arrival.end() }
@@ -633,7 +642,7 @@ extension SyncEngine {
                     // behind: the finished part is read again, for the members not kept,
                     // so that an error is blamed on the source that served it.
                     taken = kept()
-                    taken.formUnion(try reader.extract(from: PosixFile.open(part), wanted: wanted.subtracting(taken)))
+                    taken.formUnion(try reader.extract(from: PosixFile.open(part), taking: wanted.subtracting(taken)))
                 }
                 // Members the range cuts off are left for individual fetches.
                 unlink(part)

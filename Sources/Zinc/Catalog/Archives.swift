@@ -40,7 +40,7 @@ extension Catalog {
     }
 
     /// The objects once each, by digest.
-    static func distinctSorted(_ objects: [StoredObject]) -> [StoredObject] {
+    package static func distinctSorted(_ objects: [StoredObject]) -> [StoredObject] {
         var objects = objects
         objects.sort { $0.digest < $1.digest }
         var distinct = 0

@@ -58,12 +58,57 @@ public struct FetchPlan: Equatable, Sendable {
         }
     }
 
+    /// What a plan needs of the version's archive (of the flavor), found without a list
+    /// of its members: a client brings it from its packed table of the version's objects,
+    /// whatever the bundle's size.
+    public struct ArchiveShape: Sendable {
+        /// The version's files (of the flavor); one file gets no archive.
+        public let fileCount: Int
+        /// Its distinct objects: the archive's members.
+        public let distinctMembers: Int
+        /// The archive's exact length: its members and end blocks.
+        public let length: Int64
+        /// Each member's stored size, nil for an object that is not a member; needed only
+        /// to price a `.recorded` order.
+        public let memberSize: (@Sendable (SHA1.Digest) -> Int64?)?
+
+        public init(fileCount: Int, distinctMembers: Int, length: Int64, memberSize: (@Sendable (SHA1.Digest) -> Int64?)? = nil) {
+            self.fileCount = fileCount
+            self.distinctMembers = distinctMembers
+            self.length = length
+            self.memberSize = memberSize
+        }
+
+        /// The shape of an archive whose members are `objects`, each once, for `fileCount`
+        /// files.
+        public init(objects: [StoredObject], fileCount: Int) {
+            let distinct = Catalog.distinctSorted(objects)
+            let sizes = Dictionary(uniqueKeysWithValues: distinct.map { ($0.digest, $0.preferredSize) })
+            self.init(
+                fileCount: fileCount, distinctMembers: distinct.count,
+                length: objects.reduce(Int64(2 * TarHeader.blockSize)) { $0 + TarHeader.memberLength(size: $1.preferredSize) },
+                memberSize: { sizes[$0] })
+        }
+    }
+
+    /// `make(missing:archive:...)` with the archive's shape found from `archiveObjects`,
+    /// every object of the version's archive (of the flavor): for a caller that holds them
+    /// (`zinc diff`).
+    public static func make(
+        missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
+        archiveStored: Bool = true, archivePath: String, model: CostModel, forced: FetchStrategy? = nil,
+        chunked: [StoredObject] = [], partial: Int64 = 0, memberOrder: MemberOrder = .assumed
+    ) -> FetchPlan {
+        make(
+            missing: missing, archive: ArchiveShape(objects: archiveObjects, fileCount: fileCount), archiveStored: archiveStored,
+            archivePath: archivePath, model: model, forced: forced, chunked: chunked, partial: partial, memberOrder: memberOrder)
+    }
+
     /// The cheapest way, by `model`'s estimate, to fetch the `missing` objects.
     ///
     /// - Parameters:
     ///   - missing: the objects of the version not in the repo.
-    ///   - archiveObjects: every object of the version's archive (of the flavor).
-    ///   - fileCount: the version's files (of the flavor); one file gets no archive.
+    ///   - archive: the version's archive (of the flavor): its files, members and length.
     ///   - archiveStored: whether the catalog holds the archive (a version no distribution
     ///     names may lack it, see `ArchivePolicy`); without it only objects are priced.
     ///   - archivePath: the catalog-relative path of that archive.
@@ -78,26 +123,29 @@ public struct FetchPlan: Equatable, Sendable {
     ///     them by the members still missing (the member the cut split counted whole: a
     ///     few bytes more than needed, never fewer).
     ///   - memberOrder: what is known of the archive's member order; a record that does
-    ///     not list exactly `archiveObjects` counts as `.unknown`.
+    ///     not list exactly the archive's members (or an `archive` without `memberSize`)
+    ///     counts as `.unknown`.
     public static func make(
-        missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
-        archiveStored: Bool = true, archivePath: String, model: CostModel, forced: FetchStrategy? = nil,
-        chunked: [StoredObject] = [], partial: Int64 = 0, memberOrder: MemberOrder = .assumed
+        missing: [StoredObject], archive: ArchiveShape, archiveStored: Bool = true, archivePath: String, model: CostModel,
+        forced: FetchStrategy? = nil, chunked: [StoredObject] = [], partial: Int64 = 0, memberOrder: MemberOrder = .assumed
     ) -> FetchPlan {
         let sorted = missing.sorted { $0.sha < $1.sha }
-        let whole = archiveObjects.reduce(Int64(2 * TarHeader.blockSize)) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
+        let whole = archive.length
         var order = memberOrder
         var prefix = min(
             whole, (sorted + chunked).reduce(partial) { $0 + TarHeader.memberLength(size: $1.preferredSize) })
         if case .recorded(let intros) = memberOrder {
             // Chunked objects are built from chunks: the prefix need not reach them.
-            if let end = recordedPrefix(members: archiveObjects, intros: intros, wanted: Set(sorted.map(\.digest))) {
+            if let size = archive.memberSize,
+                let end = recordedPrefix(
+                    intros: intros, distinctMembers: archive.distinctMembers, size: size, wanted: Set(sorted.map(\.digest)))
+            {
                 prefix = max(end, partial)
             } else {
                 order = .unknown
             }
         }
-        let hasArchive = fileCount > 1 && archiveStored
+        let hasArchive = archive.fileCount > 1 && archiveStored
         var transfers: [FetchStrategy: Transfer] = [
             .objects: Transfer(requests: sorted.count, bytes: sorted.reduce(0) { $0 + $1.preferredSize })
         ]
@@ -125,22 +173,26 @@ public struct FetchPlan: Equatable, Sendable {
     }
 
     /// The length of the LMFO archive's front that holds every `wanted` member, given
-    /// each member's `intro`; nil when `intros` does not list exactly the `members`
-    /// (another version's record, a damaged one: then the order is not known).
-    static func recordedPrefix(members: [StoredObject], intros: [SHA1.Digest: Int], wanted: Set<SHA1.Digest>) -> Int64? {
-        let distinct = Catalog.distinctSorted(members)
-        guard distinct.count == intros.count else { return nil }
-        var memberIntros = [Int]()
-        memberIntros.reserveCapacity(distinct.count)
-        for member in distinct {
-            guard let intro = intros[member.digest] else { return nil }
-            memberIntros.append(intro)
+    /// each member's `intro` and stored `size`; nil when `intros` does not list exactly the
+    /// archive's `distinctMembers` (another version's record, a damaged one: then the
+    /// order is not known). The members are taken in digest order, as the archive's
+    /// writer takes them (`Catalog.distinctSorted`), so sizes are looked up, never listed.
+    static func recordedPrefix(
+        intros: [SHA1.Digest: Int], distinctMembers: Int, size: (SHA1.Digest) -> Int64?, wanted: Set<SHA1.Digest>
+    ) -> Int64? {
+        guard distinctMembers == intros.count else { return nil }
+        let members = intros.sorted { $0.key < $1.key }
+        var sizes = [Int64]()
+        sizes.reserveCapacity(members.count)
+        for member in members {
+            guard let memberSize = size(member.key) else { return nil }
+            sizes.append(memberSize)
         }
         var offset: Int64 = 0
         var end: Int64 = 0
-        for position in LMFOOrder.positions(intros: memberIntros) {
-            offset += TarHeader.memberLength(size: distinct[position].preferredSize)
-            if wanted.contains(distinct[position].digest) { end = offset }
+        for position in LMFOOrder.positions(intros: members.map(\.value)) {
+            offset += TarHeader.memberLength(size: sizes[position])
+            if wanted.contains(members[position].key) { end = offset }
         }
         return end
     }

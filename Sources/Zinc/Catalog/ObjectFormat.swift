@@ -19,15 +19,15 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     public let digest: SHA1.Digest
     /// The stored sizes, -1 for a format not present: neither a dictionary (~150 bytes
     /// each) nor optionals (padding to 48 bytes instead of 40).
-    let sizes: Sizes
+    package let sizes: Sizes
 
     /// An object's stored sizes without its digest, for per-file tables that already
-    /// hold the digests.
-    struct Sizes: Equatable, Hashable, Sendable {
-        let gz: Int64
-        let raw: Int64
+    /// hold the digests (the client's `CompactManifest` among them).
+    package struct Sizes: Equatable, Hashable, Sendable {
+        package let gz: Int64
+        package let raw: Int64
         /// No format: no object.
-        static let none = Sizes(gz: -1, raw: -1)
+        package static let none = Sizes(gz: -1, raw: -1)
 
         /// An object stored in `format` alone, `size` bytes.
         static func only(_ format: ObjectFormat, _ size: Int64) -> Sizes {
@@ -58,7 +58,7 @@ public struct StoredObject: Equatable, Hashable, Sendable {
         self.init(digest: digest, sizes: Sizes(gz: formats[.gz] ?? -1, raw: formats[.raw] ?? -1))
     }
 
-    init(digest: SHA1.Digest, sizes: Sizes) {
+    package init(digest: SHA1.Digest, sizes: Sizes) {
         precondition(sizes != .none, "an object is stored in at least one format")
         self.digest = digest
         self.sizes = sizes

@@ -1,0 +1,216 @@
+import Zinc
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files of a version's manifest, packed: each path's bytes in one buffer, and a
+/// 48-byte row per file with its object's digest and sizes and its flavors (each distinct
+/// list of flavors kept once), sorted by path. No string or dictionary entry per file, so
+/// a bundle of 100,000 files costs a few megabytes, not an object graph (about 400 bytes
+/// a file as a `Manifest`).
+///
+/// The rows hold every file, whatever the flavor, so that a row's index is its file's
+/// ordinal in path order: its line in the version's digest list. A table read for a
+/// flavor also lists that flavor's rows, which `count`, `index(of:)`, `path(_:)` and
+/// `digest(_:)` go by: the files a checked-out folder of that flavor holds.
+struct CompactManifest: Sendable {
+    // This order packs a row in 48 bytes: the flavor set fits in the digest's padding.
+    private struct Row {
+        let start: UInt32
+        let length: UInt32
+        let digest: SHA1.Digest
+        let flavorSet: UInt16
+        let sizes: StoredObject.Sizes
+    }
+
+    /// The bytes a row takes, beside its path's bytes.
+    static let rowSize = MemoryLayout<Row>.stride
+
+    private let bytes: [UInt8]
+    /// Sorted by path bytes, each path once.
+    private let rows: [Row]
+    /// Each distinct list of flavors of a file, which rows refer to by index.
+    private let flavorSets: [[String]?]
+    /// The rows of the flavor the table was read for, in path order; nil for every row.
+    private var selected: [UInt32]?
+
+    /// The kept manifest of `tracked`'s `version`, read as a stream, with the files of
+    /// the tracked flavor listed.
+    static func read(_ tracked: RepoState.TrackedBundle, version: Int, in repo: Repo) throws -> CompactManifest {
+        try read(
+            repo.checkedOutManifestDocument(catalog: tracked.catalog, bundle: tracked.bundle, version: version),
+            flavor: tracked.flavor
+        ).table
+    }
+
+    /// The manifest `document` streams, read into a header and a table (its `files` are
+    /// never collected into a dictionary), listing the files of `flavor` (all without one).
+    static func read(_ document: StreamedDocument, flavor: String? = nil) throws -> (header: ManifestHeader, table: CompactManifest) {
+        var bytes = [UInt8]()
+        var rows = [Row]()
+        var flavorSets = [[String]?]()
+        var setIndex = [[String]?: UInt16]()
+        func corrupt(_ reason: String) -> ZincError { .corruptFile(path: document.name, reason: reason) }
+        let manifest = try Manifest.parse(document) { filePath, entry in
+            let set: UInt16
+            if let known = setIndex[entry.flavors] {
+                set = known
+            } else {
+                guard flavorSets.count <= Int(UInt16.max) else { throw corrupt("more than \(UInt16.max) distinct lists of flavors") }
+                set = UInt16(flavorSets.count)
+                setIndex[entry.flavors] = set
+                flavorSets.append(entry.flavors)
+            }
+            guard bytes.count + filePath.utf8.count <= Int(UInt32.max), rows.count < Int(UInt32.max) else {
+                throw corrupt("more files or path bytes than a table holds")
+            }
+            rows.append(
+                Row(
+                    start: UInt32(bytes.count), length: UInt32(filePath.utf8.count), digest: entry.object.digest, flavorSet: set,
+                    sizes: entry.object.sizes))
+            bytes.append(contentsOf: filePath.utf8)
+        }
+        let order = { (a: Row, b: Row) in bytes.withUnsafeBufferPointer { Self.compare(slice(a, of: $0), slice(b, of: $0)) } }
+        // Manifests list their files in path order: sorting is for those that do not.
+        if !rows.indices.dropFirst().allSatisfy({ order(rows[$0 - 1], rows[$0]) < 0 }) { rows.sort { order($0, $1) < 0 } }
+        if let twice = rows.indices.dropFirst().first(where: { order(rows[$0 - 1], rows[$0]) == 0 }) {
+            let path = String(decoding: bytes[Int(rows[twice].start)..<Int(rows[twice].start + rows[twice].length)], as: UTF8.self)
+            throw corrupt("file '\(path)' is listed twice")
+        }
+        var table = CompactManifest(bytes: bytes, rows: rows, flavorSets: flavorSets, selected: nil)
+        if flavor != nil { table.selected = table.ordinals(flavor: flavor) }
+        return (ManifestHeader(manifest, fileCount: rows.count), table)
+    }
+
+    /// Whether each flavor set holds `flavor` (every one for nil), by set index.
+    private func membership(_ flavor: String?) -> [Bool] {
+        flavorSets.map { set in flavor.map { set?.contains($0) ?? false } ?? true }
+    }
+
+    /// The rows of `flavor` (every row for nil), by index, in path order.
+    func ordinals(flavor: String?) -> [UInt32] {
+        let member = membership(flavor)
+        return rows.indices.filter { member[Int(rows[$0].flavorSet)] }.map { UInt32($0) }
+    }
+
+    /// The file of the row at `ordinal`: its path made now.
+    func row(_ ordinal: UInt32) -> ManifestRow {
+        let row = rows[Int(ordinal)]
+        return ManifestRow(
+            ordinal: ordinal, path: String(decoding: bytes[Int(row.start)..<Int(row.start + row.length)], as: UTF8.self),
+            object: StoredObject(digest: row.digest, sizes: row.sizes))
+    }
+
+    /// The object of the row at `ordinal`, with no path made.
+    func digest(ofRow ordinal: UInt32) -> SHA1.Digest { rows[Int(ordinal)].digest }
+
+    /// The files of `flavor` (every file for nil).
+    func fileCount(flavor: String?) -> Int {
+        let member = membership(flavor)
+        return rows.lazy.filter { member[Int($0.flavorSet)] }.count
+    }
+
+    /// Each file of `flavor` (every file for nil), in path order, one at a time: a
+    /// first sync goes through a version this way, holding no string of it.
+    func forEachRow(flavor: String?, _ body: (ManifestRow) throws -> Void) rethrows {
+        let member = membership(flavor)
+        for i in rows.indices where member[Int(rows[i].flavorSet)] { try body(row(UInt32(i))) }
+    }
+
+    /// What turns this version's files of `flavor` into `new`'s, by one merge of the two
+    /// in path order: `place`, the files of `new` that this version lacks or holds with
+    /// another object (changed and added); `remove`, the paths of this version that `new`
+    /// lacks or holds with another object (changed and removed). Strings are made for
+    /// these alone.
+    func changes(to new: CompactManifest, flavor: String?) -> ManifestChanges {
+        let (mine, theirs) = (membership(flavor), new.membership(flavor))
+        var place = [ManifestRow]()
+        var remove = [String]()
+        var i = rows.startIndex
+        var j = new.rows.startIndex
+        // Rows outside the flavor are stepped over, on either side.
+        func skip() {
+            while i < rows.count, !mine[Int(rows[i].flavorSet)] { i += 1 }
+            while j < new.rows.count, !theirs[Int(new.rows[j].flavorSet)] { j += 1 }
+        }
+        skip()
+        while i < rows.count || j < new.rows.count {
+            let order =
+                i == rows.count
+                ? 1
+                : j == new.rows.count
+                    ? -1
+                    : bytes.withUnsafeBufferPointer { a in
+                        new.bytes.withUnsafeBufferPointer { b in Self.compare(Self.slice(rows[i], of: a), Self.slice(new.rows[j], of: b)) }
+                    }
+            if order < 0 {
+                remove.append(row(UInt32(i)).path)
+                i += 1
+            } else if order > 0 {
+                place.append(new.row(UInt32(j)))
+                j += 1
+            } else {
+                if rows[i].digest != new.rows[j].digest {
+                    remove.append(row(UInt32(i)).path)
+                    place.append(new.row(UInt32(j)))
+                }
+                i += 1
+                j += 1
+            }
+            skip()
+        }
+        return ManifestChanges(place: place, remove: remove)
+    }
+
+    /// The distinct objects of `flavor`'s files (every file's for nil), packed.
+    func objects(flavor: String?, withSizes: Bool) -> VersionObjects {
+        // Row numbers sorted by digest, 4 bytes a file: no list of the objects themselves.
+        var order = ordinals(flavor: flavor)
+        order.sort { rows[Int($0)].digest < rows[Int($1)].digest }
+        return VersionObjects(
+            sorted: order.lazy.map { StoredObject(digest: rows[Int($0)].digest, sizes: rows[Int($0)].sizes) }, withSizes: withSizes)
+    }
+
+    // The files of the flavor read for, by their index among them: what `status` walks.
+
+    /// The files of the flavor the table was read for.
+    var count: Int { selected?.count ?? rows.count }
+
+    private func rowIndex(_ index: Int) -> Int { selected.map { Int($0[index]) } ?? index }
+
+    /// The index of the file at `path` (its UTF-8 bytes), nil when the version has none.
+    func index(of path: UnsafeBufferPointer<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { all in
+            let i = (0..<count).partitionPoint { Self.compare(Self.slice(rows[rowIndex($0)], of: all), path) < 0 }
+            return i < count && Self.compare(Self.slice(rows[rowIndex(i)], of: all), path) == 0 ? i : nil
+        }
+    }
+
+    func path(_ index: Int) -> String { row(UInt32(rowIndex(index))).path }
+
+    func digest(_ index: Int) -> SHA1.Digest { rows[rowIndex(index)].digest }
+
+    /// Each file's object, in path order (an object shared by files comes once a file).
+    var digests: [SHA1.Digest] { (0..<count).map { rows[rowIndex($0)].digest } }
+
+    private static func slice(_ row: Row, of all: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: all[Int(row.start)..<Int(row.start + row.length)])
+    }
+
+    /// Byte order: negative, zero or positive as `a` comes before, is, or comes after `b`.
+    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let base = a.baseAddress, let other = b.baseAddress {
+            let order = memcmp(base, other, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
+    }
+}
+
+/// The name `status` and the collection know the table by: the files of a checked-out
+/// version.
+typealias CheckedOutFiles = CompactManifest

@@ -1,0 +1,38 @@
+import Zinc
+
+/// What a manifest says of its version besides its files: a reader that holds the files
+/// in a `CompactManifest` (or none of them) keeps this beside it.
+struct ManifestHeader: Sendable, Equatable {
+    let catalog: String
+    let bundle: String
+    let version: Int
+    /// Every flavor some file has, in the manifest's order.
+    let flavors: [String]
+    /// The files of the whole version, every flavor's.
+    let fileCount: Int
+
+    /// The header of `manifest`, parsed with its files visited (so `files` is empty), and
+    /// `fileCount` counted by the visit.
+    init(_ manifest: Manifest, fileCount: Int) {
+        catalog = manifest.catalog
+        bundle = manifest.bundle
+        version = manifest.version
+        flavors = manifest.flavors
+        self.fileCount = fileCount
+    }
+
+    /// The header of the kept manifest `document`, read as a stream with nothing kept of
+    /// its files: what `LMFOHint` weighs the version in use by.
+    static func read(_ document: StreamedDocument) throws -> ManifestHeader {
+        var count = 0
+        let manifest = try Manifest.parse(document) { _, _ in count += 1 }
+        return ManifestHeader(manifest, fileCount: count)
+    }
+
+    /// Refuses a flavor the version does not have, rather than answering with no files.
+    func requireFlavor(_ flavor: String?) throws {
+        if let flavor, !flavors.contains(flavor) {
+            throw ZincError.flavorNotFound(bundle: bundle, version: version, flavor: flavor, flavors: flavors)
+        }
+    }
+}
