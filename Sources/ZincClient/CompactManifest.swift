@@ -136,31 +136,32 @@ struct CompactManifest: Sendable {
             while i < rows.count, !mine[Int(rows[i].flavorSet)] { i += 1 }
             while j < new.rows.count, !theirs[Int(new.rows[j].flavorSet)] { j += 1 }
         }
-        skip()
-        while i < rows.count || j < new.rows.count {
-            let order =
-                i == rows.count
-                ? 1
-                : j == new.rows.count
-                    ? -1
-                    : bytes.withUnsafeBufferPointer { a in
-                        new.bytes.withUnsafeBufferPointer { b in Self.compare(Self.slice(rows[i], of: a), Self.slice(new.rows[j], of: b)) }
+        bytes.withUnsafeBufferPointer { mineBytes in
+            new.bytes.withUnsafeBufferPointer { theirBytes in
+                skip()
+                while i < rows.count || j < new.rows.count {
+                    let order =
+                        i == rows.count
+                        ? 1
+                        : j == new.rows.count
+                            ? -1 : Self.compare(Self.slice(rows[i], of: mineBytes), Self.slice(new.rows[j], of: theirBytes))
+                    if order < 0 {
+                        remove.append(row(UInt32(i)).path)
+                        i += 1
+                    } else if order > 0 {
+                        place.append(new.row(UInt32(j)))
+                        j += 1
+                    } else {
+                        if rows[i].digest != new.rows[j].digest {
+                            remove.append(row(UInt32(i)).path)
+                            place.append(new.row(UInt32(j)))
+                        }
+                        i += 1
+                        j += 1
                     }
-            if order < 0 {
-                remove.append(row(UInt32(i)).path)
-                i += 1
-            } else if order > 0 {
-                place.append(new.row(UInt32(j)))
-                j += 1
-            } else {
-                if rows[i].digest != new.rows[j].digest {
-                    remove.append(row(UInt32(i)).path)
-                    place.append(new.row(UInt32(j)))
+                    skip()
                 }
-                i += 1
-                j += 1
             }
-            skip()
         }
         return ManifestChanges(place: place, remove: remove)
     }

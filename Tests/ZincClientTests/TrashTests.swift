@@ -145,4 +145,34 @@ import ZincTestSupport
         let touched = Set(after.filter { before[$0] != Self.inode(folder3 + "/" + $0) })
         #expect(touched == ["photos/1.jpg", "photos/2.jpg", "photos/4.jpg", "lessons/more.json", "photos/6.jpg"])
     }
+
+    /// An update with a spare looks at the objects of the files it places and at no
+    /// other: an object only unchanged files use, replaced in objects/ by other bytes, is
+    /// neither hashed nor fetched again (the folder's links keep its verified bytes), and
+    /// the files linked are exactly those that differ.
+    @Test func anUpdateLooksAtTheChangedFilesObjectsAlone() throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
+        #expect(try !fixture.sync().failed)
+        let unchanged = try #require(try fixture.manifest(2).files["photos/0.jpg"]?.sha)
+        let object = fixture.dir.at("repo/objects/" + unchanged)
+        #expect(unlink(object) == 0)
+        try fixture.dir.write("repo/objects/" + unchanged, "not the object")
+        let folder1 = fixture.dir.at(fixture.bundleFolder(1))
+        let before = Dictionary(
+            uniqueKeysWithValues: fixture.dir.files(under: fixture.bundleFolder(1)).map { ($0, Self.inode(folder1 + "/" + $0)) })
+        try fixture.dir.write("src/photos/2.jpg", SampleContent.noise(7000, seed: 202))
+        _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
+        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(3)).run()
+
+        let report = try fixture.sync()
+        let bundle = try #require(report.bundles.first)
+        #expect(!report.failed && bundle.outcome == .updated, "\(fixture.failure(report))")
+        // Photo 2's new object alone is fetched: versions 2's changes are in the repo.
+        #expect(bundle.missingObjects == 1 && bundle.damagedObjects.isEmpty)
+        #expect(try fixture.dir.read("repo/objects/" + unchanged) == Array("not the object".utf8))
+        let folder3 = fixture.dir.at(fixture.bundleFolder(3))
+        let touched = Set(fixture.dir.files(under: fixture.bundleFolder(3)).filter { before[$0] != Self.inode(folder3 + "/" + $0) })
+        // From the spare (version 1): version 2's changes and photo 2.
+        #expect(touched == ["photos/1.jpg", "photos/2.jpg", "photos/4.jpg", "lessons/more.json"])
+    }
 }
