@@ -72,6 +72,12 @@ public struct FetchPlan: Equatable, Sendable {
         /// to price a `.recorded` order.
         public let memberSize: (@Sendable (SHA1.Digest) -> Int64?)?
 
+        /// - Parameters:
+        ///   - fileCount: the version's files (of the flavor).
+        ///   - distinctMembers: its distinct objects.
+        ///   - length: the archive's exact length.
+        ///   - memberSize: each member's stored size (nil for another object), to price a
+        ///     recorded member order; without it such an order counts as `.unknown`.
         public init(fileCount: Int, distinctMembers: Int, length: Int64, memberSize: (@Sendable (SHA1.Digest) -> Int64?)? = nil) {
             self.fileCount = fileCount
             self.distinctMembers = distinctMembers
