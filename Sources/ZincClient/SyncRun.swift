@@ -1,0 +1,409 @@
+import Zinc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a run does with each tracked bundle.
+package enum RunMode: Sendable {
+    /// Moves it to its distribution's version.
+    case follow
+    /// Moves it to the version a plan gives.
+    case following(SyncPlan)
+    /// Plans its move, and makes none.
+    case plan
+    /// Leaves it at its version, every object hashed and the damaged fetched again.
+    case repair
+
+    var isPlanning: Bool { if case .plan = self { true } else { false } }
+    var isRepair: Bool { if case .repair = self { true } else { false } }
+}
+
+/// One run of the engine, under the repo lock: the repo's state and what the run learns
+/// (its report or plan, the link's measure, the store's check, the objects of the
+/// versions read) belong to it while each catalog's index is refreshed and each bundle
+/// is planned, carried out and switched, and go to disk at its end, the collection last.
+struct SyncRun {
+    let repo: Repo
+    let options: SyncOptions
+    let mode: RunMode
+    var state: RepoState
+    var report = SyncReport()
+    var plan = SyncPlan()
+    var links: LinkRecords
+    /// The links as the last sync kept them: saved again only when this run changed them.
+    let recordedLinks: LinkRecords
+    var check: StoreCheck
+    /// The objects of the versions this sync read, by manifest file: the collection at
+    /// the end reads no file again.
+    var inUse = [String: VersionObjects]()
+    /// Old folders the last sync set aside, going while this one waits on the network.
+    let emptying: Task<Void, Never>
+
+    /// A run of `repo`, which must hold the lock: its state read, and its trash being emptied.
+    init(repo: Repo, options: SyncOptions, mode: RunMode) throws {
+        self.repo = repo
+        self.options = options
+        self.mode = mode
+        state = try repo.loadState()
+        links = LinkRecords.load(from: repo.root)
+        recordedLinks = links
+        check = StoreCheck(repo: repo, thorough: mode.isRepair)
+        emptying = Trash(repo: repo).startEmptying()
+    }
+
+    /// Every tracked catalog in turn, then what the run keeps for the next one.
+    mutating func run() async throws {
+        do {
+            for catalog in Set(state.bundles.map(\.catalog)).sorted() {
+                try await sync(catalog: catalog)
+            }
+        } catch {
+            await emptying.value
+            throw error
+        }
+        await emptying.value
+        try finish()
+    }
+
+    /// Keeps the links, the state (of a plan) or the damage found, collects what nothing
+    /// uses (unless planning), and saves the objects' stamps.
+    private mutating func finish() throws {
+        // Only hints for the next sync: failing to keep them fails nothing.
+        if links != recordedLinks { try? links.save(in: repo.root) }
+        if mode.isPlanning {
+            // The indexes refreshed, kept with their validators for the sync to come.
+            try state.save(in: repo.root)
+            check.saveStamps()
+            return
+        }
+        // Failing to keep the record costs a damaged folder its rebuild until a check finds it again.
+        try? check.saveDamage(of: state)
+        // A run that found every bundle up to date left nothing to remove, unless an
+        // earlier one did.
+        if GarbageCollector.isNeeded(in: repo) {
+            let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed, inUse: inUse)
+            check.forget(removed.removedObjects)
+            report.removedFolders = removed.folders
+            report.removedObjects = removed.objects
+        }
+        // After the links and removals, which change the objects' status-change times.
+        check.saveStamps()
+    }
+
+    /// Refreshes `catalog`'s index and brings its bundles along, through one chain of its
+    /// sources whose measure of the link is kept whatever happens.
+    private mutating func sync(catalog: String) async throws {
+        let chain = SourceChain(
+            catalog: catalog, sources: try (state.catalogs[catalog]?.urls ?? []).map(options.sourceFactory),
+            temporaryFolder: repo.temporaryFolder, links: links, cancellation: options.cancellation)
+        do {
+            try await sync(catalog: catalog, via: chain)
+        } catch {
+            await chain.measured(into: &links)
+            throw error
+        }
+        await chain.measured(into: &links)
+    }
+
+    private mutating func sync(catalog: String, via chain: SourceChain) async throws {
+        var refresh = SyncReport.CatalogRefresh(catalog: catalog)
+        var index: CatalogIndex?
+        let indexTraffic = TrafficAccount()
+        if !mode.isRepair {
+            do {
+                index = try await indexTraffic.charging {
+                    try await IndexFetcher(repo: repo, limit: options.documentLimit).refresh(
+                        catalog, via: chain, state: &state, report: &refresh)
+                }
+            } catch {
+                try options.cancellation?.check()
+                refresh.failure = SyncError(error, repo: repo)
+            }
+        }
+        refresh.bytes = indexTraffic.bytes
+        refresh.requests = indexTraffic.requests
+        let position = report.catalogs.count
+        report.catalogs.append(refresh)
+        defer {
+            report.catalogs[position].link = chain.link
+            report.catalogs[position].sourceFailures = chain.failures
+            report.catalogs[position].sourceNotes = chain.notes
+        }
+
+        for i in state.bundles.indices where state.bundles[i].catalog == catalog {
+            let tracked = state.bundles[i]
+            var forced = options.strategy
+            var pinned: Int?
+            switch mode {
+            case .repair:
+                // A repair leaves a bundle never checked out alone.
+                guard let current = tracked.version else { continue }
+                pinned = current
+            case .following(let approved):
+                // A bundle the plan does not move is left alone.
+                guard let planned = approved.plan(catalog: catalog, bundle: tracked.bundle), let version = planned.version,
+                    planned.action != .failed
+                else { continue }
+                pinned = version
+                forced = planned.strategy ?? forced
+            case .follow, .plan:
+                break
+            }
+            var result = SyncReport.BundleSync(
+                catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor,
+                previousVersion: tracked.version)
+            var planned = BundlePlan(catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor, currentVersion: tracked.version)
+            let start = ContinuousClock.now
+            let traffic = TrafficAccount()
+            do {
+                let version: Int
+                if let pinned {
+                    version = pinned
+                } else {
+                    // The catalog's failure is each of its bundles'.
+                    guard let index else {
+                        throw refresh.failure ?? SyncError(ClientError.allSourcesFailed(catalog: catalog, failures: []))
+                    }
+                    version = try VersionSpec.distro(tracked.distro).resolve(in: try index.bundle(tracked.bundle), name: tracked.bundle)
+                }
+                result.version = version
+                planned.version = version
+                let keys = state.catalogs[catalog]?.trustedKeys ?? []
+                let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: chain)
+                // From the newest version below it, the objects new since are exactly the
+                // front of the archive (FORMAT.md): its order needs no record.
+                let below = index.flatMap { try? $0.bundle(tracked.bundle).versions.filter { $0 < version }.max() }
+                let update = try await traffic.charging {
+                    try await prepare(
+                        tracked, to: version, forced: forced, follows: below != nil && below == tracked.version, chain: chain,
+                        checks: checks, result: &result)
+                }
+                update?.describe(&planned)
+                if update == nil { planned.action = .upToDate }
+                if mode.isPlanning {
+                    plan.bundles.append(planned)
+                    continue
+                }
+                if let update {
+                    if let budget = options.maxBytes, update.bytes > budget {
+                        result.outcome = .skipped
+                        result.plannedBytes = update.bytes
+                    } else {
+                        await emptying.value  // its space free before any download needs it
+                        try await traffic.charging {
+                            try await execute(update, bundle: i, chain: chain, result: &result)
+                        }
+                        try state.save(in: repo.root)  // the switch
+                    }
+                } else {
+                    result.outcome = .upToDate
+                }
+                // Also after an up-to-date or skipped one: a repo made before the links gets them.
+                if let current = state.bundles[i].version { try CurrentLinks.point(state.bundles[i], at: current, in: repo) }
+            } catch {
+                // A cancelled sync stops here, leaving what a killed one would.
+                try options.cancellation?.check()
+                result.outcome = .failed
+                result.failure = SyncError(error, repo: repo)
+                planned.failure = result.failure
+                if mode.isPlanning {
+                    plan.bundles.append(planned)
+                    continue
+                }
+            }
+            result.requests = traffic.requests
+            result.bytes = traffic.bytes
+            let elapsed = ContinuousClock.now - start
+            result.seconds = elapsed.inSeconds
+            report.bundles.append(result)
+        }
+    }
+
+    /// What to fetch to bring `tracked` to `version`, found without downloading any
+    /// object; nil when the version is checked out and sound. Unless planning, an
+    /// object found damaged is removed (to be fetched again). `follows`: the bundle is at
+    /// the newest version below `version`.
+    private mutating func prepare(
+        _ tracked: RepoState.TrackedBundle, to version: Int, forced: FetchStrategy?, follows: Bool, chain: SourceChain,
+        checks: SignatureChecks?, result: inout SyncReport.BundleSync
+    ) async throws -> PreparedUpdate? {
+        let planning = mode.isPlanning
+        let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        let manifestFile = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
+        // The version checked out, which no check found damaged: trusted as built, with two
+        // `stat`s whatever its size (`status` finds damage and records it for this test).
+        if tracked.version == version, check.trusts(folder: name), access(folder, F_OK) == 0, access(manifestFile, F_OK) == 0 {
+            return nil
+        }
+        // What follows may fetch a manifest or build a folder, for the collection to remove.
+        if !planning { try GarbageCollector.willBeNeeded(in: repo) }
+        check.startReading()
+        if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
+        let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks, parallel: options.concurrency)
+        if tracked.version == version, FileManager.default.fileExists(atPath: folder),
+            let (_, current) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+        {
+            inUse[manifestFile] = current.objects(flavor: tracked.flavor, withSizes: false)
+            // Writable files are the app's to change: only the objects are the repo's to check.
+            result.damagedFiles = tracked.writableFiles ? [] : try check.damage(in: folder, files: current, flavor: tracked.flavor)
+            if result.damagedFiles.isEmpty {
+                if !planning { check.record(folder: name, damaged: false) }
+                return nil
+            }
+        }
+        // While the manifest is in flight, the objects of the version the bundle has are
+        // looked at for the check below, the chunk list is fetched beside the manifest
+        // when the repo holds chunks to reuse, and the LMFO record when the archive's
+        // prefix may be fetched and the repo has a version to update from that is not the
+        // one just before (the record costs a connection's handshake: it may arrive a
+        // round trip after the manifest).
+        let files = VersionFiles(bundle: tracked.bundle, version: version)
+        let chunkListPath = files.chunkList
+        let model = options.costModel ?? chain.link.costModel(concurrency: options.concurrency)
+        let recordLimit = LMFOHint.limit(model: model, documentLimit: options.documentLimit)
+        // Read as the plan read it, even when following a plan that pinned another
+        // strategy: the plan counted the record, and a plan is the run.
+        let wantsRecord = !follows && (options.strategy == nil || options.strategy == .lmfo)
+        if !planning { chain.startProbes() }
+        // With a spare folder to bring to the new version, only the files that differ are
+        // linked: their objects are the only ones looked at (the others are in the spare
+        // already). Without, every object is, those of the version in use listed while
+        // the manifest is in flight. A check that found the folder in use damaged may have
+        // found objects damaged through their links, which the spare shares: then the
+        // whole version is built and checked.
+        let trusted = tracked.checkedOutFolder.map { check.trusts(folder: $0) } ?? false
+        let spare = tracked.version == version || !trusted ? nil : spareFolder(of: tracked)
+        async let looked = { [repo, options] in
+            // A manifest that cannot be read lists nothing: each object is looked at on disk.
+            // With a spare, the version in use's files are not read here (the collection
+            // reads them as a stream), only its header when a record is to be weighed.
+            let document = {
+                tracked.version.flatMap {
+                    try? repo.checkedOutManifestDocument(catalog: tracked.catalog, bundle: tracked.bundle, version: $0)
+                }
+            }
+            let current = spare != nil ? nil : document().flatMap { try? CompactManifest.read($0) }
+            let header = current?.header ?? (spare != nil && wantsRecord ? document().flatMap { try? ManifestHeader.read($0) } : nil)
+            let objects = current?.table.objects(flavor: tracked.flavor, withSizes: false)
+            async let record =
+                wantsRecord && header.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
+                ? chain.fetchHint(files.lmfoRecord, limit: recordLimit, gzipped: false) : nil
+            let hint = try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
+            return (objects, objects.map { ObjectListing.of($0.digests, in: repo) } ?? ObjectListing(), hint, await record)
+        }()
+        var deltaFallBack: String?
+        let fetched = try await manifests.manifest(
+            catalog: tracked.catalog, bundle: tracked.bundle, version: version,
+            earlier: [tracked.version, spare?.version].compactMap { $0 }, via: chain
+        ) { deltaFallBack = $0 }
+        result.manifestDeltaError = deltaFallBack
+        let (currentObjects, listed, hint, record) = try await looked
+        let (header, table) = (fetched.header, fetched.table)
+        try header.requireFlavor(tracked.flavor)
+        if let currentObjects, let current = tracked.version {
+            inUse[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current)] = currentObjects
+        }
+        let changes = try spare.map { try BundleCheckout.Spare(folder: $0.folder, from: $0.files, to: table, flavor: tracked.flavor) }
+        // A record is priced by every member's size; a version built whole checks (and
+        // may fetch) every object, with its sizes.
+        let objects = table.objects(flavor: tracked.flavor, withSizes: changes == nil || record != nil)
+        inUse[manifestFile] = objects
+        // With a spare, only the objects of the files placed are looked at.
+        let needed = changes.map { Catalog.distinctSorted($0.changes.place.map(\.object)) } ?? objects.objects
+        // What the signature says of the content of those objects alone, read per row.
+        let signedContent = try fetched.signedContent(
+            ofRows: changes.map { $0.changes.place.map(\.ordinal) } ?? table.ordinals(flavor: tracked.flavor))
+        var missing = [StoredObject]()
+        for object in needed {
+            switch try check.object(object.digest, listed: listed) {
+            case .sound: continue
+            case .missing: missing.append(object)
+            case .damaged:
+                // Never a version built from it: fetched again, like a missing one.
+                if !planning { try check.discard(object.digest) }
+                result.damagedObjects.append(object.sha)
+                missing.append(object)
+            }
+        }
+        let archivePath = files.archive(tracked.flavor)
+        let reader = archiveReader(archivePath, wanted: missing, members: objects, signedContent: signedContent, chain: chain)
+        let partial = try reuse(partialArchive(name), missing: &missing, reader: reader)
+        let chunked = try chunkedFetches(of: &missing, hint: hint, result: &result)
+        let shape = FetchPlan.ArchiveShape(
+            fileCount: table.fileCount(flavor: tracked.flavor), distinctMembers: objects.count, length: objects.archiveLength,
+            memberSize: record == nil ? nil : { @Sendable digest in objects.size(of: digest) })
+        let plan = FetchPlan.make(
+            missing: missing, archive: shape, archivePath: archivePath, model: model, forced: forced,
+            chunked: chunked?.assemblies.map(\.object) ?? [], partial: partial,
+            memberOrder: follows
+                ? .assumed : LMFOHint.order(record?.bytes, url: record?.url ?? "", version: version, flavor: tracked.flavor))
+        return PreparedUpdate(
+            name: name, header: header, table: table, signedContent: signedContent, objects: objects, plan: plan,
+            chunked: chunked, hintSizes: [hint?.size, record?.size].compactMap { $0 }, isRepair: tracked.version == version, spare: changes)
+    }
+
+    /// The folder of `tracked`'s spare version, its version and its files (from its kept
+    /// manifest, read as a stream), when both are there and the spare is not the version in use.
+    private func spareFolder(of tracked: RepoState.TrackedBundle) -> (folder: String, version: Int, files: CompactManifest)? {
+        guard !tracked.writableFiles, let version = tracked.spareVersion, version != tracked.version else { return nil }
+        let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        guard access(folder, F_OK) == 0, let files = try? CompactManifest.read(tracked, version: version, in: repo) else { return nil }
+        return (folder, version, files)
+    }
+
+    /// What a download of the version's archive that was cut short (a cut connection, a
+    /// killed run) left in `part` serves whatever strategy this run picks: its complete
+    /// members that `missing` lacks are verified into objects/ and leave `missing`, and
+    /// its length is returned, for an archive strategy to resume after (0 with no part).
+    /// A plan takes them too, so that it prices only what remains. A part whose bytes
+    /// fail their check is removed: it costs its download again, never a wrong object.
+    private mutating func reuse(_ part: String, missing: inout [StoredObject], reader: ArchivePrefixReader) throws
+        -> Int64
+    {
+        var status = stat()
+        guard !missing.isEmpty, lstat(part, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return 0 }
+        do {
+            let taken = try reader.extract(from: PosixFile.open(part), taking: Set(missing.map(\.digest)))
+            for digest in taken { check.vouch(for: digest) }
+            missing.removeAll { taken.contains($0.digest) }
+            return Int64(status.st_size)
+        } catch  where error.isDamage {
+            unlink(part)
+            return 0
+        }
+    }
+
+    /// The objects to assemble from chunks: each missing object the chunk list gives
+    /// chunks of, some of them in the repo already. They leave `missing`, the objects to
+    /// fetch whole. A chunk list that cannot be read is reported and costs whole objects.
+    private func chunkedFetches(
+        of missing: inout [StoredObject], hint: (bytes: [UInt8], url: String, size: Int64)?, result: inout SyncReport.BundleSync
+    ) throws -> ChunkedFetches? {
+        guard let hint, !missing.isEmpty else { return nil }
+        let list: ChunkList
+        do { list = try ChunkList.parse(hint.bytes, path: hint.url) } catch {
+            result.chunkListError = "\(error)"
+            return nil
+        }
+        guard missing.contains(where: { list.objects[$0.digest] != nil }) else { return nil }
+        let seeds = try LocalChunks.index(repo, damaged: Set(result.damagedObjects))
+        let (assemblies, whole) = ChunkAssembly.plan(missing, list: list) { seeds[$0] != nil }
+        missing = whole
+        return assemblies.isEmpty ? nil : ChunkedFetches(seeds: seeds, assemblies: assemblies)
+    }
+}
+
+/// The objects of an update assembled from chunks, and the chunks they are assembled from.
+struct ChunkedFetches: Sendable {
+    let seeds: LocalChunks
+    let assemblies: [ChunkAssembly]
+}
