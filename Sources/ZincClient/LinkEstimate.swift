@@ -12,6 +12,16 @@ public struct LinkEstimate: Equatable, Sendable, Encodable {
     /// What is assumed of a link nothing is known of: a phone's, 100 ms and 20 Mbit/s.
     public static let assumed = LinkEstimate(roundTripSeconds: 0.1, bytesPerSecond: 2_500_000)
 
+    /// The rate assumed of a link whose round trip is known and whose rate is not yet: one
+    /// that moves at least what the assumed link moves in a round trip (250 KB), up to
+    /// 10 Gbit/s. A short round trip is a wired or local link's: taken for a phone's 20
+    /// Mbit/s, a loopback's 0.1 ms made a round of requests cost 250 bytes, and a first
+    /// sync chose 20,000 requests over one archive.
+    package static func assumedRate(roundTripSeconds: Double) -> Double {
+        guard roundTripSeconds < assumed.roundTripSeconds else { return assumed.bytesPerSecond }
+        return min(assumed.roundTripSeconds * assumed.bytesPerSecond / roundTripSeconds, 1.25e9)
+    }
+
     /// The bounds a measured or recorded value must fall in to be believed.
     static let roundTrips = 0.0...60.0
     static let rates = 1_000.0...1e12

@@ -46,7 +46,7 @@ package final class LinkMeter: Sendable {
             let believed = rate.flatMap { LinkEstimate.rates.contains($0) ? $0 : nil }
             return LinkEstimate(
                 roundTripSeconds: roundTrip,
-                bytesPerSecond: believed ?? recorded?.bytesPerSecond ?? LinkEstimate.assumed.bytesPerSecond)
+                bytesPerSecond: believed ?? recorded?.bytesPerSecond ?? LinkEstimate.assumedRate(roundTripSeconds: roundTrip))
         }
     }
 

@@ -29,6 +29,27 @@ import ZincClient
         #expect(local.measured == nil && local.estimate == LinkEstimate(roundTripSeconds: 0.05, bytesPerSecond: 1e6))
     }
 
+    /// Until a large body shows the rate, a short round trip is taken for a fast link's:
+    /// one moving a phone's 250 KB per round trip, up to 10 Gbit/s. Loopback's 0.1 ms is no
+    /// phone's 20 Mbit/s, whose rounds would cost 250 bytes and make 20,000 requests look
+    /// cheaper than one archive; its requests' handling then weighs as it does.
+    @Test func aShortRoundTripIsTakenForAFastLinkUntilItsRateIsMeasured() throws {
+        for (milliseconds, rate) in [(100.0, 2_500_000.0), (200, 2_500_000), (10, 25_000_000), (1, 250_000_000), (0.1, 1.25e9)] {
+            let meter = LinkMeter(recorded: nil)
+            meter.record(
+                Self.response(received: 900, firstByte: .microseconds(milliseconds * 1000)), duration: .milliseconds(300), alone: true)
+            let measured = try #require(meter.measured)
+            #expect(abs(measured.bytesPerSecond - rate) < 1, "\(milliseconds) ms")
+        }
+        let loopback = LinkEstimate(roundTripSeconds: 0.0001, bytesPerSecond: LinkEstimate.assumedRate(roundTripSeconds: 0.0001))
+        let model = loopback.costModel(concurrency: 8)
+        #expect(model.requestOverhead == 125_000 && model.requestHandling == 312_500)
+        // A measured rate is believed as before.
+        let meter = LinkMeter(recorded: nil)
+        meter.record(Self.response(received: 4_000_000, firstByte: .microseconds(100)), duration: .microseconds(100_100), alone: true)
+        #expect(abs(try #require(meter.measured).bytesPerSecond - 4e7) < 1e3)
+    }
+
     @Test func aRecordedRateServesUntilTheSyncMeasuresOne() throws {
         let meter = LinkMeter(recorded: LinkEstimate(roundTripSeconds: 0.3, bytesPerSecond: 625_000))
         meter.record(Self.response(received: 500, firstByte: .milliseconds(80)), duration: .milliseconds(81), alone: true)
