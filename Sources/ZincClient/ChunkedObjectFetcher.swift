@@ -68,8 +68,7 @@ struct ChunkedObjectFetcher {
     /// Writes the object's content chunk by chunk, from the seeds or the fetched bytes in
     /// order, and moves it into objects/ once verified; returns the bytes reused.
     private func assemble(_ object: StoredObject, layout: ObjectChunks, fetched: PosixFile, origin: String) throws -> Int64 {
-        let scratch = try TemporaryFile(in: repo.temporaryFolder, named: object.sha)
-        defer { scratch.remove() }
+        let scratch = try ScratchFile(becoming: repo.objectFile(object.sha), temporaryFolder: repo.temporaryFolder)
         let content = UnsafeMutableRawBufferPointer.allocate(byteCount: ContentChunker.maximumSize, alignment: 16)
         let stored = UnsafeMutableRawBufferPointer.allocate(byteCount: StoredChunk.maximumStoredLength, alignment: 16)
         defer {
@@ -116,7 +115,7 @@ struct ChunkedObjectFetcher {
         if let signed, let contentHash, contentHash.finalize() != signed {
             throw ClientError.integrity(url: origin, reason: "its chunks make a content whose SHA-256 is not the signed one")
         }
-        try VerifiedObjectWriter.moveIntoPlace(scratch, as: repo.objectFile(object.sha))
+        try VerifiedObjectWriter.install(scratch, as: repo.objectFile(object.sha))
         try LocalChunks.record(layout.chunks.map(\.content), of: object.sha, in: repo)
         return reused
     }

@@ -7,8 +7,9 @@ import Darwin
 #endif
 
 /// Takes one object's stored bytes (raw, or one gzip member) as they stream in, writes
-/// the uncompressed content to a scratch file while hashing it, and moves it into
-/// `objects/<sha>` only when the SHA-1 and the stored size are what the manifest
+/// the uncompressed content to a scratch file while hashing it (`ScratchFile`: unnamed in
+/// `objects/` on Linux, so an object costs no name made and renamed away), and gives it
+/// the name `objects/<sha>` only when the SHA-1 and the stored size are what the manifest
 /// records, and, for a signed manifest, the SHA-256 its signature records. Nothing
 /// unverified ever carries an object's name, so a rerun after a kill can trust every
 /// object it finds and skip it. A content large enough to be chunked gets its chunk
@@ -18,7 +19,7 @@ final class VerifiedObjectWriter {
     private let format: ObjectFormat
     private let origin: String
     private let destination: String
-    private let scratch: TemporaryFile
+    private let scratch: ScratchFile
     private let decoder: StoredObjectDecoder
     private var storedBytes: Int64 = 0
     private let verifier: ObjectVerifier
@@ -34,7 +35,7 @@ final class VerifiedObjectWriter {
         let verifier = ObjectVerifier(object: object, signedSHA256: signedSHA256, origin: origin)
         self.verifier = verifier
         destination = repo.objectFile(object.sha)
-        let scratch = try TemporaryFile(in: repo.temporaryFolder, named: object.sha)
+        let scratch = try ScratchFile(becoming: destination, temporaryFolder: repo.temporaryFolder)
         self.scratch = scratch
         self.repo = repo
         // A gzipped object's content size is unknown until it is inflated.
@@ -46,11 +47,6 @@ final class VerifiedObjectWriter {
             verifier.update(chunk)
         }
     }
-
-    /// The scratch file took the object's name: nothing is left to remove.
-    private var committed = false
-
-    deinit { if !committed { scratch.remove() } }
 
     var expectedSize: Int64 { object.formats[format] ?? 0 }
 
@@ -74,8 +70,7 @@ final class VerifiedObjectWriter {
             throw ClientError.integrity(url: origin, reason: "\(failure)")
         }
         try verifier.check(sha1: sha)
-        try Self.moveIntoPlace(scratch, as: destination)
-        committed = true
+        try Self.install(scratch, as: destination)
         if let chunks, chunks.size >= ContentChunker.threshold {
             // Only a hint for later updates: one that cannot be written is computed then.
             try? LocalChunks.record(chunks.splitter.finish(), of: object.sha, in: repo)
@@ -83,14 +78,12 @@ final class VerifiedObjectWriter {
     }
 
     /// Gives a verified content its object's name, read-only: bundle files are hard
-    /// links to objects, and an edit through one would change them all.
-    static func moveIntoPlace(_ scratch: TemporaryFile, as destination: String) throws {
-        guard fchmod(scratch.file.fd, 0o444) == 0 else { throw ZincError.io(path: scratch.path, operation: "chmod", errno: errno) }
-        // Made durable with the rest of the version before its folder is switched to (`BundleCheckout.finish`).
-        try DurableBatch.handOver(scratch.file)
-        guard rename(scratch.path, destination) == 0 else {
-            throw ZincError.io(path: destination, operation: "move into place", errno: errno)
-        }
+    /// links to objects, and an edit through one would change them all. A file already
+    /// there is replaced: nothing vouches for it. Made durable with the rest of the
+    /// version before its folder is switched to (`BundleCheckout.finish`).
+    static func install(_ scratch: ScratchFile, as destination: String) throws {
+        guard fchmod(scratch.file.fd, 0o444) == 0 else { throw ZincError.io(path: scratch.file.path, operation: "chmod", errno: errno) }
+        _ = try scratch.install(replacing: true)
         FaultInjection.changed(destination)
     }
 }

@@ -47,22 +47,8 @@ public final class FileStorage: CatalogStorage, Sendable {
     func absolute(_ path: String) -> String { root + "/" + path }
 
     /// Where `path` is for the `*at` calls: below the open root, or by its absolute path.
-    func place(_ path: String) -> Place {
-        rootDescriptor >= 0 ? Place(folder: rootDescriptor, path: path) : Place(folder: AT_FDCWD, path: absolute(path))
-    }
-
-    /// A path for the `*at` calls: relative to the open `folder`, or absolute with `AT_FDCWD`.
-    struct Place {
-        let folder: Int32
-        let path: String
-
-        /// The folder holding it, or nil for a name alone and for `/`. Searched as UTF-8:
-        /// `String.lastIndex(of:)` walks Characters, which cost a tenth of a second of
-        /// CPU over the 100,000 objects of a cold import.
-        var parent: Place? {
-            guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), path != "/" else { return nil }
-            return Place(folder: folder, path: slash == path.startIndex ? "/" : String(path[..<slash]))
-        }
+    func place(_ path: String) -> FilePlace {
+        rootDescriptor >= 0 ? FilePlace(folder: rootDescriptor, path: path) : FilePlace(folder: AT_FDCWD, path: absolute(path))
     }
 
     /// Opens the stored file at `path` for reading.
@@ -217,11 +203,11 @@ public final class FileStorage: CatalogStorage, Sendable {
     /// writing back. Elsewhere files are synced at their commit, and `flush` is cheap.
     public func flush(files paths: [String]) throws {
         #if os(Linux)
-        var folders = [String: Place]()
+        var folders = [String: FilePlace]()
         for path in paths {
             try openStored(path).synchronize()
             let file = place(path)
-            let folder = file.parent ?? Place(folder: file.folder, path: ".")
+            let folder = file.parent ?? FilePlace(folder: file.folder, path: ".")
             folders[folder.path] = folder
         }
         for folder in folders.values {
@@ -243,7 +229,7 @@ public final class FileStorage: CatalogStorage, Sendable {
     /// `flock` on a hidden file of the root: released by the kernel when the process
     /// dies, so a killed writer never leaves the catalog locked.
     func withLock<T>(_ fileName: String, _ operation: Int32, _ body: () throws -> T) throws -> T {
-        try createFolders(Place(folder: AT_FDCWD, path: root))
+        try createFolders(FilePlace(folder: AT_FDCWD, path: root))
         let lock = try PosixFile.open(absolute(fileName), flags: O_RDWR | O_CREAT)
         while flock(lock.fd, operation) != 0 {
             if errno != EINTR { throw ZincError.io(path: lock.path, operation: "lock", errno: errno) }
@@ -275,7 +261,7 @@ public final class FileStorage: CatalogStorage, Sendable {
 
     /// `mkdir -p`, deepest folder first: a new `objects/xx/yy` costs one or two calls,
     /// not one per component of the catalog's absolute path.
-    private func createFolders(_ folder: Place) throws {
+    private func createFolders(_ folder: FilePlace) throws {
         if mkdirat(folder.folder, folder.path, 0o755) == 0 || errno == EEXIST { return remember(folder) }
         guard errno == ENOENT, let parent = folder.parent else {
             throw ZincError.io(path: shown(folder), operation: "create folder", errno: errno)
@@ -287,12 +273,12 @@ public final class FileStorage: CatalogStorage, Sendable {
         remember(folder)
     }
 
-    private func remember(_ folder: Place) {
+    private func remember(_ folder: FilePlace) {
         _ = madeFolders.withLock { $0.insert(folder.path) }
     }
 
     /// The absolute path of `place`, for messages.
-    func shown(_ place: Place) -> String {
+    func shown(_ place: FilePlace) -> String {
         place.folder == AT_FDCWD ? place.path : absolute(place.path)
     }
 }

@@ -6,17 +6,15 @@ import Glibc
 import Darwin
 #endif
 
-/// A file being written beside its final one. On Linux it is an anonymous file
-/// (`O_TMPFILE`) in the final folder, linked into place at commit: no temporary name is
-/// created and removed in the folder, which made each new object cost a tenth more,
-/// and a killed writer leaves nothing behind. Elsewhere, or where the filesystem lacks
-/// anonymous files, it has a temporary name and is renamed into place.
+/// A file being written beside its final one (a `ScratchFile`: on Linux an unnamed
+/// file in the final folder, linked into place at commit), with what a catalog's writes
+/// add: missing folders created, the compare-and-swap of a commit, and the batches of
+/// pieces an archive is assembled from.
 final class FileStorageWriter: StorageWriter {
     let path: String
     private let storage: FileStorage
-    private let file: PosixFile
-    /// The name the file is written under; nil while it is anonymous.
-    private var temporaryPath: String?
+    private let scratch: ScratchFile
+    private var file: PosixFile { scratch.file }
     private var open = true
     private(set) var bytesWritten: Int64 = 0
 
@@ -24,100 +22,17 @@ final class FileStorageWriter: StorageWriter {
         self.storage = storage
         self.path = path
         let final = storage.absolute(path)
-        #if os(Linux)
-        let place = storage.place(path)
-        if let anonymous = try Self.creatingFolders(storage, path, { try Self.openAnonymous(beside: place, shownAs: final) }) {
-            if Self.linkingWorks.load(ordering: .relaxed) {
-                file = anonymous
-                return
-            }
-            // The process's first anonymous file proves that it can be linked, under the
-            // temporary name a replacing commit gives it anyway. Where that is refused
-            // (a sandbox or filesystem refusing links through /proc), every later file
-            // has a temporary name instead of failing at its commit.
-            let temporary = Self.temporaryName(beside: final)
-            if Self.linkAnonymous(anonymous, as: .init(folder: AT_FDCWD, path: temporary)) == 0 {
-                Self.linkingWorks.store(true, ordering: .relaxed)
-                file = anonymous
-                temporaryPath = temporary
-                return
-            }
-            Self.anonymousFilesWork.store(false, ordering: .relaxed)
-        }
-        #endif
-        let temporary = Self.temporaryName(beside: final)
         // Folders are created only when missing: most objects land in existing ones.
-        file = try Self.creatingFolders(storage, path) {
-            try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-        }
-        temporaryPath = temporary
-    }
-
-    /// `open()`, or, when the final folder is missing, `open()` again after creating it;
-    /// creating it first when it is likely missing (see `parentIsLikelyMissing`).
-    private static func creatingFolders<T>(_ storage: FileStorage, _ path: String, _ open: () throws -> T) throws -> T {
         if storage.parentIsLikelyMissing(of: path) { try storage.createParentFolders(of: path) }
         do {
-            return try open()
+            scratch = try ScratchFile(becoming: final, at: storage.place(path))
         } catch let error as ZincError where error.errno == ENOENT {
             try storage.createParentFolders(of: path)
-            return try open()
+            scratch = try ScratchFile(becoming: final, at: storage.place(path))
         }
     }
-
-    /// `.<name>.tmp-<pid>-<serial>` in the final folder (see `FileStorage.abandonedWrites`).
-    private static func temporaryName(beside final: String) -> String {
-        // Searched as UTF-8, like `FileStorage.Place.parent`: this runs for every object
-        // where files are not anonymous (Darwin), and Characters are slow to walk.
-        let slash = final.utf8.lastIndex(of: UInt8(ascii: "/"))!
-        let name = final[final.utf8.index(after: slash)...]
-        return "\(final[..<slash])/.\(name)\(FileStorage.temporaryMarker)\(processID)-\(serial.next())"
-    }
-
-    #if os(Linux)
-    /// An anonymous file in the folder of `final`, or nil where anonymous files cannot be
-    /// made or linked (the first refusal stops the attempts). Named `shown` in messages.
-    private static func openAnonymous(beside final: FileStorage.Place, shownAs shown: String) throws -> PosixFile? {
-        guard anonymousFilesWork.load(ordering: .relaxed) else { return nil }
-        let folder = final.parent ?? .init(folder: final.folder, path: ".")
-        let fd = openat(folder.folder, folder.path, O_WRONLY | KernelCalls.anonymousFile | O_CLOEXEC, mode_t(0o644))
-        if fd >= 0 { return PosixFile(fd: fd, path: shown) }
-        // Kernels before 3.11 see a folder opened for writing (EISDIR); some filesystems refuse.
-        guard errno == EISDIR || errno == EOPNOTSUPP || errno == EINVAL else {
-            throw ZincError.io(path: String(shown[..<shown.lastIndex(of: "/")!]), operation: "create a file in", errno: errno)
-        }
-        anonymousFilesWork.store(false, ordering: .relaxed)
-        return nil
-    }
-
-    /// Older kernels link anonymous files only by their name under /proc.
-    private static let anonymousFilesWork = Atomic<Bool>(access("/proc/self/fd", F_OK) == 0)
-    /// Whether an anonymous file of this process has been linked into a folder.
-    private static let linkingWorks = Atomic<Bool>(false)
-
-    /// Gives the anonymous `file` the name `destination`; EEXIST when taken. By its
-    /// descriptor (AT_EMPTY_PATH), which kernels since 6.10 allow the process that opened
-    /// it, and which spares a walk through /proc for each object; older kernels want a
-    /// privilege for that and answer ENOENT, and from then on the file's name under
-    /// /proc is used.
-    private static func linkAnonymous(_ file: PosixFile, as destination: FileStorage.Place) -> Int32 {
-        if linksByDescriptor.load(ordering: .relaxed) {
-            if linkat(file.fd, "", destination.folder, destination.path, KernelCalls.emptyPath) == 0 { return 0 }
-            guard errno == ENOENT else { return -1 }
-            linksByDescriptor.store(false, ordering: .relaxed)
-        }
-        return linkat(AT_FDCWD, "/proc/self/fd/\(file.fd)", destination.folder, destination.path, AT_SYMLINK_FOLLOW)
-    }
-
-    private static let linksByDescriptor = Atomic<Bool>(true)
-    #endif
 
     deinit { discard() }
-
-    /// Temporary names only need to be unique among live writers: the pid separates
-    /// processes, a counter the writers of one process (no random-number syscall each).
-    private static let processID = getpid()
-    private static let serial = SerialNumbers()
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         try writeTail()
@@ -249,92 +164,32 @@ final class FileStorageWriter: StorageWriter {
 
     func commit(_ condition: WriteCondition) throws -> CommitResult {
         precondition(open, "commit on a closed writer")
-        let final = storage.absolute(path)
         defer { discard() }
         try writeTail()
-        #if os(Linux)
-        if temporaryPath == nil {
-            if condition == .ifAbsent {
-                // linkat never replaces an existing file: the object written first stays.
-                guard Self.linkAnonymous(file, as: storage.place(path)) == 0 else {
-                    if errno == EEXIST { return .conditionFailed }
-                    throw ZincError.io(path: final, operation: "create", errno: errno)
-                }
-                open = false
-                FaultInjection.changed(path)
-                return .written
-            }
-            // Replacing needs a name to rename from.
-            let temporary = Self.temporaryName(beside: final)
-            guard Self.linkAnonymous(file, as: .init(folder: AT_FDCWD, path: temporary)) == 0 else {
-                throw ZincError.io(path: temporary, operation: "create", errno: errno)
-            }
-            temporaryPath = temporary
-        }
-        #endif
-        let temporary = temporaryPath!
-        try DurableBatch.handOver(file)
+        let written: Bool
         switch condition {
         case .always:
-            break
+            written = try scratch.install(replacing: true)
         case .ifAbsent:
-            // Neither call replaces an existing file: the object written first stays, byte
-            // for byte. renameat2 does it in one step; link + unlink where it is missing.
-            if Self.renameNoReplace(temporary, final) == 0 {
-                open = false
-                FaultInjection.changed(path)
-                return .written
-            }
-            if errno == EEXIST { return .conditionFailed }
-            if link(temporary, final) != 0 {
-                if errno == EEXIST { return .conditionFailed }
-                throw ZincError.io(path: final, operation: "create", errno: errno)
-            }
-            FaultInjection.changed(path)
-            return .written
+            // The object written first stays, byte for byte.
+            written = try scratch.install(replacing: false)
         case .ifMatch(let expected):
             // Every compare-and-swap of this folder takes the commit lock, so nothing
             // can commit to the path between this check and the rename.
-            return try storage.withLock(FileStorage.commitLockFileName, LOCK_EX) {
-                guard try storage.currentVersion(of: path) == expected else { return .conditionFailed }
-                try renameIntoPlace(temporary, final)
-                return .written
+            written = try storage.withLock(FileStorage.commitLockFileName, LOCK_EX) {
+                guard try storage.currentVersion(of: path) == expected else { return false }
+                return try scratch.install(replacing: true)
             }
         }
-        try renameIntoPlace(temporary, final)
+        guard written else { return .conditionFailed }
+        FaultInjection.changed(path)
         return .written
     }
 
-    private func renameIntoPlace(_ temporary: String, _ final: String) throws {
-        guard rename(temporary, final) == 0 else {
-            throw ZincError.io(path: final, operation: "rename into place", errno: errno)
-        }
-        open = false
-        FaultInjection.changed(path)
-    }
-
-    private static func renameNoReplace(_ source: String, _ destination: String) -> Int32 {
-        #if os(Linux)
-        return KernelCalls.renameNoReplace(source, destination)
-        #else
-        errno = ENOSYS
-        return -1
-        #endif
-    }
-
-    /// An anonymous file vanishes when closed; a named one is removed.
+    /// A file not committed leaves nothing behind.
     func discard() {
         guard open else { return }
         open = false
-        if let temporaryPath { unlink(temporaryPath) }
-    }
-}
-
-/// 1, 2, 3, … from any thread.
-private final class SerialNumbers: Sendable {
-    private let last = Atomic<UInt32>(0)
-
-    func next() -> UInt32 {
-        last.wrappingAdd(1, ordering: .relaxed).newValue
+        scratch.discard()
     }
 }
