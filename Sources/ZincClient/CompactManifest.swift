@@ -53,10 +53,15 @@ struct CompactManifest: Sendable {
         var rows = [Row]()
         var flavorSets = [[String]?]()
         var setIndex = [[String]?: UInt16]()
+        // Files in a row mostly share their flavors: the last list is compared before the
+        // dictionary hashes one.
+        var last: (flavors: [String]?, set: UInt16)?
         func corrupt(_ reason: String) -> ZincError { .corruptFile(path: document.name, reason: reason) }
         let manifest = try Manifest.parse(document) { filePath, entry in
             let set: UInt16
-            if let known = setIndex[entry.flavors] {
+            if let last, last.flavors == entry.flavors {
+                set = last.set
+            } else if let known = setIndex[entry.flavors] {
                 set = known
             } else {
                 guard flavorSets.count <= Int(UInt16.max) else { throw corrupt("more than \(UInt16.max) distinct lists of flavors") }
@@ -64,6 +69,7 @@ struct CompactManifest: Sendable {
                 setIndex[entry.flavors] = set
                 flavorSets.append(entry.flavors)
             }
+            last = (entry.flavors, set)
             guard bytes.count + filePath.utf8.count <= Int(UInt32.max), rows.count < Int(UInt32.max) else {
                 throw corrupt("more files or path bytes than a table holds")
             }

@@ -34,9 +34,14 @@ import ZincTestSupport
         for bad in [
             "", "A9993E364706816ABA3E25717850C26C9CD0D89D", "a9993e364706816aba3e25717850c26c9cd0d89",
             "a9993e364706816aba3e25717850c26c9cd0d89d0", "g9993e364706816aba3e25717850c26c9cd0d89d",
+            // 40 bytes of UTF-8 but 39 characters: the digits are counted in bytes.
+            "a9993e364706816aba3e25717850c26c9cd0d8\u{E9}",
         ] {
             #expect(SHA1.Digest(hex: bad) == nil)
         }
+        // A slice of a longer string reads as its own digits.
+        let longer = "a9993e364706816aba3e25717850c26c9cd0d89d and more"
+        #expect(SHA1.Digest(hex: String(longer.prefix(40)))?.hex == "a9993e364706816aba3e25717850c26c9cd0d89d")
     }
 
     @Test func gzipRoundTripsAndIsDeterministic() throws {

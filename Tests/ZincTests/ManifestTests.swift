@@ -16,6 +16,7 @@ import Zinc
                     "b.caf":{"sha":"\(sha)","formats":{"gz":{"size":80},"raw":{"size":100}},"flavors":["phone"]}
                     """), path: "m.json")
         #expect(parsed.files["a.jpg"]?.object.formats == [.raw: 8640])
+        #expect(parsed.files["b.caf"]?.object.formats == [.gz: 80, .raw: 100])
         #expect(parsed.files["b.caf"]?.object.preferredFormat == .gz)
         #expect(parsed.files["b.caf"]?.object.fileName == sha + ".gz")
         #expect(parsed.files["b.caf"]?.flavors == ["phone"])
@@ -77,6 +78,15 @@ import Zinc
         }
         #expect(throws: ZincError.self) {
             try Manifest.parse(manifest(files: #""a":{"sha":"\#(sha)","formats":{"bz2":{"size":1}}}"#), path: "m")
+        }
+        #expect(throws: ZincError.corruptFile(path: "m", reason: "file 'a' has no 'formats'")) {
+            try Manifest.parse(manifest(files: #""a":{"sha":"\#(sha)","formats":{}}"#), path: "m")
+        }
+        #expect(throws: ZincError.corruptFile(path: "m", reason: "file 'a' format 'gz' has no 'size' from 0 to 1099511627776")) {
+            try Manifest.parse(manifest(files: #""a":{"sha":"\#(sha)","formats":{"gz":{"size":-1}}}"#), path: "m")
+        }
+        #expect(throws: ZincError.self) {
+            try Manifest.parse(manifest(files: #""a":{"sha":"\#(sha)","formats":{"raw":{"size":1},"raw":{"size":2}}}"#), path: "m")
         }
         #expect(throws: ZincError.unsupportedFormat(path: "m", format: "2")) {
             try Manifest.parse(manifest(files: good, extra: #","format":"2""#), path: "m")

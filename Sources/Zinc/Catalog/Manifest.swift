@@ -142,12 +142,12 @@ public struct Manifest: Equatable, Sendable {
         do { try Names.validateRelativePath(filePath) } catch let error as ZincError { throw corrupt("\(error)") }
         guard try parser.peek(UInt8(ascii: "{")) else { throw corrupt("file '\(filePath)' is not an object") }
         var sha: JSONValue?
-        var formats: [ObjectFormat: Int64]?
+        var sizes: StoredObject.Sizes?
         var flavors: JSONValue?
         try parser.parseMembers { parser, key in
             switch key {
             case "sha" where sha == nil: sha = try parser.parseValue()
-            case "formats" where formats == nil: formats = try Self.formats(of: filePath, &parser, corrupt)
+            case "formats" where sizes == nil: sizes = try Self.formats(of: filePath, &parser, corrupt)
             case "flavors" where flavors == nil: flavors = try parser.parseValue()
             case "sha", "formats", "flavors": throw parser.error("duplicate key '\(key)'")
             default: throw corrupt("file '\(filePath)' has unknown key '\(key)'")
@@ -156,25 +156,26 @@ public struct Manifest: Equatable, Sendable {
         guard let sha = sha?.stringValue, let digest = SHA1.Digest(hex: sha) else {
             throw corrupt("file '\(filePath)' has no valid 'sha' (40 lowercase hex digits)")
         }
-        guard let formats, !formats.isEmpty else { throw corrupt("file '\(filePath)' has no 'formats'") }
+        guard let sizes, sizes != .none else { throw corrupt("file '\(filePath)' has no 'formats'") }
         let fileFlavors = try stringList(flavors, what: "'flavors' of '\(filePath)'", corrupt)
         for flavor in fileFlavors ?? [] { try Names.checked(in: path) { try Names.validateFlavorName(flavor) } }
-        return Entry(object: StoredObject(digest: digest, formats: formats), flavors: fileFlavors)
+        return Entry(object: StoredObject(digest: digest, sizes: sizes), flavors: fileFlavors)
     }
 
-    /// A file entry's `formats`: each a known format with a `size` in range. Nil when
-    /// the value is not an object (the entry then has no formats).
+    /// A file entry's `formats`: each a known format with a `size` in range, as the
+    /// sizes a `StoredObject` holds (no dictionary made per file). Nil when the value is
+    /// not an object (the entry then has no formats).
     private static func formats(
         of filePath: String, _ parser: inout JSONParser, _ corrupt: (String) -> ZincError
-    ) throws -> [ObjectFormat: Int64]? {
+    ) throws -> StoredObject.Sizes? {
         guard try parser.peek(UInt8(ascii: "{")) else {
             _ = try parser.parseValue()
             return nil
         }
-        var formats = [ObjectFormat: Int64]()
+        var (gz, raw): (Int64, Int64) = (-1, -1)
         try parser.parseMembers { parser, name in
             guard let format = ObjectFormat(rawValue: name) else { throw corrupt("file '\(filePath)' has unknown format '\(name)'") }
-            guard formats[format] == nil else { throw parser.error("duplicate key '\(name)'") }
+            guard (format == .gz ? gz : raw) < 0 else { throw parser.error("duplicate key '\(name)'") }
             // Other members of a format are ignored, as readers of the format may add some.
             var size: JSONValue?
             if try parser.peek(UInt8(ascii: "{")) {
@@ -190,9 +191,9 @@ public struct Manifest: Equatable, Sendable {
             guard let size = size?.intValue, (0...maximumObjectSize).contains(size) else {
                 throw corrupt("file '\(filePath)' format '\(name)' has no 'size' from 0 to \(maximumObjectSize)")
             }
-            formats[format] = size
+            if format == .gz { gz = size } else { raw = size }
         }
-        return formats
+        return StoredObject.Sizes(gz: gz, raw: raw)
     }
 
     /// The largest object size a manifest may state (1 TiB): sizes are added up into

@@ -16,7 +16,11 @@ extension SHA1 {
 
         /// The digest written as 40 lowercase hex digits; nil for anything else.
         public init?(hex: String) {
-            self.init(hexUTF8: hex.utf8)
+            // Through the string's contiguous bytes: iterating its UTF8View, as a manifest's
+            // read did once a file, was most of the digest's cost.
+            var hex = hex
+            guard let digest = hex.withUTF8({ Digest(hexUTF8: $0) }) else { return nil }
+            self = digest
         }
 
         /// `init(hex:)` for a SHA-1 the caller vouches for (an object's, from a parsed
