@@ -39,6 +39,12 @@ import ZincTestSupport
         ] {
             #expect(SHA1.Digest(hex: bad) == nil)
         }
+        // 20 bytes, contiguous or not, make the digest they are.
+        let abc = SHA1.digest(Array("abc".utf8))
+        var bytes = [UInt8]()
+        abc.appendBytes(to: &bytes)
+        #expect(SHA1.Digest(bytes: ([0] + bytes)[1...]) == abc)
+        #expect(SHA1.Digest(bytes: repeatElement(UInt8(0xab), count: 20)).hex == String(repeating: "ab", count: 20))
         // A slice of a longer string reads as its own digits.
         let longer = "a9993e364706816aba3e25717850c26c9cd0d89d and more"
         #expect(SHA1.Digest(hex: String(longer.prefix(40)))?.hex == "a9993e364706816aba3e25717850c26c9cd0d89d")

@@ -11,7 +11,10 @@ extension SHA1 {
         /// The digest of these 20 bytes.
         public init(bytes: some Collection<UInt8>) {
             precondition(bytes.count == 20, "a SHA-1 digest is 20 bytes")
-            self.init(digits: bytes, bits: 8)
+            // Called from another module this runs unspecialized: contiguous bytes are read
+            // as a buffer, not a byte at a time through the generic collection (which was
+            // most of reading a repo's stamps).
+            self = bytes.withContiguousStorageIfAvailable { Digest(digits: $0, bits: 8) } ?? Digest(digits: bytes, bits: 8)
         }
 
         /// The digest written as 40 lowercase hex digits; nil for anything else.
