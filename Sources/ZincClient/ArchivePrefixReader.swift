@@ -28,10 +28,10 @@ struct ArchivePrefixReader {
             guard let (object, format) = try identify(member), taking.contains(object.digest), !taken.contains(object.digest) else {
                 continue
             }
+            let memberOrigin = "\(origin) member '\(member.name)'"
             let writer = try VerifiedObjectWriter(
-                object: object, format: format,
-                origin: "\(origin) member '\(member.name)'", repo: repo,
-                signedSHA256: signedContent?[object.digest])
+                object: object, format: format, origin: memberOrigin, repo: repo,
+                signedSHA256: ObjectVerifier.signedSHA256(of: object, in: signedContent, origin: memberOrigin))
             guard try tar.readData({ try writer.write($0) }) else { break }
             try writer.commit()
             taken.insert(object.digest)

@@ -77,7 +77,7 @@ struct ChunkedObjectFetcher {
         }
         let inflater = layout.format == .gz ? ChunkInflater(history: layout.history) : nil
         let whole = SHA1()
-        let signed = signedContent?[object.digest]
+        let signed = try ObjectVerifier.signedSHA256(of: object, in: signedContent, origin: origin)
         let contentHash = signed.map { _ in SHA256() }
         var seedFiles = [String: PosixFile]()
         var fetchedAt: Int64 = 0

@@ -26,7 +26,7 @@ struct ObjectFetcher {
             do {
                 let writer = try VerifiedObjectWriter(
                     object: object, format: format, origin: origin, repo: repo,
-                    signedSHA256: signedContent?[object.digest])
+                    signedSHA256: ObjectVerifier.signedSHA256(of: object, in: signedContent, origin: origin))
                 try PosixFile.open(part).forEachChunk { try writer.write($0) }
                 try writer.commit()
                 unlink(part)

@@ -48,3 +48,18 @@ struct ObjectVerifier {
         try check(sha1: sha1.finalize())
     }
 }
+
+extension ObjectVerifier {
+    /// The SHA-256 that `signedContent` (nil in a catalog without trusted keys) records
+    /// for `object`'s content. A signed sync reads the SHA-256 of the objects it needs
+    /// alone, so an object it has none for is refused, never taken unchecked.
+    static func signedSHA256(
+        of object: StoredObject, in signedContent: [SHA1.Digest: SHA256.Digest]?, origin: String
+    ) throws -> SHA256.Digest? {
+        guard let signedContent else { return nil }
+        guard let digest = signedContent[object.digest] else {
+            throw ClientError.integrity(url: origin, reason: "no signed SHA-256 was read for object \(object.sha)")
+        }
+        return digest
+    }
+}

@@ -285,7 +285,9 @@ private struct SeedReader: Sendable {
         }
         let signedContent = try manifest.signedContent(ofRows: wanted.map(\.ordinal))
         let placed = try parallelMap(count: wanted.count, workers: nil) { [wanted] i in
-            try place(wanted[i].object, from: wanted[i].path, hashing: hashing, signedSHA256: signedContent?[wanted[i].object.digest])
+            try place(
+                wanted[i].object, from: wanted[i].path, hashing: hashing,
+                signedSHA256: ObjectVerifier.signedSHA256(of: wanted[i].object, in: signedContent, origin: wanted[i].path))
         }
         // The seed's files arrive without the hashing that records their chunks.
         if !wanted.isEmpty { LocalChunks.objectsArrivedUnrecorded(in: repo) }
