@@ -77,8 +77,8 @@ struct ChunkedObjectFetcher {
         }
         let inflater = layout.format == .gz ? ChunkInflater(history: layout.history) : nil
         let whole = SHA1()
-        let signed = try ObjectVerifier.signedSHA256(of: object, in: signedContent, origin: origin)
-        let contentHash = signed.map { _ in SHA256() }
+        let verifier = try ObjectVerifier(
+            object: object, signedSHA256: ObjectVerifier.signedSHA256(of: object, in: signedContent, origin: origin), origin: origin)
         var seedFiles = [String: PosixFile]()
         var fetchedAt: Int64 = 0
         var reused: Int64 = 0
@@ -106,15 +106,10 @@ struct ChunkedObjectFetcher {
                 }
             }
             whole.update(UnsafeRawBufferPointer(bytes))
-            contentHash?.update(UnsafeRawBufferPointer(bytes))
+            verifier.update(UnsafeRawBufferPointer(bytes))
             try scratch.file.write(UnsafeRawBufferPointer(bytes))
         }
-        guard whole.digest() == object.digest else {
-            throw ClientError.integrity(url: origin, reason: "its chunks make a content whose SHA-1 is not \(object.sha)")
-        }
-        if let signed, let contentHash, contentHash.finalize() != signed {
-            throw ClientError.integrity(url: origin, reason: "its chunks make a content whose SHA-256 is not the signed one")
-        }
+        try verifier.check(sha1: whole.finalize())
         try VerifiedObjectWriter.install(scratch, as: repo.objectFile(object.sha))
         try LocalChunks.record(layout.chunks.map(\.content), of: object.sha, in: repo)
         return reused
