@@ -186,8 +186,12 @@ import ZincTestSupport
             let number = try #require(version, "writer \(n) printed \(output.stdout)")
             versions[n] = number
         }
-        #expect(versions.values.sorted() == [2, 3, 4, 5], "\(versions)")
-        #expect(try zinc("list", "--catalog", catalog) == "B [1, 2, 3, 4, 5]\n")
+        // Four numbers, one each. Not always 2 to 5: a writer that finds a higher number
+        // committed before its own is renumbered above it (see `commitVersion`), and the
+        // number it gave up stays unused.
+        let numbers = versions.values.sorted()
+        #expect(Set(numbers).count == writers && numbers.allSatisfy { $0 > 1 }, "\(versions)")
+        #expect(try zinc("list", "--catalog", catalog) == "B \([1] + numbers)\n")
         for (n, version) in versions {
             let manifest = try zinc("dump_manifest", "--catalog", catalog, "--name", "B", "--version", String(version))
             let object = try #require(try JSONSerialization.jsonObject(with: Data(manifest.utf8)) as? [String: Any])
@@ -203,7 +207,7 @@ import ZincTestSupport
         #expect(try zinc("verify", "--catalog", catalog) == "Verified 1 bundle, 5 versions, 11 objects, 5 archives: no problems\n")
         #expect(
             try keys().filter { $0.hasPrefix("manifests/") && $0.hasSuffix(".json") }
-                == (1...5).map { "manifests/B-\($0).json" })
+                == ([1] + numbers).map { "manifests/B-\($0).json" }.sorted())
     }
 
     /// `clean --force` beside a running import: the import re-stores or keeps the
