@@ -114,7 +114,9 @@ import ZincTestSupport
             #expect(requests <= expected.asked.count + 2, "\(update.asked.map(\.path))")
         } else {
             #expect(update.bundle.chunkedObjects == 1 && update.bundle.chunkFallBacks.isEmpty, "\(update.bundle.chunkFallBacks)")
-            #expect(Double(bytes) <= 1.25 * Double(Client.bytes(expected.report)), "\(bytes) for \(Client.bytes(expected.report))")
+            #expect(
+                Double(bytes) <= 1.25 * Double(Client.bytes(expected.report)),
+                "\(bytes) for \(Client.bytes(expected.report)): \(update.asked.map { ($0.range ?? "") + " " + $0.path })")
             #expect(update.report.catalogs.first?.sourceNotes == [])
             let answersSeveral = host == .multipart || host == .closesEveryConnection
             #expect(client.verdict == (answersSeveral ? nil : "one_per_request"))
