@@ -24,7 +24,8 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
     /// The health of `tracked`'s checked-out version; nil before its first sync.
     static func of(_ tracked: RepoState.TrackedBundle, in repo: Repo, check: inout StoreCheck) throws -> BundleHealth? {
         guard let version = tracked.version else { return nil }
-        let expected = try CheckedOutFiles.read(tracked, version: version, in: repo)
+        // Hashing everything, `verify` judges by the manifest itself, never by its table.
+        let expected = try CheckedOutFiles.read(tracked, version: version, in: repo, trustingTable: false)
         return try of(tracked, version: version, expected: expected, in: repo, check: &check).health
     }
 

@@ -16,9 +16,9 @@ import Darwin
 /// ordinal in path order: its line in the version's digest list. A table read for a
 /// flavor also lists that flavor's rows, which `count`, `index(of:)`, `path(_:)` and
 /// `digest(_:)` go by: the files a checked-out folder of that flavor holds.
-struct CompactManifest: Sendable {
+struct CompactManifest: Sendable, Equatable {
     // This order packs a row in 48 bytes: the flavor set fits in the digest's padding.
-    private struct Row {
+    struct Row: Equatable {
         let start: UInt32
         let length: UInt32
         let digest: SHA1.Digest
@@ -29,21 +29,39 @@ struct CompactManifest: Sendable {
     /// The bytes a row takes, beside its path's bytes.
     static let rowSize = MemoryLayout<Row>.stride
 
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
     /// Sorted by path bytes, each path once.
-    private let rows: [Row]
+    let rows: [Row]
     /// Each distinct list of flavors of a file, which rows refer to by index.
-    private let flavorSets: [[String]?]
+    let flavorSets: [[String]?]
     /// The rows of the flavor the table was read for, in path order; nil for every row.
     private var selected: [UInt32]?
 
-    /// The kept manifest of `tracked`'s `version`, read as a stream, with the files of
-    /// the tracked flavor listed.
-    static func read(_ tracked: RepoState.TrackedBundle, version: Int, in repo: Repo) throws -> CompactManifest {
-        try read(
-            repo.checkedOutManifestDocument(catalog: tracked.catalog, bundle: tracked.bundle, version: version),
-            flavor: tracked.flavor
-        ).table
+    /// A table of `rows` (sorted by path, each path once) over `bytes`, listing the files
+    /// of `flavor` (all without one).
+    init(bytes: [UInt8], rows: [Row], flavorSets: [[String]?], flavor: String?) {
+        self.bytes = bytes
+        self.rows = rows
+        self.flavorSets = flavorSets
+        if flavor != nil { selected = ordinals(flavor: flavor) }
+    }
+
+    /// The kept manifest of `tracked`'s `version`, with the files of the tracked flavor
+    /// listed: from its binary table when that is sound and `trustingTable` (see
+    /// `ManifestTable`), else read as a stream.
+    static func read(_ tracked: RepoState.TrackedBundle, version: Int, in repo: Repo, trustingTable: Bool = true) throws
+        -> CompactManifest
+    {
+        guard
+            let (_, table) = try ManifestTable.read(
+                catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor, in: repo,
+                trustingTable: trustingTable)
+        else {
+            throw ZincError.corruptFile(
+                path: repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version),
+                reason: "the manifest of a checked-out version is missing")
+        }
+        return table
     }
 
     /// The manifest `document` streams, read into a header and a table (its `files` are
@@ -86,9 +104,10 @@ struct CompactManifest: Sendable {
             let path = String(decoding: bytes[Int(rows[twice].start)..<Int(rows[twice].start + rows[twice].length)], as: UTF8.self)
             throw corrupt("file '\(path)' is listed twice")
         }
-        var table = CompactManifest(bytes: bytes, rows: rows, flavorSets: flavorSets, selected: nil)
-        if flavor != nil { table.selected = table.ordinals(flavor: flavor) }
-        return (ManifestHeader(manifest, fileCount: rows.count), table)
+        return (
+            ManifestHeader(manifest, fileCount: rows.count),
+            CompactManifest(bytes: bytes, rows: rows, flavorSets: flavorSets, flavor: flavor)
+        )
     }
 
     /// Whether each flavor set holds `flavor` (every one for nil), by set index.
@@ -203,12 +222,12 @@ struct CompactManifest: Sendable {
     /// Each file's object, in path order (an object shared by files comes once a file).
     var digests: [SHA1.Digest] { (0..<count).map { rows[rowIndex($0)].digest } }
 
-    private static func slice(_ row: Row, of all: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    static func slice(_ row: Row, of all: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: all[Int(row.start)..<Int(row.start + row.length)])
     }
 
     /// Byte order: negative, zero or positive as `a` comes before, is, or comes after `b`.
-    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+    static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let common = min(a.count, b.count)
         if common > 0, let base = a.baseAddress, let other = b.baseAddress {
             let order = memcmp(base, other, common)

@@ -78,13 +78,15 @@ struct GarbageCollector {
             let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
             keptManifests.insert(path)
             keptManifests.insert(repo.digestListFile(tracked.catalog, bundle: tracked.bundle, version: version))
+            keptManifests.insert(repo.manifestTableFile(tracked.catalog, bundle: tracked.bundle, version: version))
             guard downloads else { continue }
             if let objects = inUse[path] {
                 referenced += objects.digests
                 continue
             }
-            // Read as a stream into the packed table. A spare whose manifest is gone is of
-            // no use: the next update builds afresh.
+            // From the manifest's table (the version a sync just left, a spare), else read as
+            // a stream into the packed one. A spare whose manifest is gone is of no use: the
+            // next update builds afresh.
             let read = { try CheckedOutFiles.read(tracked, version: version, in: repo) }
             guard let files = spare ? try? read() : try read() else { continue }
             referenced += files.digests

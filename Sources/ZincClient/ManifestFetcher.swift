@@ -90,11 +90,11 @@ struct ManifestFetcher {
         let copy = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
         // A signature covers the manifest's SHA-256: hashed as it is copied, never held whole.
         let hasher = checks.map { _ in SHA256() }
-        let (header, table) = try CompactManifest.read(
-            StreamedDocument(path: file, name: url, gzipped: gzipped) {
-                try copy.write($0)
-                hasher?.update($0)
-            })
+        let document = try StreamedDocument(path: file, name: url, gzipped: gzipped) {
+            try copy.write($0)
+            hasher?.update($0)
+        }
+        let (header, table) = try CompactManifest.read(document)
         guard header.catalog == catalog, header.bundle == bundle, header.version == version else {
             throw ClientError.badResponse(
                 url: url,
@@ -103,7 +103,12 @@ struct ManifestFetcher {
         }
         // After the folder exists: a checked digest list is kept in it.
         let signed = try await checkSignature(header, sha256: hasher?.finalize(), file: temporary, digests: digests, deltaFallBack)
+        // The table of a manifest this one replaces goes first: a table is trusted for its
+        // manifest's name and size alone (`ManifestTable`).
+        let tableFile = repo.manifestTableFile(catalog, bundle: bundle, version: version)
+        unlink(tableFile)
         try AtomicFile.install(copy, over: kept)
+        ManifestTable.write(header, table, manifestSize: Int64(try copy.status().st_size), to: tableFile)
         return Fetched(header, table, signed)
     }
 
@@ -120,10 +125,11 @@ struct ManifestFetcher {
         return try await checks.checkManifest(facts, digests: digests, fallBack: deltaFallBack)
     }
 
-    /// The manifest an earlier run fetched (and checked), read as a stream into a compact
-    /// table; nil when there is none.
-    func kept(catalog: String, bundle: String, version: Int) throws -> (ManifestHeader, CompactManifest)? {
-        guard let document = try repo.keptManifest(catalog: catalog, bundle: bundle, version: version) else { return nil }
-        return try CompactManifest.read(document)
+    /// The manifest an earlier run fetched (and checked), from its table (unless
+    /// `trustingTable` is false) or read as a stream into a compact table; nil when there
+    /// is none.
+    func kept(catalog: String, bundle: String, version: Int, trustingTable: Bool = true) throws -> (ManifestHeader, CompactManifest)? {
+        try ManifestTable.read(catalog: catalog, bundle: bundle, version: version, flavor: nil, in: repo, trustingTable: trustingTable)
+            .map { ($0.header, $0.table) }
     }
 }

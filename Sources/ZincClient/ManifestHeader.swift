@@ -11,6 +11,14 @@ struct ManifestHeader: Sendable, Equatable {
     /// The files of the whole version, every flavor's.
     let fileCount: Int
 
+    init(catalog: String, bundle: String, version: Int, flavors: [String], fileCount: Int) {
+        self.catalog = catalog
+        self.bundle = bundle
+        self.version = version
+        self.flavors = flavors
+        self.fileCount = fileCount
+    }
+
     /// The header of `manifest`, parsed with its files visited (so `files` is empty), and
     /// `fileCount` counted by the visit.
     init(_ manifest: Manifest, fileCount: Int) {
@@ -19,14 +27,6 @@ struct ManifestHeader: Sendable, Equatable {
         version = manifest.version
         flavors = manifest.flavors
         self.fileCount = fileCount
-    }
-
-    /// The header of the kept manifest `document`, read as a stream with nothing kept of
-    /// its files: what `LMFOHint` weighs the version in use by.
-    static func read(_ document: StreamedDocument) throws -> ManifestHeader {
-        var count = 0
-        let manifest = try Manifest.parse(document) { _, _ in count += 1 }
-        return ManifestHeader(manifest, fileCount: count)
     }
 
     /// Refuses a flavor the version does not have, rather than answering with no files.

@@ -97,19 +97,12 @@ public struct Repo: Sendable {
     func digestListFile(_ catalogID: String, bundle: String, version: Int) -> String {
         "\(manifestsFolder)/\(catalogID)/\(bundle)-\(version).digests"
     }
+    /// The binary form of a kept manifest's `CompactManifest`, beside it (`ManifestTable`).
+    func manifestTableFile(_ catalogID: String, bundle: String, version: Int) -> String {
+        "\(manifestsFolder)/\(catalogID)/\(bundle)-\(version).table"
+    }
     func objectFile(_ sha: String) -> String { "\(objectsFolder)/\(sha)" }
     func chunkRecordFile(_ sha: String) -> String { "\(chunksFolder)/\(sha)" }
-
-    /// The kept manifest of a version checked out, which the repo must have, to read as a
-    /// stream (into a `CompactManifest`, or its header alone).
-    func checkedOutManifestDocument(catalog: String, bundle: String, version: Int) throws -> StreamedDocument {
-        guard let document = try keptManifest(catalog: catalog, bundle: bundle, version: version) else {
-            throw ZincError.corruptFile(
-                path: manifestFile(catalog, bundle: bundle, version: version),
-                reason: "the manifest of a checked-out version is missing")
-        }
-        return document
-    }
 
     /// The kept manifest (plain JSON) of a version, to read as a stream; nil when the repo
     /// has none.

@@ -250,7 +250,8 @@ struct SyncRun {
         if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
         let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks, parallel: options.concurrency)
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
-            let (_, current) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version)
+            // A folder a check did not trust is judged by its manifest, whatever its table says.
+            let (_, current) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version, trustingTable: false)
         {
             inUse[manifestFile] = current.objects(flavor: tracked.flavor, withSizes: false)
             // Writable files are the app's to change: only the objects are the repo's to check.
@@ -284,16 +285,16 @@ struct SyncRun {
         let spare = tracked.version == version || !trusted ? nil : spareFolder(of: tracked)
         async let looked = { [repo, options] in
             // A manifest that cannot be read lists nothing: each object is looked at on disk.
-            // With a spare, the version in use's files are not read here (the collection
-            // reads them as a stream), only its header when a record is to be weighed.
-            let document = {
-                tracked.version.flatMap {
-                    try? repo.checkedOutManifestDocument(catalog: tracked.catalog, bundle: tracked.bundle, version: $0)
+            // With a spare, the version in use's objects are not listed here (the collection
+            // takes them from its table), only its header read when a record is to be weighed.
+            let current =
+                spare != nil && !wantsRecord
+                ? nil
+                : tracked.version.flatMap {
+                    try? ManifestTable.read(catalog: tracked.catalog, bundle: tracked.bundle, version: $0, flavor: nil, in: repo)
                 }
-            }
-            let current = spare != nil ? nil : document().flatMap { try? CompactManifest.read($0) }
-            let header = current?.header ?? (spare != nil && wantsRecord ? document().flatMap { try? ManifestHeader.read($0) } : nil)
-            let objects = current?.table.objects(flavor: tracked.flavor, withSizes: false)
+            let header = current?.header
+            let objects = spare != nil ? nil : current?.table.objects(flavor: tracked.flavor, withSizes: false)
             async let record =
                 wantsRecord && header.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
                 ? chain.fetchHint(files.lmfoRecord, limit: recordLimit, gzipped: false) : nil

@@ -60,6 +60,26 @@ import ZincTestSupport
         #expect(try fixture.sync().bundles.first?.outcome == .upToDate)
     }
 
+    /// Each kept manifest has its table beside it once synced, and the next update reads
+    /// the spare's files from the table alone: its manifest, made garbage of the same
+    /// size, is not parsed, and the spare is still brought up to date in place. The
+    /// collection keeps the tables of the versions kept and removes the others.
+    @Test func theSparesFilesAreReadFromItsTable() throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
+        #expect(try !fixture.sync().failed)
+        let manifests = "repo/manifests/\(ClientFixture.catalogID)"
+        #expect(Set(fixture.dir.files(under: manifests)) == ["B-1.json", "B-1.table", "B-2.json", "B-2.table"])
+        let spareManifest = try fixture.dir.read(manifests + "/B-1.json")
+        try fixture.dir.write(manifests + "/B-1.json", [UInt8](repeating: UInt8(ascii: " "), count: spareManifest.count))
+        let folderInode = Self.inode(fixture.dir.at(fixture.bundleFolder(1)))
+        try Self.publishVersion3(fixture)
+        let report = try fixture.sync()
+        #expect(!report.failed && report.bundles.first?.outcome == .updated, "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(3))
+        #expect(Self.inode(fixture.dir.at(fixture.bundleFolder(3))) == folderInode, "the spare was used")
+        #expect(Set(fixture.dir.files(under: manifests)) == ["B-2.json", "B-2.table", "B-3.json", "B-3.table"])
+    }
+
     /// Moving back to the spare's version touches no file at all.
     @Test func aRollbackToTheSpareIsARename() throws {
         let fixture = try ClientFixture.version1SyncedVersion2Published()

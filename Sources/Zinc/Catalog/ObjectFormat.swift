@@ -26,6 +26,13 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     package struct Sizes: Equatable, Hashable, Sendable {
         package let gz: Int64
         package let raw: Int64
+
+        /// The sizes in each format, -1 for a format the object lacks.
+        package init(gz: Int64, raw: Int64) {
+            self.gz = gz
+            self.raw = raw
+        }
+
         /// No format: no object.
         package static let none = Sizes(gz: -1, raw: -1)
 

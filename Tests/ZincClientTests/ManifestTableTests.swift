@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+@testable import ZincClient
+
+/// A kept manifest's table in binary (`B-V.table`): read back, it is the table the JSON
+/// gives, for every flavor; a table that fails any check (cut, a byte flipped, another
+/// magic, counts past the file, paths out of order or unsafe, another manifest's) is
+/// refused and rebuilt from the manifest, with the same result as reading the JSON.
+@Suite struct ManifestTableTests {
+    typealias Read = (header: ManifestHeader, table: CompactManifest)
+    static let catalog = "com.example.app"
+
+    /// A repo holding `json` as the kept manifest of B-1.
+    static func repo(keeping json: [UInt8], in dir: TemporaryDirectory) throws -> Repo {
+        let repo = try Repo.initialize(at: dir.at("repo"))
+        try dir.write("repo/manifests/\(catalog)/B-1.json", json)
+        return repo
+    }
+
+    static func fromJSON(_ json: [UInt8], flavor: String?, in dir: TemporaryDirectory) throws -> Read {
+        let path = try dir.write("m-\(UUID().uuidString).json", json)
+        return try CompactManifest.read(StreamedDocument(path: path, name: "B-1.json", gzipped: false), flavor: flavor)
+    }
+
+    static func kept(_ repo: Repo, flavor: String? = nil) throws -> Read {
+        try #require(try ManifestTable.read(catalog: catalog, bundle: "B", version: 1, flavor: flavor, in: repo))
+    }
+
+    static let tablePath = "repo/manifests/\(catalog)/B-1.table"
+
+    static func flavored() -> Manifest {
+        CompactManifestTests.manifest(
+            version: 1, ["b/2.png": (2, ["hd"]), "a.txt": (1, ["hd", "sd"]), "b/1.png": (3, ["sd"]), "c": (1, nil)])
+    }
+
+    /// Files out of path order, as zinc never writes them.
+    static let unsorted = Array(
+        #"{"bundle":"B","catalog":"com.example.app","files":{"z":{"formats":{"gz":{"size":7},"raw":{"size":10}},"sha":"\#(String(repeating: "a", count: 40))"},"m/x":{"formats":{"raw":{"size":0}},"sha":"\#(String(repeating: "b", count: 40))"}},"version":1}"#
+            .utf8)
+
+    static let empty = Array(#"{"bundle":"B","catalog":"com.example.app","files":{},"flavors":["hd"],"version":1}"#.utf8)
+
+    /// The first read parses the manifest and writes the table; later ones read the table
+    /// alone (the manifest, made garbage of its size, is not looked at), and every read
+    /// equals the JSON's, for each flavor.
+    @Test(arguments: [("flavored", flavored().encoded()), ("unsorted", unsorted), ("no files", empty)])
+    func theTableReadsBackAsTheManifest(name: String, json: [UInt8]) throws {
+        let dir = try TemporaryDirectory()
+        let repo = try Self.repo(keeping: json, in: dir)
+        #expect(!dir.exists(Self.tablePath))
+        let first = try Self.kept(repo)
+        #expect(dir.exists(Self.tablePath))
+        try dir.write("repo/manifests/\(Self.catalog)/B-1.json", [UInt8](repeating: UInt8(ascii: " "), count: json.count))
+        for flavor in [nil, "hd", "sd"] {
+            let expected = try Self.fromJSON(json, flavor: flavor, in: dir)
+            let table = try Self.kept(repo, flavor: flavor)
+            #expect(table.header == expected.header && table.table == expected.table, "\(name), flavor \(flavor ?? "none")")
+        }
+        #expect(first.header == (try Self.fromJSON(json, flavor: nil, in: dir)).header)
+    }
+
+    /// Where the counts start: after the magic, size, version, catalog, bundle and flavors.
+    static func countsOffset(_ header: ManifestHeader) -> Int {
+        4 + 8 + 8 + 4 + header.catalog.utf8.count + 4 + header.bundle.utf8.count + 4
+            + header.flavors.reduce(0) { $0 + 4 + $1.utf8.count }
+    }
+
+    /// `bytes` with their checksum made again: only the other checks can refuse them.
+    static func resealed(_ bytes: [UInt8]) -> [UInt8] {
+        let body = Array(bytes.dropLast(8))
+        return body + withUnsafeBytes(of: XXH64.hash(body).littleEndian) { Array($0) }
+    }
+
+    static func hostile(_ good: [UInt8], counts: Int) -> [(String, [UInt8])] {
+        let rows = counts + 12
+        let paths = rows + 4 * ManifestTable.rowSize
+        var flipped = good
+        flipped[rows + 10] ^= 0x40
+        var magic = good
+        magic[0] = UInt8(ascii: "X")
+        var overflowing = good
+        overflowing.replaceSubrange(counts..<(counts + 4), with: [0xFF, 0xFF, 0xFF, 0xFF])
+        var pathBytesPast = good
+        pathBytesPast.replaceSubrange((counts + 4)..<(counts + 8), with: [0xFF, 0xFF, 0xFF, 0x7F])
+        // The first two rows' paths swapped: out of order.
+        var swapped = good
+        let first = Array(good[rows..<(rows + 8)])
+        swapped.replaceSubrange(rows..<(rows + 8), with: good[(rows + ManifestTable.rowSize)..<(rows + ManifestTable.rowSize + 8)])
+        swapped.replaceSubrange((rows + ManifestTable.rowSize)..<(rows + ManifestTable.rowSize + 8), with: first)
+        // The first path, "a.txt", made absolute: "/.txt", still first.
+        var absolute = good
+        absolute[paths] = UInt8(ascii: "/")
+        var flavorOutOfRange = good
+        flavorOutOfRange.replaceSubrange((rows + 28)..<(rows + 30), with: [0xFF, 0x00])
+        return [
+            ("cut short", Array(good.dropLast(9))), ("cut in half", Array(good.prefix(good.count / 2))), ("empty", []),
+            ("a byte flipped", flipped), ("another magic", resealed(magic)), ("a row count past the file", resealed(overflowing)),
+            ("a path byte count past the file", resealed(pathBytesPast)), ("paths out of order", resealed(swapped)),
+            ("an absolute path", resealed(absolute)), ("a flavor set past the sets", resealed(flavorOutOfRange)),
+            ("bytes after the end", resealed(good.dropLast(8) + [0] + good.suffix(8))),
+        ]
+    }
+
+    @Test func aTableFailingAnyCheckIsRebuiltFromTheManifest() throws {
+        let dir = try TemporaryDirectory()
+        let json = Self.flavored().encoded()
+        let repo = try Self.repo(keeping: json, in: dir)
+        let expected = try Self.fromJSON(json, flavor: "hd", in: dir)
+        _ = try Self.kept(repo)
+        let good = try dir.read(Self.tablePath)
+        // The rows as the test cuts them: "a.txt" then "b/1.png".
+        #expect(good.count > Self.countsOffset(expected.header) + 12 + 4 * ManifestTable.rowSize)
+        for (name, bytes) in Self.hostile(good, counts: Self.countsOffset(expected.header)) {
+            #expect(
+                ManifestTable.decode(bytes, catalog: Self.catalog, bundle: "B", version: 1, manifestSize: Int64(json.count), flavor: nil)
+                    == nil, "\(name)")
+            try dir.write(Self.tablePath, bytes)
+            let read = try Self.kept(repo, flavor: "hd")
+            #expect(read.header == expected.header && read.table == expected.table, "\(name)")
+            #expect(try dir.read(Self.tablePath) == good, "rebuilt after \(name)")
+        }
+    }
+
+    /// A table describes the manifest beside it by its size, version, bundle and catalog:
+    /// another version's table, or one of a manifest of another size, is refused.
+    @Test func aTableOfAnotherManifestIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        let json = Self.flavored().encoded()
+        let repo = try Self.repo(keeping: json, in: dir)
+        _ = try Self.kept(repo)
+        let good = try dir.read(Self.tablePath)
+        func decode(version: Int = 1, bundle: String = "B", catalog: String = Self.catalog, size: Int = json.count) -> Bool {
+            ManifestTable.decode(good, catalog: catalog, bundle: bundle, version: version, manifestSize: Int64(size), flavor: nil) != nil
+        }
+        #expect(decode() && !decode(version: 2) && !decode(bundle: "C") && !decode(catalog: "com.example.other") && !decode(size: 1))
+        // The manifest replaced by another of another size: read, and its table rewritten.
+        let other = CompactManifestTests.manifest(version: 1, ["only": (5, nil)])
+        try dir.write("repo/manifests/\(Self.catalog)/B-1.json", other.encoded())
+        #expect(try Self.kept(repo).table == Self.fromJSON(other.encoded(), flavor: nil, in: dir).table)
+        #expect(try dir.read(Self.tablePath) != good)
+    }
+
+    /// `verify` and repairs judge by the manifest, whatever the table says.
+    @Test func aReadNotTrustingTablesParsesTheManifest() throws {
+        let dir = try TemporaryDirectory()
+        let json = Self.flavored().encoded()
+        let repo = try Self.repo(keeping: json, in: dir)
+        _ = try Self.kept(repo)
+        try dir.write("repo/manifests/\(Self.catalog)/B-1.json", [UInt8](repeating: UInt8(ascii: " "), count: json.count))
+        #expect(throws: ZincError.self) {
+            try ManifestTable.read(catalog: Self.catalog, bundle: "B", version: 1, flavor: nil, in: repo, trustingTable: false)
+        }
+    }
+}
