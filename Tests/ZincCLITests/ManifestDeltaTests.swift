@@ -160,4 +160,37 @@ import ZincTestSupport
         #expect(bundle["manifest_delta_error"] == nil)
         _ = server
     }
+
+    /// Each kept manifest's table (`B-V.table`) is written by the sync that keeps it; a
+    /// damaged one is rebuilt by the next read (here `status`'s); the next update reads
+    /// the spare's files from the table alone (its manifest, made garbage of the same
+    /// size, is not parsed, and the spare folder becomes the new version); `repo verify`
+    /// passes with the tables there.
+    @Test func anUpdateReadsTheSparesTableNotItsManifest() throws {
+        let dir = try TemporaryDirectory()
+        let server = try Self.updateOfOneFile(in: dir)
+        let manifests = "repo/manifests/com.example.game"
+        let table1 = try dir.read(manifests + "/B-1.table")
+        try dir.write(manifests + "/B-1.table", Array(table1.dropLast(1)))
+        #expect(try CLI.zinc(["status", "--repo", "repo"], in: dir).contains("local 1, remote 1"))
+        #expect(try dir.read(manifests + "/B-1.table") == table1)
+        _ = try Self.syncToVersion2(dir)
+        #expect(Set(dir.files(under: manifests)) == ["B-1.json", "B-1.table", "B-2.json", "B-2.table"])
+
+        let spare = try dir.read(manifests + "/B-1.json")
+        try dir.write(manifests + "/B-1.json", [UInt8](repeating: UInt8(ascii: " "), count: spare.count))
+        var folder = stat()
+        #expect(stat(dir.at("repo/bundles/com.example.game.B-1"), &folder) == 0)
+        try dir.write("src/level-2/item-200.txt", "item 200, patched")
+        try CLI.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"], in: dir)
+        try CLI.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "3"], in: dir)
+        let bundle = try CLI.firstBundle(CLI.syncJSON(dir))
+        #expect(bundle["version"] as? Int == 3 && bundle["outcome"] as? String == "updated", "\(bundle)")
+        #expect(try CLI.sameFiles(dir, "src", "repo/bundles/com.example.game.B-3"))
+        var updated = stat()
+        #expect(stat(dir.at("repo/bundles/com.example.game.B-3"), &updated) == 0 && updated.st_ino == folder.st_ino, "the spare was used")
+        #expect(Set(dir.files(under: manifests)) == ["B-2.json", "B-2.table", "B-3.json", "B-3.table"])
+        #expect(try CLI.zinc(["repo", "verify", "--repo", "repo"], in: dir) == "com.example.game.B 3: healthy\n")
+        _ = server
+    }
 }
