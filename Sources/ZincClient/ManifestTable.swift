@@ -113,11 +113,12 @@ enum ManifestTable {
                 return nil
             }
             var reader = Reader(all, at: magic.count, end: body)
-            guard reader.int(Int64.self) == manifestSize, reader.int(Int64.self) == Int64(version), reader.string() == catalog,
-                reader.string() == bundle, let flavors = reader.strings(), flavors.allSatisfy(isFlavor),
-                let rowCount = reader.count(), let byteCount = reader.count(), let setCount = reader.count(),
-                setCount <= Int(UInt16.max) + 1, let rowBytes = reader.take(rowCount, times: rowSize), let paths = reader.take(byteCount)
+            guard
+                let (header, byteCount, setCount) = Self.header(
+                    &reader, catalog: catalog, bundle: bundle, version: version, manifestSize: manifestSize),
+                let rowBytes = reader.take(header.fileCount, times: rowSize), let paths = reader.take(byteCount)
             else { return nil }
+            let rowCount = header.fileCount
             var flavorSets = [[String]?]()
             for _ in 0..<setCount {
                 guard let count = reader.int(UInt32.self) else { return nil }
@@ -132,9 +133,63 @@ enum ManifestTable {
             guard reader.at == body,
                 let rows = rows(Reader(all, at: rowBytes.lowerBound), count: rowCount, paths: pathBytes, sets: setCount)
             else { return nil }
-            let header = ManifestHeader(catalog: catalog, bundle: bundle, version: version, flavors: flavors, fileCount: rowCount)
             return (header, CompactManifest(bytes: Array(pathBytes), rows: rows, flavorSets: flavorSets, flavor: flavor))
         }
+    }
+
+    /// The header `reader` is at when it describes the manifest named, with the counts of
+    /// path bytes and flavor sets that follow the counts of files.
+    private static func header(_ reader: inout Reader, catalog: String, bundle: String, version: Int, manifestSize: Int64) -> (
+        header: ManifestHeader, pathBytes: Int, flavorSets: Int
+    )? {
+        guard reader.int(Int64.self) == manifestSize, reader.int(Int64.self) == Int64(version), reader.string() == catalog,
+            reader.string() == bundle, let flavors = reader.strings(), flavors.allSatisfy(isFlavor),
+            let rowCount = reader.count(), let byteCount = reader.count(), let setCount = reader.count(), setCount <= Int(UInt16.max) + 1
+        else { return nil }
+        return (
+            ManifestHeader(catalog: catalog, bundle: bundle, version: version, flavors: flavors, fileCount: rowCount), byteCount, setCount
+        )
+    }
+
+    /// The header alone of a kept manifest, what `LMFOHint` weighs the version in use by:
+    /// from its table, checked in pieces with nothing of its rows kept, else from the
+    /// manifest read as a stream (its table is left to a read of the files); nil when the
+    /// repo has no manifest of the version.
+    static func header(catalog: String, bundle: String, version: Int, in repo: Repo) throws -> ManifestHeader? {
+        guard let document = try repo.keptManifest(catalog: catalog, bundle: bundle, version: version) else { return nil }
+        var status = stat()
+        guard stat(repo.manifestFile(catalog, bundle: bundle, version: version), &status) == 0 else { return nil }
+        let manifestSize = Int64(status.st_size)
+        if let table = try? PosixFile.open(repo.manifestTableFile(catalog, bundle: bundle, version: version)),
+            let size = try? Int(table.status().st_size), size >= magic.count + 8, Int64(size) <= limit(manifestSize),
+            let prefix = try? table.readAll(upTo: min(size - 8, 1 << 16), at: 0), prefix.starts(with: magic),
+            let header = prefix.withUnsafeBufferPointer({ all -> ManifestHeader? in
+                var reader = Reader(all, at: magic.count)
+                return Self.header(&reader, catalog: catalog, bundle: bundle, version: version, manifestSize: manifestSize)?.header
+            }),
+            (try? checksumHolds(table, size: size)) == true
+        {
+            return header
+        }
+        var count = 0
+        let manifest = try Manifest.parse(document) { _, _ in count += 1 }
+        return ManifestHeader(manifest, fileCount: count)
+    }
+
+    /// Whether the table's last 8 bytes are the XXH64 of the rest, read a piece at a time.
+    private static func checksumHolds(_ table: PosixFile, size: Int) throws -> Bool {
+        var hasher = XXH64()
+        var at = 0
+        let piece = 1 << 16
+        while at < size - 8 {
+            let bytes = try table.readAll(upTo: min(piece, size - 8 - at), at: Int64(at))
+            guard !bytes.isEmpty else { return false }
+            bytes.withUnsafeBytes { hasher.update($0) }
+            at += bytes.count
+        }
+        let stored = try table.readAll(upTo: 8, at: Int64(size - 8))
+        guard stored.count == 8 else { return false }
+        return stored.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } == hasher.digest().littleEndian
     }
 
     /// The rows `reader` is at, each checked: its path inside `paths`, safe, after the one

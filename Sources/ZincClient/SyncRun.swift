@@ -285,16 +285,21 @@ struct SyncRun {
         let spare = tracked.version == version || !trusted ? nil : spareFolder(of: tracked)
         async let looked = { [repo, options] in
             // A manifest that cannot be read lists nothing: each object is looked at on disk.
-            // With a spare, the version in use's objects are not listed here (the collection
-            // takes them from its table), only its header read when a record is to be weighed.
+            // With a spare, the version in use's files are not read here (the collection
+            // takes them from its table), only its header when a record is to be weighed.
             let current =
-                spare != nil && !wantsRecord
+                spare != nil
                 ? nil
                 : tracked.version.flatMap {
                     try? ManifestTable.read(catalog: tracked.catalog, bundle: tracked.bundle, version: $0, flavor: nil, in: repo)
                 }
-            let header = current?.header
-            let objects = spare != nil ? nil : current?.table.objects(flavor: tracked.flavor, withSizes: false)
+            let header =
+                current?.header
+                ?? (spare != nil && wantsRecord
+                    ? tracked.version.flatMap {
+                        try? ManifestTable.header(catalog: tracked.catalog, bundle: tracked.bundle, version: $0, in: repo)
+                    } : nil)
+            let objects = current?.table.objects(flavor: tracked.flavor, withSizes: false)
             async let record =
                 wantsRecord && header.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
                 ? chain.fetchHint(files.lmfoRecord, limit: recordLimit, gzipped: false) : nil

@@ -154,4 +154,26 @@ import ZincTestSupport
             try ManifestTable.read(catalog: Self.catalog, bundle: "B", version: 1, flavor: nil, in: repo, trustingTable: false)
         }
     }
+
+    /// The header alone (what an LMFO record is weighed by) comes from the table, checked
+    /// whole, or, the table failing a check, from the manifest.
+    @Test func theHeaderAloneComesFromASoundTable() throws {
+        let dir = try TemporaryDirectory()
+        let json = Self.flavored().encoded()
+        let repo = try Self.repo(keeping: json, in: dir)
+        let expected = try Self.fromJSON(json, flavor: nil, in: dir).header
+        func header() throws -> ManifestHeader? { try ManifestTable.header(catalog: Self.catalog, bundle: "B", version: 1, in: repo) }
+        #expect(try header() == expected)
+        _ = try Self.kept(repo)
+        let good = try dir.read(Self.tablePath)
+        try dir.write("repo/manifests/\(Self.catalog)/B-1.json", [UInt8](repeating: UInt8(ascii: " "), count: json.count))
+        #expect(try header() == expected)
+        var flipped = good
+        flipped[flipped.count - 20] ^= 1
+        try dir.write(Self.tablePath, flipped)
+        #expect(throws: ZincError.self) { try header() }
+        try dir.write("repo/manifests/\(Self.catalog)/B-1.json", json)
+        #expect(try header() == expected)
+        #expect(try ManifestTable.header(catalog: Self.catalog, bundle: "B", version: 2, in: repo) == nil)
+    }
 }
