@@ -130,6 +130,10 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         // The same bytes as a description of a digest list's chunks.
         _ = try? ManifestChunks.parse(bytes, path: "digests/B-1.chunks.json.gz", files: ["digests/B-1.txt.gz"])
     },
+    "manifest-table": { bytes in
+        // Read as the table of B-1 of com.example.app, a manifest of 1,000 bytes, as the seeds record.
+        _ = ManifestTable.fileCount(inTable: bytes, catalog: "com.example.app", bundle: "B", version: 1, size: 1000)
+    },
     "chunk-inflate": { bytes in
         // The first two bytes give the content length the chunk must inflate to.
         guard bytes.count >= 2 else { return }

@@ -25,7 +25,7 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
     static func of(_ tracked: RepoState.TrackedBundle, in repo: Repo, check: inout StoreCheck) throws -> BundleHealth? {
         guard let version = tracked.version else { return nil }
         // Hashing everything, `verify` judges by the manifest itself, never by its table.
-        let expected = try CheckedOutFiles.read(tracked, version: version, in: repo, trustingTable: false)
+        let expected = try CheckedOutFiles.read(tracked, version: version, in: repo, trust: .never)
         return try of(tracked, version: version, expected: expected, in: repo, check: &check).health
     }
 

@@ -47,15 +47,14 @@ struct CompactManifest: Sendable, Equatable {
     }
 
     /// The kept manifest of `tracked`'s `version`, with the files of the tracked flavor
-    /// listed: from its binary table when that is sound and `trustingTable` (see
+    /// listed: from its binary table when that is sound and `trust` takes it (see
     /// `ManifestTable`), else read as a stream.
-    static func read(_ tracked: RepoState.TrackedBundle, version: Int, in repo: Repo, trustingTable: Bool = true) throws
+    static func read(_ tracked: RepoState.TrackedBundle, version: Int, in repo: Repo, trust: ManifestTable.Trust) throws
         -> CompactManifest
     {
         guard
             let (_, table) = try ManifestTable.read(
-                catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor, in: repo,
-                trustingTable: trustingTable)
+                catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor, in: repo, trust: trust)
         else {
             throw ZincError.corruptFile(
                 path: repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version),

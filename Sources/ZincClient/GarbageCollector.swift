@@ -87,7 +87,9 @@ struct GarbageCollector {
             // From the manifest's table (the version a sync just left, a spare), else read as
             // a stream into the packed one. A spare whose manifest is gone is of no use: the
             // next update builds afresh.
-            let read = { try CheckedOutFiles.read(tracked, version: version, in: repo) }
+            let read = {
+                try CheckedOutFiles.read(tracked, version: version, in: repo, trust: .init(catalog: tracked.catalog, in: state))
+            }
             guard let files = spare ? try? read() : try read() else { continue }
             referenced += files.digests
         }

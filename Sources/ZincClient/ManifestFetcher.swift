@@ -42,8 +42,15 @@ struct ManifestFetcher {
         return try await document.fetch(
             earlier: earlier, fallBack: deltaFallBack,
             kept: { path in
-                guard let (header, table) = try kept(catalog: catalog, bundle: bundle, version: version) else { return nil }
-                let sha256 = try checks.map { _ in try SHA256.digest(reading: PosixFile.open(path)) }
+                // The signature covers the JSON: in a signed catalog the rows come from it,
+                // not from a table, whose recorded SHA-256 is as easily written as its rows.
+                guard let file = try? PosixFile.open(path) else { return nil }
+                let sha256 = try checks.map { _ in try SHA256.digest(reading: file) }
+                guard
+                    let (header, table) = try ManifestTable.read(
+                        catalog: catalog, bundle: bundle, version: version, flavor: nil, in: repo,
+                        trust: checks == nil ? .nameAndSize : .never, sha256: sha256)
+                else { return nil }
                 return Fetched(
                     header, table, try await checkSignature(header, sha256: sha256, file: path, digests: digests, deltaFallBack))
             },
@@ -102,13 +109,16 @@ struct ManifestFetcher {
                     + "not \(catalog) \(bundle)-\(version)")
         }
         // After the folder exists: a checked digest list is kept in it.
-        let signed = try await checkSignature(header, sha256: hasher?.finalize(), file: temporary, digests: digests, deltaFallBack)
-        // The table of a manifest this one replaces goes first: a table is trusted for its
-        // manifest's name and size alone (`ManifestTable`).
+        let sha256 = hasher?.finalize()
+        let signed = try await checkSignature(header, sha256: sha256, file: temporary, digests: digests, deltaFallBack)
+        // The table of a manifest this one replaces goes first: without trusted keys a
+        // table is trusted for its manifest's name and size alone (`ManifestTable`).
         let tableFile = repo.manifestTableFile(catalog, bundle: bundle, version: version)
         unlink(tableFile)
         try AtomicFile.install(copy, over: kept)
-        ManifestTable.write(header, table, manifestSize: Int64(try copy.status().st_size), to: tableFile)
+        let subject = ManifestTable.Subject(
+            catalog: catalog, bundle: bundle, version: version, size: Int64(try copy.status().st_size), sha256: sha256)
+        ManifestTable.write(header, table, manifest: subject, to: tableFile)
         return Fetched(header, table, signed)
     }
 
@@ -125,11 +135,10 @@ struct ManifestFetcher {
         return try await checks.checkManifest(facts, digests: digests, fallBack: deltaFallBack)
     }
 
-    /// The manifest an earlier run fetched (and checked), from its table (unless
-    /// `trustingTable` is false) or read as a stream into a compact table; nil when there
-    /// is none.
-    func kept(catalog: String, bundle: String, version: Int, trustingTable: Bool = true) throws -> (ManifestHeader, CompactManifest)? {
-        try ManifestTable.read(catalog: catalog, bundle: bundle, version: version, flavor: nil, in: repo, trustingTable: trustingTable)
+    /// The manifest an earlier run fetched (and checked), from its table when `trust`
+    /// takes it, or read as a stream into a compact table; nil when there is none.
+    func kept(catalog: String, bundle: String, version: Int, trust: ManifestTable.Trust) throws -> (ManifestHeader, CompactManifest)? {
+        try ManifestTable.read(catalog: catalog, bundle: bundle, version: version, flavor: nil, in: repo, trust: trust)
             .map { ($0.header, $0.table) }
     }
 }

@@ -65,7 +65,8 @@ extension Repo {
                 if let version = tracked.version {
                     // A kept manifest gone (which `repo verify` reports), or a file that cannot
                     // be judged, leaves status to say the rest: what the folder holds.
-                    if let expected = try? CheckedOutFiles.read(tracked, version: version, in: self),
+                    if let expected = try? CheckedOutFiles.read(
+                        tracked, version: version, in: self, trust: .init(catalog: tracked.catalog, in: state)),
                         let judged = try? BundleHealth.of(tracked, version: version, expected: expected, in: self, check: &check)
                     {
                         (health, scan) = (judged.health, judged.scan)

@@ -251,7 +251,7 @@ struct SyncRun {
         let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks, parallel: options.concurrency)
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
             // A folder a check did not trust is judged by its manifest, whatever its table says.
-            let (_, current) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version, trustingTable: false)
+            let (_, current) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version, trust: .never)
         {
             inUse[manifestFile] = current.objects(flavor: tracked.flavor, withSizes: false)
             // Writable files are the app's to change: only the objects are the repo's to check.
@@ -282,7 +282,8 @@ struct SyncRun {
         // found objects damaged through their links, which the spare shares: then the
         // whole version is built and checked.
         let trusted = tracked.checkedOutFolder.map { check.trusts(folder: $0) } ?? false
-        let spare = tracked.version == version || !trusted ? nil : spareFolder(of: tracked)
+        let tables: ManifestTable.Trust = checks == nil ? .nameAndSize : .manifestSHA256
+        let spare = tracked.version == version || !trusted ? nil : spareFolder(of: tracked, trust: tables)
         async let looked = { [repo, options] in
             // A manifest that cannot be read lists nothing: each object is looked at on disk.
             // With a spare, the version in use's files are not read here (the collection
@@ -291,13 +292,14 @@ struct SyncRun {
                 spare != nil
                 ? nil
                 : tracked.version.flatMap {
-                    try? ManifestTable.read(catalog: tracked.catalog, bundle: tracked.bundle, version: $0, flavor: nil, in: repo)
+                    try? ManifestTable.read(
+                        catalog: tracked.catalog, bundle: tracked.bundle, version: $0, flavor: nil, in: repo, trust: tables)
                 }
             let header =
                 current?.header
                 ?? (spare != nil && wantsRecord
                     ? tracked.version.flatMap {
-                        try? ManifestTable.header(catalog: tracked.catalog, bundle: tracked.bundle, version: $0, in: repo)
+                        try? ManifestTable.header(catalog: tracked.catalog, bundle: tracked.bundle, version: $0, in: repo, trust: tables)
                     } : nil)
             let objects = current?.table.objects(flavor: tracked.flavor, withSizes: false)
             async let record =
@@ -358,11 +360,16 @@ struct SyncRun {
     }
 
     /// The folder of `tracked`'s spare version, its version and its files (from its kept
-    /// manifest, read as a stream), when both are there and the spare is not the version in use.
-    private func spareFolder(of tracked: RepoState.TrackedBundle) -> (folder: String, version: Int, files: CompactManifest)? {
+    /// manifest's table when `trust` takes it, else the manifest read as a stream), when
+    /// both are there and the spare is not the version in use.
+    private func spareFolder(of tracked: RepoState.TrackedBundle, trust: ManifestTable.Trust) -> (
+        folder: String, version: Int, files: CompactManifest
+    )? {
         guard !tracked.writableFiles, let version = tracked.spareVersion, version != tracked.version else { return nil }
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        guard access(folder, F_OK) == 0, let files = try? CompactManifest.read(tracked, version: version, in: repo) else { return nil }
+        guard access(folder, F_OK) == 0, let files = try? CompactManifest.read(tracked, version: version, in: repo, trust: trust) else {
+            return nil
+        }
         return (folder, version, files)
     }
 

@@ -25,8 +25,13 @@ import ZincTestSupport
         return try CompactManifest.read(StreamedDocument(path: path, name: "B-1.json", gzipped: false), flavor: flavor)
     }
 
-    static func kept(_ repo: Repo, flavor: String? = nil) throws -> Read {
-        try #require(try ManifestTable.read(catalog: catalog, bundle: "B", version: 1, flavor: flavor, in: repo))
+    static func kept(_ repo: Repo, flavor: String? = nil, trust: ManifestTable.Trust = .nameAndSize) throws -> Read {
+        try #require(try ManifestTable.read(catalog: catalog, bundle: "B", version: 1, flavor: flavor, in: repo, trust: trust))
+    }
+
+    /// B-1 of `catalog`, of `size` bytes.
+    static func subject(size: Int, sha256: SHA256.Digest? = nil) -> ManifestTable.Subject {
+        ManifestTable.Subject(catalog: catalog, bundle: "B", version: 1, size: Int64(size), sha256: sha256)
     }
 
     static let tablePath = "repo/manifests/\(catalog)/B-1.table"
@@ -62,9 +67,9 @@ import ZincTestSupport
         #expect(first.header == (try Self.fromJSON(json, flavor: nil, in: dir)).header)
     }
 
-    /// Where the counts start: after the magic, size, version, catalog, bundle and flavors.
+    /// Where the counts start: after the magic, size, SHA-256, version, catalog, bundle and flavors.
     static func countsOffset(_ header: ManifestHeader) -> Int {
-        4 + 8 + 8 + 4 + header.catalog.utf8.count + 4 + header.bundle.utf8.count + 4
+        4 + 8 + 32 + 8 + 4 + header.catalog.utf8.count + 4 + header.bundle.utf8.count + 4
             + header.flavors.reduce(0) { $0 + 4 + $1.utf8.count }
     }
 
@@ -114,9 +119,12 @@ import ZincTestSupport
         // The rows as the test cuts them: "a.txt" then "b/1.png".
         #expect(good.count > Self.countsOffset(expected.header) + 12 + 4 * ManifestTable.rowSize)
         for (name, bytes) in Self.hostile(good, counts: Self.countsOffset(expected.header)) {
+            #expect(ManifestTable.decode(bytes, subject: Self.subject(size: json.count), flavor: nil) == nil, "\(name)")
+            // A read of the header alone judges the rows by their length and checksum, not their content.
+            let rowsAlone = ["paths out of order", "an absolute path", "a flavor set past the sets"].contains(name)
             #expect(
-                ManifestTable.decode(bytes, catalog: Self.catalog, bundle: "B", version: 1, manifestSize: Int64(json.count), flavor: nil)
-                    == nil, "\(name)")
+                (ManifestTable.decode(bytes, subject: Self.subject(size: json.count), flavor: nil, files: false) == nil) != rowsAlone,
+                "\(name)")
             try dir.write(Self.tablePath, bytes)
             let read = try Self.kept(repo, flavor: "hd")
             #expect(read.header == expected.header && read.table == expected.table, "\(name)")
@@ -133,7 +141,8 @@ import ZincTestSupport
         _ = try Self.kept(repo)
         let good = try dir.read(Self.tablePath)
         func decode(version: Int = 1, bundle: String = "B", catalog: String = Self.catalog, size: Int = json.count) -> Bool {
-            ManifestTable.decode(good, catalog: catalog, bundle: bundle, version: version, manifestSize: Int64(size), flavor: nil) != nil
+            let subject = ManifestTable.Subject(catalog: catalog, bundle: bundle, version: version, size: Int64(size))
+            return ManifestTable.decode(good, subject: subject, flavor: nil) != nil
         }
         #expect(decode() && !decode(version: 2) && !decode(bundle: "C") && !decode(catalog: "com.example.other") && !decode(size: 1))
         // The manifest replaced by another of another size: read, and its table rewritten.
@@ -151,7 +160,7 @@ import ZincTestSupport
         _ = try Self.kept(repo)
         try dir.write("repo/manifests/\(Self.catalog)/B-1.json", [UInt8](repeating: UInt8(ascii: " "), count: json.count))
         #expect(throws: ZincError.self) {
-            try ManifestTable.read(catalog: Self.catalog, bundle: "B", version: 1, flavor: nil, in: repo, trustingTable: false)
+            try ManifestTable.read(catalog: Self.catalog, bundle: "B", version: 1, flavor: nil, in: repo, trust: .never)
         }
     }
 
@@ -162,7 +171,9 @@ import ZincTestSupport
         let json = Self.flavored().encoded()
         let repo = try Self.repo(keeping: json, in: dir)
         let expected = try Self.fromJSON(json, flavor: nil, in: dir).header
-        func header() throws -> ManifestHeader? { try ManifestTable.header(catalog: Self.catalog, bundle: "B", version: 1, in: repo) }
+        func header() throws -> ManifestHeader? {
+            try ManifestTable.header(catalog: Self.catalog, bundle: "B", version: 1, in: repo, trust: .nameAndSize)
+        }
         #expect(try header() == expected)
         _ = try Self.kept(repo)
         let good = try dir.read(Self.tablePath)
@@ -174,6 +185,70 @@ import ZincTestSupport
         #expect(throws: ZincError.self) { try header() }
         try dir.write("repo/manifests/\(Self.catalog)/B-1.json", json)
         #expect(try header() == expected)
-        #expect(try ManifestTable.header(catalog: Self.catalog, bundle: "B", version: 2, in: repo) == nil)
+        #expect(try ManifestTable.header(catalog: Self.catalog, bundle: "B", version: 2, in: repo, trust: .nameAndSize) == nil)
+    }
+
+    /// In a catalog with trusted keys a table is taken only when it records the SHA-256 of
+    /// the kept JSON: a well-formed table of other content (its checksum valid, its
+    /// manifest's name and size right, as a catalog without keys would take it) is
+    /// refused, and `status` and the spare's update come out as the JSON says.
+    @Test func aSignedCatalogTakesOnlyATableOfItsManifest() throws {
+        let fixture = try ClientFixture()
+        let key = try SigningKey.generate()
+        _ = try CatalogSigning(fixture.catalog, signer: CatalogSigner(key: key)).run()
+        let signed = try Catalog.open(FileStorage(root: fixture.dir.at("cat")), signer: CatalogSigner(key: key))
+        // Version `version`, with `files` of the source replaced or added.
+        func publish(_ version: Int, changing files: [String]) throws {
+            for file in files { try fixture.dir.write("src/" + file, SampleContent.noise(5000 + version, seed: UInt64(100 + version))) }
+            _ = try signed.updateBundle("B", from: fixture.dir.at("src"))
+            try DistroUpdate(signed, bundle: "B", distro: "master", to: .number(version)).run()
+        }
+        try fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: [key.publicKey], options: fixture.options())
+        #expect(try !fixture.sync().failed)
+        try publish(2, changing: ["photos/1.jpg", "photos/4.jpg", "lessons/more.json"])
+        #expect(try !fixture.sync().failed && fixture.bundleMatchesSource(2))
+        let manifests = "repo/manifests/\(Self.catalog)"
+        func subject(_ version: Int, hashed: Bool) throws -> ManifestTable.Subject {
+            let json = try fixture.dir.read("\(manifests)/B-\(version).json")
+            return ManifestTable.Subject(
+                catalog: Self.catalog, bundle: "B", version: version, size: Int64(json.count), sha256: hashed ? SHA256.digest(json) : nil)
+        }
+        // The table of `version` made of the rows of `other`, recording `other`'s SHA-256.
+        func forge(_ version: Int, rowsOf other: Int) throws {
+            let source = try #require(
+                ManifestTable.decode(fixture.dir.read("\(manifests)/B-\(other).table"), subject: subject(other, hashed: true), flavor: nil))
+            let header = ManifestHeader(
+                catalog: Self.catalog, bundle: "B", version: version, flavors: source.header.flavors, fileCount: source.header.fileCount)
+            var named = try subject(version, hashed: false)
+            named.sha256 = try subject(other, hashed: true).sha256
+            let forged = ManifestTable.encode(header, try #require(source.table), manifest: named)
+            #expect(try ManifestTable.decode(forged, subject: subject(version, hashed: false), flavor: nil) != nil)
+            try fixture.dir.write("\(manifests)/B-\(version).table", forged)
+        }
+
+        // The spare's table lists version 2's files: the update takes the spare's from the
+        // JSON, and version 3 holds exactly its files.
+        try forge(1, rowsOf: 2)
+        try publish(3, changing: ["photos/2.jpg"])
+        let report = try fixture.sync()
+        #expect(!report.failed && report.bundles.first?.outcome == .updated, "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(3))
+
+        // The version in use's table lists version 2's files: `status` judges by the JSON.
+        try forge(3, rowsOf: 2)
+        let status = try #require(try fixture.repo.status().first)
+        #expect(status.localVersion == 3 && status.health?.isHealthy == true, "\(String(describing: status.health))")
+        #expect(try ManifestTable.decode(fixture.dir.read("\(manifests)/B-3.table"), subject: subject(3, hashed: true), flavor: nil) != nil)
+    }
+
+    /// The seeds of the `manifest-table` fuzz target, written from the format's description
+    /// by another encoder, are sound tables, so that fuzzing starts inside the format.
+    @Test func theFuzzSeedsAreSoundTables() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/manifest-table").path
+        for (seed, files) in [("flavored", 2), ("no-flavors", 0), ("empty", 0)] {
+            let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: corpus + "/" + seed)))
+            #expect(ManifestTable.fileCount(inTable: bytes, catalog: Self.catalog, bundle: "B", version: 1, size: 1000) == files, "\(seed)")
+        }
     }
 }
