@@ -175,7 +175,12 @@ package enum ManifestTable {
         header: ManifestHeader, table: CompactManifest?
     )? {
         var reader = reader
-        guard try reader.take(magic.count, { $0.elementsEqual(magic) }) == true,
+        // A table is never larger than its manifest's JSON allows (a file's row, path and
+        // flavors are fewer bytes than its entry), plus its fixed parts: no count in a
+        // larger file is believed.
+        let (twice, overflow) = subject.size.multipliedReportingOverflow(by: 2)
+        guard overflow || Int64(reader.end) <= twice + 4096,
+            try reader.take(magic.count, { $0.elementsEqual(magic) }) == true,
             let (header, byteCount, setCount) = try Self.header(&reader, subject: subject),
             // Every count is held against the bytes left before anything is made by it.
             header.fileCount <= reader.remaining / rowSize, byteCount <= reader.remaining - header.fileCount * rowSize

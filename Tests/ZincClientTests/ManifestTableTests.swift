@@ -152,6 +152,20 @@ import ZincTestSupport
         #expect(try dir.read(Self.tablePath) != good)
     }
 
+    /// A table larger than its manifest's JSON could give (twice its size and 4 KiB) is
+    /// refused before any count in it is believed, however sound otherwise.
+    @Test func aTableLargerThanItsManifestAllowsIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        let paths = (0..<100).map { "\(String(repeating: "p", count: 60))/\($0)" }
+        let json = CompactManifestTests.manifest(version: 1, Dictionary(uniqueKeysWithValues: paths.map { ($0, (1, nil)) })).encoded()
+        let read = try Self.fromJSON(json, flavor: nil, in: dir)
+        for (size, taken) in [(10, false), (json.count, true)] {
+            let bytes = ManifestTable.encode(read.header, read.table, manifest: Self.subject(size: size))
+            #expect(bytes.count > 2 * 10 + 4096)
+            #expect((ManifestTable.decode(bytes, subject: Self.subject(size: size), flavor: nil) != nil) == taken, "\(size)")
+        }
+    }
+
     /// `verify` and repairs judge by the manifest, whatever the table says.
     @Test func aReadNotTrustingTablesParsesTheManifest() throws {
         let dir = try TemporaryDirectory()
