@@ -53,7 +53,7 @@ struct CompactManifest: Sendable, Equatable {
         -> CompactManifest
     {
         guard
-            let (_, table) = try ManifestTable.read(
+            let (_, table, _) = try ManifestTable.read(
                 catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor, in: repo, trust: trust)
         else {
             throw ZincError.corruptFile(

@@ -30,9 +30,10 @@ struct ManifestFetcher {
     /// fetched (`DeltaFetchedDocument`); a delta that fails in any way, its manifest
     /// refused included, costs the whole manifest. `deltaFallBack` is told why (not when
     /// the catalog has no description), and why a version signature or its digest list was
-    /// not used (`DigestListFetcher`).
+    /// not used (`DigestListFetcher`). `known` is the kept manifest of `version` when the
+    /// caller has read it already (a repair judged the folder with it): not read again.
     func manifest(
-        catalog: String, bundle: String, version: Int, earlier: [Int] = [], via chain: SourceChain,
+        catalog: String, bundle: String, version: Int, earlier: [Int] = [], known: Kept? = nil, via chain: SourceChain,
         deltaFallBack: (String) -> Void = { _ in }
     ) async throws -> Fetched {
         let digests = DigestListFetcher(repo: repo, chain: chain, limit: limit, parallel: parallel, earlier: earlier)
@@ -44,15 +45,13 @@ struct ManifestFetcher {
             kept: { path in
                 // The signature covers the JSON: in a signed catalog the rows come from it,
                 // not from a table, whose recorded SHA-256 is as easily written as its rows.
-                guard let file = try? PosixFile.open(path) else { return nil }
-                let sha256 = try checks.map { _ in try SHA256.digest(reading: file) }
                 guard
-                    let (header, table) = try ManifestTable.read(
-                        catalog: catalog, bundle: bundle, version: version, flavor: nil, in: repo,
-                        trust: checks == nil ? .nameAndSize : .never, sha256: sha256)
+                    let kept = try known
+                        ?? kept(catalog: catalog, bundle: bundle, version: version, trust: checks == nil ? .nameAndSize : .never)
                 else { return nil }
                 return Fetched(
-                    header, table, try await checkSignature(header, sha256: sha256, file: path, digests: digests, deltaFallBack))
+                    kept.header, kept.table,
+                    try await checkSignature(kept.header, sha256: kept.sha256, file: path, digests: digests, deltaFallBack))
             },
             fetched: { file, gzipped, url in
                 try await keep(
@@ -135,10 +134,19 @@ struct ManifestFetcher {
         return try await checks.checkManifest(facts, digests: digests, fallBack: deltaFallBack)
     }
 
+    /// A manifest the repo kept, read once: its header and table and, in a signed catalog,
+    /// the SHA-256 of its plain JSON that the signature check needs.
+    struct Kept: Sendable {
+        let header: ManifestHeader
+        let table: CompactManifest
+        let sha256: SHA256.Digest?
+    }
+
     /// The manifest an earlier run fetched (and checked), from its table when `trust`
-    /// takes it, or read as a stream into a compact table; nil when there is none.
-    func kept(catalog: String, bundle: String, version: Int, trust: ManifestTable.Trust) throws -> (ManifestHeader, CompactManifest)? {
-        try ManifestTable.read(catalog: catalog, bundle: bundle, version: version, flavor: nil, in: repo, trust: trust)
-            .map { ($0.header, $0.table) }
+    /// takes it, or read as a stream into a compact table, hashed in the same pass in a
+    /// signed catalog; nil when there is none.
+    func kept(catalog: String, bundle: String, version: Int, trust: ManifestTable.Trust) throws -> Kept? {
+        try ManifestTable.read(catalog: catalog, bundle: bundle, version: version, flavor: nil, in: repo, trust: trust, hashing: checks != nil)
+            .map { Kept(header: $0.header, table: $0.table, sha256: $0.sha256) }
     }
 }

@@ -67,25 +67,26 @@ package enum ManifestTable {
 
     /// The kept manifest of a version, from its table when `trust` takes it and it is
     /// sound, else read as a stream (the table then written afresh); nil when the repo
-    /// has no manifest of it. `sha256` is the SHA-256 of the kept JSON when the caller
-    /// hashed it already: it is recorded in a table written.
+    /// has no manifest of it. With `hashing`, the SHA-256 of the kept JSON is returned
+    /// too (a signed sync checks it against the signature), taken in the pass that reads
+    /// the JSON, and recorded in a table written.
     static func read(
-        catalog: String, bundle: String, version: Int, flavor: String?, in repo: Repo, trust: Trust,
-        sha256: SHA256.Digest? = nil
-    ) throws -> (header: ManifestHeader, table: CompactManifest)? {
-        guard let document = try repo.keptManifest(catalog: catalog, bundle: bundle, version: version),
-            var subject = try subject(catalog: catalog, bundle: bundle, version: version, in: repo, trust: trust)
-        else { return nil }
-        subject.sha256 = subject.sha256 ?? sha256
+        catalog: String, bundle: String, version: Int, flavor: String?, in repo: Repo, trust: Trust, hashing: Bool = false
+    ) throws -> (header: ManifestHeader, table: CompactManifest, sha256: SHA256.Digest?)? {
+        guard var subject = try subject(catalog: catalog, bundle: bundle, version: version, in: repo, trust: trust) else { return nil }
         let tablePath = repo.manifestTableFile(catalog, bundle: bundle, version: version)
-        if trust != .never, let table = try? PosixFile.open(tablePath),
+        if trust != .never, !hashing || subject.sha256 != nil, let table = try? PosixFile.open(tablePath),
             let read = try? decode(table, subject: subject, flavor: flavor, files: true), let files = read.table
         {
-            return (read.header, files)
+            return (read.header, files, subject.sha256)
         }
+        let hasher = subject.sha256 == nil && hashing ? SHA256() : nil
+        let copy = hasher.map { hasher in { (piece: UnsafeRawBufferPointer) in hasher.update(piece) } }
+        guard let document = try repo.keptManifest(catalog: catalog, bundle: bundle, version: version, copy: copy) else { return nil }
         let read = try CompactManifest.read(document, flavor: flavor)
+        subject.sha256 = subject.sha256 ?? hasher?.finalize()
         write(read.header, read.table, manifest: subject, to: tablePath)
-        return read
+        return (read.header, read.table, subject.sha256)
     }
 
     /// The kept manifest named, by its size and (with `trust` `.manifestSHA256`) the

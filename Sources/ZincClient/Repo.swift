@@ -104,12 +104,14 @@ public struct Repo: Sendable {
     func objectFile(_ sha: String) -> String { "\(objectsFolder)/\(sha)" }
     func chunkRecordFile(_ sha: String) -> String { "\(chunksFolder)/\(sha)" }
 
-    /// The kept manifest (plain JSON) of a version, to read as a stream; nil when the repo
-    /// has none.
-    func keptManifest(catalog: String, bundle: String, version: Int) throws -> StreamedDocument? {
+    /// The kept manifest (plain JSON) of a version, to read as a stream (`copy` given each
+    /// piece as it is read); nil when the repo has none.
+    func keptManifest(
+        catalog: String, bundle: String, version: Int, copy: ((UnsafeRawBufferPointer) throws -> Void)? = nil
+    ) throws -> StreamedDocument? {
         let path = manifestFile(catalog, bundle: bundle, version: version)
         do {
-            return try StreamedDocument(path: path, name: path, gzipped: false)
+            return try StreamedDocument(path: path, name: path, gzipped: false, copy: copy)
         } catch let error as ZincError where error.errno == ENOENT {
             return nil
         }

@@ -249,10 +249,14 @@ struct SyncRun {
         check.startReading()
         if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
         let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks, parallel: options.concurrency)
+        // A repair reads the kept manifest once: to judge the folder, then to rebuild it.
+        var kept: ManifestFetcher.Kept?
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
             // A folder a check did not trust is judged by its manifest, whatever its table says.
-            let (_, current) = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version, trust: .never)
+            let judged = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version, trust: .never)
         {
+            kept = judged
+            let current = judged.table
             inUse[manifestFile] = current.objects(flavor: tracked.flavor, withSizes: false)
             // Writable files are the app's to change: only the objects are the repo's to check.
             result.damagedFiles = tracked.writableFiles ? [] : try check.damage(in: folder, files: current, flavor: tracked.flavor)
@@ -311,7 +315,7 @@ struct SyncRun {
         var deltaFallBack: String?
         let fetched = try await manifests.manifest(
             catalog: tracked.catalog, bundle: tracked.bundle, version: version,
-            earlier: [tracked.version, spare?.version].compactMap { $0 }, via: chain
+            earlier: [tracked.version, spare?.version].compactMap { $0 }, known: kept, via: chain
         ) { deltaFallBack = $0 }
         result.manifestDeltaError = deltaFallBack
         let (currentObjects, listed, hint, record) = try await looked

@@ -26,7 +26,8 @@ import ZincTestSupport
     }
 
     static func kept(_ repo: Repo, flavor: String? = nil, trust: ManifestTable.Trust = .nameAndSize) throws -> Read {
-        try #require(try ManifestTable.read(catalog: catalog, bundle: "B", version: 1, flavor: flavor, in: repo, trust: trust))
+        let read = try #require(try ManifestTable.read(catalog: catalog, bundle: "B", version: 1, flavor: flavor, in: repo, trust: trust))
+        return (read.header, read.table)
     }
 
     /// B-1 of `catalog`, of `size` bytes.

@@ -111,4 +111,28 @@ import ZincTestSupport
         #expect(!resigned.failed && resigned.catalogs.first?.requests == 2, "\(fixture.failure(resigned))")
         #expect(try fixture.dir.read(kept) == fixture.dir.read("cat/" + IndexSignature.path))
     }
+
+    #if os(Linux)
+    /// A manifest a plan kept is opened once by the sync that follows: parsed, and hashed
+    /// for its signature, in one pass (it was read a second time for the hash).
+    @Test func aKeptSignedManifestIsReadOnce() throws {
+        let fixture = try ClientFixture()
+        let key = try SigningKey.generate()
+        let signed = try Catalog.open(FileStorage(root: fixture.dir.at("cat")), signer: CatalogSigner(key: key))
+        _ = try CatalogSigning(signed, signer: CatalogSigner(key: key)).run()
+        try fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: [key.publicKey], options: fixture.options())
+        #expect(try !fixture.sync().failed)
+        try fixture.dir.write("src/lessons/more.json", SampleContent.text(4000, word: "salut"))
+        _ = try signed.updateBundle("B", from: fixture.dir.at("src"))
+        try DistroUpdate(signed, bundle: "B", distro: "master", to: .number(2)).run()
+
+        let plan = try SyncEngine(repo: fixture.repo, options: fixture.options()).plan()
+        #expect(plan.bundles.first?.version == 2)
+        let opens = try FileOpens(fixture.dir.at("repo/manifests/\(ClientFixture.catalogID)/B-2.json"))
+        let report = try fixture.sync()
+        #expect(!report.failed && report.bundles.first?.version == 2, "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(2))
+        #expect(opens.count == 1)
+    }
+    #endif
 }

@@ -11,11 +11,13 @@ import ZincTestSupport
 @Suite struct StoreHealingTests {
     static let edited = "lessons/words.json"
 
-    /// Version 1 synced, then `lessons/words.json` edited through its hard link, as a
-    /// user would: chmod u+w, write.
-    static func syncedThenEdited() throws -> (ClientFixture, sha: String) {
+    /// Version 1 synced (from the catalog signed by `key`, trusted, when given), then
+    /// `lessons/words.json` edited through its hard link, as a user would: chmod u+w, write.
+    static func syncedThenEdited(signedBy key: SigningKey? = nil) throws -> (ClientFixture, sha: String) {
         let fixture = try ClientFixture()
-        try fixture.track()
+        if let key { _ = try CatalogSigning(fixture.catalog, signer: CatalogSigner(key: key)).run() }
+        let keys = key.map { [$0.publicKey] } ?? []
+        try fixture.repo.track(url: fixture.server.url, bundle: "B", trustedKeys: keys, options: fixture.options())
         _ = try fixture.sync()
         let sha = try #require(fixture.manifest(1).files[edited]?.sha)
         let path = fixture.dir.at(fixture.bundleFolder(1) + "/" + edited)
@@ -156,6 +158,22 @@ import ZincTestSupport
         #expect(report.bundles.first?.outcome == .repaired, "\(fixture.failure(report))")
         #expect(try fixture.dir.read("src/" + Self.edited) == Array(try Data(contentsOf: URL(fileURLWithPath: path))))
     }
+
+    #if os(Linux)
+    /// A repair opens the version's kept manifest once, to judge the folder and to rebuild
+    /// it (it was parsed twice); in a signed catalog the SHA-256 its signature covers is
+    /// taken in that same pass (it was read a third time).
+    @Test(arguments: [false, true]) func aRepairReadsTheKeptManifestOnce(signed: Bool) throws {
+        let (fixture, sha) = try Self.syncedThenEdited(signedBy: signed ? SigningKey.generate() : nil)
+        #expect(try fixture.repo.status().first?.health?.damagedFiles == [Self.edited])
+        let opens = try FileOpens(fixture.dir.at("repo/manifests/\(ClientFixture.catalogID)/B-1.json"))
+        let report = try SyncEngine(repo: fixture.repo, options: fixture.options()).repair()
+        let bundle = try #require(report.bundles.first)
+        #expect(bundle.outcome == .repaired && bundle.damagedObjects == [sha], "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(1))
+        #expect(opens.count == 1)
+    }
+    #endif
 
     /// What a failing disk does: bytes changed, no time or size. Only hashing finds it.
     @Test func verifyFindsSilentDamageAndRepairFetchesOnlyIt() throws {
