@@ -15,10 +15,16 @@ enum AtomicFile {
     /// records), where a crash may cost the next run some time and never a wrong answer,
     /// and a flush would hold up the end of every sync.
     static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
+        try write(to: path, durable: durable) { try $0.write(bytes) }
+    }
+
+    /// Replaces `path` with what `body` writes into the open file, piece by piece: a
+    /// large file (the stamps of 100,000 objects) is never held whole.
+    static func write(to path: String, durable: Bool = true, _ body: (PosixFile) throws -> Void) throws {
         let temporary = temporaryName(for: path)
         do {
             let file = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
-            try file.write(bytes)
+            try body(file)
             try install(file, over: path, durable: durable)
         } catch {
             unlink(temporary)

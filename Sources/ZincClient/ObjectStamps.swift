@@ -117,19 +117,34 @@ package struct ObjectStamps: Equatable, Sendable {
     /// Writes `stamps` atomically, then removes the `stamps.json` of an earlier client,
     /// which `stamps` stands for from then on.
     package func save(in repo: Repo) throws {
-        var bytes = Self.magic
-        bytes.reserveCapacity(Self.magic.count + records.count * Self.recordSize)
-        for record in records {
-            record.digest.appendBytes(to: &bytes)
-            for field in [UInt64(bitPattern: record.stamp.size), UInt64(bitPattern: record.stamp.modified)] {
-                withUnsafeBytes(of: field.littleEndian) { bytes.append(contentsOf: $0) }
-            }
-            for field in [UInt64(bitPattern: record.stamp.changed), record.stamp.inode] {
-                withUnsafeBytes(of: field.littleEndian) { bytes.append(contentsOf: $0) }
-            }
+        try Self.save(in: repo) { add in
+            for record in records { try add(record.digest, record.stamp) }
         }
-        try AtomicFile.write(bytes, to: repo.root + "/" + Self.fileName, durable: false)
-        unlink(repo.root + "/" + Self.legacyFileName)
+    }
+
+    /// Writes the stamps `produce` gives (in digest order, each digest once) as
+    /// `save(in:)` does, 64 KiB at a time: a check merges its stamps into the file with
+    /// no array of them all beside the one it holds, nor the file's bytes whole.
+    static func save(in repo: Repo, _ produce: ((SHA1.Digest, ObjectStamp) throws -> Void) throws -> Void) throws {
+        try AtomicFile.write(to: repo.root + "/" + fileName, durable: false) { file in
+            var bytes = magic
+            bytes.reserveCapacity(1 << 16)
+            try produce { digest, stamp in
+                digest.appendBytes(to: &bytes)
+                for field in [UInt64(bitPattern: stamp.size), UInt64(bitPattern: stamp.modified)] {
+                    withUnsafeBytes(of: field.littleEndian) { bytes.append(contentsOf: $0) }
+                }
+                for field in [UInt64(bitPattern: stamp.changed), stamp.inode] {
+                    withUnsafeBytes(of: field.littleEndian) { bytes.append(contentsOf: $0) }
+                }
+                if bytes.count > (1 << 16) - recordSize {
+                    try file.write(bytes)
+                    bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            try file.write(bytes)
+        }
+        unlink(repo.root + "/" + legacyFileName)
     }
 
     /// What can be believed of `bytes`, in either form: nothing of a torn or unsorted

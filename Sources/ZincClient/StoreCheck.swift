@@ -160,13 +160,24 @@ struct StoreCheck {
         guard recorded != nil || !verdicts.isEmpty else { return }
         let stamps = stamps
         let judged = verdicts
-        var kept = [(SHA1.Digest, ObjectStamp)]()
-        kept.reserveCapacity(stamps.count)
-        for (digest, stamp) in stamps.entries where judged[digest] == nil { kept.append((digest, stamp)) }
+        // The fresh stamps alone are collected, then merged in digest order into the file
+        // with the recorded ones kept: no third array of every stamp.
+        var fresh = [(digest: SHA1.Digest, stamp: ObjectStamp)]()
         for (digest, verdict) in judged where verdict == .sound {
-            if let stamp = ObjectStamp.of(repo.objectFile(digest.hex)) { kept.append((digest, stamp)) }
+            if let stamp = ObjectStamp.of(repo.objectFile(digest.hex)) { fresh.append((digest, stamp)) }
         }
-        try? ObjectStamps(kept).save(in: repo)
+        fresh.sort { $0.digest < $1.digest }
+        try? ObjectStamps.save(in: repo) { add in
+            var next = fresh.startIndex
+            for (digest, stamp) in stamps.entries where judged[digest] == nil {
+                while next < fresh.endIndex, fresh[next].digest < digest {
+                    try add(fresh[next].digest, fresh[next].stamp)
+                    next += 1
+                }
+                try add(digest, stamp)
+            }
+            for (digest, stamp) in fresh[next...] { try add(digest, stamp) }
+        }
     }
 
     private static func hash(_ path: String) throws -> String {

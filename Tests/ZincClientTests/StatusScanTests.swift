@@ -121,4 +121,19 @@ import ZincTestSupport
         #expect(ObjectStamps.parse(Array(swapped)).count == 0)
         #expect(ObjectStamps.parse(Array("ZSTAMPS1".utf8)).count == 0)
     }
+
+    /// The stamps are written 64 KiB at a time, never as one array of the file's bytes:
+    /// a file of several pieces holds every record once, in digest order.
+    @Test func stampsOfManyObjectsAreWrittenWholeInPieces() throws {
+        let fixture = try ClientFixture()
+        let entries = (0..<3_000).map { i in
+            (SHA1.digest(Array("object \(i)".utf8)), ObjectStamp(size: Int64(i), modified: 1, changed: 2, inode: UInt64(i)))
+        }
+        try ObjectStamps(entries).save(in: fixture.repo)
+        let bytes = try fixture.dir.read("repo/stamps")
+        #expect(bytes.count == 8 + 3_000 * 52)
+        let read = ObjectStamps.parse(bytes)
+        #expect(read == ObjectStamps(entries) && read.count == 3_000)
+        #expect(read[entries[2_999].0.hex] == entries[2_999].1)
+    }
 }
