@@ -67,8 +67,7 @@ extension SyncRun {
         chain: SourceChain
     ) -> ArchivePrefixReader {
         ArchivePrefixReader(
-            repo: repo, wanted: Dictionary(wanted.map { ($0.digest, $0) }) { a, _ in a }, members: members,
-            origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
+            repo: repo, wanted: wanted, members: members, origin: "\(chain.catalog): \(archivePath)", signedContent: signedContent)
     }
 
     /// Builds the `chunked` objects beside the plan's download of the others, then fetches
@@ -135,20 +134,18 @@ extension SyncRun {
         result.strategy = plan.strategy
         result.estimates = plan.estimates
         result.missingObjects = plan.missing.count
-        var remaining = Set(plan.missing.map(\.digest))
+        var left = plan.missing
         let usesArchive = plan.strategy != .objects && plan.archivePath != nil
         let length = plan.strategy == .lmfo ? plan.prefixLength : plan.archiveLength
         if usesArchive, let archivePath = plan.archivePath {
             let part = partialArchive(name)
+            let reader = archiveReader(archivePath, wanted: plan.missing, members: members, signedContent: signedContent, chain: chain)
             do {
-                let taken = try await extract(
-                    archivePath, length: length, via: part,
-                    reader: archiveReader(
-                        archivePath, wanted: plan.missing, members: members, signedContent: signedContent, chain: chain),
-                    chain: chain, meter: meter)
-                result.fromArchive = taken.count
-                remaining.subtract(taken)
-                meter.finished(objects: taken.count, bytes: 0)
+                let taken = try await extract(archivePath, length: length, via: part, reader: reader, chain: chain, meter: meter)
+                let count = taken.count
+                result.fromArchive = count
+                left = reader.left(after: taken)
+                meter.finished(objects: count, bytes: 0)
             } catch let error as ClientError where error.isArchiveUnavailable {
                 // No archive for this version (another tool's catalog, or a flavored
                 // bundle's skipped all-files archive): the objects are there one by one.
@@ -157,7 +154,7 @@ extension SyncRun {
             }
         }
         let fetcher = ObjectFetcher(repo: repo, chain: chain, signedContent: signedContent)
-        let individually = plan.missing.filter { remaining.contains($0.digest) }
+        let individually = left
         if usesArchive { meter.addBytesToFetch(individually.reduce(0) { $0 + $1.preferredSize }) }
         // Several in flight, so their round trips overlap; an object fetched completes
         // whatever happens to the others, and the next sync skips it.
@@ -175,12 +172,14 @@ extension SyncRun {
     /// bytes would fail the same way on every rerun).
     private func extract(
         _ archivePath: String, length: Int64, via part: String, reader: ArchivePrefixReader, chain: SourceChain, meter: SyncMeter
-    ) async throws -> Set<SHA1.Digest> {
-        let wanted = Set(reader.wanted.keys)
+    ) async throws -> ObjectSelection {
+        let wanted = reader.everything
         // Members verified already (before bad bytes or a cut connection stopped a pass) are
         // kept. The first pass has none: the plan found every wanted object missing.
-        let kept = { wanted.filter { FileManager.default.fileExists(atPath: repo.objectFile($0.hex)) } }
-        var verified = Set<SHA1.Digest>()
+        let kept = {
+            ObjectSelection(count: reader.wanted.count) { FileManager.default.fileExists(atPath: repo.objectFile(reader.wanted[$0].sha)) }
+        }
+        var verified = ObjectSelection(count: reader.wanted.count) { _ in false }
         while true {
             let earlier = verified
             // Made before the download starts, so that the reader can open it at once.
@@ -203,13 +202,13 @@ extension SyncRun {
             let streamed = try await streaming
             let (_, source) = try downloaded.get()
             do {
-                var taken = earlier.union(streamed ?? [])
+                var taken = streamed.map(earlier.union) ?? earlier
                 if streamed == nil {
                     // Wrong bytes, from this source or from one a cut-off download left
                     // behind: the finished part is read again, for the members not kept,
                     // so that an error is blamed on the source that served it.
-                    taken = kept()
-                    taken.formUnion(try reader.extract(from: PosixFile.open(part), taking: wanted.subtracting(taken)))
+                    let kept = kept()
+                    taken = kept.union(try reader.extract(from: PosixFile.open(part), taking: wanted.subtracting(kept)))
                 }
                 // Members the range cuts off are left for individual fetches.
                 unlink(part)

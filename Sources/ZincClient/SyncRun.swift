@@ -292,16 +292,18 @@ struct SyncRun {
             // A manifest that cannot be read lists nothing: each object is looked at on disk.
             // With a spare, the version in use's files are not read here (the collection
             // takes them from its table), only its header when a record is to be weighed.
+            // Nor when the version is the one in use (a repair, a rebuild of a damaged
+            // folder): its objects are the version's own, checked once its table is read.
+            let listing = spare == nil && tracked.version != version
             let current =
-                spare != nil
-                ? nil
-                : tracked.version.flatMap {
+                listing
+                ? tracked.version.flatMap {
                     try? ManifestTable.read(
                         catalog: tracked.catalog, bundle: tracked.bundle, version: $0, flavor: nil, in: repo, trust: tables)
-                }
+                } : nil
             let header =
                 current?.header
-                ?? (spare != nil && wantsRecord
+                ?? (!listing && wantsRecord
                     ? tracked.version.flatMap {
                         try? ManifestTable.header(catalog: tracked.catalog, bundle: tracked.bundle, version: $0, in: repo, trust: tables)
                     } : nil)
@@ -330,11 +332,13 @@ struct SyncRun {
         let objects = table.objects(flavor: tracked.flavor, withSizes: changes == nil || record != nil)
         inUse[manifestFile] = objects
         // With a spare, only the objects of the files placed are looked at.
-        let needed = changes.map { Catalog.distinctSorted($0.changes.place.map(\.object)) } ?? objects.objects
+        let needed: any Sequence<StoredObject> = changes.map { Catalog.distinctSorted($0.changes.place.map(\.object)) } ?? objects.objects
         // What the signature says of the content of those objects alone, read per row.
         let signedContent = try fetched.signedContent(
             ofRows: changes.map { $0.changes.place.map(\.ordinal) } ?? table.ordinals(flavor: tracked.flavor))
         var missing = [StoredObject]()
+        // A first sync misses every object: room for all of them, with no copy as it grows.
+        if tracked.version == nil { missing.reserveCapacity(objects.count) }
         for object in needed {
             switch try check.object(object.digest, listed: listed) {
             case .sound: continue
@@ -389,9 +393,9 @@ struct SyncRun {
         var status = stat()
         guard !missing.isEmpty, lstat(part, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return 0 }
         do {
-            let taken = try reader.extract(from: PosixFile.open(part), taking: Set(missing.map(\.digest)))
-            for digest in taken { check.vouch(for: digest) }
-            missing.removeAll { taken.contains($0.digest) }
+            let taken = try reader.extract(from: PosixFile.open(part), taking: reader.everything)
+            for i in reader.wanted.indices where taken.contains(i) { check.vouch(for: reader.wanted[i].digest) }
+            missing = reader.left(after: taken)
             return Int64(status.st_size)
         } catch  where error.isDamage {
             unlink(part)

@@ -37,10 +37,11 @@ struct VersionObjects: Sendable {
     /// Every digest, in order.
     var digests: LazyMapSequence<Range<Int>, SHA1.Digest> { (0..<count).lazy.map(digest) }
 
-    /// The objects, each with its sizes: only when they were kept.
-    var objects: [StoredObject] {
-        guard let sizes else { return [] }
-        return (0..<count).map { StoredObject(digest: digest($0), sizes: sizes[$0]) }
+    /// The objects, each with its sizes, made one at a time (a first sync checks 100,000
+    /// of them): none when the sizes were not kept.
+    var objects: LazyMapSequence<Range<Int>, StoredObject> {
+        let sizes = sizes ?? []
+        return sizes.indices.lazy.map { StoredObject(digest: digest($0), sizes: sizes[$0]) }
     }
 
     /// The index of `digest`, nil when the version has no such object.

@@ -39,8 +39,9 @@ extension Catalog {
         return LMFOOrder.positions(intros: distinct.map { intros[$0.digest] ?? record.version }).map { distinct[$0] }
     }
 
-    /// The objects once each, by digest.
+    /// The objects once each, by digest: `objects` itself, not a copy, when they are.
     package static func distinctSorted(_ objects: [StoredObject]) -> [StoredObject] {
+        if isDistinctSorted(objects) { return objects }
         var objects = objects
         objects.sort { $0.digest < $1.digest }
         var distinct = 0
@@ -50,6 +51,11 @@ extension Catalog {
         }
         objects.removeLast(objects.count - distinct)
         return objects
+    }
+
+    /// Whether `objects` are in digest order, each once.
+    package static func isDistinctSorted(_ objects: [StoredObject]) -> Bool {
+        objects.indices.dropFirst().allSatisfy { objects[$0 - 1].digest < objects[$0].digest }
     }
 
     /// The LMFO record of version `version` of `bundle`, whose scopes (nil: the whole

@@ -135,11 +135,13 @@ public struct FetchPlan: Equatable, Sendable {
         missing: [StoredObject], archive: ArchiveShape, archiveStored: Bool = true, archivePath: String, model: CostModel,
         forced: FetchStrategy? = nil, chunked: [StoredObject] = [], partial: Int64 = 0, memberOrder: MemberOrder = .assumed
     ) -> FetchPlan {
-        let sorted = missing.sorted { $0.sha < $1.sha }
+        // Digests order as their hex forms do. A client's missing objects come sorted, and
+        // are then kept without a copy (4 MB for a first sync of 100,000 files).
+        let sorted = Catalog.isDistinctSorted(missing) ? missing : missing.sorted { $0.digest < $1.digest }
         let whole = archive.length
         var order = memberOrder
-        var prefix = min(
-            whole, (sorted + chunked).reduce(partial) { $0 + TarHeader.memberLength(size: $1.preferredSize) })
+        let memberLengths = { (total: Int64, object: StoredObject) in total + TarHeader.memberLength(size: object.preferredSize) }
+        var prefix = min(whole, chunked.reduce(sorted.reduce(partial, memberLengths), memberLengths))
         if case .recorded(let intros) = memberOrder {
             // Chunked objects are built from chunks: the prefix need not reach them.
             if let size = archive.memberSize,
