@@ -29,10 +29,20 @@ struct DeltaFetchedDocument {
     let version: Int
     let repo: Repo
     let chain: SourceChain
-    /// The most bytes the document, its description or its ranges may take.
+    /// The most bytes the served document, its description or its ranges may take.
     let limit: Int64
     /// Requests in flight at once for a delta from a server that answers one range per request.
     let parallel: Int
+
+    /// The most plain bytes the document may have, which its reader refuses beyond: a
+    /// manifest's is far above `limit` (1,000,000 files are 112 MB of JSON, served as 35 MB
+    /// of gzip), so a delta is not refused for the size of the document it rebuilds.
+    var plainLimit: Int64 {
+        switch kind {
+        case .manifest: StreamedDocument.absoluteLimit
+        case .digestList: Int64(DigestList.sizeLimit)
+        }
+    }
 
     /// Where the repo keeps the plain document of `version` of the bundle.
     func keptFile(of version: Int) -> String {
@@ -70,7 +80,7 @@ struct DeltaFetchedDocument {
         let names = catalogNames
         let held = earlier.lazy.filter { $0 != self.version }.map(keptFile(of:)).first { access($0, R_OK) == 0 }
         if let held {
-            let delta = ManifestDelta(repo: repo, chain: chain, limit: limit, parallel: parallel)
+            let delta = ManifestDelta(repo: repo, chain: chain, limit: limit, plainLimit: plainLimit, parallel: parallel)
             let outcome = await delta.build(
                 names.description, files: names.described, heldFile: held, part: "\(catalog).\(bundle)-\(version).\(names.stem)")
             switch outcome {

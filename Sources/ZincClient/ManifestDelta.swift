@@ -28,8 +28,10 @@ import Darwin
 struct ManifestDelta {
     let repo: Repo
     let chain: SourceChain
-    /// The most bytes the document, its description or the ranges may take.
+    /// The most bytes the description or the ranges may take.
     let limit: Int64
+    /// The most bytes the rebuilt document may have: what its reader accepts.
+    let plainLimit: Int64
     /// Requests in flight at once for a server that answers one range per request.
     let parallel: Int
 
@@ -50,7 +52,9 @@ struct ManifestDelta {
         do { description = try ManifestChunks.parse(hint.bytes, path: hint.url, files: files) } catch {
             return .fallBack(reason: "\(error)")
         }
-        guard description.size <= limit else { return .fallBack(reason: "\(path) describes a document above \(limit) bytes") }
+        guard description.size <= plainLimit else {
+            return .fallBack(reason: "\(path) describes a document above \(plainLimit) bytes")
+        }
         let held: PosixFile
         var heldAt = [ContentChunk: Int64]()
         do {
