@@ -57,6 +57,28 @@ import Zinc
         }
     }
 
+    /// A version signature may declare as many files as a list within the size limit has,
+    /// header included (1,032,443: a manifest of 1,000,000 files fits), and not one more,
+    /// whose list would be refused.
+    @Test func aVersionSignatureDeclaresNoMoreFilesThanAListHolds() throws {
+        let key = try SigningKey.generate()
+        #expect(DigestList.maximumFiles == 1_032_443)
+        #expect("zinc-digests 1\n".utf8.count + DigestList.maximumFiles * 65 <= DigestList.sizeLimit)
+        #expect("zinc-digests 1\n".utf8.count + (DigestList.maximumFiles + 1) * 65 > DigestList.sizeLimit)
+        func signature(files: Int) -> [UInt8] {
+            VersionSignature(
+                catalog: "com.example.app", bundle: "B", version: 3, manifestSHA256: SHA256.digest([1]), files: files,
+                digestsSHA256: SHA256.digest([2])
+            ).encoded(signedBy: key)
+        }
+        #expect(try VersionSignature.verified(signature(files: 1_032_443), path: "v.sig", trusted: [key.publicKey]).files == 1_032_443)
+        #expect {
+            try VersionSignature.verified(signature(files: 1_032_444), path: "v.sig", trusted: [key.publicKey])
+        } throws: { error in
+            "\(error)".contains("'files' must be a number from 0 to 1032443, not '1032444'")
+        }
+    }
+
     @Test func aVersionSignatureRoundTripsAndRefusesAnotherKind() throws {
         let key = try SigningKey.generate()
         let signature = VersionSignature(

@@ -22,6 +22,9 @@ public struct DigestList: Equatable, Sendable {
     public static let sizeLimit = 64 << 20
     /// 64 hex digits and a newline.
     static let lineLength = 64 + 1
+    /// The most files a list within `sizeLimit` has (1,032,443): what a version signature
+    /// may declare, so that no signature is accepted whose list would be refused.
+    public static let maximumFiles = (sizeLimit - header.utf8.count) / lineLength
 
     /// The SHA-256 of each file's content, in the order of `paths(of:)`.
     public var digests: [SHA256.Digest]

@@ -68,7 +68,7 @@ public struct VersionSignature: Equatable, Sendable {
         var signature = VersionSignature(
             catalog: catalog, bundle: bundle, version: version,
             manifestSHA256: try fields.sha256("sha"),
-            files: Int(try fields.number("files", in: 0...Int64(DigestList.sizeLimit / DigestList.lineLength))),
+            files: Int(try fields.number("files", in: 0...Int64(DigestList.maximumFiles))),
             digestsSHA256: try fields.sha256("digests"))
         try fields.end()
         signature.keyID = file.keyID
