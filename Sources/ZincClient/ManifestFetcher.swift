@@ -146,7 +146,9 @@ struct ManifestFetcher {
     /// takes it, or read as a stream into a compact table, hashed in the same pass in a
     /// signed catalog; nil when there is none.
     func kept(catalog: String, bundle: String, version: Int, trust: ManifestTable.Trust) throws -> Kept? {
-        try ManifestTable.read(catalog: catalog, bundle: bundle, version: version, flavor: nil, in: repo, trust: trust, hashing: checks != nil)
-            .map { Kept(header: $0.header, table: $0.table, sha256: $0.sha256) }
+        try ManifestTable.read(
+            catalog: catalog, bundle: bundle, version: version, flavor: nil, in: repo, trust: trust, hashing: checks != nil
+        )
+        .map { Kept(header: $0.header, table: $0.table, sha256: $0.sha256) }
     }
 }
