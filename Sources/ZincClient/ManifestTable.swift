@@ -230,14 +230,13 @@ package enum ManifestTable {
     /// else from the manifest read as a stream (its table is left to a read of the
     /// files); nil when the repo has no manifest of the version.
     static func header(catalog: String, bundle: String, version: Int, in repo: Repo, trust: Trust) throws -> ManifestHeader? {
-        guard let document = try repo.keptManifest(catalog: catalog, bundle: bundle, version: version),
-            let subject = try subject(catalog: catalog, bundle: bundle, version: version, in: repo, trust: trust)
-        else { return nil }
+        guard let subject = try subject(catalog: catalog, bundle: bundle, version: version, in: repo, trust: trust) else { return nil }
         if trust != .never, let table = try? PosixFile.open(repo.manifestTableFile(catalog, bundle: bundle, version: version)),
             let read = try? decode(table, subject: subject, flavor: nil, files: false)
         {
             return read.header
         }
+        guard let document = try repo.keptManifest(catalog: catalog, bundle: bundle, version: version) else { return nil }
         var count = 0
         let manifest = try Manifest.parse(document) { _, _ in count += 1 }
         return ManifestHeader(manifest, fileCount: count)
