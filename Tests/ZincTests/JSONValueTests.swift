@@ -53,8 +53,17 @@ import Testing
         #expect(throws: JSONValue.ParseError.self) { try parse(text) }
     }
 
+    @Test func readsASCIIAndOtherUTF8AlikeWithOrWithoutEscapes() throws {
+        #expect(
+            try parse(#"["plain/ascii.png","é/ü 😀","\n é"]"#) == .array([.string("plain/ascii.png"), .string("é/ü 😀"), .string("\n é")]))
+    }
+
     @Test func refusesInvalidUTF8AndExcessiveNesting() {
-        #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse([0x22, 0xC3, 0x28, 0x22]) }
+        // At the closing quote; past it in a string with escapes.
+        let plain = #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse([0x22, 0xC3, 0x28, 0x22]) }
+        #expect(plain?.description == "invalid UTF-8 in a string at byte 3")
+        let escaped = #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse([0x22, 0x5C, 0x6E, 0xC3, 0x28, 0x22]) }
+        #expect(escaped?.description == "invalid UTF-8 in a string at byte 6")
         #expect(throws: JSONValue.ParseError.self) { try parse(String(repeating: "[", count: 10_000)) }
     }
 }

@@ -65,6 +65,47 @@ import Zinc
         }
     }
 
+    @Test(arguments: [
+        ("", "it is empty"), ("/a", "it is absolute"), ("a//b", "it has an empty component"), ("a/", "it has an empty component"),
+        ("./a", "it has a '.' component"), ("a/..", "it has a '..' component"), ("a/\u{7F}", "it contains a control character"),
+        ("é/\u{85}x", "it contains a control character"),
+        // A control character is named first, wherever it is.
+        ("../a\u{1}", "it contains a control character"), ("a//\u{9F}", "it contains a control character"),
+    ])
+    func aRelativePathIsRefusedForItsFirstBrokenRule(_ path: String, _ reason: String) {
+        #expect(throws: ZincError.invalidPath(path, reason: reason)) { try Names.validateRelativePath(path) }
+    }
+
+    @Test(arguments: ["a", "...", "a/..b/.c./é", "Ω/\u{A0}/\u{C2}"])
+    func aRelativePathKeepingTheRulesPasses(_ path: String) throws {
+        try Names.validateRelativePath(path)
+    }
+
+    @Test func aShaIsFortyLowercaseHexDigitsHoweverItIsSpelled() throws {
+        let refused = ZincError.corruptFile(path: "m", reason: "file 'a' has no valid 'sha' (40 lowercase hex digits)")
+        func parse(sha value: String) throws -> Manifest {
+            try Manifest.parse(manifest(files: #""a":{"sha":\#(value),"formats":{"raw":{"size":1}}}"#), path: "m")
+        }
+        for bad in [
+            #""\#(sha.uppercased())""#, #""\#(sha.dropLast())g""#, #""\#(sha.dropLast())/""#, #""\#(sha.dropLast())""#,
+            #""\#(sha)0""#, #""""#, "12", "null", #"["\#(sha)"]"#, #"{"x":1}"#,
+        ] {
+            #expect(throws: refused) { try parse(sha: bad) }
+        }
+        // An escaped digit is the digit, as in any JSON string.
+        #expect(try parse(sha: #""\u0032\#(sha.dropFirst())""#).files["a"]?.sha == sha)
+        // Bytes that are not UTF-8 are refused as JSON, as in any string.
+        var bytes = manifest(files: #""a":{"sha":"\#(sha.dropLast())X","formats":{"raw":{"size":1}}}"#)
+        let bad = bytes.firstIndex(of: UInt8(ascii: "X"))!
+        bytes[bad] = 0xC3
+        #expect(throws: ZincError.corruptFile(path: "m", reason: "not JSON (invalid UTF-8 in a string at byte \(bad + 1))")) {
+            try Manifest.parse(bytes, path: "m")
+        }
+        #expect(throws: ZincError.corruptFile(path: "m", reason: "not JSON (duplicate key 'sha' at byte 122)")) {
+            try parse(sha: #""\#(sha)","sha":"\#(sha)""#)
+        }
+    }
+
     @Test func refusesUnknownKeysAndBadValues() {
         let good = #""a":{"sha":"\#(sha)","formats":{"raw":{"size":1}}}"#
         #expect(throws: ZincError.corruptFile(path: "m", reason: "unknown key 'extra'")) {

@@ -141,19 +141,27 @@ public struct Manifest: Equatable, Sendable {
         func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         do { try Names.validateRelativePath(filePath) } catch let error as ZincError { throw corrupt("\(error)") }
         guard try parser.peek(UInt8(ascii: "{")) else { throw corrupt("file '\(filePath)' is not an object") }
-        var sha: JSONValue?
+        var hasSHA = false
+        var digest: SHA1.Digest?
         var sizes: StoredObject.Sizes?
         var flavors: JSONValue?
         try parser.parseMembers { parser, key in
             switch key {
-            case "sha" where sha == nil: sha = try parser.parseValue()
+            case "sha" where !hasSHA:
+                hasSHA = true
+                // The digest straight from the string's bytes; any other value is refused below.
+                if try parser.peek(UInt8(ascii: "\"")) {
+                    digest = try parser.parseString(as: SHA1.Digest.init(hexDigits:))
+                } else {
+                    _ = try parser.parseValue()
+                }
             case "formats" where sizes == nil: sizes = try Self.formats(of: filePath, &parser, corrupt)
             case "flavors" where flavors == nil: flavors = try parser.parseValue()
             case "sha", "formats", "flavors": throw parser.error("duplicate key '\(key)'")
             default: throw corrupt("file '\(filePath)' has unknown key '\(key)'")
             }
         }
-        guard let sha = sha?.stringValue, let digest = SHA1.Digest(hex: sha) else {
+        guard let digest else {
             throw corrupt("file '\(filePath)' has no valid 'sha' (40 lowercase hex digits)")
         }
         guard let sizes, sizes != .none else { throw corrupt("file '\(filePath)' has no 'formats'") }

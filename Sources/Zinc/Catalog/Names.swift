@@ -89,36 +89,44 @@ public enum Names {
     /// no control characters. A reader enforces this too: a manifest is data from a
     /// server and must never steer a write outside its destination.
     public static func validateRelativePath(_ path: String) throws {
-        guard !path.isEmpty else { throw ZincError.invalidPath(path, reason: "it is empty") }
-        if path.hasPrefix("/") { throw ZincError.invalidPath(path, reason: "it is absolute") }
-        // On the UTF-8 bytes: every manifest entry passes here, on every import, sync and verify.
-        var previous: UInt8 = 0
-        for byte in path.utf8 {
-            // C1 controls (U+0080...U+009F) are 0xC2 0x80...0x9F in UTF-8.
-            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) {
-                throw ZincError.invalidPath(path, reason: "it contains a control character")
-            }
-            previous = byte
-        }
+        var path = path
+        if let reason = path.withUTF8({ relativePathProblem(utf8: $0) }) { throw ZincError.invalidPath(path, reason: reason) }
+    }
+
+    /// Why the UTF-8 bytes of a path break `validateRelativePath`'s rules, or nil when they
+    /// keep them. One pass over the bytes, no string made: every manifest entry passes
+    /// here, on every import, sync and verify, and a client's tables check every path again.
+    /// A control character is reported before a bad component, wherever each is.
+    package static func relativePathProblem(utf8 path: UnsafeBufferPointer<UInt8>) -> String? {
+        guard !path.isEmpty else { return "it is empty" }
+        if path[0] == UInt8(ascii: "/") { return "it is absolute" }
+        var component: String?
         var length = 0
         var dots = 0
-        func endComponent() throws {
-            if length == 0 { throw ZincError.invalidPath(path, reason: "it has an empty component") }
-            if dots == length && length <= 2 {
-                throw ZincError.invalidPath(path, reason: "it has a '\(String(repeating: ".", count: dots))' component")
+        var previous: UInt8 = 0
+        for byte in path {
+            // C1 controls (U+0080...U+009F) are 0xC2 0x80...0x9F in UTF-8.
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) {
+                return "it contains a control character"
             }
-            length = 0
-            dots = 0
-        }
-        for byte in path.utf8 {
+            previous = byte
             if byte == UInt8(ascii: "/") {
-                try endComponent()
+                if component == nil { component = componentProblem(length: length, dots: dots) }
+                length = 0
+                dots = 0
             } else {
                 length += 1
                 if byte == UInt8(ascii: ".") { dots += 1 }
             }
         }
-        try endComponent()
+        return component ?? componentProblem(length: length, dots: dots)
+    }
+
+    /// Why a path component of `length` bytes, `dots` of them '.', is refused, or nil.
+    private static func componentProblem(length: Int, dots: Int) -> String? {
+        if length == 0 { return "it has an empty component" }
+        if dots == length && length <= 2 { return "it has a '\(String(repeating: ".", count: dots))' component" }
+        return nil
     }
 
     /// Whether `value` is 40 lowercase hexadecimal digits.

@@ -258,28 +258,73 @@ struct JSONParser {
     /// The bytes of the token that began at `tokenStart`, up to `position`.
     private var token: ArraySlice<UInt8> { bytes[(tokenStart! - dropped)..<position] }
 
+    /// A string's bytes as `readString` found them.
+    private enum StringBytes {
+        /// No escape: the string is these bytes of the buffer, all ASCII or not.
+        case plain(Range<Int>, ascii: Bool)
+        /// The string's bytes, unescaped.
+        case escaped([UInt8])
+    }
+
     private mutating func parseString() throws -> String {
+        switch try readString() {
+        case .plain(let range, let ascii):
+            defer { position += 1 }
+            // ASCII is valid UTF-8: no validation to pay, which was most of reading a path.
+            guard ascii else { return try validUTF8(bytes[range]) }
+            return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        case .escaped(let buffer):
+            position += 1
+            return try validUTF8(buffer[...])
+        }
+    }
+
+    /// Reads the string that begins here as `convert` makes it from its UTF-8 (nil when
+    /// it refuses them), straight from the document's bytes when the string has no
+    /// escape: a manifest's digests, with no String made for them. The errors are
+    /// `parseValue`'s: a refused string is still checked to be UTF-8.
+    mutating func parseString<T>(as convert: (UnsafeBufferPointer<UInt8>) -> T?) throws -> T? {
+        switch try readString() {
+        case .plain(let range, let ascii):
+            defer { position += 1 }
+            guard let value = bytes.withUnsafeBufferPointer({ convert(UnsafeBufferPointer(rebasing: $0[range])) }) else {
+                if !ascii { _ = try validUTF8(bytes[range]) }
+                return nil
+            }
+            return value
+        case .escaped(let buffer):
+            position += 1
+            var string = try validUTF8(buffer[...])
+            return string.withUTF8(convert)
+        }
+    }
+
+    /// Reads the string that begins here up to its closing quote, where it leaves
+    /// `position`.
+    private mutating func readString() throws -> StringBytes {
         position += 1
         tokenStart = dropped + position
         defer { tokenStart = nil }
-        // Fast path: no escapes, the bytes are the string.
-        while try has(1) {
+        // Fast path: no escapes, the bytes are the string. They are scanned in memory,
+        // the bits of every byte gathered to tell ASCII.
+        var bits: UInt8 = 0
+        while true {
+            let (end, scanned) = bytes.withUnsafeBufferPointer { Self.scanPlain($0, from: position) }
+            position = end
+            bits |= scanned
+            guard try has(1) else { break }
             let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                defer { position += 1 }
-                return try validUTF8(token)
-            }
+            if byte == UInt8(ascii: "\"") { return .plain((tokenStart! - dropped)..<position, ascii: bits < 0x80) }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
-            position += 1
+            // Any other byte came with the piece `has` pulled: scanned on the next turn.
         }
         var buffer = Array(token)
         while try has(1) {
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):
-                position += 1
-                return try validUTF8(buffer[...])
+                return .escaped(buffer)
             case UInt8(ascii: "\\"):
                 position += 1
                 guard try has(1) else { break }
@@ -330,8 +375,24 @@ struct JSONParser {
         return value
     }
 
+    /// Where the plain bytes from `start` end (at a quote, a backslash, a control
+    /// character or the end of the buffer), and the bits of every byte before that.
+    private static func scanPlain(_ all: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, bits: UInt8) {
+        var i = start
+        var bits: UInt8 = 0
+        while i < all.count {
+            let byte = all[i]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= byte
+            i += 1
+        }
+        return (i, bits)
+    }
+
     private func validUTF8(_ slice: ArraySlice<UInt8>) throws -> String {
-        guard let string = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+        guard let string = slice.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) else {
+            throw error("invalid UTF-8 in a string")
+        }
         return string
     }
 

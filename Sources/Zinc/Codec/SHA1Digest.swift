@@ -22,7 +22,7 @@ extension SHA1 {
             // Through the string's contiguous bytes: iterating its UTF8View, as a manifest's
             // read did once a file, was most of the digest's cost.
             var hex = hex
-            guard let digest = hex.withUTF8({ Digest(hexUTF8: $0) }) else { return nil }
+            guard let digest = hex.withUTF8({ Digest(hexDigits: $0) }) else { return nil }
             self = digest
         }
 
@@ -35,10 +35,43 @@ extension SHA1 {
 
         /// `init(hex:)` for the digits' UTF-8, as read from a file.
         init?(hexUTF8: some Collection<UInt8>) {
-            guard Names.isSHA1(utf8: hexUTF8) else { return nil }
-            self.init(
-                digits: hexUTF8.lazy.map { $0 <= UInt8(ascii: "9") ? $0 - UInt8(ascii: "0") : $0 - UInt8(ascii: "a") + 10 },
-                bits: 4)
+            guard
+                let digest = hexUTF8.withContiguousStorageIfAvailable({ Digest(hexDigits: $0) })
+                    ?? Array(hexUTF8).withUnsafeBufferPointer({ Digest(hexDigits: $0) })
+            else { return nil }
+            self = digest
+        }
+
+        /// `init(hex:)` for the digits' UTF-8 in memory: a parsed manifest makes one per
+        /// file, so each digit is looked up in `hexValues` once, with no check beforehand.
+        init?(hexDigits digits: UnsafeBufferPointer<UInt8>) {
+            guard digits.count == 40 else { return nil }
+            var words = (UInt64(0), UInt64(0), UInt64(0))
+            var invalid: UInt8 = 0
+            Self.hexValues.withUnsafeBufferPointer { values in
+                func word(_ range: Range<Int>) -> UInt64 {
+                    var word: UInt64 = 0
+                    for i in range {
+                        let value = values[Int(digits[i])]
+                        invalid |= value
+                        word = word << 4 | UInt64(value)
+                    }
+                    return word
+                }
+                words = (word(0..<16), word(16..<32), word(32..<40))
+            }
+            // Invalid digits have the high bit set, which no digit's value has.
+            guard invalid & 0x80 == 0 else { return nil }
+            (high, middle, low) = (words.0, words.1, UInt32(truncatingIfNeeded: words.2))
+        }
+
+        /// Each byte's value as a lowercase hex digit, 0xFF for any other byte.
+        private static let hexValues: [UInt8] = (0...255).map { byte in
+            switch UInt8(byte) {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+            default: 0xFF
+            }
         }
 
         /// Packs 160 bits given as digits of `bits` bits each, most significant first.
