@@ -51,7 +51,13 @@ struct GarbageCollector {
     ///     bundle sync, whose verified objects let the next run resume.
     ///   - inUse: the objects of versions the sync read already (of the tracked flavor),
     ///     by manifest file, so as not to read those manifests again.
-    func collect(_ state: RepoState, downloads: Bool, inUse: [String: VersionObjects] = [:]) throws -> Result {
+    ///   - mayBeUnused: when the caller knows them, every object that may have lost its
+    ///     last user since the store was last collected (those of the versions that left):
+    ///     only they are looked at, not the whole store, which an update of one file out of
+    ///     100,000 would otherwise list. Nil lists the store.
+    func collect(
+        _ state: RepoState, downloads: Bool, inUse: [String: VersionObjects] = [:], mayBeUnused: [SHA1.Digest]? = nil
+    ) throws -> Result {
         // Until it ends with the objects removed, it leaves them for the next collection.
         try Self.willBeNeeded(in: repo)
         var result = Result()
@@ -72,29 +78,47 @@ struct GarbageCollector {
         CurrentLinks.removeStale(state, in: repo)
 
         var keptManifests = Set<String>()
-        // The objects in use, by digest, sorted: 20 bytes an object, no string.
-        var referenced = [SHA1.Digest]()
-        for (tracked, version, spare) in current {
-            let path = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
-            keptManifests.insert(path)
+        for (tracked, version, _) in current {
+            keptManifests.insert(repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version))
             keptManifests.insert(repo.digestListFile(tracked.catalog, bundle: tracked.bundle, version: version))
             keptManifests.insert(repo.manifestTableFile(tracked.catalog, bundle: tracked.bundle, version: version))
-            guard downloads else { continue }
-            if let objects = inUse[path] {
-                referenced += objects.digests
-                continue
-            }
-            // From the manifest's table (the version a sync just left, a spare), else read as
-            // a stream into the packed one. A spare whose manifest is gone is of no use: the
-            // next update builds afresh.
-            let read = {
-                try CheckedOutFiles.read(tracked, version: version, in: repo, trust: .init(catalog: tracked.catalog, in: state))
-            }
-            guard let files = spare ? try? read() : try read() else { continue }
-            referenced += files.digests
         }
-        referenced.sort()
-        let isReferenced = { (name: String) in SHA1.Digest(hex: name).map { Self.contains(referenced, $0) } ?? false }
+        // The objects of each version kept, handed to `body` in turn while it says to go on.
+        func forEachKept(_ body: ([SHA1.Digest]) -> Bool) throws {
+            for (tracked, version, spare) in current {
+                if let objects = inUse[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)] {
+                    guard body(Array(objects.digests)) else { return }
+                    continue
+                }
+                // From the manifest's table (the version a sync just left, a spare), else read as
+                // a stream into the packed one. A spare whose manifest is gone is of no use: the
+                // next update builds afresh.
+                let read = {
+                    try CheckedOutFiles.read(tracked, version: version, in: repo, trust: .init(catalog: tracked.catalog, in: state))
+                }
+                guard let files = spare ? try? read() : try read() else { continue }
+                guard body(files.digests) else { return }
+            }
+        }
+        // Of the objects that may be unused, those no kept version holds (each kept version
+        // read until none is left); else every object in use, by digest, sorted: 20 bytes
+        // an object, no string.
+        var unused: Set<SHA1.Digest>?
+        var referenced = [SHA1.Digest]()
+        if downloads, let mayBeUnused {
+            var left = Set(mayBeUnused)
+            try forEachKept { digests in
+                for digest in digests where left.remove(digest) != nil && left.isEmpty { return false }
+                return !left.isEmpty
+            }
+            unused = left
+        } else if downloads {
+            try forEachKept { digests in
+                referenced += digests
+                return true
+            }
+            referenced.sort()
+        }
         for catalog in try entries(repo.manifestsFolder) {
             let folder = repo.manifestsFolder + "/" + catalog
             for name in try entries(folder) where !keptManifests.contains(folder + "/" + name) {
@@ -103,20 +127,36 @@ struct GarbageCollector {
             if try entries(folder).isEmpty { try Self.remove(folder) }
         }
         guard downloads else { return result }
-        for name in try entries(repo.objectsFolder, where: { !isReferenced($0) }) {
-            try Self.remove(repo.objectsFolder + "/" + name)
-            result.removedObjects.append(name)
-        }
-        // A chunk record goes with its object (repos made before chunks have no folder).
-        if FileManager.default.fileExists(atPath: repo.chunksFolder) {
-            for name in try entries(repo.chunksFolder) where Names.isSHA1(name) && !isReferenced(name) {
-                try Self.remove(repo.chunksFolder + "/" + name)
+        if let unused {
+            for digest in unused.sorted() where try Self.removeIfPresent(repo.objectsFolder + "/" + digest.hex) {
+                result.removedObjects.append(digest.hex)
+                // A chunk record goes with its object.
+                _ = try Self.removeIfPresent(repo.chunksFolder + "/" + digest.hex)
+            }
+        } else {
+            let isReferenced = { (name: String) in SHA1.Digest(hex: name).map { Self.contains(referenced, $0) } ?? false }
+            for name in try entries(repo.objectsFolder, where: { !isReferenced($0) }) {
+                try Self.remove(repo.objectsFolder + "/" + name)
+                result.removedObjects.append(name)
+            }
+            // A chunk record goes with its object (repos made before chunks have no folder).
+            if FileManager.default.fileExists(atPath: repo.chunksFolder) {
+                for name in try entries(repo.chunksFolder) where Names.isSHA1(name) && !isReferenced(name) {
+                    try Self.remove(repo.chunksFolder + "/" + name)
+                }
             }
         }
         for name in try entries(repo.temporaryFolder) { try Self.remove(repo.temporaryFolder + "/" + name) }
         // Not durable: a marker lost to a crash costs the next sync a collection, nothing more.
         _ = try? PosixFile.open(repo.root + "/" + Self.markerName, flags: O_WRONLY | O_CREAT | O_NOFOLLOW)
         return result
+    }
+
+    /// Removes the file at `path`; false when there was none.
+    private static func removeIfPresent(_ path: String) throws -> Bool {
+        guard unlink(path) != 0 else { return true }
+        guard errno == ENOENT else { throw ZincError.io(path: path, operation: "remove", errno: errno) }
+        return false
     }
 
     /// Whether `sorted` holds `digest`.

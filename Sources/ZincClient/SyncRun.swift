@@ -44,6 +44,15 @@ struct SyncRun {
     /// The objects of the versions this sync read, by manifest file: the collection at
     /// the end reads no file again.
     var inUse = [String: VersionObjects]()
+    /// Whether the store held only what the tracked versions use when the run began
+    /// (the last collection left nothing, and nothing since added anything).
+    let beganCollected: Bool
+    /// The versions as the run found them, to tell which left the repo.
+    let startingBundles: [RepoState.TrackedBundle]
+    /// The objects of the spare versions the run brought to a new version that the new
+    /// one may not hold (those of the files it changed or removed), by folder name: of a
+    /// version that leaves the repo, the only ones that may lose their last user.
+    var departing = [String: [SHA1.Digest]]()
     /// Old folders the last sync set aside, going while this one waits on the network.
     let emptying: Task<Void, Never>
 
@@ -53,6 +62,8 @@ struct SyncRun {
         self.options = options
         self.mode = mode
         state = try repo.loadState()
+        startingBundles = state.bundles
+        beganCollected = !GarbageCollector.isNeeded(in: repo)
         links = LinkRecords.load(from: repo.root)
         recordedLinks = links
         check = StoreCheck(repo: repo, thorough: mode.isRepair)
@@ -89,13 +100,35 @@ struct SyncRun {
         // A run that found every bundle up to date left nothing to remove, unless an
         // earlier one did.
         if GarbageCollector.isNeeded(in: repo) {
-            let removed = try GarbageCollector(repo: repo).collect(state, downloads: !report.failed, inUse: inUse)
+            let removed = try GarbageCollector(repo: repo).collect(
+                state, downloads: !report.failed, inUse: inUse, mayBeUnused: mode.isRepair ? nil : mayBeUnused())
             check.forget(removed.removedObjects)
             report.removedFolders = removed.folders
             report.removedObjects = removed.objects
         }
         // After the links and removals, which change the objects' status-change times.
         check.saveStamps()
+    }
+
+    /// Every object that may have lost its last user in this run, when the run knows
+    /// them all: the store began collected and every version that left the repo was a
+    /// spare brought to the new one (`departing`). Nil otherwise: the collection then
+    /// lists the whole store.
+    private func mayBeUnused() -> [SHA1.Digest]? {
+        guard beganCollected else { return nil }
+        var objects = [SHA1.Digest]()
+        for before in startingBundles {
+            let after = state.bundles.first {
+                ($0.catalog, $0.bundle, $0.flavor) == (before.catalog, before.bundle, before.flavor)
+            }
+            let kept = [after?.version, after?.spareVersion]
+            for version in [before.version, before.spareVersion].compactMap({ $0 }) where !kept.contains(version) {
+                let name = Repo.descriptor(catalog: before.catalog, bundle: before.bundle, version: version, flavor: before.flavor)
+                guard let left = departing[name] else { return nil }
+                objects += left
+            }
+        }
+        return objects
     }
 
     /// Refreshes `catalog`'s index and brings its bundles along, through one chain of its
@@ -327,6 +360,14 @@ struct SyncRun {
             inUse[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current)] = currentObjects
         }
         let changes = try spare.map { try BundleCheckout.Spare(folder: $0.folder, from: $0.files, to: table, flavor: tracked.flavor) }
+        if let spare, let changes {
+            departing[Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: spare.version, flavor: tracked.flavor)] =
+                changes.changes.remove
+                .compactMap {
+                    var path = $0
+                    return path.withUTF8 { spare.files.index(of: $0) }.map(spare.files.digest)
+                }
+        }
         // A record is priced by every member's size; a version built whole checks (and
         // may fetch) every object, with its sizes.
         let objects = table.objects(flavor: tracked.flavor, withSizes: changes == nil || record != nil)

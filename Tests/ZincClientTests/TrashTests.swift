@@ -80,6 +80,33 @@ import ZincTestSupport
         #expect(Set(fixture.dir.files(under: manifests)) == ["B-2.json", "B-2.table", "B-3.json", "B-3.table"])
     }
 
+    /// After an update from a collected store, the collection looks only at the objects
+    /// of the version that left (the spare's files that changed): those no kept version
+    /// holds go, with their chunk records, and the store is not listed, so an object no
+    /// version names that was put there behind the collection's back stays. A store not
+    /// collected when the sync began (an earlier run cut short) is listed whole as before.
+    @Test(arguments: [true, false]) func theCollectionAfterAnUpdateLooksAtTheObjectsOfTheVersionThatLeft(collected: Bool) throws {
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
+        #expect(try !fixture.sync().failed && fixture.dir.exists("repo/collected"))
+        try Self.publishVersion3(fixture)
+        let onlyVersion1 = try Set(fixture.manifest(1).objects().keys).subtracting(fixture.manifest(2).objects().keys)
+            .subtracting(fixture.manifest(3).objects().keys)
+        #expect(onlyVersion1.count == 2)
+        for object in onlyVersion1 { try fixture.dir.write("repo/chunks/" + object, "a record") }
+        let stray = String(repeating: "0", count: 40)
+        try fixture.dir.write("repo/objects/" + stray, "no version's")
+        try fixture.dir.write("repo/tmp/left.tar.part", "cut short")
+        if !collected { #expect(unlink(fixture.dir.at("repo/collected")) == 0) }
+        let report = try fixture.sync()
+        #expect(!report.failed && report.bundles.first?.outcome == .updated, "\(fixture.failure(report))")
+        #expect(report.removedObjects == (collected ? 2 : 3))
+        let kept = try Set(fixture.manifest(2).objects().keys).union(fixture.manifest(3).objects().keys)
+        #expect(Set(fixture.dir.files(under: "repo/objects")) == (collected ? kept.union([stray]) : kept))
+        #expect(Set(fixture.dir.files(under: "repo/chunks")).isDisjoint(with: onlyVersion1))
+        #expect(fixture.dir.files(under: "repo/tmp").isEmpty && fixture.dir.exists("repo/collected"))
+        #expect(try fixture.sync().bundles.first?.outcome == .upToDate)
+    }
+
     /// Moving back to the spare's version touches no file at all.
     @Test func aRollbackToTheSpareIsARename() throws {
         let fixture = try ClientFixture.version1SyncedVersion2Published()
