@@ -68,7 +68,7 @@ struct ChunkedObjectFetcher {
     /// Writes the object's content chunk by chunk, from the seeds or the fetched bytes in
     /// order, and moves it into objects/ once verified; returns the bytes reused.
     private func assemble(_ object: StoredObject, layout: ObjectChunks, fetched: PosixFile, origin: String) throws -> Int64 {
-        let scratch = try ScratchFile(becoming: repo.objectFile(object.sha), temporaryFolder: repo.temporaryFolder)
+        let scratch = try VerifiedObjectWriter.scratch(for: object.sha, in: repo)
         let content = UnsafeMutableRawBufferPointer.allocate(byteCount: ContentChunker.maximumSize, alignment: 16)
         let stored = UnsafeMutableRawBufferPointer.allocate(byteCount: StoredChunk.maximumStoredLength, alignment: 16)
         defer {

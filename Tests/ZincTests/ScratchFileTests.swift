@@ -50,6 +50,15 @@ import ZincTestSupport
         #expect(dir.files(under: "f") == ["a"])
     }
 
+    @Test func aFileMadeReadOnlyIsWrittenAndInstalledReadOnly() throws {
+        let scratch = try ScratchFile(becoming: dir.at("f/a"), mode: 0o444)
+        try Array("content".utf8).withUnsafeBytes { try scratch.file.write($0) }
+        #expect(try scratch.install(replacing: true))
+        #expect(try dir.read("f/a") == Array("content".utf8))
+        let mode = try FileManager.default.attributesOfItem(atPath: dir.at("f/a"))[.posixPermissions]
+        #expect(mode as? Int == 0o444)
+    }
+
     @Test func aFileDroppedUninstalledLeavesNothing() throws {
         do { _ = try written("abandoned", as: "a") }
         let named = try ScratchFile(becoming: dir.at("f/b"), temporaryFolder: dir.at("f"))

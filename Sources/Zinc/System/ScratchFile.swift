@@ -31,14 +31,17 @@ package final class ScratchFile {
     ///   - place: the same path for the `*at` calls, when the writer has its folder open.
     ///   - temporaryFolder: where a temporary name goes, on the file system of `final`
     ///     (by default the folder of `final`).
-    package init(becoming final: String, at place: FilePlace? = nil, temporaryFolder: String? = nil) throws {
+    ///   - mode: the file's permissions from its creation. The descriptor that creates a
+    ///     file writes it whatever they say, so a read-only file (a client's object) costs
+    ///     no `fchmod` before it is installed.
+    package init(becoming final: String, at place: FilePlace? = nil, temporaryFolder: String? = nil, mode: mode_t = 0o644) throws {
         self.final = final
         let place = place ?? FilePlace(folder: AT_FDCWD, path: final)
         self.place = place
         let temporaryFolder = temporaryFolder ?? String(final[..<final.utf8.lastIndex(of: UInt8(ascii: "/"))!])
         self.temporaryFolder = temporaryFolder
         #if os(Linux)
-        if let unnamed = try Self.openUnnamed(in: place.parent ?? .init(folder: place.folder, path: "."), shownAs: final) {
+        if let unnamed = try Self.openUnnamed(in: place.parent ?? .init(folder: place.folder, path: "."), shownAs: final, mode: mode) {
             if Self.linkingWorks.load(ordering: .relaxed) {
                 file = unnamed
                 return
@@ -58,7 +61,7 @@ package final class ScratchFile {
         }
         #endif
         let temporary = Self.temporaryName(of: final, in: temporaryFolder)
-        file = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        file = try PosixFile.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode)
         temporaryPath = temporary
     }
 
@@ -133,9 +136,9 @@ package final class ScratchFile {
     #if os(Linux)
     /// An unnamed file in `folder`, or nil where unnamed files cannot be made or linked
     /// (the first refusal stops the attempts). Named `shown` in messages.
-    private static func openUnnamed(in folder: FilePlace, shownAs shown: String) throws -> PosixFile? {
+    private static func openUnnamed(in folder: FilePlace, shownAs shown: String, mode: mode_t) throws -> PosixFile? {
         guard unnamedFilesWork.load(ordering: .relaxed) else { return nil }
-        let fd = openat(folder.folder, folder.path, O_WRONLY | KernelCalls.anonymousFile | O_CLOEXEC, mode_t(0o644))
+        let fd = openat(folder.folder, folder.path, O_WRONLY | KernelCalls.anonymousFile | O_CLOEXEC, mode)
         if fd >= 0 { return PosixFile(fd: fd, path: shown) }
         // Kernels before 3.11 see a folder opened for writing (EISDIR); some file systems refuse.
         guard errno == EISDIR || errno == EOPNOTSUPP || errno == EINVAL else {
