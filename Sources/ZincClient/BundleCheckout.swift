@@ -94,11 +94,19 @@ struct BundleCheckout: Sendable {
     /// repo now; returns the indices of the others, for `finish`. The folders are all
     /// made here, while the missing objects download, each with one `mkdir`: `finish`
     /// then only links.
-    func placeAvailable() throws -> [Int] {
+    /// - Parameter missing: the objects the plan found missing, sorted: their files are
+    ///   left for `finish` without a look at objects/, where a first sync at 100,000 files
+    ///   made 100,000 `access` calls, four in five of them failing.
+    func placeAvailable(missing: [SHA1.Digest] = []) throws -> [Int] {
         for path in removals { try remove(path) }
         if !removals.isEmpty { FaultInjection.changed(staging.path) }
         try createFolders()
-        return try files.indices.filter { try !place(table.row(files[$0]), objectMayBeMissing: true) }
+        return try files.indices.filter { i in
+            let digest = table.digest(ofRow: files[i])
+            let at = missing.partitionPoint { $0 < digest }
+            if at < missing.count, missing[at] == digest { return true }
+            return try !place(table.row(files[i]), objectMayBeMissing: true)
+        }
     }
 
     /// Makes the folders of every file to place, parents first. A version's files come
@@ -178,10 +186,10 @@ struct BundleCheckout: Sendable {
     /// in the repo yet and `objectMayBeMissing`.
     private func place(_ file: ManifestRow, objectMayBeMissing: Bool) throws -> Bool {
         let object = repo.objectFile(file.object.sha)
-        // An object arriving meanwhile is renamed into place whole: seen or not, never half.
-        if objectMayBeMissing, access(object, F_OK) != 0 { return false }
+        // An object arriving meanwhile is linked into place whole: seen or not, never half.
         let target = staging.path + "/" + file.path
         if writable {
+            if objectMayBeMissing, access(object, F_OK) != 0 { return false }
             do { _ = try FileClone.cloneOrCopy(object, to: target, mode: 0o644) } catch let error as ZincError where error.errno == EEXIST {
                 throw ZincError.invalidPath(file.path, reason: "another file of the bundle already takes its place")
             }
@@ -190,6 +198,9 @@ struct BundleCheckout: Sendable {
         if link(object, target) == 0 { return true }
         let code = errno
         switch code {
+        case ENOENT where objectMayBeMissing && access(object, F_OK) != 0:
+            // The object has not arrived (the file's folder is made): placed by `finish`.
+            return false
         case EEXIST, ENOTDIR:
             throw ZincError.invalidPath(
                 file.path,
