@@ -57,6 +57,28 @@ struct BundleCheckout: Sendable {
             for row in changes.place { try Names.validateRelativePath(row.path) }
             for path in changes.remove { try Names.validateRelativePath(path) }
         }
+
+        private init(folder: String, changes: ManifestChanges) {
+            self.folder = folder
+            self.changes = changes
+        }
+
+        /// The same spare, also replacing the new version's files at `paths` (found damaged
+        /// in the folder in use) and those whose object is one of `objects` (damaged, and
+        /// shared by every link to it, the spare's included): each is removed and placed
+        /// again, so the folder built follows the damage, not the bundle.
+        func healing(paths: Set<String>, objects: Set<SHA1.Digest>, in new: CompactManifest, flavor: String?) -> Spare {
+            guard !paths.isEmpty || !objects.isEmpty else { return self }
+            var placed = Set(changes.place.map(\.ordinal))
+            var place = changes.place
+            var remove = changes.remove
+            new.forEachRow(flavor: flavor) { row in
+                guard objects.contains(row.object.digest) || paths.contains(row.path), placed.insert(row.ordinal).inserted else { return }
+                place.append(row)
+                remove.append(row.path)
+            }
+            return Spare(folder: folder, changes: ManifestChanges(place: place, remove: remove))
+        }
     }
 
     /// - Parameters: `header` and `table`, the version to build; `spare`, the bundle's
@@ -166,14 +188,21 @@ struct BundleCheckout: Sendable {
     /// happens: call `abandon` instead when the download failed.
     @discardableResult
     func finish(left: [Int]) throws -> String {
-        defer { staging.remove() }
+        var swapped = false
+        defer {
+            // The folder replaced (one being repaired, a file per file of the bundle) goes to
+            // the trash with one rename: removing it is the next sync's, while it waits on
+            // the network, so a repair costs the files it changes.
+            if !swapped || (try? Trash(repo: repo).discard(staging.path)) == nil { staging.remove() }
+        }
         for i in left { _ = try place(table.row(files[i]), objectMayBeMissing: false) }
         // The objects and the links of the new folder durable before any name refers to it:
         // after a power cut, the version switched to holds its bytes, not empty files.
         try DurableBatch.flush(fileSystemOf: repo.root)
         // A folder of this version already there is one a run killed before its switch
         // left (unused), or the checked-out one being repaired (in use): swapped with the
-        // new one, which the app then finds in its place, and removed with the staging folder.
+        // new one, which the app then finds in its place, and set aside in the trash.
+        swapped = access(folder, F_OK) == 0
         try FolderSwap.replace(folder, with: staging.path)
         FaultInjection.changed(folder)
         return folder

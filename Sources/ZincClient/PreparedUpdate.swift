@@ -20,6 +20,8 @@ struct PreparedUpdate: Sendable {
     let hintSizes: [Int64]
     /// The version is the one checked out, whose damaged files are fetched again.
     let isRepair: Bool
+    /// No check found the folder in use damaged: switched away from, it can be the spare.
+    let leavesSoundFolder: Bool
     /// The spare folder the checkout brings to the version, and what that takes.
     let spare: BundleCheckout.Spare?
 

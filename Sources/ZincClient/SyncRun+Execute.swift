@@ -51,8 +51,12 @@ extension SyncRun {
         result.outcome = update.isRepair ? .repaired : .updated
         if !update.isRepair {
             // The version left becomes the spare (its folder untouched, and no longer the
-            // one `current/` names), unless its files are the app's own.
-            state.bundles[i].spareVersion = tracked.writableFiles ? nil : tracked.version
+            // one `current/` names), unless its files are the app's own or a check found
+            // them damaged (the collection sets it aside).
+            state.bundles[i].spareVersion = tracked.writableFiles || !update.leavesSoundFolder ? nil : tracked.version
+        } else if update.spare != nil {
+            // A repair brought the spare to the version: the damaged folder went to the trash.
+            state.bundles[i].spareVersion = nil
         }
         state.bundles[i].version = update.version
         SyncMeter.announce(.finished, bundle: update.name, report: options.progress)

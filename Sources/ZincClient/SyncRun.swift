@@ -315,12 +315,14 @@ struct SyncRun {
         // With a spare folder to bring to the new version, only the files that differ are
         // linked: their objects are the only ones looked at (the others are in the spare
         // already). Without, every object is, those of the version in use listed while
-        // the manifest is in flight. A check that found the folder in use damaged may have
-        // found objects damaged through their links, which the spare shares: then the
-        // whole version is built and checked.
+        // the manifest is in flight. A check that found the folder in use damaged (a
+        // repair, or an update from a folder `status` recorded) may have found objects
+        // damaged through their links, which the spare shares: then every object is
+        // checked, and the spare's files of a damaged object are placed again too.
         let trusted = tracked.checkedOutFolder.map { check.trusts(folder: $0) } ?? false
         let tables: ManifestTable.Trust = checks == nil ? .nameAndSize : .manifestSHA256
-        let spare = tracked.version == version || !trusted ? nil : spareFolder(of: tracked, trust: tables)
+        let spare = spareFolder(of: tracked, trust: tables)
+        let checksEveryObject = tracked.version == version || !trusted
         async let looked = { [repo, options] in
             // A manifest that cannot be read lists nothing: each object is looked at on disk.
             // With a spare, the version in use's files are not read here (the collection
@@ -359,24 +361,15 @@ struct SyncRun {
         if let currentObjects, let current = tracked.version {
             inUse[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current)] = currentObjects
         }
-        let changes = try spare.map { try BundleCheckout.Spare(folder: $0.folder, from: $0.files, to: table, flavor: tracked.flavor) }
-        if let spare, let changes {
-            departing[Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: spare.version, flavor: tracked.flavor)] =
-                changes.changes.remove
-                .compactMap {
-                    var path = $0
-                    return path.withUTF8 { spare.files.index(of: $0) }.map(spare.files.digest)
-                }
-        }
-        // A record is priced by every member's size; a version built whole checks (and
-        // may fetch) every object, with its sizes.
-        let objects = table.objects(flavor: tracked.flavor, withSizes: changes == nil || record != nil)
+        var changes = try spare.map { try BundleCheckout.Spare(folder: $0.folder, from: $0.files, to: table, flavor: tracked.flavor) }
+        // A record is priced by every member's size; a version built whole, or checked
+        // whole, checks (and may fetch) every object, with its sizes.
+        let objects = table.objects(flavor: tracked.flavor, withSizes: changes == nil || checksEveryObject || record != nil)
         inUse[manifestFile] = objects
-        // With a spare, only the objects of the files placed are looked at.
-        let needed: any Sequence<StoredObject> = changes.map { Catalog.distinctSorted($0.changes.place.map(\.object)) } ?? objects.objects
-        // What the signature says of the content of those objects alone, read per row.
-        let signedContent = try fetched.signedContent(
-            ofRows: changes.map { $0.changes.place.map(\.ordinal) } ?? table.ordinals(flavor: tracked.flavor))
+        // With a spare from a sound folder, only the objects of the files placed are looked at.
+        let needed: any Sequence<StoredObject> =
+            if let changes, !checksEveryObject { Catalog.distinctSorted(changes.changes.place.map(\.object)) } else { objects.objects }
+        var damagedObjects = Set<SHA1.Digest>()
         var missing = [StoredObject]()
         // A first sync misses every object: room for all of them, with no copy as it grows.
         if tracked.version == nil { missing.reserveCapacity(objects.count) }
@@ -388,9 +381,22 @@ struct SyncRun {
                 // Never a version built from it: fetched again, like a missing one.
                 if !planning { try check.discard(object.digest) }
                 result.damagedObjects.append(object.sha)
+                damagedObjects.insert(object.digest)
                 missing.append(object)
             }
         }
+        changes = changes?.healing(paths: Set(result.damagedFiles), objects: damagedObjects, in: table, flavor: tracked.flavor)
+        if let spare, let changes {
+            departing[Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: spare.version, flavor: tracked.flavor)] =
+                changes.changes.remove
+                .compactMap {
+                    var path = $0
+                    return path.withUTF8 { spare.files.index(of: $0) }.map(spare.files.digest)
+                }
+        }
+        // What the signature says of the content of the objects placed alone, read per row.
+        let signedContent = try fetched.signedContent(
+            ofRows: changes.map { $0.changes.place.map(\.ordinal) } ?? table.ordinals(flavor: tracked.flavor))
         let archivePath = files.archive(tracked.flavor)
         let reader = archiveReader(archivePath, wanted: missing, members: objects, signedContent: signedContent, chain: chain)
         let partial = try reuse(partialArchive(name), missing: &missing, reader: reader)
@@ -405,7 +411,8 @@ struct SyncRun {
                 ? .assumed : LMFOHint.order(record?.bytes, url: record?.url ?? "", version: version, flavor: tracked.flavor))
         return PreparedUpdate(
             name: name, header: header, table: table, signedContent: signedContent, objects: objects, plan: plan,
-            chunked: chunked, hintSizes: [hint?.size, record?.size].compactMap { $0 }, isRepair: tracked.version == version, spare: changes)
+            chunked: chunked, hintSizes: [hint?.size, record?.size].compactMap { $0 }, isRepair: tracked.version == version,
+            leavesSoundFolder: trusted, spare: changes)
     }
 
     /// The folder of `tracked`'s spare version, its version and its files (from its kept

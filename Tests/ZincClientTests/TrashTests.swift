@@ -222,4 +222,70 @@ import ZincTestSupport
         // From the spare (version 1): version 2's changes and photo 2.
         #expect(touched == ["photos/1.jpg", "photos/2.jpg", "photos/4.jpg", "lessons/more.json"])
     }
+
+    /// Version 2 synced (version 1 the spare), then `lessons/words.json`, a file both
+    /// versions share, edited under `current/` through its link (damaging its object, which
+    /// the spare's file links too), and `photos/0.jpg` removed.
+    static func damagedWithASpare() throws -> (ClientFixture, sha: String, spare: ino_t, kept: ino_t) {
+        let fixture = try ClientFixture.version1SyncedVersion2Published()
+        #expect(try !fixture.sync().failed)
+        let sha = try #require(try fixture.manifest(2).files["lessons/words.json"]?.sha)
+        let current = fixture.repo.currentFolder(catalog: ClientFixture.catalogID, bundle: "B")
+        #expect(chmod(current + "/lessons/words.json", 0o644) == 0)
+        try Data("hacked".utf8).write(to: URL(fileURLWithPath: current + "/lessons/words.json"))
+        #expect(unlink(current + "/photos/0.jpg") == 0)
+        let folder1 = fixture.dir.at(fixture.bundleFolder(1))
+        return (fixture, sha, Self.inode(folder1), Self.inode(folder1 + "/photos/5.jpg"))
+    }
+
+    /// A repair (by `repo verify --repair`, or by a sync after `status`) brings the spare
+    /// to the version in use, touching only the files that differ and the damaged ones,
+    /// then switches: the damaged folder is not written, and goes to the trash whole. The
+    /// damaged object is fetched again and every kept link to it made again.
+    @Test(arguments: [false, true]) func aRepairBringsTheSpareToTheVersionTouchingOnlyTheDamage(verify: Bool) throws {
+        let (fixture, sha, spare, kept) = try Self.damagedWithASpare()
+        let id = ClientFixture.catalogID
+        let report: SyncReport
+        if verify {
+            report = try SyncEngine(repo: fixture.repo, options: fixture.options()).repair()
+        } else {
+            #expect(try fixture.repo.status().first?.health?.damagedFiles == ["lessons/words.json", "photos/0.jpg"])
+            report = try fixture.sync()
+        }
+        let bundle = try #require(report.bundles.first)
+        #expect(!report.failed && bundle.outcome == .repaired && bundle.damagedObjects == [sha], "\(fixture.failure(report))")
+        #expect(bundle.missingObjects == 1)
+        #expect(try fixture.bundleMatchesSource(2))
+        let folder2 = fixture.dir.at(fixture.bundleFolder(2))
+        #expect(Self.inode(folder2) == spare && Self.inode(folder2 + "/photos/5.jpg") == kept, "built from the spare")
+        #expect(Self.inode(folder2 + "/lessons/words.json") == Self.inode(fixture.dir.at("repo/objects/" + sha)))
+        #expect(try SHA1.hash(fixture.dir.read("repo/objects/" + sha)) == sha)
+        // The damaged folder, whole as it was, set aside; the spare is spent.
+        #expect(try Self.bundles(fixture) == ["\(id).B-2"])
+        let aside = Self.trash(fixture)
+        #expect(aside.count == 1, "\(aside)")
+        #expect(try fixture.dir.read("repo/trash/\(aside.first ?? "")/lessons/words.json") == Array("hacked".utf8))
+        #expect(try fixture.repo.loadState().bundles.first?.spareVersion == nil)
+        #expect(try fixture.repo.verify().allSatisfy(\.isHealthy))
+        #expect(try fixture.sync().bundles.first?.outcome == .upToDate && Self.trash(fixture).isEmpty)
+    }
+
+    /// An update from a folder `status` found damaged is built from the spare, the damaged
+    /// object's files placed again; the damaged folder is not kept as the next spare.
+    @Test func anUpdateFromADamagedFolderIsBuiltFromTheSpare() throws {
+        let (fixture, sha, spare, kept) = try Self.damagedWithASpare()
+        #expect(try fixture.repo.status().first?.health?.isHealthy == false)
+        try Self.publishVersion3(fixture)
+        let report = try fixture.sync()
+        let bundle = try #require(report.bundles.first)
+        #expect(!report.failed && bundle.outcome == .updated && bundle.damagedObjects == [sha], "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(3))
+        let folder3 = fixture.dir.at(fixture.bundleFolder(3))
+        #expect(Self.inode(folder3) == spare && Self.inode(folder3 + "/photos/0.jpg") != 0)
+        #expect(Self.inode(folder3 + "/lessons/words.json") == Self.inode(fixture.dir.at("repo/objects/" + sha)))
+        #expect(Self.inode(folder3 + "/photos/5.jpg") == kept, "an unchanged file of the spare")
+        #expect(try Self.bundles(fixture) == ["\(ClientFixture.catalogID).B-3"])
+        #expect(try fixture.repo.loadState().bundles.first?.spareVersion == nil)
+        #expect(try fixture.repo.verify().allSatisfy(\.isHealthy))
+    }
 }
