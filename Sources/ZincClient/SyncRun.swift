@@ -400,7 +400,7 @@ struct SyncRun {
         let archivePath = files.archive(tracked.flavor)
         let reader = archiveReader(archivePath, wanted: missing, members: objects, signedContent: signedContent, chain: chain)
         let partial = try reuse(partialArchive(name), missing: &missing, reader: reader)
-        let chunked = try chunkedFetches(of: &missing, hint: hint, result: &result)
+        var chunked = try chunkedFetches(of: &missing, hint: hint, result: &result)
         let shape = FetchPlan.ArchiveShape(
             fileCount: table.fileCount(flavor: tracked.flavor), distinctMembers: objects.count, length: objects.archiveLength,
             memberSize: record == nil ? nil : { @Sendable digest in objects.size(of: digest) })
@@ -409,6 +409,12 @@ struct SyncRun {
             chunked: chunked?.assemblies.map(\.object) ?? [], partial: partial,
             memberOrder: follows
                 ? .assumed : LMFOHint.order(record?.bytes, url: record?.url ?? "", version: version, flavor: tracked.flavor))
+        // What the archive download carries whole is taken from it, not assembled as well.
+        if let assemblies = chunked?.assemblies, let seeds = chunked?.seeds, !plan.takenWhole.isEmpty {
+            let taken = Set(plan.takenWhole.map(\.digest))
+            let left = assemblies.filter { !taken.contains($0.object.digest) }
+            chunked = left.isEmpty ? nil : ChunkedFetches(seeds: seeds, assemblies: left)
+        }
         return PreparedUpdate(
             name: name, header: header, table: table, signedContent: signedContent, objects: objects, plan: plan,
             chunked: chunked, hintSizes: [hint?.size, record?.size].compactMap { $0 }, isRepair: tracked.version == version,

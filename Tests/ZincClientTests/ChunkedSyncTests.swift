@@ -96,6 +96,40 @@ import ZincTestSupport
         #expect(requests.contains("chunks/B-2.json.gz") && requests.contains("manifest-chunks/B-2.json.gz"))
     }
 
+    /// Requests dear, so that the plan takes an update's twenty new small files from the
+    /// front of the LMFO archive, whose range carries the changed large file whole too:
+    /// the large file is taken from it, not assembled from chunks as well (which fetched
+    /// its changed ranges a second time). One request, the prefix's exact bytes, and the
+    /// plan is the run.
+    @Test func aLargeFileTheArchiveCarriesIsTakenFromItNotAssembledToo() throws {
+        _ = try sync()
+        var pack = Self.pack
+        pack[100] ^= 0xFF
+        try dir.write("src/pack.bin", pack)
+        for i in 0..<20 { try dir.write("src/small/\(i).txt", "small file \(i)") }
+        _ = try catalog.updateBundle("B", from: dir.at("src"))
+        try DistroUpdate(catalog, bundle: "B", distro: "master", to: .number(3)).run()
+        let before = Set(try catalog.manifest(bundle: "B", version: 2).objects().keys)
+        let new = try catalog.manifest(bundle: "B", version: 3).objects().filter { !before.contains($0.key) }.map(\.value)
+        #expect(new.count == 21)
+        let prefix = new.reduce(0) { $0 + TarHeader.memberLength(size: $1.preferredSize) }
+
+        var dear = options
+        dear.costModel = CostModel(requestOverhead: 1 << 30)
+        let engine = SyncEngine(repo: repo, options: dear)
+        let plan = try engine.plan()
+        let report = try engine.sync(following: plan)
+        let bundle = try #require(report.bundles.first)
+        #expect(!report.failed && bundle.outcome == .updated && bundle.strategy == .lmfo, "\(bundle.line)")
+        #expect(bundle.chunkedObjects == 0 && bundle.chunkBytes == 0 && bundle.fromArchive == 21 && bundle.individually == 0)
+        #expect(bundle.objectRequests == 1 && bundle.objectBytes == prefix, "\(bundle.objectBytes) for a prefix of \(prefix)")
+        let moved: Int64 = report.catalogs.map(\.bytes).reduce(0, +) + report.bundles.map(\.bytes).reduce(0, +)
+        #expect(abs(moved - plan.bytes) <= max(plan.bytes / 100, 4096), "planned \(plan.bytes), moved \(moved)")
+        let folder = "repo/bundles/\(Self.catalogID).B-3"
+        #expect(try dir.files(under: folder) == dir.files(under: "src"))
+        #expect(try dir.files(under: "src").allSatisfy { try dir.read("src/" + $0) == dir.read(folder + "/" + $0) })
+    }
+
     /// Progress counts the objects built from chunks and their ranges' bytes, beside
     /// the small file fetched whole.
     @Test func progressCountsTheChunksFetched() throws {

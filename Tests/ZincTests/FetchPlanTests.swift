@@ -33,6 +33,29 @@ import ZincTestSupport
         #expect(plan.estimates == expected)
     }
 
+    /// A chunked object that the chosen download carries whole is taken from it (it joins
+    /// the objects to fetch whole); with objects chosen, or an unknown member order, it
+    /// stays to be assembled from its chunks.
+    @Test func aChunkedObjectTheDownloadCarriesIsTakenWhole() {
+        let (missing, chunked) = (Array(bundle[0..<4]), [bundle[4]])
+        // Requests dear enough that the prefix beats four objects, the chunked one's bytes counted in it.
+        let model = CostModel(requestOverhead: 16_384)
+        let archive = "archives/B-2.tar"
+        let prefix = FetchPlan.make(
+            missing: missing, archiveObjects: bundle, fileCount: 10, archivePath: archive, model: model, chunked: chunked)
+        #expect(prefix.strategy == .lmfo && prefix.takenWhole == chunked && prefix.missing == Array(bundle[0..<5]))
+        #expect(prefix.prefixLength == 5 * (512 + 10_240))
+        let whole = FetchPlan.make(
+            missing: missing, archiveObjects: bundle, fileCount: 10, archivePath: archive, model: model, forced: .archive, chunked: chunked)
+        #expect(whole.takenWhole == chunked && whole.missing.count == 5)
+        for (forced, order) in [(FetchStrategy.objects, FetchPlan.MemberOrder.assumed), (.lmfo, .unknown)] {
+            let plan = FetchPlan.make(
+                missing: missing, archiveObjects: bundle, fileCount: 10, archivePath: archive, model: model, forced: forced,
+                chunked: chunked, memberOrder: order)
+            #expect(plan.takenWhole.isEmpty && plan.missing == missing, "\(forced)")
+        }
+    }
+
     /// A cut download left the archive's first 3.5 members: both archive strategies
     /// resume after them, and the prefix reaches past them by the two still missing (the
     /// member cut counted whole: a few bytes more than needed, never fewer).

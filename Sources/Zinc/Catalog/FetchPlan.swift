@@ -15,8 +15,12 @@ public enum FetchStrategy: String, CaseIterable, Sendable {
 /// fetched one by one afterwards, so a wrong guess costs requests, never correctness.
 public struct FetchPlan: Equatable, Sendable {
     public let strategy: FetchStrategy
-    /// Sorted by sha.
+    /// Sorted by sha: the objects to fetch whole, `takenWhole` included.
     public let missing: [StoredObject]
+    /// The chunked objects (given to `make` as `chunked`) that the chosen archive download
+    /// carries whole anyway: taken from it (they are in `missing`), not assembled from
+    /// chunks as well, which would fetch their bytes twice.
+    public let takenWhole: [StoredObject]
     /// `archives/<bundle>-<v>[~flavor].tar`, when the version has one.
     public let archivePath: String?
     /// The archive's exact length, from the manifest's sizes (members and end blocks).
@@ -175,9 +179,33 @@ public struct FetchPlan: Equatable, Sendable {
                 .compactMap { strategy in estimates[strategy].map { (strategy, $0) } }
                 .min { $0.1 < $1.1 }!.0
         }
+        let taken = carried(chunked, by: chosen, prefix: prefix, order: order, archive: archive, wanted: sorted)
         return FetchPlan(
-            strategy: chosen, missing: sorted, archivePath: hasArchive ? archivePath : nil,
+            strategy: chosen, missing: taken.isEmpty ? sorted : Catalog.distinctSorted(sorted + taken), takenWhole: taken,
+            archivePath: hasArchive ? archivePath : nil,
             archiveLength: whole, prefixLength: prefix, transfers: transfers, estimates: estimates, memberOrder: order)
+    }
+
+    /// The `chunked` objects that the `chosen` download holds whole: all of them in the
+    /// whole archive, and in an LMFO prefix whose end counted them (the order assumed) or
+    /// that reaches them by the record; none where the order is unknown, as the prefix
+    /// may end before them and a large object would then be fetched whole, not in chunks.
+    private static func carried(
+        _ chunked: [StoredObject], by chosen: FetchStrategy, prefix: Int64, order: MemberOrder, archive: ArchiveShape,
+        wanted: [StoredObject]
+    ) -> [StoredObject] {
+        switch (chosen, order) {
+        case (.archive, _), (.lmfo, .assumed): return chunked
+        case (.lmfo, .recorded(let intros)):
+            guard let size = archive.memberSize,
+                let end = recordedPrefix(
+                    intros: intros, distinctMembers: archive.distinctMembers, size: size,
+                    wanted: Set(wanted.map(\.digest)).union(chunked.map(\.digest))),
+                end <= prefix
+            else { return [] }
+            return chunked
+        default: return []
+        }
     }
 
     /// The length of the LMFO archive's front that holds every `wanted` member, given
