@@ -410,10 +410,9 @@ struct SyncRun {
             memberOrder: follows
                 ? .assumed : LMFOHint.order(record?.bytes, url: record?.url ?? "", version: version, flavor: tracked.flavor))
         // What the archive download carries whole is taken from it, not assembled as well.
-        if let assemblies = chunked?.assemblies, let seeds = chunked?.seeds, !plan.takenWhole.isEmpty {
-            let taken = Set(plan.takenWhole.map(\.digest))
-            let left = assemblies.filter { !taken.contains($0.object.digest) }
-            chunked = left.isEmpty ? nil : ChunkedFetches(seeds: seeds, assemblies: left)
+        if let found = chunked, !plan.takenWhole.isEmpty {
+            let left = plan.assembling(found.assemblies)
+            chunked = left.isEmpty ? nil : ChunkedFetches(seeds: found.seeds, assemblies: left)
         }
         return PreparedUpdate(
             name: name, header: header, table: table, signedContent: signedContent, objects: objects, plan: plan,

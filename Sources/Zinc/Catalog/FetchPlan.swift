@@ -186,6 +186,14 @@ public struct FetchPlan: Equatable, Sendable {
             archiveLength: whole, prefixLength: prefix, transfers: transfers, estimates: estimates, memberOrder: order)
     }
 
+    /// The `assemblies` left to build from chunks: those whose object the download does
+    /// not carry whole (`takenWhole`).
+    public func assembling(_ assemblies: [ChunkAssembly]) -> [ChunkAssembly] {
+        guard !takenWhole.isEmpty else { return assemblies }
+        let taken = Set(takenWhole.map(\.digest))
+        return assemblies.filter { !taken.contains($0.object.digest) }
+    }
+
     /// The `chunked` objects that the `chosen` download holds whole: all of them in the
     /// whole archive, and in an LMFO prefix whose end counted them (the order assumed) or
     /// that reaches them by the record; none where the order is unknown, as the prefix

@@ -120,14 +120,16 @@ public struct VersionDiff: Equatable, Sendable {
         self.to = new.version
         self.changed = changed
         self.unchanged = unchanged
-        chunks = assemblies
-        fetched = Dictionary(
-            uniqueKeysWithValues: whole.map { ($0.digest, $0.preferredSize) } + assemblies.map { ($0.object.digest, $0.fetchedBytes) })
-        self.plan = FetchPlan.make(
+        let plan = FetchPlan.make(
             missing: whole,
             archiveObjects: Array(wanted.values), fileCount: fileCount, archiveStored: archiveStored,
             archivePath: Catalog.archivePath(bundle: new.bundle, version: new.version, flavor: flavor),
             model: model, chunked: assemblies.map(\.object))
+        self.plan = plan
+        // What the archive download carries whole is taken from it, as the client does.
+        chunks = plan.assembling(assemblies)
+        fetched = Dictionary(
+            uniqueKeysWithValues: plan.missing.map { ($0.digest, $0.preferredSize) } + chunks.map { ($0.object.digest, $0.fetchedBytes) })
     }
 
     /// Pairs each removed path with an added path of the same content, in path order
