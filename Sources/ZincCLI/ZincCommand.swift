@@ -90,13 +90,9 @@ struct ZincCommand: AsyncParsableCommand {
             print(Version.text)
             return
         }
-        // A sync's first request would wait for libcurl to load: it loads while the
-        // arguments are parsed and the repo opened.
-        let preparesTransport = arguments.first == Sync.configuration.commandName
-        if preparesTransport { prepareDefaultTransport() }
-        // Not exiting while it loads (a sync with nothing tracked can end that soon).
-        let transportReady = { if preparesTransport { waitForDefaultTransport() } }
-        defer { transportReady() }
+        // A sync from HTTP starts loading libcurl as it opens its repo (Sync.run); not
+        // exiting while it loads (a sync with nothing to do can end that soon).
+        defer { waitForDefaultTransport() }
         // The command parsed, for errors its run throws: a usage error then shows its usage.
         var parsed: ParsableCommand.Type?
         do {
@@ -108,7 +104,7 @@ struct ZincCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            transportReady()  // before any exit
+            waitForDefaultTransport()  // before any exit
             // A first word that names no command can only have failed to parse: a usage
             // error (status 64) that names the command meant.
             // A command line that did not parse because of an option the command does

@@ -1,3 +1,4 @@
+import Synchronization
 import Zinc
 import ZincHTTP
 
@@ -178,18 +179,39 @@ public func makeCatalogSource(_ url: String) throws -> CatalogSource {
 /// (iOS) it does nothing.
 public func prepareDefaultTransport() {
     #if ZINC_LIBCURL
+    transportLoadStarted.store(true, ordering: .sequentiallyConsistent)
     WorkerThread.start { HTTPClient.load() }
     #endif
 }
 
-/// Returns once the load ``prepareDefaultTransport()`` started has ended: a program
-/// that may exit before its first request calls it first, since libraries torn down by
-/// `exit` while another thread still loads them can crash the process.
+/// ``prepareDefaultTransport()`` when a catalog `repo` tracks has a source that is not
+/// read from disk (`http(s)://`, or another scheme a factory fetches over HTTP): loading
+/// libcurl costs about 8 MB of resident memory, which a sync from `file://` catalogs
+/// alone never needs. repo.json is read for its sources only; a repo that cannot be
+/// read starts nothing, and its sync reports why.
+public func prepareDefaultTransport(for repo: Repo) {
+    guard let state = try? repo.loadState(),
+        state.catalogs.values.contains(where: { $0.urls.contains { !$0.lowercased().hasPrefix("file://") } })
+    else { return }
+    prepareDefaultTransport()
+}
+
+/// Returns once the load ``prepareDefaultTransport()`` started has ended, at once when
+/// none was started: a program that may exit before its first request calls it first,
+/// since libraries torn down by `exit` while another thread still loads them can crash
+/// the process.
 public func waitForDefaultTransport() {
     #if ZINC_LIBCURL
-    HTTPClient.load()  // loads once: a second call waits for the first
+    // Loads once: a second call waits for the first.
+    if transportLoadStarted.load(ordering: .sequentiallyConsistent) { HTTPClient.load() }
     #endif
 }
+
+#if ZINC_LIBCURL
+/// Whether ``prepareDefaultTransport()`` started the load, which
+/// ``waitForDefaultTransport()`` then waits for (and never starts).
+private let transportLoadStarted = Atomic<Bool>(false)
+#endif
 
 /// The source for a tracked URL, with `http(s)://` URLs fetched through the transport
 /// `http` makes from the URL and its parsed form (`URLSessionTransport` in the

@@ -61,6 +61,23 @@ import ZincTestSupport
         #expect(process.terminationStatus == 0)
     }
 
+    /// libcurl (about 8 MB resident with its libraries) is loaded by a sync of a repo
+    /// with an HTTP source, and never by one whose catalogs are all read from disk: the
+    /// dynamic loader's own log (`LD_DEBUG=files`) names every library it loads.
+    @Test func onlyASyncFromHTTPLoadsLibcurl() throws {
+        let dir = try TemporaryDirectory()
+        try Self.publishB(in: dir, version: 1)
+        let server = try ServeProcess(catalog: "cat", in: dir.path)
+        for (repo, catalog) in [("local", dir.at("cat")), ("remote", server.url)] {
+            try Self.zinc(["repo_init", "--repo", repo], in: dir)
+            try Self.zinc(["track", "--repo", repo, "--catalog", catalog, "--bundle", "B"], in: dir)
+            let sync = try ZincBinary.run(["sync", "--repo", repo], in: dir.path, extraEnvironment: ["LD_DEBUG": "files"])
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(sync.stderr.contains("file=libcurl") == (repo == "remote"), "\(repo)")
+            #expect(try Self.sameFiles(dir, "src", "\(repo)/bundles/com.example.app.B-1"))
+        }
+    }
+
     @Test func anUpdateDownloadsLittleMoreThanTheChangedBytes() throws {
         let dir = try TemporaryDirectory()
         try Self.makeCorpus([dir.at("src"), "--files", "200", "--mb", "10", "--seed", "1"])

@@ -82,10 +82,13 @@ struct Sync: ParsableCommand {
                 bytes: progress.completedBytes, of: progress.totalBytes)
         }
         options.maxBytes = maxBytes?.value
-        if dryRun { return try printPlan(SyncEngine(repo: repo.open(), options: options).plan()) }
+        let opened = try repo.open()
+        // The first request would wait for libcurl to load: it loads meanwhile.
+        prepareDefaultTransport(for: opened)
+        if dryRun { return try printPlan(SyncEngine(repo: opened, options: options).plan()) }
         let report: SyncReport
         do {
-            let engine = try SyncEngine(repo: repo.open(), options: options)
+            let engine = SyncEngine(repo: opened, options: options)
             report = try InterruptNotice.run(bar: bar, message: { Self.interrupted }) { try engine.sync() }
             bar.finish()
         } catch {
