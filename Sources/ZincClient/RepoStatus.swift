@@ -47,11 +47,15 @@ extension Repo {
     /// What each tracked bundle has on disk, against what its catalog last listed.
     public func status() throws -> [BundleStatus] {
         try withLock(exclusive: false) {
-            // What it hashes is hashed again by the next sync, which keeps stamps; the
-            // folders it finds damaged are recorded, for the next sync to rebuild.
+            // The folders it finds damaged are recorded, for the next sync to rebuild, and
+            // the stamps of the objects it had to hash saved (atomically, as a sync saves
+            // them): a repo copied with new inodes is hashed by one status, not by each.
             var check = StoreCheck(repo: self)
             let state = try loadState()
-            defer { try? check.saveDamage(of: state) }
+            defer {
+                try? check.saveDamage(of: state)
+                if check.hashedSound { check.saveStamps() }
+            }
             return try state.bundles.map { tracked in
                 var remote: Int?
                 if let bytes = try AtomicFile.read(catalogFile(tracked.catalog), limit: RepoState.fileLimit),

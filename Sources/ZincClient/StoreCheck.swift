@@ -38,7 +38,10 @@ struct StoreCheck {
         }
     }
     /// What this check judged, and nothing else: its size follows the objects looked at.
-    private var verdicts: [SHA1.Digest: Verdict] = [:]
+    private var verdicts = ObjectVerdicts()
+    /// Whether an object whose stamp did not vouch for it was hashed and found sound: its
+    /// stamp is worth saving, even by a check that changes nothing (`status`).
+    private(set) var hashedSound = false
     /// The checked-out folders found damaged, by this check or an earlier one.
     private var damage: DamageRecord
 
@@ -83,6 +86,7 @@ struct StoreCheck {
                 verdict = .sound
             } else {
                 verdict = try Self.hash(repo.objectFile(sha)) == sha ? .sound : .damaged
+                hashedSound = hashedSound || verdict == .sound
             }
         case .other: verdict = .damaged
         case .absent, nil: verdict = .missing
@@ -158,25 +162,27 @@ struct StoreCheck {
     /// check that judged nothing leaves the file as it is.
     mutating func saveStamps() {
         guard recorded != nil || !verdicts.isEmpty else { return }
-        let stamps = stamps
+        let (stamps, repo) = (stamps, repo)
+        verdicts.merge()
         let judged = verdicts
-        // The fresh stamps alone are collected, then merged in digest order into the file
-        // with the recorded ones kept: no third array of every stamp.
-        var fresh = [(digest: SHA1.Digest, stamp: ObjectStamp)]()
-        for (digest, verdict) in judged where verdict == .sound {
-            if let stamp = ObjectStamp.of(repo.objectFile(digest.hex)) { fresh.append((digest, stamp)) }
-        }
-        fresh.sort { $0.digest < $1.digest }
+        // The verdicts and the recorded stamps, both in digest order, merged into the file
+        // as it is written: each sound object stamped as it comes, no array of stamps.
         try? ObjectStamps.save(in: repo) { add in
-            var next = fresh.startIndex
-            for (digest, stamp) in stamps.entries where judged[digest] == nil {
-                while next < fresh.endIndex, fresh[next].digest < digest {
-                    try add(fresh[next].digest, fresh[next].stamp)
-                    next += 1
+            var kept = stamps.entries.makeIterator()
+            var next = kept.next()
+            for (digest, verdict) in judged.inOrder {
+                while let (recorded, stamp) = next, recorded < digest {
+                    try add(recorded, stamp)
+                    next = kept.next()
                 }
-                try add(digest, stamp)
+                // Judged now: its recorded stamp is replaced, or dropped.
+                if let (recorded, _) = next, recorded == digest { next = kept.next() }
+                if verdict == .sound, let stamp = ObjectStamp.of(repo.objectFile(digest.hex)) { try add(digest, stamp) }
             }
-            for (digest, stamp) in fresh[next...] { try add(digest, stamp) }
+            while let (recorded, stamp) = next {
+                try add(recorded, stamp)
+                next = kept.next()
+            }
         }
     }
 

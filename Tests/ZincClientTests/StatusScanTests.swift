@@ -63,6 +63,34 @@ import ZincTestSupport
         #expect(try fixture.bundleMatchesSource(1))
     }
 
+    /// A repo copied with new inodes (`cp -a`) has no stamp that vouches for its objects:
+    /// the first `status` hashes them and saves their stamps, as a sync would, so the
+    /// next one hashes nothing; a `status` that hashed nothing leaves the file as it is.
+    @Test func statusSavesTheStampsOfWhatItHashed() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let synced = ObjectStamps.parse(try fixture.dir.read("repo/stamps"))
+        #expect(synced.count == 7)
+        // Stamps of other inodes: what a copy of the repo holds.
+        let copied = synced.entries.map { digest, stamp in
+            (digest, ObjectStamp(size: stamp.size, modified: stamp.modified, changed: stamp.changed, inode: stamp.inode &+ 1))
+        }
+        try ObjectStamps(copied).save(in: fixture.repo)
+
+        #expect(try fixture.repo.status().first?.health?.isHealthy == true)
+        let saved = try fixture.dir.read("repo/stamps")
+        #expect(ObjectStamps.parse(saved) == synced)
+
+        var before = stat()
+        #expect(lstat(fixture.dir.at("repo/stamps"), &before) == 0)
+        #expect(try fixture.repo.status().first?.health?.isHealthy == true)
+        var after = stat()
+        #expect(lstat(fixture.dir.at("repo/stamps"), &after) == 0)
+        #expect(after.st_ino == before.st_ino)
+        #expect(try fixture.dir.read("repo/stamps") == saved)
+    }
+
     /// A repo synced by an earlier client has `stamps.json`: its stamps are believed (a
     /// byte changed behind a stamp kept as it was goes unseen, as it does with `stamps`),
     /// and written to `stamps` by the first check that reads them, which removes it.
