@@ -218,8 +218,9 @@ struct CompactManifest: Sendable, Equatable {
 
     func digest(_ index: Int) -> SHA1.Digest { rows[rowIndex(index)].digest }
 
-    /// Each file's object, in path order (an object shared by files comes once a file).
-    var digests: [SHA1.Digest] { (0..<count).map { rows[rowIndex($0)].digest } }
+    /// Each file's object, in path order (an object shared by files comes once a file),
+    /// made as it is read: no array of them beside the table.
+    var digests: LazyMapSequence<Range<Int>, SHA1.Digest> { (0..<count).lazy.map { rows[rowIndex($0)].digest } }
 
     static func slice(_ row: Row, of all: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: all[Int(row.start)..<Int(row.start + row.length)])

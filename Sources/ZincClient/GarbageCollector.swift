@@ -84,10 +84,10 @@ struct GarbageCollector {
             keptManifests.insert(repo.manifestTableFile(tracked.catalog, bundle: tracked.bundle, version: version))
         }
         // The objects of each version kept, handed to `body` in turn while it says to go on.
-        func forEachKept(_ body: ([SHA1.Digest]) -> Bool) throws {
+        func forEachKept(_ body: (LazyMapSequence<Range<Int>, SHA1.Digest>) -> Bool) throws {
             for (tracked, version, spare) in current {
                 if let objects = inUse[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)] {
-                    guard body(Array(objects.digests)) else { return }
+                    guard body(objects.digests) else { return }
                     continue
                 }
                 // From the manifest's table (the version a sync just left, a spare), else read as
@@ -117,7 +117,9 @@ struct GarbageCollector {
                 referenced += digests
                 return true
             }
-            referenced.sort()
+            // One version's objects come sorted already (a first sync's): no sort, whose
+            // scratch buffer was as large again.
+            if !zip(referenced, referenced.dropFirst()).allSatisfy({ $0 <= $1 }) { referenced.sort() }
         }
         for catalog in try entries(repo.manifestsFolder) {
             let folder = repo.manifestsFolder + "/" + catalog
