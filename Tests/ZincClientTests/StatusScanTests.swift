@@ -10,6 +10,16 @@ import ZincTestSupport
 @Suite struct StatusScanTests {
     static let sizes = (0..<6).map { 3000 + 700 * $0 } + [9000]
 
+    /// A repo synced to version 1, and the stamps that sync saved: one per object.
+    static func syncedWithStamps() throws -> (ClientFixture, ObjectStamps) {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let stamps = ObjectStamps.parse(try fixture.dir.read("repo/stamps"))
+        #expect(stamps.count == 7)
+        return (fixture, stamps)
+    }
+
     @Test func aHealthyFolderIsCountedAndJudgedSound() throws {
         let fixture = try ClientFixture()
         try fixture.track()
@@ -67,11 +77,7 @@ import ZincTestSupport
     /// the first `status` hashes them and saves their stamps, as a sync would, so the
     /// next one hashes nothing; a `status` that hashed nothing leaves the file as it is.
     @Test func statusSavesTheStampsOfWhatItHashed() throws {
-        let fixture = try ClientFixture()
-        try fixture.track()
-        _ = try fixture.sync()
-        let synced = ObjectStamps.parse(try fixture.dir.read("repo/stamps"))
-        #expect(synced.count == 7)
+        let (fixture, synced) = try Self.syncedWithStamps()
         // Stamps of other inodes: what a copy of the repo holds.
         let copied = synced.entries.map { digest, stamp in
             (digest, ObjectStamp(size: stamp.size, modified: stamp.modified, changed: stamp.changed, inode: stamp.inode &+ 1))
@@ -95,11 +101,7 @@ import ZincTestSupport
     /// byte changed behind a stamp kept as it was goes unseen, as it does with `stamps`),
     /// and written to `stamps` by the first check that reads them, which removes it.
     @Test func stampsOfAnEarlierClientAreReadThenReplaced() throws {
-        let fixture = try ClientFixture()
-        try fixture.track()
-        _ = try fixture.sync()
-        let stamps = ObjectStamps.parse(try fixture.dir.read("repo/stamps"))
-        #expect(stamps.count == 7)
+        let (fixture, stamps) = try Self.syncedWithStamps()
         var objects = [String: JSONValue]()
         for (digest, stamp) in stamps.entries {
             objects[digest.hex] = .array([
