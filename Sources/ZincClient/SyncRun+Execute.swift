@@ -23,8 +23,8 @@ extension SyncRun {
             update.header, update.table, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles,
             repo: repo, spare: update.spare)
         // The files the repo has are placed while the others download.
-        let missing = (update.plan.missing + (update.chunked?.assemblies.map(\.object) ?? [])).map(\.digest).sorted()
-        async let placing = checkout.placeAvailable(missing: missing)
+        let assembled = (update.chunked?.assemblies.map(\.object.digest) ?? []).sorted()
+        async let placing = checkout.placeAvailable(missing: update.plan.missing, assembled: assembled)
         let left: [Int]
         do {
             let fetched = await Result {
