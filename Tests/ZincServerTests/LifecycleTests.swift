@@ -38,8 +38,11 @@ struct LifecycleTests {
         #expect(try idle.readResponse().status == 200)
 
         let stopping = Task { try await server.shutdown() }
+        // How soon the listener closes is up to the scheduler: on a loaded machine, more
+        // than the 2 s this once allowed. That it closes is the point.
         let refused = await onThread {
-            for _ in 0..<200 {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
                 if (try? RawConnection(port: port)) == nil { return true }
                 usleep(10_000)
             }
