@@ -18,7 +18,17 @@ import ZincTestSupport
     let server: HostileHTTPServer
     let repo: Repo
     /// Syncs through the build's default transport (`aRepoUpdatesByChunksThroughEachTransport` tries each).
-    let options = SyncOptions(sourceFactory: ClientTransport.standard.sourceFactory)
+    let options = Self.options()
+
+    /// Options with the fixed cost model: these tests are about where chunks come from, not
+    /// about the link, and a link measured on a loaded machine (a long round trip) can make
+    /// one archive, which carries the large files whole, the cheaper plan.
+    static func options(
+        through transport: ClientTransport = .standard, progress: (@Sendable (SyncProgress) -> Void)? = nil
+    ) -> SyncOptions {
+        SyncOptions(
+            costModel: CostModel(concurrency: SyncOptions.defaultConcurrency), sourceFactory: transport.sourceFactory, progress: progress)
+    }
 
     /// Version 1 (a raw pack and video, a gzipped level, a small file) synced into the
     /// repo; version 2 edits the large files (a byte flipped in the pack, 4 KiB inserted
@@ -49,7 +59,7 @@ import ZincTestSupport
     }
 
     func sync(through transport: ClientTransport = .standard) throws -> SyncReport.BundleSync {
-        let report = try SyncEngine(repo: repo, options: SyncOptions(sourceFactory: transport.sourceFactory)).sync()
+        let report = try SyncEngine(repo: repo, options: Self.options(through: transport)).sync()
         let bundle = try #require(report.bundles.first)
         #expect(bundle.error == nil, "\(bundle.error ?? "")")
         #expect(bundle.version == 2)
@@ -134,7 +144,7 @@ import ZincTestSupport
     /// the small file fetched whole.
     @Test func progressCountsTheChunksFetched() throws {
         let reports = Mutex([SyncProgress]())
-        let options = SyncOptions(sourceFactory: ClientTransport.standard.sourceFactory) { progress in
+        let options = Self.options { progress in
             reports.withLock { $0.append(progress) }
         }
         let update = try #require(try SyncEngine(repo: repo, options: options).sync().bundles.first)
@@ -263,10 +273,6 @@ import ZincTestSupport
         try dir.write("other/assets/pack-copy.bin", Self.pack)
         _ = try catalog.updateBundle("C", from: dir.at("other"))
         try DistroUpdate(catalog, bundle: "C", distro: "master", to: .number(1)).run()
-        // The link is not what this checks: measured on a loaded machine, a long round
-        // trip makes one archive of the new files, which carries the pack, the cheaper plan.
-        var options = options
-        options.costModel = CostModel(concurrency: options.concurrency)
         let fresh = try Repo.initialize(at: dir.at("fresh"))
         _ = try fresh.track(url: server.url, bundle: "C", options: options)
         #expect(try !SyncEngine(repo: fresh, options: options).sync().failed)
