@@ -74,6 +74,8 @@ public struct RepoState: Equatable, Sendable {
             // Another flavor or kind of files is another folder: the next sync builds it.
             if bundles[i].flavor == tracked.flavor, bundles[i].writableFiles == tracked.writableFiles {
                 entry.version = bundles[i].version
+                // And its spare, which the next update (or seed) brings to the new version.
+                entry.spareVersion = bundles[i].spareVersion
             }
             bundles[i] = entry
         } else {

@@ -21,6 +21,9 @@ package enum RunMode: Sendable {
     case plan
     /// Leaves it at its version, every object hashed and the damaged fetched again.
     case repair
+    /// Tracks the bundle a seed folder holds and moves it to the seed's version from the
+    /// seed's files, with no request (`Repo.seed`).
+    case seed(SeedRequest)
 
     var isPlanning: Bool { if case .plan = self { true } else { false } }
     var isRepair: Bool { if case .repair = self { true } else { false } }
@@ -55,6 +58,8 @@ struct SyncRun {
     var departing = [String: [SHA1.Digest]]()
     /// Old folders the last sync set aside, going while this one waits on the network.
     let emptying: Task<Void, Never>
+    /// What a seed run did.
+    var seeded = SeedOutcome()
 
     /// A run of `repo`, which must hold the lock: its state read, and its trash being emptied.
     init(repo: Repo, options: SyncOptions, mode: RunMode) throws {
@@ -70,11 +75,16 @@ struct SyncRun {
         emptying = Trash(repo: repo).startEmptying()
     }
 
-    /// Every tracked catalog in turn, then what the run keeps for the next one.
+    /// Every tracked catalog in turn (a seed run: the seed's bundle), then what the run
+    /// keeps for the next one.
     mutating func run() async throws {
         do {
-            for catalog in Set(state.bundles.map(\.catalog)).sorted() {
-                try await sync(catalog: catalog)
+            if case .seed(let request) = mode {
+                try await seed(request)
+            } else {
+                for catalog in Set(state.bundles.map(\.catalog)).sorted() {
+                    try await sync(catalog: catalog)
+                }
             }
         } catch {
             await emptying.value
@@ -187,7 +197,7 @@ struct SyncRun {
                 else { continue }
                 pinned = version
                 forced = planned.strategy ?? forced
-            case .follow, .plan:
+            case .follow, .plan, .seed:
                 break
             }
             var result = SyncReport.BundleSync(
@@ -264,7 +274,7 @@ struct SyncRun {
     /// object; nil when the version is checked out and sound. Unless planning, an
     /// object found damaged is removed (to be fetched again). `follows`: the bundle is at
     /// the newest version below `version`.
-    private mutating func prepare(
+    mutating func prepare(
         _ tracked: RepoState.TrackedBundle, to version: Int, forced: FetchStrategy?, follows: Bool, chain: SourceChain,
         checks: SignatureChecks?, result: inout SyncReport.BundleSync
     ) async throws -> PreparedUpdate? {
@@ -397,6 +407,8 @@ struct SyncRun {
         // What the signature says of the content of the objects placed alone, read per row.
         let signedContent = try fetched.signedContent(
             ofRows: changes.map { $0.changes.place.map(\.ordinal) } ?? table.ordinals(flavor: tracked.flavor))
+        // A seed run's files come next, before anything is priced or fetched.
+        try claimSeed(&missing, table: table, flavor: tracked.flavor, signedContent: signedContent)
         let archivePath = files.archive(tracked.flavor)
         let reader = archiveReader(archivePath, wanted: missing, members: objects, signedContent: signedContent, chain: chain)
         let partial = try reuse(partialArchive(name), missing: &missing, reader: reader)

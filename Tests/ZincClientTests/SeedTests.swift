@@ -75,6 +75,43 @@ import ZincTestSupport
         #expect(try Self.matchesSource(fixture, 2))
     }
 
+    /// A seed is a mode of the sync's run: an app update that ships a newer seed than the
+    /// repo holds keeps the version it replaces as the spare folder, and a later seed
+    /// brings that spare to its version by touching only the files that differ, as a
+    /// sync's update does: the folder is moved, not built again.
+    @Test func aNewerSeedKeepsTheOlderVersionAsTheSpareAndBringsItAlong() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        try fixture.publishVersion2()
+        try SeedExport(fixture.catalog, bundle: "B", version: .number(2), to: fixture.dir.at("seed-2")).run()
+        let requests = fixture.server.requests.count
+        let second = try fixture.repo.seed(from: fixture.dir.at("seed-2"), sources: [fixture.server.url])
+        let added = try Set(fixture.manifest(2).objects().keys).subtracting(fixture.manifest(1).objects().keys)
+        #expect(second.switched && second.checkedOutVersion == 2)
+        #expect(second.linkedObjects + second.clonedObjects + second.copiedObjects == added.count)
+        #expect(second.presentObjects == (try fixture.manifest(2).objects().count) - added.count)
+        #expect(try fixture.bundleMatchesSource(2))
+        #expect(try fixture.repo.loadState().bundles.first?.spareVersion == 1)
+        var spare = stat()
+        #expect(stat(fixture.dir.at(fixture.bundleFolder(1)), &spare) == 0)
+
+        try fixture.dir.write("src/lessons/words.json", SampleContent.text(9500, word: "merci"))
+        _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
+        try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(3)).run()
+        try SeedExport(fixture.catalog, bundle: "B", version: .number(3), to: fixture.dir.at("seed-3")).run()
+        let third = try fixture.repo.seed(from: fixture.dir.at("seed-3"), sources: [fixture.server.url])
+        #expect(third.switched && third.checkedOutVersion == 3)
+        #expect(third.linkedObjects + third.clonedObjects + third.copiedObjects == 1)
+        #expect(try fixture.bundleMatchesSource(3))
+        var built = stat()
+        #expect(stat(fixture.dir.at(fixture.bundleFolder(3)), &built) == 0 && built.st_ino == spare.st_ino)
+        #expect(try fixture.repo.loadState().bundles.first?.spareVersion == 2 && fixture.dir.exists(fixture.bundleFolder(2)))
+        #expect(fixture.server.requests.count == requests)
+        let next = try #require(try fixture.sync().bundles.first)
+        #expect(next.outcome == .upToDate && next.objectRequests == 0, "\(next.line)")
+    }
+
     @Test func aTamperedFileIsRefusedWhenHashed() throws {
         let (fixture, seed, repo) = try Self.exported()
         let file = seed + "/files/lessons/words.json"
