@@ -78,7 +78,8 @@ import ZincTestSupport
     /// A seed is a mode of the sync's run: an app update that ships a newer seed than the
     /// repo holds keeps the version it replaces as the spare folder, and a later seed
     /// brings that spare to its version by touching only the files that differ, as a
-    /// sync's update does: the folder is moved, not built again.
+    /// sync's update does: the folder is moved, not built again. What the version that
+    /// left used alone is collected by the run, as after a sync.
     @Test func aNewerSeedKeepsTheOlderVersionAsTheSpareAndBringsItAlong() throws {
         let fixture = try ClientFixture()
         try fixture.track()
@@ -107,6 +108,9 @@ import ZincTestSupport
         var built = stat()
         #expect(stat(fixture.dir.at(fixture.bundleFolder(3)), &built) == 0 && built.st_ino == spare.st_ino)
         #expect(try fixture.repo.loadState().bundles.first?.spareVersion == 2 && fixture.dir.exists(fixture.bundleFolder(2)))
+        // The run's collection: version 1 left the repo, and the object only it used went with it.
+        let replaced = try #require(try fixture.manifest(1).files["photos/1.jpg"]?.sha)
+        #expect(!fixture.dir.exists("repo/objects/" + replaced) && !fixture.dir.exists(fixture.bundleFolder(1)))
         #expect(fixture.server.requests.count == requests)
         let next = try #require(try fixture.sync().bundles.first)
         #expect(next.outcome == .upToDate && next.objectRequests == 0, "\(next.line)")
