@@ -168,11 +168,15 @@ struct BundleCheckout: Sendable {
     var touchedObjects: [SHA1.Digest] {
         var digests = files.map(table.digest(ofRow:))
         digests.sort()
-        var last: SHA1.Digest?
-        return digests.filter { digest in
-            defer { last = digest }
-            return digest != last
+        // Each kept once, in place: a filtered copy, grown by doubling, was the first
+        // sync's largest array at its peak (4.7 MB at 100,000 files).
+        var kept = 0
+        for i in digests.indices where kept == 0 || digests[kept - 1] != digests[i] {
+            digests[kept] = digests[i]
+            kept += 1
         }
+        digests.removeLast(digests.count - kept)
+        return digests
     }
 
     /// Removes a file of the spare, and the folders it leaves empty.

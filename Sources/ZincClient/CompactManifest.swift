@@ -103,10 +103,21 @@ struct CompactManifest: Sendable, Equatable {
             let path = String(decoding: bytes[Int(rows[twice].start)..<Int(rows[twice].start + rows[twice].length)], as: UTF8.self)
             throw corrupt("file '\(path)' is listed twice")
         }
+        // Arrays grown by doubling held a third more than their data (10.5 MB for 7.5 at
+        // 100,000 files) for as long as the sync holds the table: copied to their size,
+        // while nothing else of the sync is held yet.
         return (
             ManifestHeader(manifest, fileCount: rows.count),
-            CompactManifest(bytes: bytes, rows: rows, flavorSets: flavorSets, flavor: flavor)
+            CompactManifest(bytes: exactly(bytes), rows: exactly(rows), flavorSets: flavorSets, flavor: flavor)
         )
+    }
+
+    /// `array` in a buffer of its own size: a copy when it has room to spare.
+    static func exactly<Element>(_ array: [Element]) -> [Element] {
+        guard array.capacity > array.count else { return array }
+        return [Element](unsafeUninitializedCapacity: array.count) { buffer, count in
+            count = array.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
+        }
     }
 
     /// Whether each flavor set holds `flavor` (every one for nil), by set index.

@@ -14,8 +14,12 @@ struct VersionObjects: Sendable {
     /// `objects` sorted by digest, where an object may repeat (one per file): each is
     /// kept once, the first time it comes.
     init(sorted objects: some Sequence<StoredObject>, withSizes: Bool) {
+        // Room for every object given (an object per file, most of them distinct), so
+        // that neither buffer is copied as it grows nor left with doubled capacity.
         var digests = [UInt8]()
+        digests.reserveCapacity(objects.underestimatedCount * 20)
         var sizes = [StoredObject.Sizes]()
+        if withSizes { sizes.reserveCapacity(objects.underestimatedCount) }
         var length = Int64(2 * TarHeader.blockSize)
         var last: SHA1.Digest?
         for object in objects where object.digest != last {
