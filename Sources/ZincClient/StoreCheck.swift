@@ -33,7 +33,7 @@ struct StoreCheck {
     private var recorded: BackgroundValue<ObjectStamps>?
     private var stamps: ObjectStamps {
         mutating get {
-            startReading()
+            read()
             return recorded!.value
         }
     }
@@ -68,7 +68,14 @@ struct StoreCheck {
     }
 
     /// Starts reading the recorded stamps beside the caller, which will ask for them soon.
+    /// A thorough check looks none up: it reads them when it saves them, once a repair
+    /// has let go of the version's table and plan (5.4 MB at 100,000 objects, held
+    /// through the whole repair before).
     mutating func startReading() {
+        if !thorough { read() }
+    }
+
+    private mutating func read() {
         guard recorded == nil else { return }
         recorded = BackgroundValue { [repo] in ObjectStamps.load(from: repo) }
     }

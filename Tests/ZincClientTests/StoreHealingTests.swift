@@ -239,18 +239,41 @@ import ZincTestSupport
 
     /// Rewrites the repo's stamp of `sha` from its object as it is now (see `stamps` in the client guide).
     private static func restamp(_ sha: String, in fixture: ClientFixture) throws {
-        var info = stat()
-        #expect(lstat(fixture.dir.at("repo/objects/" + sha), &info) == 0)
         let digest = try #require(SHA1.Digest(hex: sha))
         var entries = ObjectStamps.load(from: fixture.repo).entries.filter { $0.0 != digest }
-        let nanoseconds = { (t: timespec) in Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
-        entries.append(
-            (
-                digest,
-                ObjectStamp(
-                    size: Int64(info.st_size), modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim),
-                    inode: UInt64(info.st_ino))
-            ))
+        entries.append((digest, stamp(of: fixture.dir.at("repo/objects/" + sha))))
         try ObjectStamps(entries).save(in: fixture.repo)
+    }
+
+    /// The stamp of the file at `path` as it is now.
+    private static func stamp(of path: String) -> ObjectStamp {
+        var info = stat()
+        #expect(lstat(path, &info) == 0)
+        let nanoseconds = { (t: timespec) in Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
+        return ObjectStamp(
+            size: Int64(info.st_size), modified: nanoseconds(info.st_mtim), changed: nanoseconds(info.st_ctim),
+            inode: UInt64(info.st_ino))
+    }
+
+    /// A repair looks no stamp up, and reads the recorded ones only to save them: each
+    /// object of the version is stamped as the repair's links left it, and the stamp of
+    /// an object it never judged is kept as it was.
+    @Test func aRepairStampsItsObjectsAndKeepsTheOtherStamps() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let sha = try #require(fixture.manifest(1).files["photos/0.jpg"]?.sha)
+        try Self.flipFirstByte(of: fixture.dir.at("repo/objects/" + sha))
+        let other = SHA1.digest(Array("an object of another bundle".utf8))
+        let recorded = ObjectStamp(size: 1, modified: 2, changed: 3, inode: 4)
+        try ObjectStamps(Array(ObjectStamps.load(from: fixture.repo).entries) + [(other, recorded)]).save(in: fixture.repo)
+
+        let repair = try SyncEngine(repo: fixture.repo, options: fixture.options()).repair()
+        let bundle = try #require(repair.bundles.first)
+        #expect(bundle.outcome == .repaired && bundle.damagedObjects == [sha], "\(fixture.failure(repair))")
+        let saved = ObjectStamps.load(from: fixture.repo)
+        let shas = Set(try fixture.manifest(1).files.values.map(\.sha))
+        #expect(saved.count == shas.count + 1 && saved[other.hex] == recorded)
+        for sha in shas { #expect(saved[sha] == Self.stamp(of: fixture.dir.at("repo/objects/" + sha)), "\(sha)") }
     }
 }
