@@ -113,7 +113,7 @@ struct BundleCheckout: Sendable {
     }
 
     /// Makes every folder the files need and places every file whose object is in the
-    /// repo now; returns the indices of the others, for `finish`. The folders are all
+    /// repo now; returns the rows of the others, for `finish`. The folders are all
     /// made here, while the missing objects download, each with one `mkdir`: `finish`
     /// then only links.
     /// - Parameters:
@@ -122,17 +122,19 @@ struct BundleCheckout: Sendable {
     ///     from chunks, sorted: their files are left for `finish` without a look at
     ///     objects/, where a first sync at 100,000 files made 100,000 `access` calls,
     ///     four in five of them failing.
-    func placeAvailable(missing: [StoredObject] = [], assembled: [SHA1.Digest] = []) throws -> [Int] {
+    func placeAvailable(missing: [StoredObject] = [], assembled: [SHA1.Digest] = []) throws -> [UInt32] {
         for path in removals { try remove(path) }
         if !removals.isEmpty { FaultInjection.changed(staging.path) }
         try createFolders()
-        return try files.indices.filter { i in
-            let digest = table.digest(ofRow: files[i])
+        // The rows themselves, 4 bytes a file left: a first sync leaves nearly every file,
+        // whose indices (8 bytes each) held 1.6 MB at 100,000 files through the download.
+        return try files.filter { ordinal in
+            let digest = table.digest(ofRow: ordinal)
             let at = missing.partitionPoint { $0.digest < digest }
             if at < missing.count, missing[at].digest == digest { return true }
             let built = assembled.partitionPoint { $0 < digest }
             if built < assembled.count, assembled[built] == digest { return true }
-            return try !place(table.row(files[i]), objectMayBeMissing: true)
+            return try !place(table.row(ordinal), objectMayBeMissing: true)
         }
     }
 
@@ -196,7 +198,7 @@ struct BundleCheckout: Sendable {
     /// renames the folder into place. The staging folder is gone afterwards, whatever
     /// happens: call `abandon` instead when the download failed.
     @discardableResult
-    func finish(left: [Int]) throws -> String {
+    func finish(left: [UInt32]) throws -> String {
         var swapped = false
         defer {
             // The folder replaced (one being repaired, a file per file of the bundle) goes to
@@ -204,7 +206,7 @@ struct BundleCheckout: Sendable {
             // the network, so a repair costs the files it changes.
             if !swapped || (try? Trash(repo: repo).discard(staging.path)) == nil { staging.remove() }
         }
-        for i in left { _ = try place(table.row(files[i]), objectMayBeMissing: false) }
+        for ordinal in left { _ = try place(table.row(ordinal), objectMayBeMissing: false) }
         // The objects and the links of the new folder durable before any name refers to it:
         // after a power cut, the version switched to holds its bytes, not empty files.
         try DurableBatch.flush(fileSystemOf: repo.root)
