@@ -48,14 +48,13 @@ struct BundleCheckout: Sendable {
         /// files placed), and the spare's files that it does not have as they are.
         let changes: ManifestChanges
 
-        /// - Parameters: `before`, the spare's files; `new`, the version to build, both
-        ///   tables compared by one merge: strings are made for the changed files alone.
-        init(folder: String, from before: CompactManifest, to new: CompactManifest, flavor: String?) throws {
-            changes = before.changes(to: new, flavor: flavor)
-            self.folder = folder
+        /// - Parameters: `changes`, what turns the spare's files into the version to build
+        ///   (`CompactManifest.changes(from:flavor:)`).
+        init(folder: String, validating changes: ManifestChanges) throws {
             // A manifest decides where files go and which are removed: its paths are checked again.
             for row in changes.place { try Names.validateRelativePath(row.path) }
             for path in changes.remove { try Names.validateRelativePath(path) }
+            self.init(folder: folder, changes: changes)
         }
 
         private init(folder: String, changes: ManifestChanges) {
@@ -77,7 +76,8 @@ struct BundleCheckout: Sendable {
                 place.append(row)
                 remove.append(row.path)
             }
-            return Spare(folder: folder, changes: ManifestChanges(place: place, remove: remove))
+            // The spare's objects of the files replaced are the new version's: none leaves.
+            return Spare(folder: folder, changes: ManifestChanges(place: place, remove: remove, leaving: changes.leaving))
         }
     }
 

@@ -121,8 +121,11 @@ struct CompactManifest: Sendable, Equatable {
     }
 
     /// Whether each flavor set holds `flavor` (every one for nil), by set index.
-    private func membership(_ flavor: String?) -> [Bool] {
-        flavorSets.map { set in flavor.map { set?.contains($0) ?? false } ?? true }
+    private func membership(_ flavor: String?) -> [Bool] { Self.membership(of: flavorSets, flavor) }
+
+    /// Whether each of `sets` holds `flavor` (every one for nil).
+    static func membership(of sets: [[String]?], _ flavor: String?) -> [Bool] {
+        sets.map { set in flavor.map { set?.contains($0) ?? false } ?? true }
     }
 
     /// The rows of `flavor` (every row for nil), by index, in path order.
@@ -155,50 +158,58 @@ struct CompactManifest: Sendable, Equatable {
         for i in rows.indices where member[Int(rows[i].flavorSet)] { try body(row(UInt32(i))) }
     }
 
-    /// What turns this version's files of `flavor` into `new`'s, by one merge of the two
-    /// in path order: `place`, the files of `new` that this version lacks or holds with
-    /// another object (changed and added); `remove`, the paths of this version that `new`
-    /// lacks or holds with another object (changed and removed). Strings are made for
-    /// these alone.
-    func changes(to new: CompactManifest, flavor: String?) -> ManifestChanges {
-        let (mine, theirs) = (membership(flavor), new.membership(flavor))
+    /// Each file of `flavor` (every file for nil), in path order: its path's bytes and its
+    /// object, with no string made.
+    func forEachPath(flavor: String?, _ body: (UnsafeBufferPointer<UInt8>, SHA1.Digest) -> Void) {
+        let member = membership(flavor)
+        bytes.withUnsafeBufferPointer { all in
+            for row in rows where member[Int(row.flavorSet)] { body(Self.slice(row, of: all), row.digest) }
+        }
+    }
+
+    /// What turns an earlier version's files of `flavor` into this one's, by one merge of
+    /// the two in path order, `earlier` giving each of its files of the flavor (its path's
+    /// bytes and object) in that order, from a table held (`forEachPath`) or one read as a
+    /// stream (`ManifestTableRows`): `place`, the files of this version the earlier one
+    /// lacks or holds with another object (changed and added); `remove` and `leaving`,
+    /// the paths of the earlier one that this version lacks or holds with another object
+    /// (changed and removed) and their objects. Strings are made for these alone.
+    func changes(from earlier: ((UnsafeBufferPointer<UInt8>, SHA1.Digest) -> Void) throws -> Void, flavor: String?) rethrows
+        -> ManifestChanges
+    {
+        let member = membership(flavor)
         var place = [ManifestRow]()
         var remove = [String]()
-        var i = rows.startIndex
-        var j = new.rows.startIndex
-        // Rows outside the flavor are stepped over, on either side.
-        func skip() {
-            while i < rows.count, !mine[Int(rows[i].flavorSet)] { i += 1 }
-            while j < new.rows.count, !theirs[Int(new.rows[j].flavorSet)] { j += 1 }
+        var leaving = [SHA1.Digest]()
+        // This version's next row of the flavor, the rows outside it stepped over: from
+        // before the first, its first.
+        var j = -1
+        func next() {
+            j += 1
+            while j < rows.count, !member[Int(rows[j].flavorSet)] { j += 1 }
         }
-        bytes.withUnsafeBufferPointer { mineBytes in
-            new.bytes.withUnsafeBufferPointer { theirBytes in
-                skip()
-                while i < rows.count || j < new.rows.count {
-                    let order =
-                        i == rows.count
-                        ? 1
-                        : j == new.rows.count
-                            ? -1 : Self.compare(Self.slice(rows[i], of: mineBytes), Self.slice(new.rows[j], of: theirBytes))
-                    if order < 0 {
-                        remove.append(row(UInt32(i)).path)
-                        i += 1
-                    } else if order > 0 {
-                        place.append(new.row(UInt32(j)))
-                        j += 1
-                    } else {
-                        if rows[i].digest != new.rows[j].digest {
-                            remove.append(row(UInt32(i)).path)
-                            place.append(new.row(UInt32(j)))
-                        }
-                        i += 1
-                        j += 1
-                    }
-                    skip()
+        next()
+        try bytes.withUnsafeBufferPointer { all in
+            try earlier { path, digest in
+                // This version's files before the earlier one's `path`: added.
+                while j < rows.count, Self.compare(Self.slice(rows[j], of: all), path) < 0 {
+                    place.append(row(UInt32(j)))
+                    next()
                 }
+                if j < rows.count, Self.compare(Self.slice(rows[j], of: all), path) == 0 {
+                    defer { next() }
+                    guard rows[j].digest != digest else { return }
+                    place.append(row(UInt32(j)))
+                }
+                remove.append(String(decoding: path, as: UTF8.self))
+                leaving.append(digest)
             }
         }
-        return ManifestChanges(place: place, remove: remove)
+        while j < rows.count {
+            place.append(row(UInt32(j)))
+            next()
+        }
+        return ManifestChanges(place: place, remove: remove, leaving: leaving)
     }
 
     /// The distinct objects of `flavor`'s files (every file's for nil), packed.

@@ -16,4 +16,8 @@ struct ManifestRow: Sendable, Equatable {
 struct ManifestChanges: Sendable, Equatable {
     let place: [ManifestRow]
     let remove: [String]
+    /// The objects of the earlier version's files that the later one does not hold as
+    /// they are: of an earlier version that leaves the repo, the only ones that may lose
+    /// their last user.
+    let leaving: [SHA1.Digest]
 }

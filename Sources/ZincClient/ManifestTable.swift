@@ -91,7 +91,7 @@ package enum ManifestTable {
 
     /// The kept manifest named, by its size and (with `trust` `.manifestSHA256`) the
     /// SHA-256 of its JSON, read 64 KiB at a time; nil when the repo has none.
-    private static func subject(catalog: String, bundle: String, version: Int, in repo: Repo, trust: Trust) throws -> Subject? {
+    static func subject(catalog: String, bundle: String, version: Int, in repo: Repo, trust: Trust) throws -> Subject? {
         let path = repo.manifestFile(catalog, bundle: bundle, version: version)
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
@@ -199,10 +199,12 @@ package enum ManifestTable {
         return decode(bytes, subject: subject, flavor: "hd")?.table?.count
     }
 
-    private static func decode(_ reader: ManifestTableReader, subject: Subject, flavor: String?, files: Bool) throws -> (
-        header: ManifestHeader, table: CompactManifest?
+    /// The header `reader` is at, from the table's start, when the table describes
+    /// `subject`, with its counts of path bytes and flavor sets, each held against the
+    /// bytes left.
+    private static func opening(_ reader: inout ManifestTableReader, subject: Subject) throws -> (
+        header: ManifestHeader, pathBytes: Int, flavorSets: Int
     )? {
-        var reader = reader
         // A table is never larger than its manifest's JSON allows (a file's row, path and
         // flavors are fewer bytes than its entry), plus its fixed parts: no count in a
         // larger file is believed.
@@ -213,24 +215,58 @@ package enum ManifestTable {
             // Every count is held against the bytes left before anything is made by it.
             header.fileCount <= reader.remaining / rowSize, byteCount <= reader.remaining - header.fileCount * rowSize
         else { return nil }
-        var table: CompactManifest?
-        if files {
-            guard let rows = try rows(&reader, count: header.fileCount, pathBytes: byteCount, sets: setCount) else { return nil }
-            var complete = true
-            let paths = try [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
-                complete = try reader.read(into: UnsafeMutableRawBufferPointer(buffer))
-                count = complete ? byteCount : 0
-            }
-            guard complete, let flavorSets = try flavorSets(&reader, count: setCount), try reader.finish(),
-                rowsHold(rows, paths: paths)
-            else { return nil }
-            table = CompactManifest(bytes: paths, rows: rows, flavorSets: flavorSets, flavor: flavor)
-        } else {
-            guard try reader.skip(header.fileCount * rowSize + byteCount), try flavorSets(&reader, count: setCount) != nil,
-                try reader.finish()
-            else { return nil }
+        return (header, byteCount, setCount)
+    }
+
+    /// Where a table's rows and path bytes lie in its file, and its flavor sets: what
+    /// `ManifestTableRows` reads the rows by.
+    struct Layout {
+        let header: ManifestHeader
+        /// The offset of the first row.
+        let rowsAt: Int
+        let pathBytes: Int
+        let flavorSets: [[String]?]
+        /// The offset of the first path byte.
+        var pathsAt: Int { rowsAt + header.fileCount * rowSize }
+    }
+
+    /// The layout of the table in `file` when it is sound (its checksum taken over every
+    /// byte) and describes `subject`, its rows and paths hashed on the way and not kept;
+    /// nil otherwise. The rows themselves are checked as they are read.
+    static func layout(_ file: PosixFile, subject: Subject) throws -> Layout? {
+        let size = Int(try file.status().st_size)
+        guard let reader = ManifestTableReader(size: size, source: { try file.readFully(into: $0, at: Int64($1)) }) else { return nil }
+        return try layout(reader, subject: subject)
+    }
+
+    private static func layout(_ reader: ManifestTableReader, subject: Subject) throws -> Layout? {
+        var reader = reader
+        guard let (header, byteCount, setCount) = try opening(&reader, subject: subject) else { return nil }
+        let rowsAt = reader.end - reader.remaining
+        guard try reader.skip(header.fileCount * rowSize + byteCount), let sets = try flavorSets(&reader, count: setCount),
+            try reader.finish()
+        else { return nil }
+        return Layout(header: header, rowsAt: rowsAt, pathBytes: byteCount, flavorSets: sets)
+    }
+
+    private static func decode(_ reader: ManifestTableReader, subject: Subject, flavor: String?, files: Bool) throws -> (
+        header: ManifestHeader, table: CompactManifest?
+    )? {
+        // Without the files, the rows and paths are hashed on the way to the checksum.
+        guard files else { return try layout(reader, subject: subject).map { ($0.header, nil) } }
+        var reader = reader
+        guard let (header, byteCount, setCount) = try opening(&reader, subject: subject),
+            let rows = try rows(&reader, count: header.fileCount, pathBytes: byteCount, sets: setCount)
+        else { return nil }
+        var complete = true
+        let paths = try [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+            complete = try reader.read(into: UnsafeMutableRawBufferPointer(buffer))
+            count = complete ? byteCount : 0
         }
-        return (header, table)
+        guard complete, let flavorSets = try flavorSets(&reader, count: setCount), try reader.finish(),
+            rowsHold(rows, paths: paths)
+        else { return nil }
+        return (header, CompactManifest(bytes: paths, rows: rows, flavorSets: flavorSets, flavor: flavor))
     }
 
     /// The header `reader` is at when it describes `subject`, with the counts of path
@@ -277,22 +313,27 @@ package enum ManifestTable {
         var rows = [CompactManifest.Row]()
         rows.reserveCapacity(count)
         for _ in 0..<count {
-            let row = try reader.take(rowSize) { bytes -> CompactManifest.Row? in
-                func int<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
-                    T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
-                }
-                let (start, length, set) = (int(UInt32.self, at: 0), int(UInt32.self, at: 4), int(UInt16.self, at: 28))
-                let sizes = StoredObject.Sizes(gz: int(Int64.self, at: 30), raw: int(Int64.self, at: 38))
-                guard Int(start) + Int(length) <= pathBytes, Int(set) < sets, sizes.gz >= -1, sizes.raw >= -1,
-                    sizes.gz >= 0 || sizes.raw >= 0
-                else { return nil }
-                let digest = SHA1.Digest(bytes: UnsafeBufferPointer(rebasing: bytes.assumingMemoryBound(to: UInt8.self)[8..<28]))
-                return CompactManifest.Row(start: start, length: length, digest: digest, flavorSet: set, sizes: sizes)
-            }
-            guard let row else { return nil }
+            guard let row = try self.row(&reader, pathBytes: pathBytes, sets: sets) else { return nil }
             rows.append(row)
         }
         return rows
+    }
+
+    /// The row `reader` is at, nil when it breaks a rule: its path inside the `pathBytes`
+    /// that follow the rows, its flavor set among `sets`, its sizes those of an object.
+    static func row(_ reader: inout ManifestTableReader, pathBytes: Int, sets: Int) throws -> CompactManifest.Row? {
+        try reader.take(rowSize) { bytes -> CompactManifest.Row? in
+            func int<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
+                T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+            }
+            let (start, length, set) = (int(UInt32.self, at: 0), int(UInt32.self, at: 4), int(UInt16.self, at: 28))
+            let sizes = StoredObject.Sizes(gz: int(Int64.self, at: 30), raw: int(Int64.self, at: 38))
+            guard Int(start) + Int(length) <= pathBytes, Int(set) < sets, sizes.gz >= -1, sizes.raw >= -1,
+                sizes.gz >= 0 || sizes.raw >= 0
+            else { return nil }
+            let digest = SHA1.Digest(bytes: UnsafeBufferPointer(rebasing: bytes.assumingMemoryBound(to: UInt8.self)[8..<28]))
+            return CompactManifest.Row(start: start, length: length, digest: digest, flavorSet: set, sizes: sizes)
+        } ?? nil
     }
 
     /// The `count` flavor sets `reader` is at.
@@ -314,11 +355,15 @@ package enum ManifestTable {
     private static func rowsHold(_ rows: [CompactManifest.Row], paths: [UInt8]) -> Bool {
         paths.withUnsafeBufferPointer { paths in
             rows.indices.allSatisfy { i in
-                let path = CompactManifest.slice(rows[i], of: paths)
-                if i > 0, CompactManifest.compare(CompactManifest.slice(rows[i - 1], of: paths), path) >= 0 { return false }
-                return validString(path).map { (try? Names.validateRelativePath($0)) != nil } == true
+                pathHolds(CompactManifest.slice(rows[i], of: paths), after: i > 0 ? CompactManifest.slice(rows[i - 1], of: paths) : nil)
             }
         }
+    }
+
+    /// Whether a row's path is safe and after the path of the row before (if any).
+    static func pathHolds(_ path: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>?) -> Bool {
+        if let previous, CompactManifest.compare(previous, path) >= 0 { return false }
+        return validString(path).map { (try? Names.validateRelativePath($0)) != nil } == true
     }
 
     private static func isFlavor(_ name: String) -> Bool { (try? Names.validateFlavorName(name)) != nil }

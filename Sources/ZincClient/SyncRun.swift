@@ -371,7 +371,9 @@ struct SyncRun {
         if let currentObjects, let current = tracked.version {
             inUse[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current)] = currentObjects
         }
-        var changes = try spare.map { try BundleCheckout.Spare(folder: $0.folder, from: $0.files, to: table, flavor: tracked.flavor) }
+        var changes = try spare.flatMap { spare in
+            try spare.files.changes(to: table).map { try BundleCheckout.Spare(folder: spare.folder, validating: $0) }
+        }
         // A record is priced by every member's size; a version built whole, or checked
         // whole, checks (and may fetch) every object, with its sizes.
         let objects = table.objects(flavor: tracked.flavor, withSizes: changes == nil || checksEveryObject || record != nil)
@@ -398,11 +400,7 @@ struct SyncRun {
         changes = changes?.healing(paths: Set(result.damagedFiles), objects: damagedObjects, in: table, flavor: tracked.flavor)
         if let spare, let changes {
             departing[Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: spare.version, flavor: tracked.flavor)] =
-                changes.changes.remove
-                .compactMap {
-                    var path = $0
-                    return path.withUTF8 { spare.files.index(of: $0) }.map(spare.files.digest)
-                }
+                changes.changes.leaving
         }
         // What the signature says of the content of the objects placed alone, read per row.
         let signedContent = try fetched.signedContent(
@@ -432,17 +430,15 @@ struct SyncRun {
             leavesSoundFolder: trusted, spare: changes)
     }
 
-    /// The folder of `tracked`'s spare version, its version and its files (from its kept
-    /// manifest's table when `trust` takes it, else the manifest read as a stream), when
-    /// both are there and the spare is not the version in use.
+    /// The folder of `tracked`'s spare version, its version and its files (streamed from
+    /// its kept manifest's table when `trust` takes it, else the manifest read as a
+    /// stream), when both are there and the spare is not the version in use.
     private func spareFolder(of tracked: RepoState.TrackedBundle, trust: ManifestTable.Trust) -> (
-        folder: String, version: Int, files: CompactManifest
+        folder: String, version: Int, files: SpareFiles
     )? {
         guard !tracked.writableFiles, let version = tracked.spareVersion, version != tracked.version else { return nil }
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        guard access(folder, F_OK) == 0, let files = try? CompactManifest.read(tracked, version: version, in: repo, trust: trust) else {
-            return nil
-        }
+        guard access(folder, F_OK) == 0, let files = SpareFiles(tracked, version: version, in: repo, trust: trust) else { return nil }
         return (folder, version, files)
     }
 
