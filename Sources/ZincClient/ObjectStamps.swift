@@ -58,16 +58,35 @@ package struct ObjectStamp: Equatable, Sendable {
 package struct ObjectStamps: Equatable, Sendable {
     static let fileName = "stamps"
     static let legacyFileName = "stamps.json"
-    private static let magic = Array("ZSTAMPS1".utf8)
-    private static let recordSize = 52
+    static let magic = Array("ZSTAMPS1".utf8)
+    static let recordSize = 52
 
-    private struct Record: Equatable, Sendable {
+    struct Record: Equatable, Sendable {
         let digest: SHA1.Digest
         let stamp: ObjectStamp
+
+        init(digest: SHA1.Digest, stamp: ObjectStamp) {
+            self.digest = digest
+            self.stamp = stamp
+        }
+
+        /// The record in `bytes` (`recordSize` of them), nil when its size is negative.
+        init?(_ bytes: some Collection<UInt8>) {
+            var fields = bytes.dropFirst(20).makeIterator()
+            func field() -> UInt64 {
+                (0..<8).reduce(UInt64(0)) { value, i in value | UInt64(fields.next() ?? 0) << (8 * i) }
+            }
+            let digest = SHA1.Digest(bytes: bytes.prefix(20))
+            let size = Int64(bitPattern: field())
+            guard size >= 0 else { return nil }
+            self.init(
+                digest: digest,
+                stamp: ObjectStamp(size: size, modified: Int64(bitPattern: field()), changed: Int64(bitPattern: field()), inode: field()))
+        }
     }
 
     /// Sorted by digest, each digest once.
-    private var records: [Record] = []
+    private(set) var records: [Record] = []
 
     package var count: Int { records.count }
 
@@ -99,11 +118,7 @@ package struct ObjectStamps: Equatable, Sendable {
     /// so that an earlier client's file is parsed once; else none.
     package static func load(from repo: Repo) -> ObjectStamps {
         do {
-            let file = try PosixFile.open(repo.root + "/" + fileName)
-            var reader = Reader()
-            reader.expect(bytes: Int64(try file.status().st_size))
-            try file.forEachChunk(chunkSize: 1 << 16) { reader.read($0) }
-            return reader.stamps
+            return try Reader.read(PosixFile.open(repo.root + "/" + fileName), keepingEvery: 1).stamps
         } catch let error as ZincError where error.errno == ENOENT {
             guard let legacy = try? AtomicFile.read(repo.root + "/" + legacyFileName, limit: 256 << 20) else { return ObjectStamps() }
             let stamps = parseLegacy(legacy)
@@ -156,20 +171,39 @@ package struct ObjectStamps: Equatable, Sendable {
         return reader.stamps
     }
 
-    /// `stamps` read from consecutive pieces of the file.
-    private struct Reader {
+    /// `stamps` read from consecutive pieces of the file, each record checked, every
+    /// `keepingEvery`th kept (every one to load the file, fewer to look records up in it,
+    /// `ObjectStampsFile`).
+    struct Reader {
+        private let keepingEvery: Int
         private var pending = [UInt8]()
         private var started = false
         private var broken = false
         private var read = ObjectStamps()
+        private var last: SHA1.Digest?
+        /// The records read.
+        private(set) var count = 0
 
-        /// What was read, if it ended on a whole record.
-        var stamps: ObjectStamps { broken || !started || !pending.isEmpty ? ObjectStamps() : read }
+        init(keepingEvery: Int = 1) { self.keepingEvery = keepingEvery }
+
+        /// The file read whole, 64 KiB at a time, room made first for the records kept.
+        static func read(_ file: PosixFile, keepingEvery: Int) throws -> Reader {
+            var reader = Reader(keepingEvery: keepingEvery)
+            reader.expect(bytes: Int64(try file.status().st_size))
+            try file.forEachChunk(chunkSize: 1 << 16) { reader.read($0) }
+            return reader
+        }
+
+        /// Whether the bytes read ended on a whole record, each in order.
+        var isSound: Bool { !broken && started && pending.isEmpty }
+
+        /// What was kept, if the bytes are sound.
+        var stamps: ObjectStamps { isSound ? read : ObjectStamps() }
 
         /// Makes room for the records of a file of `bytes` (at most 256 MiB), which is
         /// then never copied as it grows.
-        mutating func expect(bytes: Int64) {
-            read.records.reserveCapacity(Int(min(max(bytes, 0), 256 << 20)) / recordSize)
+        private mutating func expect(bytes: Int64) {
+            read.records.reserveCapacity(Int(min(max(bytes, 0), 256 << 20)) / recordSize / keepingEvery + 1)
         }
 
         mutating func read(_ piece: UnsafeRawBufferPointer) {
@@ -186,31 +220,14 @@ package struct ObjectStamps: Equatable, Sendable {
                 start = magic.count
             }
             while pending.count - start >= recordSize {
-                guard let record = record(at: start) else {
+                guard let record = Record(pending[start..<start + recordSize]), last.map({ $0 < record.digest }) ?? true else {
                     broken = true
                     return
                 }
-                read.records.append(record)
-                start += recordSize
+                if count % keepingEvery == 0 { read.records.append(record) }
+                (last, count, start) = (record.digest, count + 1, start + recordSize)
             }
             pending.removeSubrange(..<start)
-        }
-
-        /// The record at `start` of `pending`, nil when it is not in digest order after
-        /// the last or its size is negative.
-        private func record(at start: Int) -> Record? {
-            func field(_ n: Int) -> UInt64 {
-                var value: UInt64 = 0
-                for i in (0..<8).reversed() { value = value << 8 | UInt64(pending[start + 20 + n * 8 + i]) }
-                return value
-            }
-            let digest = SHA1.Digest(bytes: pending[start..<start + 20])
-            let size = Int64(bitPattern: field(0))
-            guard size >= 0, read.records.last.map({ $0.digest < digest }) ?? true else { return nil }
-            return Record(
-                digest: digest,
-                stamp: ObjectStamp(size: size, modified: Int64(bitPattern: field(1)), changed: Int64(bitPattern: field(2)), inode: field(3))
-            )
         }
     }
 

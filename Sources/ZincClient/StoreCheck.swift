@@ -30,10 +30,12 @@ struct StoreCheck {
     /// Read on a thread of its own once something needs it (`startReading`): a repo of
     /// many objects has a large file of them, parsed while a sync's first requests are in
     /// flight, and never read by a sync with nothing to check.
-    private var recorded: BackgroundValue<ObjectStamps>?
-    private var stamps: ObjectStamps {
+    private var recorded: BackgroundValue<RecordedStamps>?
+    /// Whether `recorded` looks the stamps up in their file, for a few lookups.
+    private var readingFew = false
+    private var stamps: RecordedStamps {
         mutating get {
-            read()
+            if recorded == nil { read(few: false) }
             return recorded!.value
         }
     }
@@ -67,17 +69,19 @@ struct StoreCheck {
         try damage.save(in: repo, checkedOut: state.checkedOutFolders)
     }
 
-    /// Starts reading the recorded stamps beside the caller, which will ask for them soon.
-    /// A thorough check looks none up: it reads them when it saves them, once a repair
-    /// has let go of the version's table and plan (5.4 MB at 100,000 objects, held
-    /// through the whole repair before).
-    mutating func startReading() {
-        if !thorough { read() }
+    /// Starts reading the recorded stamps beside the caller, which will ask for them soon:
+    /// to look up `few` objects (looked up in their file), else loaded whole, even when a
+    /// caller expecting few started reading them. A thorough check looks none up: it reads
+    /// them when it saves them, once a repair has let go of the version's table and plan
+    /// (5.4 MB at 100,000 objects, held through the whole repair before).
+    mutating func startReading(few: Bool = false) {
+        if !thorough { read(few: few) }
     }
 
-    private mutating func read() {
-        guard recorded == nil else { return }
-        recorded = BackgroundValue { [repo] in ObjectStamps.load(from: repo) }
+    private mutating func read(few: Bool) {
+        guard recorded == nil || (readingFew && !few) else { return }
+        readingFew = few
+        recorded = BackgroundValue { [repo] in RecordedStamps.read(from: repo, few: few) }
     }
 
     /// The verdict on object `digest`, hashing it when its stamp does not vouch for it.
@@ -175,7 +179,7 @@ struct StoreCheck {
         // The verdicts and the recorded stamps, both in digest order, merged into the file
         // as it is written: each sound object stamped as it comes, no array of stamps.
         try? ObjectStamps.save(in: repo) { add in
-            var kept = stamps.entries.makeIterator()
+            let kept = stamps.entries.makeIterator()
             var next = kept.next()
             for (digest, verdict) in judged.inOrder {
                 while let (recorded, stamp) = next, recorded < digest {

@@ -289,11 +289,12 @@ struct SyncRun {
         }
         // What follows may fetch a manifest or build a folder, for the collection to remove.
         if !planning { try GarbageCollector.willBeNeeded(in: repo) }
-        check.startReading()
         if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
         let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks, parallel: options.concurrency)
         // A repair reads the kept manifest once: to judge the folder, then to rebuild it.
         var kept: ManifestFetcher.Kept?
+        // A folder judged looks up the stamp of each of its files: read while its manifest is.
+        if tracked.version == version { check.startReading() }
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
             // A folder a check did not trust is judged by its manifest, whatever its table says.
             let judged = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version, trust: .never)
@@ -333,6 +334,9 @@ struct SyncRun {
         let tables: ManifestTable.Trust = checks == nil ? .nameAndSize : .manifestSHA256
         let spare = spareFolder(of: tracked, trust: tables)
         let checksEveryObject = tracked.version == version || !trusted
+        // Read while the manifest is in flight: looked up in their file when only the
+        // objects of the files a spare changes are to be checked.
+        check.startReading(few: spare != nil && !checksEveryObject)
         async let looked = { [repo, options] in
             // A manifest that cannot be read lists nothing: each object is looked at on disk.
             // With a spare, the version in use's files are not read here (the collection
@@ -374,6 +378,8 @@ struct SyncRun {
         var changes = try spare.flatMap { spare in
             try spare.files.changes(to: table).map { try BundleCheckout.Spare(folder: spare.folder, validating: $0) }
         }
+        // A spare that could not be compared after all: every object is checked.
+        if changes == nil { check.startReading() }
         // A record is priced by every member's size; a version built whole, or checked
         // whole, checks (and may fetch) every object, with its sizes.
         let objects = table.objects(flavor: tracked.flavor, withSizes: changes == nil || checksEveryObject || record != nil)

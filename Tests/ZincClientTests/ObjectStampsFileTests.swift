@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import Zinc
+import ZincTestSupport
+
+@testable import ZincClient
+
+/// The object stamps looked up in their file (`ObjectStampsFile`), as an update from a
+/// spare folder reads them: the same stamps a load gives, each found in its stretch of
+/// 64 records and every one given in order, and none from a file a load takes for an
+/// empty one (torn, unsorted, of another format, a negative size).
+@Suite struct ObjectStampsFileTests {
+    /// `count` stamps, of the digests 2, 4, 6, ... (odd ones are between them).
+    static func stamps(_ count: Int) -> [(SHA1.Digest, ObjectStamp)] {
+        (0..<count).map { i in
+            (digest(2 * i + 2), ObjectStamp(size: Int64(i), modified: Int64(i) * 7, changed: -Int64(i), inode: UInt64(i) << 40))
+        }
+    }
+
+    static func digest(_ n: Int) -> SHA1.Digest {
+        SHA1.Digest(bytes: [UInt8](repeating: 0, count: 16) + withUnsafeBytes(of: UInt32(n).bigEndian) { Array($0) })
+    }
+
+    static func repo(in dir: TemporaryDirectory) throws -> Repo { try Repo.initialize(at: dir.at("repo")) }
+
+    @Test(arguments: [0, 1, 63, 64, 65, 200])
+    func everyStampIsFoundAndGivenInOrder(count: Int) throws {
+        let dir = try TemporaryDirectory()
+        let repo = try Self.repo(in: dir)
+        #expect(ObjectStampsFile(in: repo) == nil)
+        let entries = Self.stamps(count)
+        try ObjectStamps(entries).save(in: repo)
+        let file = try #require(ObjectStampsFile(in: repo))
+        #expect(file.count == count)
+        for (digest, stamp) in entries { #expect(file[digest] == stamp, "\(digest.hex)") }
+        for n in [0, 1, 2 * count + 1, 2 * count + 2, 3] where n % 2 == 1 || n == 0 || n > 2 * count {
+            #expect(file[Self.digest(n)] == nil, "\(n)")
+        }
+        let given = Array(file.entries)
+        #expect(given.map(\.0) == entries.map(\.0) && given.map(\.1) == entries.map(\.1))
+        let recorded = RecordedStamps.read(from: repo, few: true)
+        guard case .file = recorded else {
+            Issue.record("not looked up in the file")
+            return
+        }
+        #expect(recorded.entries.map(\.0) == ObjectStamps.load(from: repo).entries.map(\.0))
+    }
+
+    /// A file a load takes for an empty one is one here too.
+    @Test func aFileALoadRefusesHoldsNoStamp() throws {
+        let dir = try TemporaryDirectory()
+        let repo = try Self.repo(in: dir)
+        try ObjectStamps(Self.stamps(100)).save(in: repo)
+        let good = try dir.read("repo/stamps")
+        var unsorted = good
+        // The second record's digest made the first's: not after it.
+        unsorted.replaceSubrange((8 + 52)..<(8 + 52 + 20), with: good[8..<28])
+        var negative = good
+        negative[8 + 52 * 70 + 27] = 0x80
+        var magic = good
+        magic[0] = UInt8(ascii: "X")
+        for (name, bytes) in [
+            ("torn", Array(good.dropLast(3))), ("unsorted", unsorted), ("a negative size", negative), ("another magic", magic),
+            ("empty", []),
+        ] {
+            try dir.write("repo/stamps", bytes)
+            #expect(ObjectStamps.load(from: repo).count == 0, "\(name)")
+            let file = try #require(ObjectStampsFile(in: repo), "\(name)")
+            #expect(file.count == 0 && Array(file.entries).isEmpty && file[Self.digest(2)] == nil, "\(name)")
+        }
+    }
+
+    /// An earlier client's `stamps.json` has no file to look stamps up in: it is loaded,
+    /// and converted, as before.
+    @Test func legacyStampsAreLoaded() throws {
+        let dir = try TemporaryDirectory()
+        let repo = try Self.repo(in: dir)
+        let sha = Self.digest(2).hex
+        try dir.write("repo/stamps.json", Array(#"{"format":1,"objects":{"\#(sha)":[5,6,7,8]}}"#.utf8))
+        let recorded = RecordedStamps.read(from: repo, few: true)
+        guard case .loaded = recorded else {
+            Issue.record("not loaded")
+            return
+        }
+        #expect(recorded[Self.digest(2)] == ObjectStamp(size: 5, modified: 6, changed: 7, inode: 8))
+        #expect(dir.exists("repo/stamps") && !dir.exists("repo/stamps.json"))
+    }
+}
