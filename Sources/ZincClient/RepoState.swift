@@ -67,8 +67,10 @@ public struct RepoState: Equatable, Sendable {
     }
 
     /// Adds or replaces the tracking of one bundle, keeping its checked-out version
-    /// when only the distro changes (the next sync moves it).
-    mutating func track(_ tracked: TrackedBundle) {
+    /// when only the distro changes (the next sync moves it). Returns its index in
+    /// `bundles`, which stay in catalog and bundle order.
+    @discardableResult
+    mutating func track(_ tracked: TrackedBundle) -> Int {
         var entry = tracked
         if let i = bundles.firstIndex(where: { $0.catalog == tracked.catalog && $0.bundle == tracked.bundle }) {
             // Another flavor or kind of files is another folder: the next sync builds it.
@@ -82,6 +84,7 @@ public struct RepoState: Equatable, Sendable {
             bundles.append(entry)
         }
         bundles.sort { ($0.catalog, $0.bundle) < ($1.catalog, $1.bundle) }
+        return bundles.partitionPoint { ($0.catalog, $0.bundle) < (tracked.catalog, tracked.bundle) }
     }
 
     static let fileLimit: Int64 = 64 << 20

@@ -55,8 +55,7 @@ extension SyncRun {
         var tracking = RepoState.TrackedBundle(
             catalog: catalog, bundle: seed.description.bundle, distro: request.distro, flavor: seed.description.flavor)
         tracking.writableFiles = request.writableFiles
-        state.track(tracking)
-        let i = state.bundles.firstIndex { $0.catalog == catalog && $0.bundle == tracking.bundle }!
+        let i = state.track(tracking)
         let tracked = state.bundles[i]
         let version = seed.description.version
         let checks = keys.isEmpty ? nil : SignatureChecks(catalog: catalog, keys: keys, chain: seed.chain)

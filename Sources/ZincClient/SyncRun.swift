@@ -426,7 +426,7 @@ struct SyncRun {
             memberOrder: follows
                 ? .assumed : LMFOHint.order(record?.bytes, url: record?.url ?? "", version: version, flavor: tracked.flavor))
         // What the archive download carries whole is taken from it, not assembled as well.
-        if let found = chunked, !plan.takenWhole.isEmpty {
+        if let found = chunked {
             let left = plan.assembling(found.assemblies)
             chunked = left.isEmpty ? nil : ChunkedFetches(seeds: found.seeds, assemblies: left)
         }
