@@ -24,19 +24,55 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
     /// The health of `tracked`'s checked-out version; nil before its first sync.
     static func of(_ tracked: RepoState.TrackedBundle, in repo: Repo, check: inout StoreCheck) throws -> BundleHealth? {
         guard let version = tracked.version else { return nil }
-        // Hashing everything, `verify` judges by the manifest itself, never by its table.
-        let expected = try CheckedOutFiles.read(tracked, version: version, in: repo, trust: .never)
-        return try of(tracked, version: version, expected: expected, in: repo, check: &check).health
+        // Hashing everything, `verify` judges by the manifest itself, never by its table:
+        // its files given as they are parsed, none held, when they come in path order, as
+        // zinc writes them; else read whole and sorted, as before.
+        do {
+            let streamed: FolderScan.Files = { body in try keptFiles(of: tracked, version: version, in: repo, body) }
+            return try of(tracked, version: version, expected: streamed, in: repo, check: &check).health
+        } catch is OutOfOrder {
+            let expected = try CheckedOutFiles.read(tracked, version: version, in: repo, trust: .never)
+            let files: FolderScan.Files = { body in expected.forEachPath(flavor: tracked.flavor, body) }
+            return try of(tracked, version: version, expected: files, in: repo, check: &check).health
+        }
     }
 
-    /// The health of `tracked`'s `version`, whose files are `expected`, with what one walk
-    /// of its folder found there.
+    /// A manifest whose files are not listed in path order: read whole.
+    private struct OutOfOrder: Error {}
+
+    /// Gives `body` the files of the tracked flavor of `tracked`'s kept manifest of
+    /// `version`, parsed as a stream, in path order; throws `OutOfOrder` at the first that
+    /// is not after the one before (nothing given is then to be believed).
+    private static func keptFiles(
+        of tracked: RepoState.TrackedBundle, version: Int, in repo: Repo, _ body: (UnsafeBufferPointer<UInt8>, SHA1.Digest) -> Void
+    ) throws {
+        guard let document = try repo.keptManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version) else {
+            throw ZincError.corruptFile(
+                path: repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version),
+                reason: "the manifest of a checked-out version is missing")
+        }
+        var (previous, first) = ([UInt8](), true)
+        _ = try Manifest.parse(document) { path, entry in
+            var path = path
+            try path.withUTF8 { bytes in
+                guard first || previous.withUnsafeBufferPointer({ CompactManifest.compare($0, bytes) }) < 0 else { throw OutOfOrder() }
+                if entry.isIn(flavor: tracked.flavor) { body(bytes, entry.object.digest) }
+                previous.removeAll(keepingCapacity: true)
+                previous.append(contentsOf: bytes)
+                first = false
+            }
+        }
+    }
+
+    /// The health of `tracked`'s `version`, whose files (of the tracked flavor) `expected`
+    /// gives in path order, with what one walk of its folder found there.
     static func of(
-        _ tracked: RepoState.TrackedBundle, version: Int, expected: CheckedOutFiles, in repo: Repo, check: inout StoreCheck
+        _ tracked: RepoState.TrackedBundle, version: Int, expected: @escaping FolderScan.Files, batchSize: Int = FileJudgement.batchSize,
+        in repo: Repo, check: inout StoreCheck
     ) throws -> (health: BundleHealth, scan: FolderScan) {
         let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         // Writable files are the app's: not judged.
-        let scan = try FolderScan(folder, expected: expected, judging: !tracked.writableFiles, check: &check)
+        let scan = try FolderScan(folder, expected: tracked.writableFiles ? nil : expected, batchSize: batchSize, check: &check)
         // For the next sync, which rebuilds only the folders a check found damaged.
         check.record(
             folder: Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor),

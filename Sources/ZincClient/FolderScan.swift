@@ -6,82 +6,65 @@ import Glibc
 import Darwin
 #endif
 
-/// One walk of a checked-out folder, as `git status` walks its tree: each folder listed
-/// once from a descriptor of its own, and each file looked at with one `fstatat`
-/// relative to it, whose result both counts the file and judges it against its object's
-/// stamp (`StoreCheck.holds`). Only a file whose `lstat` is not its object's stamp costs
-/// more (a hash, at most). Nothing is held per file but a flag for each expected one.
+/// One walk of a checked-out folder, as `git status` walks its tree, merged with the
+/// version's files: the folder walked in path order (`PathOrderWalk`: each folder listed
+/// once, each file looked at with one `fstatat` relative to it), the version's files
+/// given in the same order (from its table read row by row, `ManifestTableRows`), so
+/// that one pass over both counts the folder's files and pairs each expected file with
+/// what is there. The files found are judged against their objects' stamps a batch at a
+/// time (`FileJudgement`); only a file whose `lstat` is not its object's stamp costs more
+/// (a hash, at most). Nothing is held per file: a folder's listing on the way down, and
+/// a batch.
 struct FolderScan {
+    /// The expected files in path order, each given to the function passed: its path's
+    /// bytes and its object.
+    typealias Files = ((UnsafeBufferPointer<UInt8>, SHA1.Digest) -> Void) throws -> Void
+
     /// The regular files under the folder, expected or not, and their bytes.
     private(set) var files = 0
     private(set) var bytes: Int64 = 0
     /// The expected files that are missing, not regular files, or do not hold their
-    /// object's bytes, sorted.
+    /// object's bytes, in path order.
     private(set) var damaged = [String]()
 
-    private let expected: CheckedOutFiles?
-    private let judging: Bool
-    private var seen: [Bool]
-    private var damagedIndices = [Int]()
-
-    /// Walks `folder`, judging the files of `expected` when `judging` (a writable
-    /// bundle's files are the app's). A folder that cannot be listed counts as empty, its
-    /// expected files as missing.
-    init(_ folder: String, expected: CheckedOutFiles?, judging: Bool, check: inout StoreCheck) throws {
-        self.expected = expected
-        self.judging = judging
-        seen = Array(repeating: false, count: expected?.count ?? 0)
-        var path = [UInt8]()
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor >= 0 { try walk(descriptor, folder: folder, path: &path, check: &check) }
-        guard let expected, judging else { return }
-        damagedIndices += seen.indices.filter { !seen[$0] }
-        damaged = damagedIndices.map { expected.path($0) }.sorted()
-    }
-
-    /// Walks the folder open as `descriptor` (closed on return), whose path under the
-    /// walked folder is `path` (empty, or ending in '/').
-    private mutating func walk(_ descriptor: Int32, folder: String, path: inout [UInt8], check: inout StoreCheck) throws {
-        guard let dir = fdopendir(descriptor) else {
-            close(descriptor)
-            return
-        }
-        defer { closedir(dir) }
-        let prefix = path.count
-        defer { path.removeSubrange(prefix...) }
-        while let entry = readdir(dir) {
-            path.removeSubrange(prefix...)
-            withUnsafeBytes(of: entry.pointee.d_name) { raw in path.append(contentsOf: raw.prefix { $0 != 0 }) }
-            let name = path.count - prefix
-            if name == 1 && path[prefix] == 0x2E || name == 2 && path[prefix] == 0x2E && path[prefix + 1] == 0x2E { continue }
-            var info = stat()
-            // The listing says which entries are folders, sparing them a stat (the file
-            // systems that do not say get one). An entry gone since is as if never there.
-            if Int32(entry.pointee.d_type) == DT_DIR {
-                info.st_mode = S_IFDIR
-            } else if fstatat(dirfd(dir), &entry.pointee.d_name.0, &info, AT_SYMLINK_NOFOLLOW) != 0 {
-                continue
-            }
-            let index = expected.flatMap { files in path.withUnsafeBufferPointer { files.index(of: $0) } }
-            if let index { seen[index] = true }
-            switch info.st_mode & S_IFMT {
-            case S_IFREG:
+    /// Walks `folder`, judging `expected` when given, in batches of `batchSize`. A folder
+    /// that cannot be listed counts as empty, its expected files as missing. Throws what
+    /// `expected` throws (a row that breaks its table's rules) or a judgement (a file that
+    /// cannot be hashed), having judged part of the folder.
+    init(_ folder: String, expected: Files?, batchSize: Int = FileJudgement.batchSize, check: inout StoreCheck) throws {
+        var walk = PathOrderWalk(folder)
+        var entry = walk.next()
+        var (files, bytes) = (0, Int64(0))
+        // Steps past the entry the walk gave, counting it.
+        func advance() {
+            if case .file(let info) = entry {
                 files += 1
                 bytes += Int64(info.st_size)
-                if let index, judging, let expected {
-                    if try !check.holds(expected.digest(index), file: info, at: folder + "/" + String(decoding: path, as: UTF8.self)) {
-                        damagedIndices.append(index)
-                    }
-                }
-            case S_IFDIR:
-                if let index { damagedIndices.append(index) }
-                let child = openat(dirfd(dir), &entry.pointee.d_name.0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                guard child >= 0 else { continue }
-                path.append(0x2F)
-                try walk(child, folder: folder, path: &path, check: &check)
-            default:
-                if let index { damagedIndices.append(index) }
             }
+            entry = walk.next()
         }
+        var judgement = FileJudgement(folder: folder, batchSize: batchSize)
+        if let expected {
+            // The files are given to a function that cannot throw: the first failure stops
+            // the judging, and is thrown once they are all given.
+            var failure: (any Error)?
+            try expected { path, digest in
+                guard failure == nil else { return }
+                // The entries before this file: not the version's, counted only.
+                while entry != nil, walk.path.withUnsafeBufferPointer({ CompactManifest.compare($0, path) }) < 0 { advance() }
+                var found: stat?
+                if entry != nil, walk.path.withUnsafeBufferPointer({ CompactManifest.compare($0, path) }) == 0 {
+                    if case .file(let info) = entry { found = info }
+                    advance()
+                }
+                do { try judgement.add(path, digest: digest, file: found, check: &check) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            try judgement.finish(check: &check)
+        }
+        while entry != nil { advance() }
+        self.files = files
+        self.bytes = bytes
+        damaged = judgement.damaged
     }
 }

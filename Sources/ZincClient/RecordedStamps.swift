@@ -1,8 +1,9 @@
 import Zinc
 
-/// The stamps a check goes by: loaded whole (`ObjectStamps`), for a check that may look
-/// up every object (`status`, a sync that checks a version whole), or looked up in their
-/// file (`ObjectStampsFile`), for one that looks up a few (an update from a spare folder).
+/// The stamps a check goes by: loaded whole (`ObjectStamps`), for a sync that checks a
+/// version whole, or looked up in their file (`ObjectStampsFile`), for one that looks up
+/// a few (an update from a spare folder) or a batch at a time in digest order (`status`,
+/// `repo verify`'s save).
 /// Either way the same stamps: a file that fails a check is an empty one.
 enum RecordedStamps: Sendable {
     case loaded(ObjectStamps)
@@ -18,6 +19,15 @@ enum RecordedStamps: Sendable {
         switch self {
         case .loaded(let stamps): stamps[digest]
         case .file(let file): file[digest]
+        }
+    }
+
+    /// The stamp of each of `digests` (in ascending order), given to `body` in that order:
+    /// from the file, a pass forward over the stretches that may hold them.
+    func forEachStamp(of digests: some Sequence<SHA1.Digest>, _ body: (ObjectStamp?) throws -> Void) rethrows {
+        switch self {
+        case .loaded(let stamps): for digest in digests { try body(stamps[digest]) }
+        case .file(let file): try file.forEachStamp(of: digests, body)
         }
     }
 

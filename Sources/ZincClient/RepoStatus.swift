@@ -46,6 +46,12 @@ public struct BundleStatus: Equatable, Sendable, Encodable {
 extension Repo {
     /// What each tracked bundle has on disk, against what its catalog last listed.
     public func status() throws -> [BundleStatus] {
+        try status(batchSize: FileJudgement.batchSize)
+    }
+
+    /// `status()`, judging each folder's files `batchSize` at a time (tests take few, so
+    /// that a folder spans batches).
+    package func status(batchSize: Int) throws -> [BundleStatus] {
         try withLock(exclusive: false) {
             // The folders it finds damaged are recorded, for the next sync to rebuild, and
             // the stamps of the objects it had to hash saved (atomically, as a sync saves
@@ -56,6 +62,8 @@ extension Repo {
                 try? check.saveDamage(of: state)
                 if check.hashedSound { check.saveStamps() }
             }
+            // Looked up in their file, a batch of files at a time: never loaded whole.
+            check.startReading(few: true)
             return try state.bundles.map { tracked in
                 var remote: Int?
                 if let bytes = try AtomicFile.read(catalogFile(tracked.catalog), limit: RepoState.fileLimit),
@@ -67,17 +75,28 @@ extension Repo {
                 var scan: FolderScan?
                 var health: BundleHealth?
                 if let version = tracked.version {
-                    // A kept manifest gone (which `repo verify` reports), or a file that cannot
-                    // be judged, leaves status to say the rest: what the folder holds.
-                    if let expected = try? CheckedOutFiles.read(
-                        tracked, version: version, in: self, trust: .init(catalog: tracked.catalog, in: state)),
-                        let judged = try? BundleHealth.of(tracked, version: version, expected: expected, in: self, check: &check)
-                    {
+                    let trust = ManifestTable.Trust(catalog: tracked.catalog, in: state)
+                    let judge = { (files: @escaping FolderScan.Files, check: inout StoreCheck) in
+                        try? BundleHealth.of(tracked, version: version, expected: files, batchSize: batchSize, in: self, check: &check)
+                    }
+                    // The version's files read row by row from its table, none of them held.
+                    var judged = (try? ManifestTableRows(tracked, version: version, in: self, trust: trust)).flatMap { rows in
+                        judge({ try rows.forEach(flavor: tracked.flavor, $0) }, &check)
+                    }
+                    // Without a sound table (an earlier client's repo), or with one whose rows
+                    // broke a rule on the way, the manifest is read whole, once: its table is
+                    // written for the next status.
+                    if judged == nil, let files = try? CheckedOutFiles.read(tracked, version: version, in: self, trust: trust) {
+                        judged = judge({ files.forEachPath(flavor: tracked.flavor, $0) }, &check)
+                    }
+                    if let judged {
                         (health, scan) = (judged.health, judged.scan)
                     } else {
+                        // A kept manifest gone (which `repo verify` reports), or a file that
+                        // cannot be judged, leaves status to say the rest: what the folder holds.
                         let folder = bundleFolder(
                             catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-                        scan = try FolderScan(folder, expected: nil, judging: false, check: &check)
+                        scan = try FolderScan(folder, expected: nil, check: &check)
                     }
                 }
                 return BundleStatus(

@@ -137,31 +137,39 @@ struct StoreCheck {
     }
 
     /// The files of a checked-out folder that do not hold their object's bytes: missing,
-    /// replaced, or not holding their object's bytes (`holds`). `files`: the version's,
-    /// of which those of `flavor` are looked at.
+    /// replaced, or not holding their object's bytes, in path order. `files`: the
+    /// version's, of which those of `flavor` are looked at, judged a batch at a time
+    /// (`FileJudgement`).
     mutating func damage(in folder: String, files: CompactManifest, flavor: String?) throws -> [String] {
-        var damaged = [String]()
+        var judgement = FileJudgement(folder: folder)
         try files.forEachRow(flavor: flavor) { row in
-            let path = folder + "/" + row.path
             var file = stat()
-            guard lstat(path, &file) == 0, file.st_mode & S_IFMT == S_IFREG, try holds(row.object.digest, file: file, at: path) else {
-                damaged.append(row.path)
-                return
-            }
+            let found = lstat(folder + "/" + row.path, &file) == 0 && file.st_mode & S_IFMT == S_IFREG
+            var path = row.path
+            try path.withUTF8 { try judgement.add($0, digest: row.object.digest, file: found ? file : nil, check: &self) }
         }
-        return damaged
+        try judgement.finish(check: &self)
+        return judgement.damaged
     }
 
-    /// Whether the regular file `file` (`lstat` of `path`) holds object `digest`'s
-    /// bytes. A file whose `lstat` is the stamp of that object is the very file verified,
-    /// unchanged since: sound with no further call, wherever the object's name now leads.
-    /// Else a link to the object is judged as the object is, and any other file (a copy,
-    /// where the file system refused the link) is hashed.
-    mutating func holds(_ digest: SHA1.Digest, file: stat, at path: @autoclosure () -> String) throws -> Bool {
-        if !thorough, stamps[digest] == ObjectStamp(file) { return true }
+    /// The recorded stamp of each of `digests` (in ascending order), given to `body` in
+    /// that order, looked up in one pass; none for a thorough check, which goes by no stamp.
+    mutating func lookUpStamps(of digests: some Sequence<SHA1.Digest>, _ body: (ObjectStamp?) throws -> Void) rethrows {
+        guard !thorough else { return }
+        try stamps.forEachStamp(of: digests, body)
+    }
+
+    /// Whether the regular file at `path`, of inode `inode` on device `device`, whose stamp
+    /// is not its object's (`lookUpStamps(of:_:)`), holds object `digest`'s bytes: a link to the
+    /// object is judged as the object is, and any other file (a copy, where the file
+    /// system refused the link) is hashed. A file whose `lstat` is the stamp of its object
+    /// is the very file verified, unchanged since: sound with no call here.
+    mutating func holdsUnstamped(_ digest: SHA1.Digest, inode: UInt64, device: UInt64, at path: @autoclosure () -> String) throws
+        -> Bool
+    {
         let sha = digest.hex
         var object = stat()
-        let isLink = lstat(repo.objectFile(sha), &object) == 0 && file.st_ino == object.st_ino && file.st_dev == object.st_dev
+        let isLink = lstat(repo.objectFile(sha), &object) == 0 && UInt64(object.st_ino) == inode && UInt64(object.st_dev) == device
         return isLink ? try self.object(digest) == .sound : try Self.hash(path()) == sha
     }
 
@@ -173,6 +181,9 @@ struct StoreCheck {
     /// check that judged nothing leaves the file as it is.
     mutating func saveStamps() {
         guard recorded != nil || !verdicts.isEmpty else { return }
+        // Merged in order, the recorded stamps need not be loaded: read from their file as
+        // the merge goes (`repo verify`, which looked none up).
+        if recorded == nil { read(few: true) }
         let (stamps, repo) = (stamps, repo)
         verdicts.merge()
         let judged = verdicts

@@ -46,6 +46,30 @@ import ZincTestSupport
         #expect(recorded.entries.map(\.0) == ObjectStamps.load(from: repo).entries.map(\.0))
     }
 
+    /// Digests looked up in ascending order, a batch at a time as `status` looks them up:
+    /// each given its stamp or none, in order, whether the batch covers the whole file
+    /// (every stretch, across the 64 KiB reads) or a few scattered digests.
+    @Test(arguments: [0, 1, 64, 65, 3_000])
+    func aBatchInDigestOrderIsLookedUpInOnePass(count: Int) throws {
+        let dir = try TemporaryDirectory()
+        let repo = try Self.repo(in: dir)
+        try ObjectStamps(Self.stamps(count)).save(in: repo)
+        let file = try #require(ObjectStampsFile(in: repo))
+        let loaded = ObjectStamps.load(from: repo)
+        for batch in [Array(0...(2 * count + 3)), [0, 3, 2 * count, 2 * count + 2, 2 * count + 3], [1_001, 1_002, 5_000, 5_000]].map({
+            $0.sorted()
+        }) {
+            let digests = batch.map(Self.digest)
+            var given = [ObjectStamp?]()
+            file.forEachStamp(of: digests) { given.append($0) }
+            #expect(given == digests.map { loaded[$0] }, "\(batch.prefix(8))")
+            let recorded = RecordedStamps.read(from: repo, few: false)
+            var fromLoaded = [ObjectStamp?]()
+            recorded.forEachStamp(of: digests) { fromLoaded.append($0) }
+            #expect(fromLoaded == given)
+        }
+    }
+
     /// A file a load takes for an empty one is one here too.
     @Test func aFileALoadRefusesHoldsNoStamp() throws {
         let dir = try TemporaryDirectory()
@@ -67,6 +91,9 @@ import ZincTestSupport
             #expect(ObjectStamps.load(from: repo).count == 0, "\(name)")
             let file = try #require(ObjectStampsFile(in: repo), "\(name)")
             #expect(file.count == 0 && Array(file.entries).isEmpty && file[Self.digest(2)] == nil, "\(name)")
+            var given = [ObjectStamp?]()
+            file.forEachStamp(of: [Self.digest(2), Self.digest(4)]) { given.append($0) }
+            #expect(given == [nil, nil], "\(name)")
         }
     }
 

@@ -57,6 +57,91 @@ import ZincTestSupport
         #expect(try fixture.repo.status().first?.health?.isHealthy == true)
     }
 
+    /// A folder judged a few files at a time finds the same damage, in path order, whatever
+    /// the batch: files missing, replaced by a link or a folder, or edited through a link,
+    /// at either end of a batch or alone in one.
+    @Test(arguments: [1, 2, 3, 6, 7, 100])
+    func damageIsFoundAcrossBatches(batchSize: Int) throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let folder = fixture.dir.at(fixture.bundleFolder(1))
+        // In path order: lessons/words.json, photos/0.jpg ... photos/5.jpg.
+        #expect(unlink(folder + "/lessons/words.json") == 0)
+        #expect(unlink(folder + "/photos/1.jpg") == 0 && symlink("0.jpg", folder + "/photos/1.jpg") == 0)
+        #expect(unlink(folder + "/photos/2.jpg") == 0)
+        try fixture.dir.write(fixture.bundleFolder(1) + "/photos/2.jpg/inside", "12345")
+        let sha = try #require(fixture.manifest(1).files["photos/5.jpg"]?.sha)
+        let object = fixture.dir.at("repo/objects/" + sha)
+        #expect(chmod(object, 0o644) == 0)
+        try Data(SampleContent.noise(Self.sizes[5], seed: 99)).write(to: URL(fileURLWithPath: object))
+        try fixture.dir.write(fixture.bundleFolder(1) + "/photos/4.jpg.stray", "abc")
+
+        let status = try #require(try fixture.repo.status(batchSize: batchSize).first)
+        #expect(status.health?.damagedFiles == ["lessons/words.json", "photos/1.jpg", "photos/2.jpg", "photos/5.jpg"])
+        // 0, 3, 4 and 5 (its bytes changed, not its size), the file inside the folder and the stray one.
+        #expect(status.files == 6)
+        #expect(status.bytesOnDisk == Int64(Self.sizes[0] + Self.sizes[3] + Self.sizes[4] + Self.sizes[5] + 5 + 3))
+        let report = try fixture.sync()
+        #expect(report.bundles.first?.outcome == .repaired, "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(1))
+        #expect(try fixture.repo.status(batchSize: batchSize).first?.health?.isHealthy == true)
+    }
+
+    /// Stamps in a file torn or of another format vouch for nothing: every file is
+    /// hashed, and damage that a sound file's stamp would hide (an object's bytes changed,
+    /// its times set back as a failing disk leaves them) is found.
+    @Test(arguments: ["torn", "foreign"])
+    func stampsThatCannotBeReadAreNeverTrusted(kind: String) throws {
+        let (fixture, _) = try Self.syncedWithStamps()
+        let sha = try #require(fixture.manifest(1).files["photos/3.jpg"]?.sha)
+        let object = fixture.dir.at("repo/objects/" + sha)
+        var bytes = try fixture.dir.read("repo/objects/" + sha)
+        bytes[0] ^= 0xFF
+        #expect(chmod(object, 0o644) == 0)
+        try Data(bytes).write(to: URL(fileURLWithPath: object))
+        // Restamped: the stamps now vouch for the damaged bytes.
+        var stamps = ObjectStamps.parse(try fixture.dir.read("repo/stamps")).entries.map { ($0.0, $0.1) }
+        let i = try #require(stamps.firstIndex { $0.0.hex == sha })
+        var info = stat()
+        #expect(lstat(object, &info) == 0)
+        stamps[i].1 = ObjectStamp(
+            size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec), inode: UInt64(info.st_ino))
+        try ObjectStamps(stamps).save(in: fixture.repo)
+        #expect(try fixture.repo.status().first?.health?.isHealthy == true)
+
+        let good = try fixture.dir.read("repo/stamps")
+        try fixture.dir.write("repo/stamps", kind == "torn" ? Array(good.dropLast(7)) : Array("ZSTAMPS9".utf8) + good.dropFirst(8))
+        #expect(try fixture.repo.status(batchSize: 2).first?.health?.damagedFiles == ["photos/3.jpg"])
+        // What it hashed and found sound is stamped afresh; the damaged object is not.
+        let saved = ObjectStamps.parse(try fixture.dir.read("repo/stamps"))
+        #expect(saved.count == 6 && saved[sha] == nil)
+    }
+
+    /// `repo verify` reads the kept manifest as a stream, its files judged as they are
+    /// parsed; one that does not list them in path order (zinc writes them in order) is
+    /// read whole instead, and the same damage found.
+    @Test(arguments: [false, true])
+    func verifyJudgesByTheManifestInAnyOrder(reversed: Bool) throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        let folder = fixture.dir.at(fixture.bundleFolder(1))
+        #expect(unlink(folder + "/photos/4.jpg") == 0)
+        try fixture.dir.write(fixture.bundleFolder(1) + "/photos/0.jpg.stray", "abc")
+        if reversed {
+            guard case .object(let top) = try fixture.manifest(1).json(), case .object(let files)? = top["files"] else {
+                Issue.record("no files")
+                return
+            }
+            let listed = files.keys.sorted().reversed().map { #""\#($0)":"# + String(decoding: files[$0]!.encoded(), as: UTF8.self) }
+            let json = #"{"bundle":"B","catalog":"com.example.app","files":{"# + listed.joined(separator: ",") + #"},"version":1}"#
+            try fixture.dir.write("repo/manifests/com.example.app/B-1.json", json)
+        }
+        #expect(try fixture.repo.verify().map(\.damagedFiles) == [["photos/4.jpg"]])
+    }
+
     /// Damage written through another hard link to an object (here its name in
     /// objects/) changes the file's times too, so the walk's stat finds it.
     @Test func damageThroughAnotherLinkIsFound() throws {
