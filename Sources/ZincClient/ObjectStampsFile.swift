@@ -59,6 +59,7 @@ struct ObjectStampsFile: Sendable {
         var window = [UInt8]()
         var (first, held) = (0, 0)
         var mark = 0
+        var key = [UInt8]()
         for digest in digests {
             // The last stretch whose first digest is at most this one: ascending digests move forward only.
             while mark + 1 < marks.count, marks[mark + 1] <= digest { mark += 1 }
@@ -77,15 +78,21 @@ struct ObjectStampsFile: Sendable {
                 try body(nil)
                 continue
             }
-            // Halving the stretch's records, their digests compared as read.
-            var (low, high) = (start - first, end - first)
-            while low < high {
-                let middle = (low + high) / 2
-                if SHA1.Digest(bytes: window[middle * size..<middle * size + 20]) < digest { low = middle + 1 } else { high = middle }
+            key.removeAll(keepingCapacity: true)
+            digest.appendBytes(to: &key)
+            // Halving the stretch's records, their digests' bytes compared where they lie.
+            let found = window.withUnsafeBufferPointer { records in
+                key.withUnsafeBufferPointer { key -> ObjectStamp? in
+                    let order = { (i: Int) in memcmp(records.baseAddress! + i * size, key.baseAddress!, 20) }
+                    var (low, high) = (start - first, end - first)
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if order(middle) < 0 { low = middle + 1 } else { high = middle }
+                    }
+                    guard low < end - first, order(low) == 0 else { return nil }
+                    return ObjectStamps.Record(UnsafeBufferPointer(rebasing: records[low * size..<(low + 1) * size]))?.stamp
+                }
             }
-            let found =
-                low < end - first && SHA1.Digest(bytes: window[low * size..<low * size + 20]) == digest
-                ? ObjectStamps.Record(window[low * size..<(low + 1) * size])?.stamp : nil
             try body(found)
         }
     }

@@ -20,6 +20,26 @@ import ZincTestSupport
         return (fixture, stamps)
     }
 
+    /// A repo synced to version 1, and its folder.
+    static func synced() throws -> (ClientFixture, folder: String) {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        _ = try fixture.sync()
+        return (fixture, fixture.dir.at(fixture.bundleFolder(1)))
+    }
+
+    /// Flips the first byte of the object of `file` in place (its inode kept): its sha
+    /// and the object's path.
+    static func flipFirstByte(of file: String, in fixture: ClientFixture) throws -> (sha: String, object: String) {
+        let sha = try #require(fixture.manifest(1).files[file]?.sha)
+        let object = fixture.dir.at("repo/objects/" + sha)
+        var bytes = try fixture.dir.read("repo/objects/" + sha)
+        bytes[0] ^= 0xFF
+        #expect(chmod(object, 0o644) == 0)
+        try Data(bytes).write(to: URL(fileURLWithPath: object))
+        return (sha, object)
+    }
+
     @Test func aHealthyFolderIsCountedAndJudgedSound() throws {
         let fixture = try ClientFixture()
         try fixture.track()
@@ -33,10 +53,7 @@ import ZincTestSupport
     /// Each kind of damage is reported and recorded; a file the version does not have is
     /// counted, not judged; the next sync puts back exactly the version.
     @Test func filesReplacedByALinkOrAFolderAreDamagedAndAStrayFileIsCounted() throws {
-        let fixture = try ClientFixture()
-        try fixture.track()
-        _ = try fixture.sync()
-        let folder = fixture.dir.at(fixture.bundleFolder(1))
+        let (fixture, folder) = try Self.synced()
         #expect(unlink(folder + "/photos/1.jpg") == 0 && symlink("0.jpg", folder + "/photos/1.jpg") == 0)
         #expect(unlink(folder + "/photos/2.jpg") == 0)
         try fixture.dir.write(fixture.bundleFolder(1) + "/photos/2.jpg/inside", "12345")
@@ -62,10 +79,7 @@ import ZincTestSupport
     /// at either end of a batch or alone in one.
     @Test(arguments: [1, 2, 3, 6, 7, 100])
     func damageIsFoundAcrossBatches(batchSize: Int) throws {
-        let fixture = try ClientFixture()
-        try fixture.track()
-        _ = try fixture.sync()
-        let folder = fixture.dir.at(fixture.bundleFolder(1))
+        let (fixture, folder) = try Self.synced()
         // In path order: lessons/words.json, photos/0.jpg ... photos/5.jpg.
         #expect(unlink(folder + "/lessons/words.json") == 0)
         #expect(unlink(folder + "/photos/1.jpg") == 0 && symlink("0.jpg", folder + "/photos/1.jpg") == 0)
@@ -94,12 +108,7 @@ import ZincTestSupport
     @Test(arguments: ["torn", "foreign"])
     func stampsThatCannotBeReadAreNeverTrusted(kind: String) throws {
         let (fixture, _) = try Self.syncedWithStamps()
-        let sha = try #require(fixture.manifest(1).files["photos/3.jpg"]?.sha)
-        let object = fixture.dir.at("repo/objects/" + sha)
-        var bytes = try fixture.dir.read("repo/objects/" + sha)
-        bytes[0] ^= 0xFF
-        #expect(chmod(object, 0o644) == 0)
-        try Data(bytes).write(to: URL(fileURLWithPath: object))
+        let (sha, object) = try Self.flipFirstByte(of: "photos/3.jpg", in: fixture)
         // Restamped: the stamps now vouch for the damaged bytes.
         var stamps = ObjectStamps.parse(try fixture.dir.read("repo/stamps")).entries.map { ($0.0, $0.1) }
         let i = try #require(stamps.firstIndex { $0.0.hex == sha })
@@ -124,10 +133,7 @@ import ZincTestSupport
     /// read whole instead, and the same damage found.
     @Test(arguments: [false, true])
     func verifyJudgesByTheManifestInAnyOrder(reversed: Bool) throws {
-        let fixture = try ClientFixture()
-        try fixture.track()
-        _ = try fixture.sync()
-        let folder = fixture.dir.at(fixture.bundleFolder(1))
+        let (fixture, folder) = try Self.synced()
         #expect(unlink(folder + "/photos/4.jpg") == 0)
         try fixture.dir.write(fixture.bundleFolder(1) + "/photos/0.jpg.stray", "abc")
         if reversed {
@@ -196,12 +202,7 @@ import ZincTestSupport
         #expect(unlink(fixture.dir.at("repo/stamps")) == 0)
 
         // Silent damage, and the old file restamped as a failing disk would leave it.
-        let sha = try #require(fixture.manifest(1).files["photos/0.jpg"]?.sha)
-        let object = fixture.dir.at("repo/objects/" + sha)
-        var bytes = try fixture.dir.read("repo/objects/" + sha)
-        bytes[0] ^= 0xFF
-        #expect(chmod(object, 0o644) == 0)
-        try Data(bytes).write(to: URL(fileURLWithPath: object))
+        let (sha, object) = try Self.flipFirstByte(of: "photos/0.jpg", in: fixture)
         var info = stat()
         #expect(lstat(object, &info) == 0)
         let nanoseconds = { (t: timespec) in JSONValue.int(Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)) }
