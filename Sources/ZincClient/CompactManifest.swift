@@ -213,24 +213,12 @@ struct CompactManifest: Sendable, Equatable {
             sorted: order.lazy.map { StoredObject(digest: rows[Int($0)].digest, sizes: rows[Int($0)].sizes) }, withSizes: withSizes)
     }
 
-    // The files of the flavor read for, by their index among them: what `status` walks.
+    // The files of the flavor read for, by their index among them: what the collection reads.
 
     /// The files of the flavor the table was read for.
     var count: Int { selected?.count ?? rows.count }
 
     private func rowIndex(_ index: Int) -> Int { selected.map { Int($0[index]) } ?? index }
-
-    /// The index of the file at `path` (its UTF-8 bytes), nil when the version has none.
-    func index(of path: UnsafeBufferPointer<UInt8>) -> Int? {
-        bytes.withUnsafeBufferPointer { all in
-            let i = (0..<count).partitionPoint { Self.compare(Self.slice(rows[rowIndex($0)], of: all), path) < 0 }
-            return i < count && Self.compare(Self.slice(rows[rowIndex(i)], of: all), path) == 0 ? i : nil
-        }
-    }
-
-    func path(_ index: Int) -> String { row(UInt32(rowIndex(index))).path }
-
-    func digest(_ index: Int) -> SHA1.Digest { rows[rowIndex(index)].digest }
 
     /// Each file's object, in path order (an object shared by files comes once a file),
     /// made as it is read: no array of them beside the table.

@@ -49,12 +49,10 @@ import ZincTestSupport
         #expect(table.ordinals(flavor: "sd") == [0, 1, 3] && table.fileCount(flavor: "sd") == 3 && table.fileCount(flavor: nil) == 4)
         #expect(table.row(2) == hd[1])
 
-        // Read for a flavor, the table lists that flavor's files, as `status` walks them.
+        // Read for a flavor, the table lists that flavor's files, as the collection reads them.
         let (_, sd) = try Self.read(manifest.encoded(), flavor: "sd", in: dir)
-        #expect(sd.count == 3 && (0..<3).map(sd.path) == ["a.txt", "b/1.png", "c"])
+        #expect(sd.count == 3)
         #expect(Array(sd.digests) == [Self.object(1, size: 0).digest, Self.object(3, size: 0).digest, Self.object(1, size: 0).digest])
-        #expect(Array("b/1.png".utf8).withUnsafeBufferPointer { sd.index(of: $0) } == 1)
-        #expect(Array("b/2.png".utf8).withUnsafeBufferPointer { sd.index(of: $0) } == nil)
     }
 
     /// Added, removed and changed files, of the flavor only: a file changed outside it is
