@@ -56,7 +56,7 @@ struct FileJudgement {
         entries.append(
             Entry(
                 start: UInt32(paths.count), length: UInt32(path.count),
-                file: file.map { File(digest: digest, stamp: ObjectStamp($0), device: UInt64($0.st_dev)) }))
+                file: file.map { File(digest: digest, stamp: ObjectStamp($0), device: UInt64(truncatingIfNeeded: $0.st_dev)) }))
         paths.append(contentsOf: path)
         if entries.count >= batchSize { try judge(check: &check) }
     }

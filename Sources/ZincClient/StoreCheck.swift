@@ -169,7 +169,9 @@ struct StoreCheck {
     {
         let sha = digest.hex
         var object = stat()
-        let isLink = lstat(repo.objectFile(sha), &object) == 0 && UInt64(object.st_ino) == inode && UInt64(object.st_dev) == device
+        let isLink =
+            lstat(repo.objectFile(sha), &object) == 0 && UInt64(object.st_ino) == inode
+            && UInt64(truncatingIfNeeded: object.st_dev) == device
         return isLink ? try self.object(digest) == .sound : try Self.hash(path()) == sha
     }
 
