@@ -33,6 +33,8 @@ struct FolderScan {
     /// cannot be hashed), having judged part of the folder.
     init(_ folder: String, expected: Files?, batchSize: Int = FileJudgement.batchSize, check: inout StoreCheck) throws {
         var walk = PathOrderWalk(folder)
+        // Its folders' descriptors, when a failure leaves it before its end.
+        defer { walk.stop() }
         var entry = walk.next()
         var (files, bytes) = (0, Int64(0))
         // Steps past the entry the walk gave, counting it.

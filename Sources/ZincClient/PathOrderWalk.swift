@@ -82,6 +82,13 @@ struct PathOrderWalk {
         return nil
     }
 
+    /// Closes the folders still open: a walk left before its end (it holds one
+    /// descriptor a level, closed by `next` as each folder ends).
+    mutating func stop() {
+        for level in levels { close(level.descriptor) }
+        levels.removeAll()
+    }
+
     /// Lists the folder open as `descriptor` (closed at the end of its entries) and makes
     /// it the level whose entries come next, under `path`.
     private mutating func descend(_ descriptor: Int32) {

@@ -47,6 +47,26 @@ import ZincTestSupport
             })
     }
 
+    /// A walk holds a descriptor for each folder on the way down: closed as each ends, and
+    /// all at once when it is stopped before its end.
+    @Test func aWalkStoppedBeforeItsEndClosesItsFolders() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("tree/a/b/c/d", "x")
+        // The descriptors open on the tree's folders (tests running beside this one open others).
+        let tree = dir.at("tree")
+        let open = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).filter { fd in
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)
+                return target == tree || target?.hasPrefix(tree + "/") == true
+            }.count
+        }
+        var walk = PathOrderWalk(tree)
+        while let kind = walk.next(), case .folder = kind {}
+        #expect(String(decoding: walk.path, as: UTF8.self) == "a/b/c/d" && open() == 4)
+        walk.stop()
+        #expect(open() == 0)
+    }
+
     @Test func aFolderThatCannotBeListedGivesNothing() throws {
         let dir = try TemporaryDirectory()
         #expect(Self.walked(dir.at("absent")).isEmpty)
