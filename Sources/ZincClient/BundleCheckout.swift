@@ -30,10 +30,13 @@ struct BundleCheckout: Sendable {
     /// The version's folder, once finished.
     let folder: String
     let staging: StagingFolder
-    /// The version's files, from which the files to place are made one at a time.
-    private let table: CompactManifest
-    /// The rows of the files to place: every file of the version (of the flavor) without a
-    /// spare, the files that differ with one.
+    /// The version's files, from which the files to place are made one at a time: nil with
+    /// a spare, whose files to place are made already (`placed`).
+    private let table: CompactManifest?
+    /// The files to place, with a spare: those that differ.
+    private let placed: [ManifestRow]
+    /// The files to place, by their row in `table` (every file of the version, of the
+    /// flavor), or by their index in `placed`.
     private let files: [UInt32]
     /// The spare's files that the new version does not have as they are, removed first.
     private let removals: [String]
@@ -66,13 +69,15 @@ struct BundleCheckout: Sendable {
         /// in the folder in use) and those whose object is one of `objects` (damaged, and
         /// shared by every link to it, the spare's included): each is removed and placed
         /// again, so the folder built follows the damage, not the bundle.
-        func healing(paths: Set<String>, objects: Set<SHA1.Digest>, in new: CompactManifest, flavor: String?) -> Spare {
+        func healing(paths: Set<String>, objects: Set<SHA1.Digest>, in new: VersionTable, flavor: String?) throws -> Spare {
             guard !paths.isEmpty || !objects.isEmpty else { return self }
             var placed = Set(changes.place.map(\.ordinal))
             var place = changes.place
             var remove = changes.remove
-            new.forEachRow(flavor: flavor) { row in
-                guard objects.contains(row.object.digest) || paths.contains(row.path), placed.insert(row.ordinal).inserted else { return }
+            var rows = try new.rows(flavor: flavor)
+            while try rows.next() {
+                let row = rows.row
+                guard objects.contains(row.object.digest) || paths.contains(row.path), placed.insert(row.ordinal).inserted else { continue }
                 place.append(row)
                 remove.append(row.path)
             }
@@ -81,15 +86,17 @@ struct BundleCheckout: Sendable {
         }
     }
 
-    /// - Parameters: `header` and `table`, the version to build; `spare`, the bundle's
-    ///   spare folder, to bring to that version: it is moved, never copied.
+    /// - Parameters: `header` and `table`, the version to build (its files, needed only
+    ///   without a spare); `spare`, the bundle's spare folder, to bring to that version: it
+    ///   is moved, never copied.
     init(
-        _ header: ManifestHeader, _ table: CompactManifest, catalog: String, flavor: String?, writable: Bool = false, repo: Repo,
+        _ header: ManifestHeader, _ table: CompactManifest?, catalog: String, flavor: String?, writable: Bool = false, repo: Repo,
         spare: Spare? = nil
     ) throws {
         self.repo = repo
         self.writable = writable
-        self.table = table
+        // With a spare, the files to place are its changes: the table is not kept.
+        self.table = spare == nil ? table : nil
         folder = repo.bundleFolder(catalog: catalog, bundle: header.bundle, version: header.version, flavor: flavor)
         staging = try StagingFolder(in: repo.bundlesFolder, for: String(folder.split(separator: "/").last!))
         guard chmod(staging.path, 0o755) == 0 else {
@@ -97,7 +104,9 @@ struct BundleCheckout: Sendable {
             throw ZincError.io(path: staging.path, operation: "chmod", errno: errno)
         }
         guard let spare else {
+            guard let table else { preconditionFailure("a version built without a spare is built from its files") }
             files = table.ordinals(flavor: flavor)
+            placed = []
             removals = []
             return
         }
@@ -108,7 +117,8 @@ struct BundleCheckout: Sendable {
             throw ZincError.io(path: spare.folder, operation: "move the spare folder to \(staging.path)", errno: code)
         }
         FaultInjection.changed(staging.path)
-        files = spare.changes.place.map(\.ordinal)
+        placed = spare.changes.place
+        files = placed.indices.map { UInt32($0) }
         removals = spare.changes.remove
     }
 
@@ -129,12 +139,12 @@ struct BundleCheckout: Sendable {
         // The rows themselves, 4 bytes a file left: a first sync leaves nearly every file,
         // whose indices (8 bytes each) held 1.6 MB at 100,000 files through the download.
         return try files.filter { ordinal in
-            let digest = table.digest(ofRow: ordinal)
+            let digest = self.digest(ordinal)
             let at = missing.partitionPoint { $0.digest < digest }
             if at < missing.count, missing[at].digest == digest { return true }
             let built = assembled.partitionPoint { $0 < digest }
             if built < assembled.count, assembled[built] == digest { return true }
-            return try !place(table.row(ordinal), objectMayBeMissing: true)
+            return try !place(row(ordinal), objectMayBeMissing: true)
         }
     }
 
@@ -147,7 +157,7 @@ struct BundleCheckout: Sendable {
         // The folder made last, by components: the next file's folder shares a front of it.
         var made = [Substring]()
         for ordinal in files {
-            let path = table.row(ordinal).path
+            let path = row(ordinal).path
             try Names.validateRelativePath(path)
             let components = path.split(separator: "/").dropLast()
             var shared = 0
@@ -168,7 +178,7 @@ struct BundleCheckout: Sendable {
     /// The objects this checkout links (which changes their status-change time), for the
     /// sync to stamp again: sorted, each once.
     var touchedObjects: [SHA1.Digest] {
-        var digests = files.map(table.digest(ofRow:))
+        var digests = files.map(digest)
         digests.sort()
         // Each kept once, in place: a filtered copy, grown by doubling, was the first
         // sync's largest array at its peak (4.7 MB at 100,000 files).
@@ -180,6 +190,11 @@ struct BundleCheckout: Sendable {
         digests.removeLast(digests.count - kept)
         return digests
     }
+
+    /// The file to place `file` names (see `files`).
+    private func row(_ file: UInt32) -> ManifestRow { table?.row(file) ?? placed[Int(file)] }
+
+    private func digest(_ file: UInt32) -> SHA1.Digest { table?.digest(ofRow: file) ?? placed[Int(file)].object.digest }
 
     /// Removes a file of the spare, and the folders it leaves empty.
     private func remove(_ path: String) throws {
@@ -206,7 +221,7 @@ struct BundleCheckout: Sendable {
             // the network, so a repair costs the files it changes.
             if !swapped || (try? Trash(repo: repo).discard(staging.path)) == nil { staging.remove() }
         }
-        for ordinal in left { _ = try place(table.row(ordinal), objectMayBeMissing: false) }
+        for ordinal in left { _ = try place(row(ordinal), objectMayBeMissing: false) }
         // The objects and the links of the new folder durable before any name refers to it:
         // after a power cut, the version switched to holds its bytes, not empty files.
         try DurableBatch.flush(fileSystemOf: repo.root)

@@ -68,34 +68,13 @@ struct CompactManifest: Sendable, Equatable {
     static func read(_ document: StreamedDocument, flavor: String? = nil) throws -> (header: ManifestHeader, table: CompactManifest) {
         var bytes = [UInt8]()
         var rows = [Row]()
-        var flavorSets = [[String]?]()
-        var setIndex = [[String]?: UInt16]()
-        // Files in a row mostly share their flavors: the last list is compared before the
-        // dictionary hashes one.
-        var last: (flavors: [String]?, set: UInt16)?
+        var builder = RowBuilder(name: document.name)
         func corrupt(_ reason: String) -> ZincError { .corruptFile(path: document.name, reason: reason) }
         let manifest = try Manifest.parse(document) { filePath, entry in
-            let set: UInt16
-            if let last, last.flavors == entry.flavors {
-                set = last.set
-            } else if let known = setIndex[entry.flavors] {
-                set = known
-            } else {
-                guard flavorSets.count <= Int(UInt16.max) else { throw corrupt("more than \(UInt16.max) distinct lists of flavors") }
-                set = UInt16(flavorSets.count)
-                setIndex[entry.flavors] = set
-                flavorSets.append(entry.flavors)
-            }
-            last = (entry.flavors, set)
-            guard bytes.count + filePath.utf8.count <= Int(UInt32.max), rows.count < Int(UInt32.max) else {
-                throw corrupt("more files or path bytes than a table holds")
-            }
-            rows.append(
-                Row(
-                    start: UInt32(bytes.count), length: UInt32(filePath.utf8.count), digest: entry.object.digest, flavorSet: set,
-                    sizes: entry.object.sizes))
+            rows.append(try builder.row(filePath, entry))
             bytes.append(contentsOf: filePath.utf8)
         }
+        let flavorSets = builder.flavorSets
         let order = { (a: Row, b: Row) in bytes.withUnsafeBufferPointer { Self.compare(slice(a, of: $0), slice(b, of: $0)) } }
         // Manifests list their files in path order: sorting is for those that do not.
         if !rows.indices.dropFirst().allSatisfy({ order(rows[$0 - 1], rows[$0]) < 0 }) { rows.sort { order($0, $1) < 0 } }
@@ -110,6 +89,78 @@ struct CompactManifest: Sendable, Equatable {
             ManifestHeader(manifest, fileCount: rows.count),
             CompactManifest(bytes: bytes, rows: rows, flavorSets: flavorSets, flavor: flavor)
         )
+    }
+
+    /// Makes a table's rows from a manifest's files as they are parsed, in the order they
+    /// come: each path's bytes placed after the last one's, each distinct list of flavors
+    /// kept once. What a table read from JSON and one written as it streams in
+    /// (`ManifestTableWriter`) share.
+    struct RowBuilder {
+        /// The name of the manifest, for errors.
+        let name: String
+        private(set) var flavorSets = [[String]?]()
+        private var setIndex = [[String]?: UInt16]()
+        // Files in a row mostly share their flavors: the last list is compared before the
+        // dictionary hashes one.
+        private var last: (flavors: [String]?, set: UInt16)?
+        private(set) var rowCount = 0
+        private(set) var pathBytes = 0
+
+        init(name: String) { self.name = name }
+
+        /// The row of the file at `path`, its path bytes to be placed next.
+        mutating func row(_ path: String, _ entry: Manifest.Entry) throws -> Row {
+            func corrupt(_ reason: String) -> ZincError { .corruptFile(path: name, reason: reason) }
+            let set: UInt16
+            if let last, last.flavors == entry.flavors {
+                set = last.set
+            } else if let known = setIndex[entry.flavors] {
+                set = known
+            } else {
+                guard flavorSets.count <= Int(UInt16.max) else { throw corrupt("more than \(UInt16.max) distinct lists of flavors") }
+                set = UInt16(flavorSets.count)
+                setIndex[entry.flavors] = set
+                flavorSets.append(entry.flavors)
+            }
+            last = (entry.flavors, set)
+            guard pathBytes + path.utf8.count <= Int(UInt32.max), rowCount < Int(UInt32.max) else {
+                throw corrupt("more files or path bytes than a table holds")
+            }
+            defer {
+                rowCount += 1
+                pathBytes += path.utf8.count
+            }
+            return Row(
+                start: UInt32(pathBytes), length: UInt32(path.utf8.count), digest: entry.object.digest, flavorSet: set,
+                sizes: entry.object.sizes)
+        }
+    }
+
+    /// The files of a flavor one at a time, in path order (see `ManifestRowCursor`).
+    struct Cursor: ManifestRowCursor {
+        private let table: CompactManifest
+        private let member: [Bool]
+        /// The current row; -1 before the first.
+        private var j = -1
+        private(set) var path = [UInt8]()
+
+        init(_ table: CompactManifest, flavor: String?) {
+            self.table = table
+            member = table.membership(flavor)
+        }
+
+        mutating func next() -> Bool {
+            j += 1
+            while j < table.rows.count, !member[Int(table.rows[j].flavorSet)] { j += 1 }
+            guard j < table.rows.count else { return false }
+            let row = table.rows[j]
+            path.removeAll(keepingCapacity: true)
+            path.append(contentsOf: table.bytes[Int(row.start)..<Int(row.start + row.length)])
+            return true
+        }
+
+        var ordinal: UInt32 { UInt32(j) }
+        var object: StoredObject { StoredObject(digest: table.rows[j].digest, sizes: table.rows[j].sizes) }
     }
 
     /// Whether each flavor set holds `flavor` (every one for nil), by set index.
@@ -159,49 +210,15 @@ struct CompactManifest: Sendable, Equatable {
         }
     }
 
-    /// What turns an earlier version's files of `flavor` into this one's, by one merge of
-    /// the two in path order, `earlier` giving each of its files of the flavor (its path's
-    /// bytes and object) in that order, from a table held (`forEachPath`) or one read as a
-    /// stream (`ManifestTableRows`): `place`, the files of this version the earlier one
-    /// lacks or holds with another object (changed and added); `remove` and `leaving`,
-    /// the paths of the earlier one that this version lacks or holds with another object
-    /// (changed and removed) and their objects. Strings are made for these alone.
-    func changes(from earlier: ((UnsafeBufferPointer<UInt8>, SHA1.Digest) -> Void) throws -> Void, flavor: String?) rethrows
+    /// What turns an earlier version's files of `flavor` into this one's (see
+    /// `ManifestChanges.init(merging:into:)`), `earlier` giving each of its files of the
+    /// flavor (its path's bytes and object) in path order, from a table held
+    /// (`forEachPath`) or one read as a stream (`ManifestTableRows`).
+    func changes(from earlier: ((UnsafeBufferPointer<UInt8>, SHA1.Digest) -> Void) throws -> Void, flavor: String?) throws
         -> ManifestChanges
     {
-        let member = membership(flavor)
-        var place = [ManifestRow]()
-        var remove = [String]()
-        var leaving = [SHA1.Digest]()
-        // This version's next row of the flavor, the rows outside it stepped over: from
-        // before the first, its first.
-        var j = -1
-        func next() {
-            j += 1
-            while j < rows.count, !member[Int(rows[j].flavorSet)] { j += 1 }
-        }
-        next()
-        try bytes.withUnsafeBufferPointer { all in
-            try earlier { path, digest in
-                // This version's files before the earlier one's `path`: added.
-                while j < rows.count, Self.compare(Self.slice(rows[j], of: all), path) < 0 {
-                    place.append(row(UInt32(j)))
-                    next()
-                }
-                if j < rows.count, Self.compare(Self.slice(rows[j], of: all), path) == 0 {
-                    defer { next() }
-                    guard rows[j].digest != digest else { return }
-                    place.append(row(UInt32(j)))
-                }
-                remove.append(String(decoding: path, as: UTF8.self))
-                leaving.append(digest)
-            }
-        }
-        while j < rows.count {
-            place.append(row(UInt32(j)))
-            next()
-        }
-        return ManifestChanges(place: place, remove: remove, leaving: leaving)
+        var rows: any ManifestRowCursor = Cursor(self, flavor: flavor)
+        return try ManifestChanges(merging: earlier, into: &rows)
     }
 
     /// The distinct objects of `flavor`'s files (every file's for nil), packed.

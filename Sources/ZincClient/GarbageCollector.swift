@@ -83,21 +83,29 @@ struct GarbageCollector {
             keptManifests.insert(repo.digestListFile(tracked.catalog, bundle: tracked.bundle, version: version))
             keptManifests.insert(repo.manifestTableFile(tracked.catalog, bundle: tracked.bundle, version: version))
         }
-        // The objects of each version kept, handed to `body` in turn while it says to go on.
-        func forEachKept(_ body: (LazyMapSequence<Range<Int>, SHA1.Digest>) -> Bool) throws {
+        // The objects of each version kept, handed to `body` one at a time while it says to go on.
+        func forEachKept(_ body: (SHA1.Digest) -> Bool) throws {
             for (tracked, version, spare) in current {
                 if let objects = inUse[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)] {
-                    guard body(objects.digests) else { return }
+                    for digest in objects.digests { guard body(digest) else { return } }
                     continue
                 }
-                // From the manifest's table (the version a sync just left, a spare), else read as
-                // a stream into the packed one. A spare whose manifest is gone is of no use: the
-                // next update builds afresh.
-                let read = {
-                    try CheckedOutFiles.read(tracked, version: version, in: repo, trust: .init(catalog: tracked.catalog, in: state))
+                // From the manifest's table read as a stream (the version a sync just left, a
+                // spare), else from the manifest read as a stream into the packed one, which a
+                // table found broken on the way costs too. A spare whose manifest is gone is of
+                // no use: the next update builds afresh.
+                let trust = ManifestTable.Trust(catalog: tracked.catalog, in: state)
+                if let table = try? ManifestTableRows(tracked, version: version, in: repo, trust: trust),
+                    var rows = try? table.cursor(flavor: tracked.flavor)
+                {
+                    do {
+                        while try rows.next() { guard body(rows.object.digest) else { return } }
+                        continue
+                    } catch {}
                 }
+                let read = { try CheckedOutFiles.read(tracked, version: version, in: repo, trust: trust) }
                 guard let files = spare ? try? read() : try read() else { continue }
-                guard body(files.digests) else { return }
+                for digest in files.digests { guard body(digest) else { return } }
             }
         }
         // Of the objects that may be unused, those no kept version holds (each kept version
@@ -107,14 +115,16 @@ struct GarbageCollector {
         var referenced = [SHA1.Digest]()
         if downloads, let mayBeUnused {
             var left = Set(mayBeUnused)
-            try forEachKept { digests in
-                for digest in digests where left.remove(digest) != nil && left.isEmpty { return false }
+            try forEachKept { digest in
+                left.remove(digest)
                 return !left.isEmpty
             }
             unused = left
         } else if downloads {
-            try forEachKept { digests in
-                referenced += digests
+            // Room for the versions read already (a first sync's one): no copy as it grows.
+            referenced.reserveCapacity(inUse.values.reduce(0) { $0 + $1.count })
+            try forEachKept { digest in
+                referenced.append(digest)
                 return true
             }
             // One version's objects come sorted already (a first sync's): no sort, whose

@@ -45,12 +45,18 @@ struct ManifestFetcher {
             kept: { path in
                 // The signature covers the JSON: in a signed catalog the rows come from it,
                 // not from a table, whose recorded SHA-256 is as easily written as its rows.
+                if let known {
+                    return Fetched(
+                        known.header, .held(known.table),
+                        try await checkSignature(known.header, sha256: known.sha256, file: path, digests: digests, deltaFallBack))
+                }
                 guard
-                    let kept = try known
-                        ?? kept(catalog: catalog, bundle: bundle, version: version, trust: checks == nil ? .nameAndSize : .never)
+                    let kept = try VersionTable.kept(
+                        catalog: catalog, bundle: bundle, version: version, in: repo, trust: checks == nil ? .nameAndSize : .never,
+                        hashing: checks != nil)
                 else { return nil }
                 return Fetched(
-                    kept.header, kept.table,
+                    kept.header, kept.files,
                     try await checkSignature(kept.header, sha256: kept.sha256, file: path, digests: digests, deltaFallBack))
             },
             fetched: { file, gzipped, url in
@@ -59,29 +65,30 @@ struct ManifestFetcher {
             })
     }
 
-    /// A version's manifest read into a compact table and, in a signed catalog, what its
-    /// signature says each object's content hashes to.
+    /// A version's manifest, its files in its table file (or held) and, in a signed
+    /// catalog, what its signature says each object's content hashes to.
     struct Fetched: Sendable {
         let header: ManifestHeader
-        let table: CompactManifest
+        let files: VersionTable
         let signed: SignedContent?
 
-        init(_ header: ManifestHeader, _ table: CompactManifest, _ signed: SignedContent?) {
+        init(_ header: ManifestHeader, _ files: VersionTable, _ signed: SignedContent?) {
             self.header = header
-            self.table = table
+            self.files = files
             self.signed = signed
         }
 
-        /// The SHA-256 the content of each object of `rows` (ordinals of `table`) must
+        /// The SHA-256 the content of each object of `rows` (files by their ordinal) must
         /// have; nil in a catalog without trusted keys. Only the rows a sync needs are
         /// asked for: an update's changed files, not the version's.
-        func signedContent(ofRows rows: some Sequence<UInt32>) throws -> [SHA1.Digest: SHA256.Digest]? {
-            try signed?.contentDigests(for: rows.lazy.map { (ordinal: Int($0), digest: table.digest(ofRow: $0)) })
+        func signedContent(of rows: some Sequence<(ordinal: Int, digest: SHA1.Digest)>) throws -> [SHA1.Digest: SHA256.Digest]? {
+            try signed?.contentDigests(for: rows)
         }
     }
 
-    /// Reads the manifest in `file` as a stream (gunzipping it when `gzipped`) into a
-    /// compact table, copying its plain JSON into the repo as it goes, and in a signed
+    /// Reads the manifest in `file` as a stream (gunzipping it when `gzipped`) into its
+    /// table, written beside the kept copy with nothing of it held (`ManifestTableWriter`),
+    /// copying its plain JSON into the repo as it goes, and in a signed
     /// catalog hashing it in the same pass; checks that it describes the version asked for
     /// (and its signature, by `digests` where it can) before the copy takes the kept
     /// manifest's name.
@@ -100,7 +107,7 @@ struct ManifestFetcher {
             try copy.write($0)
             hasher?.update($0)
         }
-        let (header, table) = try CompactManifest.read(document)
+        let (header, writer) = try ManifestTableWriter.read(document, scratchFolder: repo.temporaryFolder)
         guard header.catalog == catalog, header.bundle == bundle, header.version == version else {
             throw ClientError.badResponse(
                 url: url,
@@ -117,8 +124,7 @@ struct ManifestFetcher {
         try AtomicFile.install(copy, over: kept)
         let subject = ManifestTable.Subject(
             catalog: catalog, bundle: bundle, version: version, size: Int64(try copy.status().st_size), sha256: sha256)
-        ManifestTable.write(header, table, manifest: subject, to: tableFile)
-        return Fetched(header, table, signed)
+        return Fetched(header, try VersionTable.written(writer, header: header, subject: subject, at: tableFile, in: repo), signed)
     }
 
     /// What the signature that covers the manifest (whose plain JSON, hashing to

@@ -107,64 +107,107 @@ package enum ManifestTable {
     }
 
     /// The table's bytes whole: what tests and the fuzz corpus decode.
-    static func encode(_ header: ManifestHeader, _ table: CompactManifest, manifest: Subject) -> [UInt8] {
+    static func encode(_ header: ManifestHeader, _ table: CompactManifest, manifest: Subject) throws -> [UInt8] {
         var out = [UInt8]()
-        encode(header, table, manifest: manifest) { out += $0 }
+        try encode(header, table, manifest: manifest) { out += $0 }
         return out
     }
 
     /// Gives the table's bytes to `put` in pieces of about 64 KiB, in order, the last
     /// being the checksum of all the others.
     static func encode(_ header: ManifestHeader, _ table: CompactManifest, manifest: Subject, into put: ([UInt8]) throws -> Void)
-        rethrows
+        throws
     {
-        let pieceSize = ManifestTableReader.pieceSize
-        var hasher = XXH64()
-        var out = magic
-        out.reserveCapacity(pieceSize)
-        func flush(above limit: Int) throws {
-            guard out.count > limit else { return }
-            out.withUnsafeBytes { hasher.update($0) }
-            try put(out)
-            out.removeAll(keepingCapacity: true)
-        }
-        func int<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
-        func string(_ value: String) throws {
-            try flush(above: pieceSize - 4 - value.utf8.count)
-            int(UInt32(value.utf8.count))
-            out.append(contentsOf: value.utf8)
-        }
-        int(manifest.size)
-        out += manifest.sha256?.bytes ?? unhashed
-        int(Int64(header.version))
-        try string(header.catalog)
-        try string(header.bundle)
-        int(UInt32(header.flavors.count))
-        try header.flavors.forEach(string)
-        int(UInt32(table.rows.count))
-        int(UInt32(table.bytes.count))
-        int(UInt32(table.flavorSets.count))
-        for row in table.rows {
-            try flush(above: pieceSize - rowSize)
-            int(row.start)
-            int(row.length)
-            row.digest.appendBytes(to: &out)
-            int(row.flavorSet)
-            int(row.sizes.gz)
-            int(row.sizes.raw)
-        }
-        for start in stride(from: 0, to: table.bytes.count, by: pieceSize) {
+        // The rows the table holds, whatever the header says.
+        let header = ManifestHeader(
+            catalog: header.catalog, bundle: header.bundle, version: header.version, flavors: header.flavors,
+            fileCount: table.rows.count)
+        try encode(
+            header, pathBytes: table.bytes.count, flavorSets: table.flavorSets, manifest: manifest,
+            sections: { emit in
+                var rows = [UInt8]()
+                rows.reserveCapacity(ManifestTableReader.pieceSize)
+                for row in table.rows {
+                    appendRow(row, to: &rows)
+                    if rows.count > ManifestTableReader.pieceSize - rowSize {
+                        try rows.withUnsafeBytes(emit)
+                        rows.removeAll(keepingCapacity: true)
+                    }
+                }
+                try rows.withUnsafeBytes(emit)
+                try table.bytes.withUnsafeBytes { all in
+                    for start in stride(from: 0, to: all.count, by: ManifestTableReader.pieceSize) {
+                        try emit(UnsafeRawBufferPointer(rebasing: all[start..<min(start + ManifestTableReader.pieceSize, all.count)]))
+                    }
+                }
+            }, into: put)
+    }
+
+    /// The same for a table whose `header.fileCount` rows (each as `appendRow` lays it out)
+    /// and `pathBytes` path bytes `sections` gives `emit`, in that order and in pieces of
+    /// any size: a table held (above), or one written as its manifest streamed in
+    /// (`ManifestTableWriter`), from its scratch files. Returns the offset of the first row.
+    @discardableResult
+    static func encode(
+        _ header: ManifestHeader, pathBytes: Int, flavorSets: [[String]?], manifest: Subject,
+        sections: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void, into put: ([UInt8]) throws -> Void
+    ) throws -> Int {
+        // Escaping in name only: `sections` gets a closure that calls it, and returns before this does.
+        try withoutActuallyEscaping(put) { put in
+            let pieceSize = ManifestTableReader.pieceSize
+            var hasher = XXH64()
+            var out = magic
+            out.reserveCapacity(pieceSize)
+            var written = 0
+            func flush(above limit: Int) throws {
+                guard out.count > limit else { return }
+                out.withUnsafeBytes { hasher.update($0) }
+                try put(out)
+                written += out.count
+                out.removeAll(keepingCapacity: true)
+            }
+            func int<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
+            func string(_ value: String) throws {
+                try flush(above: pieceSize - 4 - value.utf8.count)
+                int(UInt32(value.utf8.count))
+                out.append(contentsOf: value.utf8)
+            }
+            int(manifest.size)
+            out += manifest.sha256?.bytes ?? unhashed
+            int(Int64(header.version))
+            try string(header.catalog)
+            try string(header.bundle)
+            int(UInt32(header.flavors.count))
+            try header.flavors.forEach(string)
+            int(UInt32(header.fileCount))
+            int(UInt32(pathBytes))
+            int(UInt32(flavorSets.count))
+            let rowsAt = written + out.count
+            try sections { piece in
+                try flush(above: max(pieceSize - piece.count, 0))
+                out.append(contentsOf: piece)
+            }
+            for set in flavorSets {
+                try flush(above: pieceSize - 4)
+                int(set.map { UInt32($0.count) } ?? noFlavors)
+                try set?.forEach(string)
+            }
             try flush(above: 0)
-            out += table.bytes[start..<min(start + pieceSize, table.bytes.count)]
+            int(hasher.digest())
+            try put(out)
+            return rowsAt
         }
-        for set in table.flavorSets {
-            try flush(above: pieceSize - 4)
-            int(set.map { UInt32($0.count) } ?? noFlavors)
-            try set?.forEach(string)
-        }
-        try flush(above: 0)
-        int(hasher.digest())
-        try put(out)
+    }
+
+    /// Appends `row` as a table lays it out (`rowSize` bytes).
+    static func appendRow(_ row: CompactManifest.Row, to out: inout [UInt8]) {
+        func int<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
+        int(row.start)
+        int(row.length)
+        row.digest.appendBytes(to: &out)
+        int(row.flavorSet)
+        int(row.sizes.gz)
+        int(row.sizes.raw)
     }
 
     /// The header and (with `files`) table of the table in `file`, listing the files of
@@ -220,7 +263,7 @@ package enum ManifestTable {
 
     /// Where a table's rows and path bytes lie in its file, and its flavor sets: what
     /// `ManifestTableRows` reads the rows by.
-    struct Layout {
+    struct Layout: Sendable {
         let header: ManifestHeader
         /// The offset of the first row.
         let rowsAt: Int

@@ -30,31 +30,98 @@ struct ManifestTableRows {
         self.layout = layout
     }
 
+    /// The table at `path` (open as `file`), whose `layout` was read, or known from its
+    /// writing (`ManifestTableWriter`).
+    init(file: PosixFile, path: String, layout: ManifestTable.Layout) {
+        self.file = file
+        self.path = path
+        self.layout = layout
+    }
+
     /// Gives `body` each file of `flavor` (every file for nil), in path order: its path's
     /// bytes and its object. Throws, having given some, at the first row that breaks a
     /// rule: nothing given is then to be believed.
     func forEach(flavor: String?, _ body: (UnsafeBufferPointer<UInt8>, SHA1.Digest) -> Void) throws {
+        var rows = try cursor(flavor: flavor)
+        while try rows.next() { rows.path.withUnsafeBufferPointer { body($0, rows.object.digest) } }
+    }
+
+    /// Gives `body` the object of each file of `flavor` (every file for nil), in path
+    /// order, reading the rows alone: each is checked as a row, its path not read, for a
+    /// table whose paths a pass has checked already (an update's merge).
+    func forEachObject(flavor: String?, _ body: (StoredObject) -> Void) throws {
         let member = CompactManifest.membership(of: layout.flavorSets, flavor)
-        let rowBytes = layout.header.fileCount * ManifestTable.rowSize
-        guard var rows = reader(at: layout.rowsAt, count: rowBytes), var paths = reader(at: layout.pathsAt, count: layout.pathBytes)
-        else { throw broken("its rows run past its end") }
-        var previous = [UInt8]()
-        var start = 0
+        guard var rows = reader(at: layout.rowsAt, count: layout.header.fileCount * ManifestTable.rowSize) else {
+            throw broken("its rows run past its end")
+        }
         for index in 0..<layout.header.fileCount {
-            guard let row = try ManifestTable.row(&rows, pathBytes: layout.pathBytes, sets: layout.flavorSets.count),
-                Int(row.start) == start
-            else { throw broken("row \(index) is not a file's row in path order") }
-            start += Int(row.length)
-            let holds = try paths.take(Int(row.length)) { bytes -> Bool in
-                let path = bytes.assumingMemoryBound(to: UInt8.self)
-                let holds = previous.withUnsafeBufferPointer { ManifestTable.pathHolds(path, after: index > 0 ? $0 : nil) }
-                guard holds else { return false }
-                if member[Int(row.flavorSet)] { body(path, row.digest) }
-                previous.removeAll(keepingCapacity: true)
-                previous.append(contentsOf: path)
-                return true
+            guard let row = try ManifestTable.row(&rows, pathBytes: layout.pathBytes, sets: layout.flavorSets.count) else {
+                throw broken("row \(index) is not a file's row")
             }
-            guard holds == true else { throw broken("the path of row \(index) is not safe, or not after the one before") }
+            if member[Int(row.flavorSet)] { body(StoredObject(digest: row.digest, sizes: row.sizes)) }
+        }
+    }
+
+    /// The files of `flavor` (every file for nil), one at a time.
+    func cursor(flavor: String?) throws -> Cursor {
+        let rowBytes = layout.header.fileCount * ManifestTable.rowSize
+        guard let rows = reader(at: layout.rowsAt, count: rowBytes), let paths = reader(at: layout.pathsAt, count: layout.pathBytes)
+        else { throw broken("its rows run past its end") }
+        return Cursor(table: self, rows: rows, paths: paths, member: CompactManifest.membership(of: layout.flavorSets, flavor))
+    }
+
+    /// The files of a flavor, each row checked as it is read (see `ManifestRowCursor`).
+    struct Cursor: ManifestRowCursor {
+        fileprivate let table: ManifestTableRows
+        fileprivate var rows: ManifestTableReader
+        fileprivate var paths: ManifestTableReader
+        fileprivate let member: [Bool]
+        /// The row to read next, and where its path starts.
+        private var index = 0
+        private var start = 0
+        /// The path of the row read last, whatever its flavor: the next one's must come after it.
+        private(set) var path = [UInt8]()
+        /// The buffer of the path before, where the next one is read.
+        private var spare = [UInt8]()
+        private(set) var ordinal: UInt32 = 0
+        private(set) var object = StoredObject(digest: SHA1.Digest(bytes: [UInt8](repeating: 0, count: 20)), sizes: .init(gz: -1, raw: 0))
+
+        fileprivate init(table: ManifestTableRows, rows: ManifestTableReader, paths: ManifestTableReader, member: [Bool]) {
+            self.table = table
+            self.rows = rows
+            self.paths = paths
+            self.member = member
+        }
+
+        mutating func next() throws -> Bool {
+            let layout = table.layout
+            while index < layout.header.fileCount {
+                guard let row = try ManifestTable.row(&rows, pathBytes: layout.pathBytes, sets: layout.flavorSets.count),
+                    Int(row.start) == start
+                else { throw table.broken("row \(index) is not a file's row in path order") }
+                start += Int(row.length)
+                let (first, previous) = (index == 0, path)
+                var next = [UInt8]()
+                swap(&next, &spare)
+                next.removeAll(keepingCapacity: true)
+                let holds = try paths.take(Int(row.length)) { bytes -> Bool in
+                    let bytes = bytes.assumingMemoryBound(to: UInt8.self)
+                    guard previous.withUnsafeBufferPointer({ ManifestTable.pathHolds(bytes, after: first ? nil : $0) }) else {
+                        return false
+                    }
+                    next.append(contentsOf: bytes)
+                    return true
+                }
+                guard holds == true else { throw table.broken("the path of row \(index) is not safe, or not after the one before") }
+                (spare, path) = (path, next)
+                index += 1
+                if member[Int(row.flavorSet)] {
+                    ordinal = UInt32(index - 1)
+                    object = StoredObject(digest: row.digest, sizes: row.sizes)
+                    return true
+                }
+            }
+            return false
         }
     }
 
@@ -64,5 +131,5 @@ struct ManifestTableRows {
         ManifestTableReader(size: count + 8) { [file] buffer, at in try file.readFully(into: buffer, at: Int64(offset + at)) }
     }
 
-    private func broken(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
+    fileprivate func broken(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
 }

@@ -7,7 +7,11 @@ struct PreparedUpdate: Sendable {
     /// `catalog.bundle-version[~flavor]`, for the partial archive and progress.
     let name: String
     let header: ManifestHeader
-    let table: CompactManifest
+    /// The version's files held whole; nil for an update from a spare folder, which
+    /// reads them as a stream and keeps only the files it places (`spare`).
+    let table: CompactManifest?
+    /// The version's files of the flavor.
+    let fileCount: Int
     let signedContent: [SHA1.Digest: SHA256.Digest]?
     /// Every object of the version (of the flavor): the archive's members.
     let objects: VersionObjects

@@ -23,15 +23,17 @@ struct SpareFiles {
     }
 
     /// What turns these files into `new`'s, of the tracked flavor (see
-    /// `CompactManifest.changes(from:flavor:)`); nil when a row of the table broke a rule
-    /// and the manifest cannot be read either.
-    func changes(to new: CompactManifest) -> ManifestChanges? {
+    /// `ManifestChanges.init(merging:into:)`); nil when a row of either table broke a
+    /// rule and the spare's manifest cannot be read either.
+    func changes(to new: VersionTable) -> ManifestChanges? {
         let flavor = tracked.flavor
-        if let table, let changes = try? new.changes(from: { try table.forEach(flavor: flavor, $0) }, flavor: flavor) {
-            return changes
+        func merge(_ earlier: ((UnsafeBufferPointer<UInt8>, SHA1.Digest) -> Void) throws -> Void) throws -> ManifestChanges {
+            var rows = try new.rows(flavor: flavor)
+            return try ManifestChanges(merging: earlier, into: &rows)
         }
+        if let table, let changes = try? merge({ try table.forEach(flavor: flavor, $0) }) { return changes }
         // A table refused: read whole from the manifest, as a table that fails a check is.
         guard let files = loaded ?? (try? CompactManifest.read(tracked, version: version, in: repo, trust: trust)) else { return nil }
-        return new.changes(from: { files.forEachPath(flavor: flavor, $0) }, flavor: flavor)
+        return try? merge { files.forEachPath(flavor: flavor, $0) }
     }
 }

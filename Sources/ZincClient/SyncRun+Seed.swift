@@ -70,7 +70,7 @@ extension SyncRun {
             let manifest = try await ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks).manifest(
                 catalog: catalog, bundle: tracked.bundle, version: version, via: seed.chain)
             try manifest.header.requireFlavor(tracked.flavor)
-            seeded.files = manifest.table.fileCount(flavor: tracked.flavor)
+            seeded.files = try manifest.files.fileCount(flavor: tracked.flavor)
             try state.save(in: repo.root)
             return
         }
@@ -82,7 +82,7 @@ extension SyncRun {
                 tracked, to: version, forced: nil, follows: below != nil && below == tracked.version, chain: seed.chain,
                 checks: checks, result: &result)
         else { return }
-        seeded.files = update.table.fileCount(flavor: tracked.flavor)
+        seeded.files = update.fileCount
         seeded.objects = update.objects.count
         await emptying.value  // the trash's space free before the checkout needs any
         try await execute(update, bundle: i, chain: seed.chain, result: &result)

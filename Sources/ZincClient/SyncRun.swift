@@ -27,6 +27,7 @@ package enum RunMode: Sendable {
 
     var isPlanning: Bool { if case .plan = self { true } else { false } }
     var isRepair: Bool { if case .repair = self { true } else { false } }
+    var isSeed: Bool { if case .seed = self { true } else { false } }
 }
 
 /// One run of the engine, under the repo lock: the repo's state and what the run learns
@@ -370,19 +371,36 @@ struct SyncRun {
         ) { deltaFallBack = $0 }
         result.manifestDeltaError = deltaFallBack
         let (currentObjects, listed, hint, record) = try await looked
-        let (header, table) = (fetched.header, fetched.table)
+        let header = fetched.header
         try header.requireFlavor(tracked.flavor)
         if let currentObjects, let current = tracked.version {
             inUse[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current)] = currentObjects
         }
         var changes = try spare.flatMap { spare in
-            try spare.files.changes(to: table).map { try BundleCheckout.Spare(folder: spare.folder, validating: $0) }
+            try spare.files.changes(to: fetched.files).map { try BundleCheckout.Spare(folder: spare.folder, validating: $0) }
         }
         // A spare that could not be compared after all: every object is checked.
         if changes == nil { check.startReading() }
+        // With a spare from a sound folder (not in a seed run, which looks for its objects'
+        // files among all the version's), only the files placed are made: the version's
+        // files are read as a stream from its table, never held. Otherwise the version is
+        // built, or checked, whole.
+        let streamed = changes != nil && !checksEveryObject && !mode.isSeed
+        let table = try streamed ? nil : fetched.files.whole(in: repo)
         // A record is priced by every member's size; a version built whole, or checked
         // whole, checks (and may fetch) every object, with its sizes.
-        let objects = table.objects(flavor: tracked.flavor, withSizes: changes == nil || checksEveryObject || record != nil)
+        let withSizes = changes == nil || checksEveryObject || record != nil
+        var fileCount = table?.fileCount(flavor: tracked.flavor) ?? 0
+        let objects =
+            try table?.objects(flavor: tracked.flavor, withSizes: withSizes)
+            ?? VersionObjects(
+                streaming: { object in
+                    fileCount = 0
+                    try fetched.files.forEachObject(flavor: tracked.flavor) {
+                        fileCount += 1
+                        object($0)
+                    }
+                }, files: fetched.files.rowCount, withSizes: withSizes)
         inUse[manifestFile] = objects
         // With a spare from a sound folder, only the objects of the files placed are looked at.
         let needed: any Sequence<StoredObject> =
@@ -403,22 +421,27 @@ struct SyncRun {
                 missing.append(object)
             }
         }
-        changes = changes?.healing(paths: Set(result.damagedFiles), objects: damagedObjects, in: table, flavor: tracked.flavor)
+        changes = try changes?.healing(paths: Set(result.damagedFiles), objects: damagedObjects, in: fetched.files, flavor: tracked.flavor)
         if let spare, let changes {
             departing[Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: spare.version, flavor: tracked.flavor)] =
                 changes.changes.leaving
         }
         // What the signature says of the content of the objects placed alone, read per row.
-        let signedContent = try fetched.signedContent(
-            ofRows: changes.map { $0.changes.place.map(\.ordinal) } ?? table.ordinals(flavor: tracked.flavor))
+        let signedContent =
+            if let changes {
+                try fetched.signedContent(of: changes.changes.place.lazy.map { (ordinal: Int($0.ordinal), digest: $0.object.digest) })
+            } else if let table {
+                try fetched.signedContent(
+                    of: table.ordinals(flavor: tracked.flavor).lazy.map { (ordinal: Int($0), digest: table.digest(ofRow: $0)) })
+            } else { nil as [SHA1.Digest: SHA256.Digest]? }
         // A seed run's files come next, before anything is priced or fetched.
-        try claimSeed(&missing, table: table, flavor: tracked.flavor, signedContent: signedContent)
+        if let table { try claimSeed(&missing, table: table, flavor: tracked.flavor, signedContent: signedContent) }
         let archivePath = files.archive(tracked.flavor)
         let reader = archiveReader(archivePath, wanted: missing, members: objects, signedContent: signedContent, chain: chain)
         let partial = try reuse(partialArchive(name), missing: &missing, reader: reader)
         var chunked = try chunkedFetches(of: &missing, hint: hint, result: &result)
         let shape = FetchPlan.ArchiveShape(
-            fileCount: table.fileCount(flavor: tracked.flavor), distinctMembers: objects.count, length: objects.archiveLength,
+            fileCount: fileCount, distinctMembers: objects.count, length: objects.archiveLength,
             memberSize: record == nil ? nil : { @Sendable digest in objects.size(of: digest) })
         let plan = FetchPlan.make(
             missing: missing, archive: shape, archivePath: archivePath, model: model, forced: forced,
@@ -431,7 +454,7 @@ struct SyncRun {
             chunked = left.isEmpty ? nil : ChunkedFetches(seeds: found.seeds, assemblies: left)
         }
         return PreparedUpdate(
-            name: name, header: header, table: table, signedContent: signedContent, objects: objects, plan: plan,
+            name: name, header: header, table: table, fileCount: fileCount, signedContent: signedContent, objects: objects, plan: plan,
             chunked: chunked, hintSizes: [hint?.size, record?.size].compactMap { $0 }, isRepair: tracked.version == version,
             leavesSoundFolder: trusted, spare: changes)
     }

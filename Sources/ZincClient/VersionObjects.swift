@@ -33,6 +33,14 @@ struct VersionObjects: Sendable {
         archiveLength = length
     }
 
+    /// The objects packed as given: `packed`, 20 bytes each, sorted and distinct, and
+    /// their sizes in that order when kept.
+    init(packed: [UInt8], sizes: [StoredObject.Sizes]?, archiveLength: Int64) {
+        self.packed = packed
+        self.sizes = sizes
+        self.archiveLength = archiveLength
+    }
+
     var count: Int { packed.count / 20 }
 
     /// The digest of the `index`th object in digest order.

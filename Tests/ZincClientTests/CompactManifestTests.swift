@@ -73,25 +73,25 @@ import ZincTestSupport
             ])
         let (_, before) = try Self.read(old.encoded(), flavor: "sd", in: dir)
         let (_, after) = try Self.read(new.encoded(), in: dir)
-        func changes(_ from: CompactManifest, _ to: CompactManifest, flavor: String?) -> ManifestChanges {
-            to.changes(from: { from.forEachPath(flavor: flavor, $0) }, flavor: flavor)
+        func changes(_ from: CompactManifest, _ to: CompactManifest, flavor: String?) throws -> ManifestChanges {
+            try to.changes(from: { from.forEachPath(flavor: flavor, $0) }, flavor: flavor)
         }
         let digests = { (numbers: [Int]) in numbers.map { Self.object($0, size: 0).digest } }
-        let sd = changes(before, after, flavor: "sd")
+        let sd = try changes(before, after, flavor: "sd")
         #expect(sd.place.map(\.path) == ["added", "changed", "enters"] && sd.place.map(\.ordinal) == [0, 1, 2])
         #expect(sd.place.map(\.object) == [Self.object(8, size: 1008), Self.object(7, size: 1007), Self.object(6, size: 1006)])
         #expect(sd.remove == ["changed", "leaves"] && sd.leaving == digests([2, 5]))
-        let hd = changes(before, after, flavor: "hd")
+        let hd = try changes(before, after, flavor: "hd")
         #expect(hd.place.map(\.path) == ["changed", "hdOnly"] && hd.place.map(\.ordinal) == [1, 3])
         #expect(hd.remove == ["changed", "hdOnly", "removed"] && hd.leaving == digests([2, 4, 3]))
-        let all = changes(before, after, flavor: nil)
+        let all = try changes(before, after, flavor: nil)
         #expect(all.place.map(\.path) == ["added", "changed", "hdOnly"] && all.remove == ["changed", "hdOnly", "removed"])
-        #expect(changes(after, after, flavor: nil) == ManifestChanges(place: [], remove: [], leaving: []))
+        #expect(try changes(after, after, flavor: nil) == ManifestChanges(place: [], remove: [], leaving: []))
         // From no files, every file is placed; to none, every file removed.
         let none = try Self.read(Self.manifest(version: 3, [:]).encoded(), in: dir).table
-        #expect(changes(none, after, flavor: "hd").place.map(\.path) == ["changed", "enters", "hdOnly", "leaves", "same"])
+        #expect(try changes(none, after, flavor: "hd").place.map(\.path) == ["changed", "enters", "hdOnly", "leaves", "same"])
         #expect(
-            changes(after, none, flavor: "sd")
+            try changes(after, none, flavor: "sd")
                 == ManifestChanges(place: [], remove: ["added", "changed", "enters", "same"], leaving: digests([8, 7, 6, 1])))
     }
 

@@ -161,7 +161,7 @@ import ZincTestSupport
         let json = CompactManifestTests.manifest(version: 1, Dictionary(uniqueKeysWithValues: paths.map { ($0, (1, nil)) })).encoded()
         let read = try Self.fromJSON(json, flavor: nil, in: dir)
         for (size, taken) in [(10, false), (json.count, true)] {
-            let bytes = ManifestTable.encode(read.header, read.table, manifest: Self.subject(size: size))
+            let bytes = try ManifestTable.encode(read.header, read.table, manifest: Self.subject(size: size))
             #expect(bytes.count > 2 * 10 + 4096)
             #expect((ManifestTable.decode(bytes, subject: Self.subject(size: size), flavor: nil) != nil) == taken, "\(size)")
         }
@@ -236,7 +236,7 @@ import ZincTestSupport
                 catalog: Self.catalog, bundle: "B", version: version, flavors: source.header.flavors, fileCount: source.header.fileCount)
             var named = try subject(version, hashed: false)
             named.sha256 = try subject(other, hashed: true).sha256
-            let forged = ManifestTable.encode(header, try #require(source.table), manifest: named)
+            let forged = try ManifestTable.encode(header, #require(source.table), manifest: named)
             #expect(try ManifestTable.decode(forged, subject: subject(version, hashed: false), flavor: nil) != nil)
             try fixture.dir.write("\(manifests)/B-\(version).table", forged)
         }
