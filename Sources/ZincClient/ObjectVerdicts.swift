@@ -2,9 +2,9 @@ import Zinc
 
 /// What a `StoreCheck` judged, by object: a 24-byte entry an object (its digest and
 /// verdict) in one array sorted by digest, searched by halving, with the latest verdicts
-/// in a small dictionary merged into it once it holds `batch` of them. At 100,000 objects
-/// that is 2.4 MB (3.1 MB of capacity), where a dictionary of them all took 6.6 MB (a
-/// 24-byte entry and its verdict in 262,144 buckets).
+/// in a small dictionary merged into it once it holds `batch` of them (verdicts given in
+/// digest order are appended to it directly). At 100,000 objects that is 2.3 MB, where a
+/// dictionary of them all took 6.6 MB (a 24-byte entry and its verdict in 262,144 buckets).
 struct ObjectVerdicts {
     private struct Entry {
         let digest: SHA1.Digest
@@ -28,6 +28,12 @@ struct ObjectVerdicts {
         }
         set {
             guard let newValue else { preconditionFailure("a verdict is replaced, never removed") }
+            // Judged in digest order (a version's objects, as a first sync judges them):
+            // appended, with no dictionary and no merge.
+            if recent.isEmpty, sorted.last.map({ $0.digest < digest }) ?? true {
+                sorted.append(Entry(digest: digest, verdict: newValue))
+                return
+            }
             let i = index(of: digest)
             if i < sorted.count && sorted[i].digest == digest {
                 sorted[i].verdict = newValue
@@ -39,6 +45,10 @@ struct ObjectVerdicts {
     }
 
     private func index(of digest: SHA1.Digest) -> Int { sorted.partitionPoint { $0.digest < digest } }
+
+    /// Makes room for `count` more verdicts than it holds, at once, for objects about to
+    /// be judged: no copy as the array grows, nor room left over.
+    mutating func reserve(_ count: Int) { sorted.reserveCapacity(sorted.count + recent.count + count) }
 
     /// Moves the dictionary's verdicts into the sorted array, merging from its end in
     /// place: no second array of every verdict. Before `inOrder`.

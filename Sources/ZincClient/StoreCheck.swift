@@ -84,6 +84,10 @@ struct StoreCheck {
         recorded = BackgroundValue { [repo] in RecordedStamps.read(from: repo, few: few) }
     }
 
+    /// Makes room for the verdicts on `count` objects about to be judged, at once rather
+    /// than as they come.
+    mutating func expect(_ count: Int) { verdicts.reserve(count) }
+
     /// The verdict on object `digest`, hashing it when its stamp does not vouch for it.
     /// Its file is looked at in `listed` (looked at since the check began) when it lists
     /// it, else on disk.
@@ -102,7 +106,10 @@ struct StoreCheck {
         case .other: verdict = .damaged
         case .absent, nil: verdict = .missing
         }
-        verdicts[digest] = verdict
+        // An absent object with no stamp to drop is not remembered (a thorough check has
+        // read none): a first sync's every object, whose verdicts took 2.3 MB at 100,000
+        // files through its download, vouched for once it has them.
+        if verdict != .missing || thorough || stamps[digest] != nil { verdicts[digest] = verdict }
         return verdict
     }
 

@@ -46,10 +46,13 @@ extension SyncRun {
         try checkout.finish(left: left)
         // The version is built: what a cut download left of its archive has nothing more to give.
         unlink(partialArchive(update.name))
-        // Built without a spare, the folder links every object of the version: those the
-        // update lists already, where a sorted copy took 3.6 MB at 100,000 files.
-        let touched: any Sequence<SHA1.Digest> = update.spare == nil ? update.objects.digests : checkout.touchedObjects
-        for digest in touched { check.vouch(for: digest) }
+        if update.spare == nil {
+            // The folder links every object of the version: vouched for by `finish` from the
+            // list the collection keeps, once the version's table and plan are gone.
+            builtWhole.append(repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: update.version))
+        } else {
+            for digest in checkout.touchedObjects { check.vouch(for: digest) }
+        }
         check.record(folder: update.name, damaged: false)
         result.outcome = update.isRepair ? .repaired : .updated
         if !update.isRepair {

@@ -1,13 +1,16 @@
 import Zinc
 
-/// The distinct objects of a version (of a flavor), sorted by digest and packed: 20 bytes
-/// an object in one buffer, and 16 more when its sizes are kept. What the collection
-/// keeps of a version in use, what the archive reader checks a member against, and what
-/// prices the version's archive, with no table keyed by object.
+/// The distinct objects of a version (of a flavor), sorted by digest: 20 bytes an object
+/// packed in one buffer, or, when their sizes are kept, the objects themselves (40 bytes
+/// each), an array that a first sync's list of objects to fetch (every one of them) then
+/// shares rather than copies. What the collection keeps of a version in use, what the
+/// archive reader checks a member against, and what prices the version's archive, with
+/// no table keyed by object.
 struct VersionObjects: Sendable {
+    /// The digests, when the sizes are not kept.
     private let packed: [UInt8]
-    /// Each object's stored sizes, in digest order, when kept.
-    private let sizes: [StoredObject.Sizes]?
+    /// The objects with their sizes, in digest order, when kept.
+    private let sized: [StoredObject]?
     /// The version's archive length: every object once as a member, and the end blocks.
     let archiveLength: Int64
 
@@ -15,46 +18,49 @@ struct VersionObjects: Sendable {
     /// kept once, the first time it comes.
     init(sorted objects: some Sequence<StoredObject>, withSizes: Bool) {
         // Room for every object given (an object per file, most of them distinct), so
-        // that neither buffer is copied as it grows nor left with doubled capacity.
+        // that the buffer is neither copied as it grows nor left with doubled capacity:
+        // the room past the last object is never written, so never resident.
         var digests = [UInt8]()
-        digests.reserveCapacity(objects.underestimatedCount * 20)
-        var sizes = [StoredObject.Sizes]()
-        if withSizes { sizes.reserveCapacity(objects.underestimatedCount) }
+        var sized = [StoredObject]()
+        if withSizes {
+            sized.reserveCapacity(objects.underestimatedCount)
+        } else {
+            digests.reserveCapacity(objects.underestimatedCount * 20)
+        }
         var length = Int64(2 * TarHeader.blockSize)
         var last: SHA1.Digest?
         for object in objects where object.digest != last {
             last = object.digest
-            object.digest.appendBytes(to: &digests)
-            if withSizes { sizes.append(object.sizes) }
+            if withSizes { sized.append(object) } else { object.digest.appendBytes(to: &digests) }
             length += TarHeader.memberLength(size: object.preferredSize)
         }
         packed = digests
-        self.sizes = withSizes ? sizes : nil
+        self.sized = withSizes ? sized : nil
         archiveLength = length
     }
 
     /// The objects packed as given: `packed`, 20 bytes each, sorted and distinct, and
-    /// their sizes in that order when kept.
+    /// their sizes in that order when kept (then held as objects, the digests let go).
     init(packed: [UInt8], sizes: [StoredObject.Sizes]?, archiveLength: Int64) {
-        self.packed = packed
-        self.sizes = sizes
+        self.packed = sizes == nil ? packed : []
+        self.sized = sizes.map { sizes in
+            sizes.indices.map { StoredObject(digest: SHA1.Digest(bytes: packed[$0 * 20..<$0 * 20 + 20]), sizes: sizes[$0]) }
+        }
         self.archiveLength = archiveLength
     }
 
-    var count: Int { packed.count / 20 }
+    var count: Int { sized?.count ?? packed.count / 20 }
 
     /// The digest of the `index`th object in digest order.
-    func digest(_ index: Int) -> SHA1.Digest { SHA1.Digest(bytes: packed[index * 20..<index * 20 + 20]) }
+    func digest(_ index: Int) -> SHA1.Digest {
+        sized.map { $0[index].digest } ?? SHA1.Digest(bytes: packed[index * 20..<index * 20 + 20])
+    }
 
     /// Every digest, in order.
     var digests: LazyMapSequence<Range<Int>, SHA1.Digest> { (0..<count).lazy.map(digest) }
 
-    /// The objects, each with its sizes, made one at a time (a first sync checks 100,000
-    /// of them): none when the sizes were not kept.
-    var objects: LazyMapSequence<Range<Int>, StoredObject> {
-        let sizes = sizes ?? []
-        return sizes.indices.lazy.map { StoredObject(digest: digest($0), sizes: sizes[$0]) }
-    }
+    /// The objects, each with its sizes, in digest order: none when the sizes were not kept.
+    var objects: [StoredObject] { sized ?? [] }
 
     /// The index of `digest`, nil when the version has no such object.
     private func index(of digest: SHA1.Digest) -> Int? {
@@ -67,7 +73,7 @@ struct VersionObjects: Sendable {
     /// The object's stored size in its preferred format (an archive member's), when the
     /// sizes were kept and the version has it.
     func size(of digest: SHA1.Digest) -> Int64? {
-        guard let sizes, let i = index(of: digest) else { return nil }
-        return StoredObject(digest: digest, sizes: sizes[i]).preferredSize
+        guard let sized, let i = index(of: digest) else { return nil }
+        return sized[i].preferredSize
     }
 }

@@ -24,4 +24,32 @@ import Zinc
         #expect(listed.map(\.digest) == digests.sorted())
         #expect(listed.allSatisfy { expected[$0.digest] == $0.verdict })
     }
+
+    /// Verdicts given in digest order (a version's objects, as a first sync judges them)
+    /// and then in any order, some of them again: each reads back as last given, and the
+    /// listing holds each digest once, in order.
+    @Test func verdictsInDigestOrderThenInAnyOrderReadBackAsGiven() throws {
+        let (lowest, highest) = (
+            try #require(SHA1.Digest(hex: String(repeating: "0", count: 40))),
+            try #require(SHA1.Digest(hex: String(repeating: "f", count: 40)))
+        )
+        let digests = (0..<9_000).map { SHA1.digest(Array("object \($0)".utf8)) }
+        let (ordered, unordered) = (digests[..<6_000].sorted(), Array(digests[6_000...]))
+        var verdicts = ObjectVerdicts()
+        verdicts.reserve(ordered.count + 1)
+        for digest in ordered + [highest] { verdicts[digest] = .missing }
+        for digest in unordered + [lowest] { verdicts[digest] = .damaged }
+        // Some of the ordered ones again, as a sync vouches for them once fetched.
+        for digest in ordered[..<100] + [highest] { verdicts[digest] = .sound }
+        var expected = [SHA1.Digest: StoreCheck.Verdict]()
+        for digest in ordered { expected[digest] = .missing }
+        for digest in unordered + [lowest] { expected[digest] = .damaged }
+        for digest in ordered[..<100] + [highest] { expected[digest] = .sound }
+        let all = digests + [lowest, highest]
+        #expect(all.allSatisfy { verdicts[$0] == expected[$0] })
+        verdicts.merge()
+        let listed = Array(verdicts.inOrder)
+        #expect(listed.map(\.digest) == all.sorted())
+        #expect(listed.allSatisfy { expected[$0.digest] == $0.verdict })
+    }
 }
