@@ -47,7 +47,7 @@ struct ManifestFetcher {
                 // not from a table, whose recorded SHA-256 is as easily written as its rows.
                 if let known {
                     return Fetched(
-                        known.header, .held(known.table),
+                        known.header, known.files,
                         try await checkSignature(known.header, sha256: known.sha256, file: path, digests: digests, deltaFallBack))
                 }
                 guard
@@ -144,17 +144,16 @@ struct ManifestFetcher {
     /// the SHA-256 of its plain JSON that the signature check needs.
     struct Kept: Sendable {
         let header: ManifestHeader
-        let table: CompactManifest
+        let files: VersionTable
         let sha256: SHA256.Digest?
     }
 
     /// The manifest an earlier run fetched (and checked), from its table when `trust`
-    /// takes it, or read as a stream into a compact table, hashed in the same pass in a
-    /// signed catalog; nil when there is none.
+    /// takes it, or read as a stream into its table written afresh (held only when its
+    /// files are not in path order), hashed in the same pass in a signed catalog; nil
+    /// when there is none.
     func kept(catalog: String, bundle: String, version: Int, trust: ManifestTable.Trust) throws -> Kept? {
-        try ManifestTable.read(
-            catalog: catalog, bundle: bundle, version: version, flavor: nil, in: repo, trust: trust, hashing: checks != nil
-        )
-        .map { Kept(header: $0.header, table: $0.table, sha256: $0.sha256) }
+        try VersionTable.kept(catalog: catalog, bundle: bundle, version: version, in: repo, trust: trust, hashing: checks != nil)
+            .map { Kept(header: $0.header, files: $0.files, sha256: $0.sha256) }
     }
 }

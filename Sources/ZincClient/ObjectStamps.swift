@@ -32,7 +32,7 @@ package struct ObjectStamp: Equatable, Sendable {
 
     /// The stamp of the regular file at `path` (not followed if a symlink); nil when
     /// there is none.
-    static func of(_ path: String) -> ObjectStamp? {
+    package static func of(_ path: String) -> ObjectStamp? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return ObjectStamp(info)

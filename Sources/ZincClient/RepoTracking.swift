@@ -80,12 +80,12 @@ extension Repo {
             state.bundles.remove(at: i)
             try GarbageCollector.willBeNeeded(in: self)
             try state.save(in: root)
-            // Removing the folder changes the times of the objects other bundles share.
-            var check = StoreCheck(repo: self)
-            check.trustStamped()
-            check.forget(try GarbageCollector(repo: self).collect(state, downloads: true).removedObjects)
+            // Removing the folder changes the times of the objects other bundles share:
+            // those whose stamps match now are stamped again once it is gone.
+            let stamps = StampsAcrossRemoval(repo: self)
+            _ = try GarbageCollector(repo: self).collect(state, downloads: true, naming: false)
             Trash(repo: self).empty()
-            check.saveStamps()
+            stamps.save()
         }
     }
 }

@@ -113,15 +113,6 @@ struct StoreCheck {
         return verdict
     }
 
-    /// Takes every object whose stamp still matches as sound, without hashing anything:
-    /// before removals that change the times of objects they do not remove, so that
-    /// `saveStamps` keeps vouching for them.
-    mutating func trustStamped() {
-        for (digest, stamp) in stamps.entries where verdicts[digest] == nil {
-            if ObjectStamp.of(repo.objectFile(digest.hex)) == stamp { verdicts[digest] = .sound }
-        }
-    }
-
     /// Records an object known sound since the check began: verified into objects/ by a
     /// fetch, or linked anew into a folder (which changes its status-change time).
     mutating func vouch(for digest: SHA1.Digest) { verdicts[digest] = .sound }
@@ -141,22 +132,6 @@ struct StoreCheck {
             }
         }
         verdicts[digest] = .missing
-    }
-
-    /// The files of a checked-out folder that do not hold their object's bytes: missing,
-    /// replaced, or not holding their object's bytes, in path order. `files`: the
-    /// version's, of which those of `flavor` are looked at, judged a batch at a time
-    /// (`FileJudgement`).
-    mutating func damage(in folder: String, files: CompactManifest, flavor: String?) throws -> [String] {
-        var judgement = FileJudgement(folder: folder)
-        try files.forEachRow(flavor: flavor) { row in
-            var file = stat()
-            let found = lstat(folder + "/" + row.path, &file) == 0 && file.st_mode & S_IFMT == S_IFREG
-            var path = row.path
-            try path.withUTF8 { try judgement.add($0, digest: row.object.digest, file: found ? file : nil, check: &self) }
-        }
-        try judgement.finish(check: &self)
-        return judgement.damaged
     }
 
     /// The recorded stamp of each of `digests` (in ascending order), given to `body` in

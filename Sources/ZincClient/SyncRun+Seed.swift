@@ -99,37 +99,48 @@ extension SyncRun {
     /// run hashes (against `signedContent` in a signed catalog), each on its own core.
     /// They leave `missing`; any other run's claim takes nothing.
     mutating func claimSeed(
-        _ missing: inout [StoredObject], table: CompactManifest, flavor: String?, signedContent: [SHA1.Digest: SHA256.Digest]?
+        _ missing: inout [StoredObject], files: VersionTable, flavor: String?, signedContent: [SHA1.Digest: SHA256.Digest]?
     ) throws {
         guard case .seed(let request) = mode, !missing.isEmpty else { return }
-        // One file per object (the others with the same content are the same bytes), by
-        // its row: 4 bytes an object, its path made as it is placed (a string each held
-        // 6 MB at 100,000 files). `none`: no file of the flavor holds it.
-        let (wanted, none) = (missing, UInt32.max)
-        var rows = [UInt32](repeating: none, count: wanted.count)
-        for ordinal in table.ordinals(flavor: flavor) {
-            let digest = table.digest(ofRow: ordinal)
-            let at = wanted.partitionPoint { $0.digest < digest }
-            if at < wanted.count, wanted[at].digest == digest, rows[at] == none { rows[at] = ordinal }
-        }
-        let located = wanted.indices.filter { rows[$0] != none }
+        // One file per object (the others with the same content are the same bytes), the
+        // first in path order, found as the version's rows stream by and placed a batch at
+        // a time: a byte an object and a batch of paths, where a row an object (4 bytes,
+        // and the version's table held to make its path) was held before.
+        let wanted = missing
+        var claimed = [Bool](repeating: false, count: wanted.count)
+        var batch = [(object: Int, path: String)]()
         let (repo, hashing) = (repo, seeded.hashed)
-        let placed = try parallelMap(count: located.count, workers: nil) { [rows, located] j in
-            let object = wanted[located[j]]
-            let path = table.row(rows[located[j]]).path
-            return try request.seed.place(
-                object, from: path, into: repo, hashing: hashing,
-                signedSHA256: ObjectVerifier.signedSHA256(of: object, in: signedContent, origin: path))
+        func place() throws {
+            let placed = try parallelMap(count: batch.count, workers: nil) { [batch] j in
+                let (object, path) = (wanted[batch[j].object], batch[j].path)
+                return try request.seed.place(
+                    object, from: path, into: repo, hashing: hashing,
+                    signedSHA256: ObjectVerifier.signedSHA256(of: object, in: signedContent, origin: path))
+            }
+            for ((object, _), (method, size)) in zip(batch, placed) {
+                seeded.count[method, default: 0] += 1
+                seeded.bytes[method, default: 0] += size
+                check.vouch(for: wanted[object].digest)
+            }
+            batch.removeAll(keepingCapacity: true)
         }
+        var rows = try files.rows(flavor: flavor)
+        while try rows.next() {
+            let digest = rows.object.digest
+            let at = wanted.partitionPoint { $0.digest < digest }
+            guard at < wanted.count, wanted[at].digest == digest, !claimed[at] else { continue }
+            claimed[at] = true
+            batch.append((at, String(decoding: rows.path, as: UTF8.self)))
+            if batch.count == Self.seedBatch { try place() }
+        }
+        try place()
         // The seed's files arrive without the hashing that records their chunks.
-        if !located.isEmpty { LocalChunks.objectsArrivedUnrecorded(in: repo) }
-        for (i, (method, size)) in zip(located, placed) {
-            seeded.count[method, default: 0] += 1
-            seeded.bytes[method, default: 0] += size
-            check.vouch(for: wanted[i].digest)
-        }
-        missing = wanted.indices.filter { rows[$0] == none }.map { wanted[$0] }
+        if claimed.contains(true) { LocalChunks.objectsArrivedUnrecorded(in: repo) }
+        missing = wanted.indices.filter { !claimed[$0] }.map { wanted[$0] }
     }
+
+    /// The seed's files placed at once: enough to keep every core busy, few paths held.
+    private static let seedBatch = 4096
 
     /// What the seed run of `request` did, once it has run.
     func seedResult(_ request: SeedRequest) -> SeedResult {

@@ -311,13 +311,19 @@ struct SyncRun {
             let judged = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version, trust: .never)
         {
             kept = judged
-            let current = judged.table
-            let objects = current.objects(flavor: tracked.flavor, withSizes: false)
+            let objects = try VersionObjects(
+                streaming: { try judged.files.forEachObject(flavor: tracked.flavor, $0) }, files: judged.files.rowCount, withSizes: false)
             inUse[manifestFile] = objects
-            // A thorough check judges every one, in path order: room for their verdicts at once.
+            // A thorough check judges every one: room for their verdicts at once.
             if check.thorough { check.expect(objects.count) }
             // Writable files are the app's to change: only the objects are the repo's to check.
-            result.damagedFiles = tracked.writableFiles ? [] : try check.damage(in: folder, files: current, flavor: tracked.flavor)
+            // The others are judged as `status` judges them, from the version's rows one at
+            // a time, none of them held.
+            let expected: FolderScan.Files = { file in
+                var rows = try judged.files.rows(flavor: tracked.flavor)
+                while try rows.next() { rows.path.withUnsafeBufferPointer { file($0, rows.object.digest) } }
+            }
+            result.damagedFiles = tracked.writableFiles ? [] : try FolderScan(folder, expected: expected, check: &check).damaged
             if result.damagedFiles.isEmpty {
                 if !planning { check.record(folder: name, damaged: false) }
                 return nil
@@ -394,11 +400,11 @@ struct SyncRun {
         }
         // A spare that could not be compared after all: every object is checked.
         if changes == nil { check.startReading() }
-        // With a spare from a sound folder (not in a seed run, which looks for its objects'
-        // files among all the version's), only the files placed are made: the version's
-        // files are read as a stream from its table, never held. Otherwise the version is
-        // built, or checked, whole.
-        let streamed = changes != nil && !checksEveryObject && !mode.isSeed
+        // With a spare, only the files placed are made: the version's files are read as a
+        // stream from its table, never held, even when every object is checked (a repair,
+        // or an update from a damaged folder) or a seed's files are looked for among all
+        // the version's. Without, the version is built whole.
+        let streamed = changes != nil
         let table = try streamed ? nil : fetched.files.whole(in: repo)
         // A repair's list of them without sizes goes before the one with them is made.
         inUse[manifestFile] = nil
@@ -461,7 +467,7 @@ struct SyncRun {
                     of: table.ordinals(flavor: tracked.flavor).lazy.map { (ordinal: Int($0), digest: table.digest(ofRow: $0)) })
             } else { nil as [SHA1.Digest: SHA256.Digest]? }
         // A seed run's files come next, before anything is priced or fetched.
-        if let table { try claimSeed(&missing, table: table, flavor: tracked.flavor, signedContent: signedContent) }
+        try claimSeed(&missing, files: table.map { .held($0) } ?? fetched.files, flavor: tracked.flavor, signedContent: signedContent)
         let archivePath = files.archive(tracked.flavor)
         let reader = archiveReader(archivePath, wanted: missing, members: objects, signedContent: signedContent, chain: chain)
         let partial = try reuse(partialArchive(name), missing: &missing, reader: reader)
