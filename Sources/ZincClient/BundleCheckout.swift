@@ -30,14 +30,13 @@ struct BundleCheckout: Sendable {
     /// The version's folder, once finished.
     let folder: String
     let staging: StagingFolder
-    /// The version's files, from which the files to place are made one at a time: nil with
-    /// a spare, whose files to place are made already (`placed`).
-    private let table: CompactManifest?
+    /// The version's files, read a row at a time as they are placed (from its table file,
+    /// never held whole): nil with a spare, whose files to place are made already (`placed`).
+    private let table: VersionTable?
+    /// The flavor whose files `table` gives.
+    private let flavor: String?
     /// The files to place, with a spare: those that differ.
     private let placed: [ManifestRow]
-    /// The files to place, by their row in `table` (every file of the version, of the
-    /// flavor), or by their index in `placed`.
-    private let files: [UInt32]
     /// The spare's files that the new version does not have as they are, removed first.
     private let removals: [String]
     /// Files of the app's own (clones or copies, writable) rather than links to objects.
@@ -86,17 +85,18 @@ struct BundleCheckout: Sendable {
         }
     }
 
-    /// - Parameters: `header` and `table`, the version to build (its files, needed only
+    /// - Parameters: `header` and `files`, the version to build (its files, read only
     ///   without a spare); `spare`, the bundle's spare folder, to bring to that version: it
     ///   is moved, never copied.
     init(
-        _ header: ManifestHeader, _ table: CompactManifest?, catalog: String, flavor: String?, writable: Bool = false, repo: Repo,
+        _ header: ManifestHeader, _ files: VersionTable, catalog: String, flavor: String?, writable: Bool = false, repo: Repo,
         spare: Spare? = nil
     ) throws {
         self.repo = repo
         self.writable = writable
-        // With a spare, the files to place are its changes: the table is not kept.
-        self.table = spare == nil ? table : nil
+        self.flavor = flavor
+        // With a spare, the files to place are its changes: the table is not read.
+        table = spare == nil ? files : nil
         folder = repo.bundleFolder(catalog: catalog, bundle: header.bundle, version: header.version, flavor: flavor)
         staging = try StagingFolder(in: repo.bundlesFolder, for: String(folder.split(separator: "/").last!))
         guard chmod(staging.path, 0o755) == 0 else {
@@ -104,8 +104,6 @@ struct BundleCheckout: Sendable {
             throw ZincError.io(path: staging.path, operation: "chmod", errno: errno)
         }
         guard let spare else {
-            guard let table else { preconditionFailure("a version built without a spare is built from its files") }
-            files = table.ordinals(flavor: flavor)
             placed = []
             removals = []
             return
@@ -118,14 +116,13 @@ struct BundleCheckout: Sendable {
         }
         FaultInjection.changed(staging.path)
         placed = spare.changes.place
-        files = placed.indices.map { UInt32($0) }
         removals = spare.changes.remove
     }
 
     /// Makes every folder the files need and places every file whose object is in the
-    /// repo now; returns the rows of the others, for `finish`. The folders are all
-    /// made here, while the missing objects download, each with one `mkdir`: `finish`
-    /// then only links.
+    /// repo now; returns the others (their rows in the version's files, or their indices
+    /// in `placed`), in order, for `finish`. The folders are all made here, while the
+    /// missing objects download, each with one `mkdir`: `finish` then only links.
     /// - Parameters:
     ///   - missing: the objects the plan found missing, sorted by digest (the plan's own
     ///     list, searched where it is rather than copied), and `assembled`, those built
@@ -135,50 +132,61 @@ struct BundleCheckout: Sendable {
     func placeAvailable(missing: [StoredObject] = [], assembled: [SHA1.Digest] = []) throws -> [UInt32] {
         for path in removals { try remove(path) }
         if !removals.isEmpty { FaultInjection.changed(staging.path) }
-        try createFolders()
-        // The rows themselves, 4 bytes a file left: a first sync leaves nearly every file,
-        // whose indices (8 bytes each) held 1.6 MB at 100,000 files through the download.
-        return try files.filter { ordinal in
-            let digest = self.digest(ordinal)
-            let at = missing.partitionPoint { $0.digest < digest }
-            if at < missing.count, missing[at].digest == digest { return true }
-            let built = assembled.partitionPoint { $0 < digest }
-            if built < assembled.count, assembled[built] == digest { return true }
-            return try !place(row(ordinal), objectMayBeMissing: true)
-        }
-    }
-
-    /// Makes the folders of every file to place, parents first. A version's files come
-    /// in path order, where the files under a folder are side by side: each folder is
-    /// then made once, remembering only the path of the last one. In another order (a
-    /// spare's changes) a folder may be tried again, and is taken as it is. Each path is
-    /// checked again before anything is made for it: a manifest decides where files go.
-    private func createFolders() throws {
         // The folder made last, by components: the next file's folder shares a front of it.
         var made = [Substring]()
-        for ordinal in files {
-            let path = row(ordinal).path
-            try Names.validateRelativePath(path)
-            let components = path.split(separator: "/").dropLast()
-            var shared = 0
-            while shared < min(made.count, components.count), made[shared] == components[shared] { shared += 1 }
-            made.removeLast(made.count - shared)
-            for component in components.dropFirst(shared) {
-                let base = made.isEmpty ? staging.path : staging.path + "/" + made.joined(separator: "/")
-                made.append(component)
-                do {
-                    try StagingFolder.createFolders(CollectionOfOne(component), in: base)
-                } catch let error as ZincError where error.errno == ENOTDIR {
-                    throw ZincError.invalidPath(made.joined(separator: "/"), reason: "another file of the bundle already takes its place")
-                }
+        // 4 bytes a file left: a first sync leaves nearly every file.
+        var left = [UInt32]()
+        try forEachFile { file, row in
+            try createFolders(of: row.path, after: &made)
+            let digest = row.object.digest
+            let at = missing.partitionPoint { $0.digest < digest }
+            let awaited = at < missing.count && missing[at].digest == digest
+            let built = assembled.partitionPoint { $0 < digest }
+            let waits = awaited || (built < assembled.count && assembled[built] == digest)
+            if try waits || !place(row, objectMayBeMissing: true) { left.append(file) }
+        }
+        return left
+    }
+
+    /// Gives `body` each file to place, by its row in the version's files (read from
+    /// `table` a row at a time) or its index in `placed`, and the file.
+    private func forEachFile(_ body: (UInt32, ManifestRow) throws -> Void) throws {
+        guard let table else {
+            for (i, row) in placed.enumerated() { try body(UInt32(i), row) }
+            return
+        }
+        var rows = try table.rows(flavor: flavor)
+        while try rows.next() { try body(rows.ordinal, rows.row) }
+    }
+
+    /// Makes the folders of the file at `path` that `made` (the folder made last, by
+    /// components) does not hold, parents first. A version's files come in path order,
+    /// where the files under a folder are side by side: each folder is then made once. In
+    /// another order (a spare's changes) a folder may be tried again, and is taken as it
+    /// is. The path is checked again before anything is made for it: a manifest decides
+    /// where files go.
+    private func createFolders(of path: String, after made: inout [Substring]) throws {
+        try Names.validateRelativePath(path)
+        let components = path.split(separator: "/").dropLast()
+        var shared = 0
+        while shared < min(made.count, components.count), made[shared] == components[shared] { shared += 1 }
+        made.removeLast(made.count - shared)
+        for component in components.dropFirst(shared) {
+            let base = made.isEmpty ? staging.path : staging.path + "/" + made.joined(separator: "/")
+            made.append(component)
+            do {
+                try StagingFolder.createFolders(CollectionOfOne(component), in: base)
+            } catch let error as ZincError where error.errno == ENOTDIR {
+                throw ZincError.invalidPath(made.joined(separator: "/"), reason: "another file of the bundle already takes its place")
             }
         }
     }
 
-    /// The objects this checkout links (which changes their status-change time), for the
-    /// sync to stamp again: sorted, each once.
+    /// The objects this checkout links with a spare (which changes their status-change
+    /// time), for the sync to stamp again: sorted, each once. None for a folder built
+    /// whole, whose objects are the version's.
     var touchedObjects: [SHA1.Digest] {
-        var digests = files.map(digest)
+        var digests = placed.map(\.object.digest)
         digests.sort()
         // Each kept once, in place: a filtered copy, grown by doubling, was the first
         // sync's largest array at its peak (4.7 MB at 100,000 files).
@@ -190,11 +198,6 @@ struct BundleCheckout: Sendable {
         digests.removeLast(digests.count - kept)
         return digests
     }
-
-    /// The file to place `file` names (see `files`).
-    private func row(_ file: UInt32) -> ManifestRow { table?.row(file) ?? placed[Int(file)] }
-
-    private func digest(_ file: UInt32) -> SHA1.Digest { table?.digest(ofRow: file) ?? placed[Int(file)].object.digest }
 
     /// Removes a file of the spare, and the folders it leaves empty.
     private func remove(_ path: String) throws {
@@ -221,7 +224,16 @@ struct BundleCheckout: Sendable {
             // the network, so a repair costs the files it changes.
             if !swapped || (try? Trash(repo: repo).discard(staging.path)) == nil { staging.remove() }
         }
-        for ordinal in left { _ = try place(row(ordinal), objectMayBeMissing: false) }
+        // The version's files read again, those left placed as their rows come.
+        var next = left.startIndex
+        try forEachFile { file, row in
+            guard next < left.endIndex, left[next] == file else { return }
+            next += 1
+            _ = try place(row, objectMayBeMissing: false)
+        }
+        guard next == left.endIndex else {
+            throw ZincError.corruptFile(path: folder, reason: "the version's table changed while its folder was built")
+        }
         // The objects and the links of the new folder durable before any name refers to it:
         // after a power cut, the version switched to holds its bytes, not empty files.
         try DurableBatch.flush(fileSystemOf: repo.root)

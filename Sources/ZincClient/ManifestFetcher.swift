@@ -84,6 +84,26 @@ struct ManifestFetcher {
         func signedContent(of rows: some Sequence<(ordinal: Int, digest: SHA1.Digest)>) throws -> [SHA1.Digest: SHA256.Digest]? {
             try signed?.contentDigests(for: rows)
         }
+
+        /// What the signature says of the content of the object of every file of `flavor`
+        /// (every file for nil), read a row at a time; nil in a catalog without trusted keys.
+        func signedContentOfFiles(flavor: String?) throws -> [SHA1.Digest: SHA256.Digest]? {
+            guard signed != nil else { return nil }
+            var rows = try files.rows(flavor: flavor)
+            // A sequence cannot throw: a broken row ends it, and is thrown once it has.
+            var broken: Error?
+            let content = try signedContent(
+                of: AnySequence {
+                    AnyIterator {
+                        do { return try rows.next() ? (ordinal: Int(rows.ordinal), digest: rows.object.digest) : nil } catch {
+                            broken = error
+                            return nil
+                        }
+                    }
+                })
+            if let broken { throw broken }
+            return content
+        }
     }
 
     /// Reads the manifest in `file` as a stream (gunzipping it when `gzipped`) into its

@@ -7,9 +7,10 @@ struct PreparedUpdate: Sendable {
     /// `catalog.bundle-version[~flavor]`, for the partial archive and progress.
     let name: String
     let header: ManifestHeader
-    /// The version's files held whole; nil for an update from a spare folder, which
-    /// reads them as a stream and keeps only the files it places (`spare`).
-    let table: CompactManifest?
+    /// The version's files: read a row at a time from its table file as a folder built
+    /// whole places them (held only by a seed run, or when not in path order); an update
+    /// from a spare folder keeps only the files it places (`spare`).
+    let files: VersionTable
     /// The version's files of the flavor.
     let fileCount: Int
     let signedContent: [SHA1.Digest: SHA256.Digest]?

@@ -20,7 +20,7 @@ extension SyncRun {
         let tracked = state.bundles[i]
         let objects = TrafficAccount(within: SourceChain.account)
         let checkout = try BundleCheckout(
-            update.header, update.table, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles,
+            update.header, update.files, catalog: tracked.catalog, flavor: tracked.flavor, writable: tracked.writableFiles,
             repo: repo, spare: update.spare)
         // The files the repo has are placed while the others download.
         let assembled = (update.chunked?.assemblies.map(\.object.digest) ?? []).sorted()

@@ -111,11 +111,9 @@ struct SyncRun {
         }
         // Failing to keep the record costs a damaged folder its rebuild until a check finds it again.
         try? check.saveDamage(of: state)
-        // Here, not as each folder is built: a first sync's verdicts (2.3 MB at 100,000
-        // files) never beside its version's table and plan.
-        for objects in builtWhole.compactMap({ inUse[$0] }) {
-            for digest in objects.digests { check.vouch(for: digest) }
-        }
+        // Vouched for as the stamps are saved, from the list the collection keeps: no
+        // verdict for each object (a first sync's took 2.3 MB at 100,000 files).
+        let built = builtWhole.compactMap { inUse[$0] }
         // A run that found every bundle up to date left nothing to remove, unless an
         // earlier one did.
         if GarbageCollector.isNeeded(in: repo) {
@@ -128,7 +126,7 @@ struct SyncRun {
         // Needed by the collection alone: gone before the stamps are read to be saved.
         inUse = [:]
         // After the links and removals, which change the objects' status-change times.
-        check.saveStamps()
+        check.saveStamps(vouched: built)
     }
 
     /// Every object that may have lost its last user in this run, when the run knows
@@ -330,7 +328,7 @@ struct SyncRun {
             }
         }
         // While the manifest is in flight, the objects of the version the bundle has are
-        // looked at for the check below, the chunk list is fetched beside the manifest
+        // gathered for the collection, the chunk list is fetched beside the manifest
         // when the repo holds chunks to reuse, and the LMFO record when the archive's
         // prefix may be fetched and the repo has a version to update from that is not the
         // one just before (the record costs a connection's handshake: it may arrive a
@@ -345,8 +343,7 @@ struct SyncRun {
         if !planning { chain.startProbes() }
         // With a spare folder to bring to the new version, only the files that differ are
         // linked: their objects are the only ones looked at (the others are in the spare
-        // already). Without, every object is, those of the version in use listed while
-        // the manifest is in flight. A check that found the folder in use damaged (a
+        // already). Without, every object is. A check that found the folder in use damaged (a
         // repair, or an update from a folder `status` recorded) may have found objects
         // damaged through their links, which the spare shares: then every object is
         // checked, and the spare's files of a damaged object are placed again too.
@@ -358,17 +355,18 @@ struct SyncRun {
         // objects of the files a spare changes are to be checked.
         check.startReading(few: spare != nil && !checksEveryObject)
         async let looked = { [repo, options] in
-            // A manifest that cannot be read lists nothing: each object is looked at on disk.
+            // A manifest that cannot be read lists nothing: the collection reads it itself.
             // With a spare, the version in use's files are not read here (the collection
             // takes them from its table), only its header when a record is to be weighed.
             // Nor when the version is the one in use (a repair, a rebuild of a damaged
-            // folder): its objects are the version's own, checked once its table is read.
+            // folder): its objects are the version's own. Its table streamed: 20 bytes an
+            // object held.
             let listing = spare == nil && tracked.version != version
             let current =
                 listing
                 ? tracked.version.flatMap {
-                    try? ManifestTable.read(
-                        catalog: tracked.catalog, bundle: tracked.bundle, version: $0, flavor: nil, in: repo, trust: tables)
+                    try? VersionTable.kept(
+                        catalog: tracked.catalog, bundle: tracked.bundle, version: $0, in: repo, trust: tables, hashing: false)
                 } : nil
             let header =
                 current?.header
@@ -376,12 +374,16 @@ struct SyncRun {
                     ? tracked.version.flatMap {
                         try? ManifestTable.header(catalog: tracked.catalog, bundle: tracked.bundle, version: $0, in: repo, trust: tables)
                     } : nil)
-            let objects = current?.table.objects(flavor: tracked.flavor, withSizes: false)
+            let objects = current.flatMap { current in
+                try? VersionObjects(
+                    streaming: { try current.files.forEachObject(flavor: tracked.flavor, $0) }, files: current.files.rowCount,
+                    withSizes: false)
+            }
             async let record =
                 wantsRecord && header.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
                 ? chain.fetchHint(files.lmfoRecord, limit: recordLimit, gzipped: false) : nil
             let hint = try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
-            return (objects, objects.map { ObjectListing.of($0.digests, in: repo) } ?? ObjectListing(), hint, await record)
+            return (objects, hint, await record)
         }()
         var deltaFallBack: String?
         let fetched = try await manifests.manifest(
@@ -389,7 +391,7 @@ struct SyncRun {
             earlier: [tracked.version, spare?.version].compactMap { $0 }, known: kept, via: chain
         ) { deltaFallBack = $0 }
         result.manifestDeltaError = deltaFallBack
-        let (currentObjects, listed, hint, record) = try await looked
+        let (currentObjects, hint, record) = try await looked
         let header = fetched.header
         try header.requireFlavor(tracked.flavor)
         if let currentObjects, let current = tracked.version {
@@ -400,12 +402,11 @@ struct SyncRun {
         }
         // A spare that could not be compared after all: every object is checked.
         if changes == nil { check.startReading() }
-        // With a spare, only the files placed are made: the version's files are read as a
-        // stream from its table, never held, even when every object is checked (a repair,
-        // or an update from a damaged folder) or a seed's files are looked for among all
-        // the version's. Without, the version is built whole.
-        let streamed = changes != nil
-        let table = try streamed ? nil : fetched.files.whole(in: repo)
+        // The version's files are read as a stream from its table, never held (a folder
+        // built whole places them a row at a time, a spare is brought to it file by file),
+        // but by a seed run without a spare, which looks for its objects' files among all
+        // the version's as it builds the folder whole.
+        let table = try mode.isSeed && changes == nil ? fetched.files.whole(in: repo) : nil
         // A repair's list of them without sizes goes before the one with them is made.
         inUse[manifestFile] = nil
         // A record is priced by every member's size; a version built whole, or checked
@@ -434,7 +435,7 @@ struct SyncRun {
         // first found sound, a list of their own.
         var missingSoFar: [StoredObject]?
         for (i, object) in needed.enumerated() {
-            switch try check.object(object.digest, listed: listed) {
+            switch try check.object(object.digest) {
             case .sound:
                 if missingSoFar == nil {
                     // A first sync misses nearly every object: room for all, with no copy as it grows.
@@ -462,10 +463,7 @@ struct SyncRun {
         let signedContent =
             if let changes {
                 try fetched.signedContent(of: changes.changes.place.lazy.map { (ordinal: Int($0.ordinal), digest: $0.object.digest) })
-            } else if let table {
-                try fetched.signedContent(
-                    of: table.ordinals(flavor: tracked.flavor).lazy.map { (ordinal: Int($0), digest: table.digest(ofRow: $0)) })
-            } else { nil as [SHA1.Digest: SHA256.Digest]? }
+            } else { try fetched.signedContentOfFiles(flavor: tracked.flavor) }
         // A seed run's files come next, before anything is priced or fetched.
         try claimSeed(&missing, files: table.map { .held($0) } ?? fetched.files, flavor: tracked.flavor, signedContent: signedContent)
         let archivePath = files.archive(tracked.flavor)
@@ -486,7 +484,8 @@ struct SyncRun {
             chunked = left.isEmpty ? nil : ChunkedFetches(seeds: found.seeds, assemblies: left)
         }
         return PreparedUpdate(
-            name: name, header: header, table: table, fileCount: fileCount, signedContent: signedContent, objects: objects, plan: plan,
+            name: name, header: header, files: table.map(VersionTable.held) ?? fetched.files, fileCount: fileCount,
+            signedContent: signedContent, objects: objects, plan: plan,
             chunked: chunked, hintSizes: [hint?.size, record?.size].compactMap { $0 }, isRepair: tracked.version == version,
             leavesSoundFolder: trusted, spare: changes)
     }

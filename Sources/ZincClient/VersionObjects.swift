@@ -39,13 +39,17 @@ struct VersionObjects: Sendable {
         archiveLength = length
     }
 
-    /// The objects packed as given: `packed`, 20 bytes each, sorted and distinct, and
-    /// their sizes in that order when kept (then held as objects, the digests let go).
-    init(packed: [UInt8], sizes: [StoredObject.Sizes]?, archiveLength: Int64) {
-        self.packed = sizes == nil ? packed : []
-        self.sized = sizes.map { sizes in
-            sizes.indices.map { StoredObject(digest: SHA1.Digest(bytes: packed[$0 * 20..<$0 * 20 + 20]), sizes: sizes[$0]) }
-        }
+    /// The digests packed as given: `packed`, 20 bytes each, sorted and distinct.
+    init(packed: [UInt8], archiveLength: Int64) {
+        self.packed = packed
+        sized = nil
+        self.archiveLength = archiveLength
+    }
+
+    /// The objects with their sizes as given: `objects`, sorted by digest and distinct.
+    init(sized objects: [StoredObject], archiveLength: Int64) {
+        packed = []
+        sized = objects
         self.archiveLength = archiveLength
     }
 

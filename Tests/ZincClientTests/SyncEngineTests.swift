@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 import Testing
 import Zinc
-import ZincClient
 import ZincTestSupport
+
+@testable import ZincClient
 
 /// Syncing over HTTP from an honest server: first checkout, LMFO updates, resuming;
 /// through each transport.
@@ -19,6 +20,19 @@ import ZincTestSupport
         let again = try fixture.sync()
         #expect(again.bundles.first?.outcome == .upToDate)
         #expect(again.catalogs.first?.notModified == true)
+    }
+
+    /// A first sync stamps every object of the folder it builds, as its file now is: the
+    /// objects merged into the stamps as they are saved, with no verdict held for each.
+    @Test func aFirstSyncStampsEveryObjectOfTheFolderItBuilt() throws {
+        let fixture = try ClientFixture()
+        try fixture.track()
+        let report = try fixture.sync()
+        #expect(!report.failed, "\(fixture.failure(report))")
+        #expect(try fixture.bundleMatchesSource(1))
+        let stamps = Array(ObjectStamps.load(from: fixture.repo).entries)
+        #expect(try stamps.map(\.0.hex) == fixture.manifest(1).objects().keys.sorted())
+        for (digest, stamp) in stamps { #expect(ObjectStamp.of(fixture.dir.at("repo/objects/\(digest.hex)")) == stamp) }
     }
 
     @Test(arguments: ClientTransport.allCases) func anUpdateFetchesOnlyTheNewObjectsFromTheArchiveFront(_ transport: ClientTransport) throws

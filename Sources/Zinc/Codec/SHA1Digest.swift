@@ -130,6 +130,9 @@ extension SHA1 {
         /// false match only costs time.
         var prefix: UInt64 { high }
 
+        /// The first byte: what sorts digests into 256 buckets of their order.
+        package var firstByte: Int { Int(high >> 56) }
+
         /// Appends the 20 bytes (`init(bytes:)` reads them back): records of many digests
         /// are kept in binary, half the size of their hex.
         package func appendBytes(to out: inout [UInt8]) {
