@@ -119,9 +119,17 @@ struct BundleCheckout: Sendable {
         removals = spare.changes.remove
     }
 
+    /// The files `placeAvailable` left for `finish`: every file before the first one it
+    /// placed, counted, and those after it by their rows in the version's files (or their
+    /// indices in `placed`), in order, 4 bytes each. A first sync places none before its
+    /// objects arrive: a count, where a row a file took 4 MB at 1,000,000 files.
+    struct FilesLeft: Sendable {
+        fileprivate(set) var leading = 0
+        fileprivate(set) var after = [UInt32]()
+    }
+
     /// Makes every folder the files need and places every file whose object is in the
-    /// repo now; returns the others (their rows in the version's files, or their indices
-    /// in `placed`), in order, for `finish`. The folders are all made here, while the
+    /// repo now; returns the others, for `finish`. The folders are all made here, while the
     /// missing objects download, each with one `mkdir`: `finish` then only links.
     /// - Parameters:
     ///   - missing: the objects the plan found missing, sorted by digest (the plan's own
@@ -129,13 +137,13 @@ struct BundleCheckout: Sendable {
     ///     from chunks, sorted: their files are left for `finish` without a look at
     ///     objects/, where a first sync at 100,000 files made 100,000 `access` calls,
     ///     four in five of them failing.
-    func placeAvailable(missing: [StoredObject] = [], assembled: [SHA1.Digest] = []) throws -> [UInt32] {
+    func placeAvailable(missing: [StoredObject] = [], assembled: [SHA1.Digest] = []) throws -> FilesLeft {
         for path in removals { try remove(path) }
         if !removals.isEmpty { FaultInjection.changed(staging.path) }
         // The folder made last, by components: the next file's folder shares a front of it.
         var made = [Substring]()
-        // 4 bytes a file left: a first sync leaves nearly every file.
-        var left = [UInt32]()
+        var left = FilesLeft()
+        var placedOne = false
         try forEachFile { file, row in
             try createFolders(of: row.path, after: &made)
             let digest = row.object.digest
@@ -143,7 +151,11 @@ struct BundleCheckout: Sendable {
             let awaited = at < missing.count && missing[at].digest == digest
             let built = assembled.partitionPoint { $0 < digest }
             let waits = awaited || (built < assembled.count && assembled[built] == digest)
-            if try waits || !place(row, objectMayBeMissing: true) { left.append(file) }
+            if try waits || !place(row, objectMayBeMissing: true) {
+                if placedOne { left.after.append(file) } else { left.leading += 1 }
+            } else {
+                placedOne = true
+            }
         }
         return left
     }
@@ -216,7 +228,7 @@ struct BundleCheckout: Sendable {
     /// renames the folder into place. The staging folder is gone afterwards, whatever
     /// happens: call `abandon` instead when the download failed.
     @discardableResult
-    func finish(left: [UInt32]) throws -> String {
+    func finish(left: FilesLeft) throws -> String {
         var swapped = false
         defer {
             // The folder replaced (one being repaired, a file per file of the bundle) goes to
@@ -225,13 +237,16 @@ struct BundleCheckout: Sendable {
             if !swapped || (try? Trash(repo: repo).discard(staging.path)) == nil { staging.remove() }
         }
         // The version's files read again, those left placed as their rows come.
-        var next = left.startIndex
+        var (given, next) = (0, left.after.startIndex)
         try forEachFile { file, row in
-            guard next < left.endIndex, left[next] == file else { return }
-            next += 1
+            given += 1
+            if given > left.leading {
+                guard next < left.after.endIndex, left.after[next] == file else { return }
+                next += 1
+            }
             _ = try place(row, objectMayBeMissing: false)
         }
-        guard next == left.endIndex else {
+        guard given >= left.leading, next == left.after.endIndex else {
             throw ZincError.corruptFile(path: folder, reason: "the version's table changed while its folder was built")
         }
         // The objects and the links of the new folder durable before any name refers to it:

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// The files of a version's manifest, packed: each path's bytes in one buffer, and a
-/// 48-byte row per file with its object's digest and sizes and its flavors (each distinct
+/// 44-byte row per file with its object's digest and sizes and its flavors (each distinct
 /// list of flavors kept once), sorted by path. No string or dictionary entry per file, so
 /// a bundle of 100,000 files costs a few megabytes, not an object graph (about 400 bytes
 /// a file as a `Manifest`).
@@ -17,7 +17,7 @@ import Darwin
 /// flavor also lists that flavor's rows, which `count`, `index(of:)`, `path(_:)` and
 /// `digest(_:)` go by: the files a checked-out folder of that flavor holds.
 struct CompactManifest: Sendable, Equatable {
-    // This order packs a row in 48 bytes: the flavor set fits in the digest's padding.
+    // This order packs a row in 44 bytes: the flavor set fills the 4-byte alignment after the digest.
     struct Row: Equatable {
         let start: UInt32
         let length: UInt32

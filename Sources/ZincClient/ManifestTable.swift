@@ -370,10 +370,11 @@ package enum ManifestTable {
                 T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
             }
             let (start, length, set) = (int(UInt32.self, at: 0), int(UInt32.self, at: 4), int(UInt16.self, at: 28))
-            let sizes = StoredObject.Sizes(gz: int(Int64.self, at: 30), raw: int(Int64.self, at: 38))
-            guard Int(start) + Int(length) <= pathBytes, Int(set) < sets, sizes.gz >= -1, sizes.raw >= -1,
-                sizes.gz >= 0 || sizes.raw >= 0
+            let (gz, raw) = (int(Int64.self, at: 30), int(Int64.self, at: 38))
+            guard Int(start) + Int(length) <= pathBytes, Int(set) < sets, gz <= Manifest.maximumObjectSize,
+                raw <= Manifest.maximumObjectSize, gz >= -1, raw >= -1, gz >= 0 || raw >= 0
             else { return nil }
+            let sizes = StoredObject.Sizes(gz: gz, raw: raw)
             let digest = SHA1.Digest(bytes: UnsafeBufferPointer(rebasing: bytes.assumingMemoryBound(to: UInt8.self)[8..<28]))
             return CompactManifest.Row(start: start, length: length, digest: digest, flavorSet: set, sizes: sizes)
         } ?? nil

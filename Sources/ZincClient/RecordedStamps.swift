@@ -1,24 +1,26 @@
 import Zinc
 
-/// The stamps a check goes by: loaded whole (`ObjectStamps`), for a sync that checks a
-/// version whole, or looked up in their file (`ObjectStampsFile`), for one that looks up
-/// a few (an update from a spare folder) or a batch at a time in digest order (`status`,
-/// `repo verify`'s save).
-/// Either way the same stamps: a file that fails a check is an empty one.
+/// The stamps a check goes by: looked up in their file (`ObjectStampsFile`), or, when an
+/// earlier client's `stamps.json` stands for it and could not be written as one, loaded
+/// (`ObjectStamps`). Either way the same stamps: a file that fails a check is an empty one.
 enum RecordedStamps: Sendable {
     case loaded(ObjectStamps)
     case file(ObjectStampsFile)
 
-    /// The repo's stamps, looked up in their file when `few` lookups are expected.
-    static func read(from repo: Repo, few: Bool) -> RecordedStamps {
-        if few, let file = ObjectStampsFile(in: repo) { return .file(file) }
-        return .loaded(ObjectStamps.load(from: repo))
+    /// The repo's stamps, from its `stamps` (made from `stamps.json` first when there is
+    /// only that).
+    static func read(from repo: Repo) -> RecordedStamps {
+        if let file = ObjectStampsFile(in: repo) { return .file(file) }
+        let loaded = ObjectStamps.load(from: repo)
+        if loaded.count > 0, let file = ObjectStampsFile(in: repo) { return .file(file) }
+        return .loaded(loaded)
     }
 
-    subscript(_ digest: SHA1.Digest) -> ObjectStamp? {
+    /// The stamp of `digest`, looked up from where `cursor` stands (`ObjectStampsFile.Cursor`).
+    func stamp(of digest: SHA1.Digest, cursor: inout ObjectStampsFile.Cursor) -> ObjectStamp? {
         switch self {
         case .loaded(let stamps): stamps[digest]
-        case .file(let file): file[digest]
+        case .file(let file): file.stamp(of: digest, cursor: &cursor)
         }
     }
 

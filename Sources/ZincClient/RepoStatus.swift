@@ -63,7 +63,7 @@ extension Repo {
                 if check.hashedSound { check.saveStamps() }
             }
             // Looked up in their file, a batch of files at a time: never loaded whole.
-            check.startReading(few: true)
+            check.startReading()
             return try state.bundles.map { tracked in
                 var remote: Int?
                 if let bytes = try AtomicFile.read(catalogFile(tracked.catalog), limit: RepoState.fileLimit),

@@ -24,7 +24,7 @@ struct StampsAcrossRemoval {
     /// Notes which of `repo`'s recorded stamps match their objects now.
     init(repo: Repo) {
         self.repo = repo
-        recorded = RecordedStamps.read(from: repo, few: true)
+        recorded = RecordedStamps.read(from: repo)
         for (digest, stamp) in recorded.entries {
             if count % 64 == 0 { matched.append(0) }
             if ObjectStamp.of(repo.objectFile(digest.hex)) == stamp { matched[count / 64] |= 1 << UInt64(count % 64) }

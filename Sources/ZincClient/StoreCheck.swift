@@ -31,14 +31,15 @@ struct StoreCheck {
     /// many objects has a large file of them, parsed while a sync's first requests are in
     /// flight, and never read by a sync with nothing to check.
     private var recorded: BackgroundValue<RecordedStamps>?
-    /// Whether `recorded` looks the stamps up in their file, for a few lookups.
-    private var readingFew = false
     private var stamps: RecordedStamps {
         mutating get {
-            if recorded == nil { read(few: false) }
+            beginReading()
             return recorded!.value
         }
     }
+    /// Where the lookups of `object(_:)` stand in the stamps file: objects judged in digest
+    /// order read it forward once.
+    private var cursor = ObjectStampsFile.Cursor()
     /// What this check judged, and nothing else: its size follows the objects looked at.
     private var verdicts = ObjectVerdicts()
     /// Whether an object whose stamp did not vouch for it was hashed and found sound: its
@@ -69,19 +70,21 @@ struct StoreCheck {
         try damage.save(in: repo, checkedOut: state.checkedOutFolders)
     }
 
-    /// Starts reading the recorded stamps beside the caller, which will ask for them soon:
-    /// to look up `few` objects (looked up in their file), else loaded whole, even when a
-    /// caller expecting few started reading them. A thorough check looks none up: it reads
-    /// them when it saves them, once a repair has let go of the version's table and plan
-    /// (5.4 MB at 100,000 objects, held through the whole repair before).
-    mutating func startReading(few: Bool = false) {
-        if !thorough { read(few: few) }
+    /// Starts reading the recorded stamps beside the caller, which will ask for them soon
+    /// (checked and marked every 64th, `ObjectStampsFile`). A thorough check looks none up:
+    /// it reads them when it saves them.
+    mutating func startReading() {
+        if !thorough { beginReading() }
     }
 
-    private mutating func read(few: Bool) {
-        guard recorded == nil || (readingFew && !few) else { return }
-        readingFew = few
-        recorded = BackgroundValue { [repo] in RecordedStamps.read(from: repo, few: few) }
+    private mutating func beginReading() {
+        if recorded == nil { recorded = BackgroundValue { [repo] in RecordedStamps.read(from: repo) } }
+    }
+
+    /// The recorded stamp of `digest`.
+    private mutating func recordedStamp(of digest: SHA1.Digest) -> ObjectStamp? {
+        let stamps = stamps
+        return stamps.stamp(of: digest, cursor: &cursor)
     }
 
     /// Makes room for the verdicts on `count` objects about to be judged, at once rather
@@ -89,25 +92,28 @@ struct StoreCheck {
     mutating func expect(_ count: Int) { verdicts.reserve(count) }
 
     /// The verdict on object `digest`, hashing it when its stamp does not vouch for it.
-    mutating func object(_ digest: SHA1.Digest) throws -> Verdict {
+    /// `rememberingSound`: whether a sound object hashed is remembered, for its stamp to be
+    /// saved afresh; not by a caller that vouches for it later.
+    mutating func object(_ digest: SHA1.Digest, rememberingSound: Bool = true) throws -> Verdict {
         if let known = verdicts[digest] { return known }
         let sha = digest.hex
         let verdict: Verdict
         switch ObjectEntry.of(digest, in: repo) {
         case .file(let now):
-            if !thorough, stamps[digest] == now {
-                verdict = .sound
-            } else {
-                verdict = try Self.hash(repo.objectFile(sha)) == sha ? .sound : .damaged
-                hashedSound = hashedSound || verdict == .sound
-            }
+            // Vouched for by its stamp: nothing to remember, the stamp saved as it was
+            // (an update's objects already in the repo, whose verdicts took 2.3 MB at
+            // 100,000 objects and 23 MB at 1,000,000). The run's links change the
+            // status-change times of the objects they touch, which it vouches for.
+            if !thorough, recordedStamp(of: digest) == now { return .sound }
+            verdict = try Self.hash(repo.objectFile(sha)) == sha ? .sound : .damaged
+            hashedSound = hashedSound || verdict == .sound
         case .other: verdict = .damaged
         case .absent: verdict = .missing
         }
         // An absent object with no stamp to drop is not remembered (a thorough check has
-        // read none): a first sync's every object, whose verdicts took 2.3 MB at 100,000
-        // files through its download, vouched for once it has them.
-        if verdict != .missing || thorough || stamps[digest] != nil { verdicts[digest] = verdict }
+        // read none): a first sync's every object, vouched for once it has them.
+        if verdict == .sound && !rememberingSound && !thorough { return verdict }
+        if verdict != .missing || thorough || recordedStamp(of: digest) != nil { verdicts[digest] = verdict }
         return verdict
     }
 
@@ -167,9 +173,7 @@ struct StoreCheck {
     mutating func saveStamps(vouched: [VersionObjects] = []) {
         var sound = VersionObjects.Union(vouched)
         guard recorded != nil || !verdicts.isEmpty || sound.peek != nil else { return }
-        // Merged in order, the recorded stamps need not be loaded: read from their file as
-        // the merge goes (`repo verify`, which looked none up).
-        if recorded == nil { read(few: true) }
+        // Merged in order: the recorded stamps read from their file as the merge goes.
         let (stamps, repo) = (stamps, repo)
         verdicts.merge()
         let judged = verdicts

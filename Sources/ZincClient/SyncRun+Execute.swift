@@ -25,7 +25,7 @@ extension SyncRun {
         // The files the repo has are placed while the others download.
         let assembled = (update.chunked?.assemblies.map(\.object.digest) ?? []).sorted()
         async let placing = checkout.placeAvailable(missing: update.plan.missing, assembled: assembled)
-        let left: [UInt32]
+        let left: BundleCheckout.FilesLeft
         do {
             let fetched = await Result {
                 try await objects.charging {

@@ -327,9 +327,8 @@ struct SyncRun {
                 return nil
             }
         }
-        // While the manifest is in flight, the objects of the version the bundle has are
-        // gathered for the collection, the chunk list is fetched beside the manifest
-        // when the repo holds chunks to reuse, and the LMFO record when the archive's
+        // While the manifest is in flight, the chunk list is fetched beside it when the
+        // repo holds chunks to reuse, and the LMFO record when the archive's
         // prefix may be fetched and the repo has a version to update from that is not the
         // one just before (the record costs a connection's handshake: it may arrive a
         // round trip after the manifest).
@@ -351,39 +350,24 @@ struct SyncRun {
         let tables: ManifestTable.Trust = checks == nil ? .nameAndSize : .manifestSHA256
         let spare = spareFolder(of: tracked, trust: tables)
         let checksEveryObject = tracked.version == version || !trusted
-        // Read while the manifest is in flight: looked up in their file when only the
-        // objects of the files a spare changes are to be checked.
-        check.startReading(few: spare != nil && !checksEveryObject)
+        // Read while the manifest is in flight.
+        check.startReading()
         async let looked = { [repo, options] in
-            // A manifest that cannot be read lists nothing: the collection reads it itself.
-            // With a spare, the version in use's files are not read here (the collection
-            // takes them from its table), only its header when a record is to be weighed.
-            // Nor when the version is the one in use (a repair, a rebuild of a damaged
-            // folder): its objects are the version's own. Its table streamed: 20 bytes an
-            // object held.
-            let listing = spare == nil && tracked.version != version
-            let current =
-                listing
-                ? tracked.version.flatMap {
-                    try? VersionTable.kept(
-                        catalog: tracked.catalog, bundle: tracked.bundle, version: $0, in: repo, trust: tables, hashing: false)
-                } : nil
+            // The version in use's files are not read here: the collection reads them from
+            // its table when it lists the store, which it seldom does (an update keeps that
+            // version as the spare), where gathering them held 20 bytes an object through
+            // the whole sync (20 MB at 1,000,000). Only its header, when a record is to be
+            // weighed.
             let header =
-                current?.header
-                ?? (!listing && wantsRecord
-                    ? tracked.version.flatMap {
-                        try? ManifestTable.header(catalog: tracked.catalog, bundle: tracked.bundle, version: $0, in: repo, trust: tables)
-                    } : nil)
-            let objects = current.flatMap { current in
-                try? VersionObjects(
-                    streaming: { try current.files.forEachObject(flavor: tracked.flavor, $0) }, files: current.files.rowCount,
-                    withSizes: false)
-            }
+                wantsRecord
+                ? tracked.version.flatMap {
+                    try? ManifestTable.header(catalog: tracked.catalog, bundle: tracked.bundle, version: $0, in: repo, trust: tables)
+                } : nil
             async let record =
                 wantsRecord && header.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
                 ? chain.fetchHint(files.lmfoRecord, limit: recordLimit, gzipped: false) : nil
             let hint = try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
-            return (objects, hint, await record)
+            return (hint, await record)
         }()
         var deltaFallBack: String?
         let fetched = try await manifests.manifest(
@@ -391,17 +375,12 @@ struct SyncRun {
             earlier: [tracked.version, spare?.version].compactMap { $0 }, known: kept, via: chain
         ) { deltaFallBack = $0 }
         result.manifestDeltaError = deltaFallBack
-        let (currentObjects, hint, record) = try await looked
+        let (hint, record) = try await looked
         let header = fetched.header
         try header.requireFlavor(tracked.flavor)
-        if let currentObjects, let current = tracked.version {
-            inUse[repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: current)] = currentObjects
-        }
         var changes = try spare.flatMap { spare in
             try spare.files.changes(to: fetched.files).map { try BundleCheckout.Spare(folder: spare.folder, validating: $0) }
         }
-        // A spare that could not be compared after all: every object is checked.
-        if changes == nil { check.startReading() }
         // The version's files are read as a stream from its table, never held (a folder
         // built whole places them a row at a time, a spare is brought to it file by file),
         // but by a seed run without a spare, which looks for its objects' files among all
@@ -427,15 +406,17 @@ struct SyncRun {
         // With a spare from a sound folder, only the objects of the files placed are looked at.
         let needed =
             if let changes, !checksEveryObject { Catalog.distinctSorted(changes.changes.place.map(\.object)) } else { objects.objects }
-        // Each judged now, unless a repair judged them already: room for their verdicts at once.
-        if tracked.version != version { check.expect(needed.count) }
         var damagedObjects = Set<SHA1.Digest>()
         // The objects to fetch: `needed` itself, shared rather than copied, while every one
         // judged is missing or damaged (a first sync's, 3.9 MB at 100,000 files); from the
         // first found sound, a list of their own.
         var missingSoFar: [StoredObject]?
+        // A folder built whole links every object, each stamped afresh at the end with the
+        // version's list (`builtWhole`): an object hashed sound needs no verdict until then
+        // (in a copied repo, whose stamps all changed, every object's: 23 MB at 1,000,000).
+        let buildsWhole = changes == nil && !planning
         for (i, object) in needed.enumerated() {
-            switch try check.object(object.digest) {
+            switch try check.object(object.digest, rememberingSound: !buildsWhole) {
             case .sound:
                 if missingSoFar == nil {
                     // A first sync misses nearly every object: room for all, with no copy as it grows.

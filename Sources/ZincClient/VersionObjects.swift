@@ -1,7 +1,7 @@
 import Zinc
 
 /// The distinct objects of a version (of a flavor), sorted by digest: 20 bytes an object
-/// packed in one buffer, or, when their sizes are kept, the objects themselves (40 bytes
+/// packed in one buffer, or, when their sizes are kept, the objects themselves (32 bytes
 /// each), an array that a first sync's list of objects to fetch (every one of them) then
 /// shares rather than copies. What the collection keeps of a version in use, what the
 /// archive reader checks a member against, and what prices the version's archive, with

@@ -101,11 +101,18 @@ import ZincTestSupport
         absolute[paths] = UInt8(ascii: "/")
         var flavorOutOfRange = good
         flavorOutOfRange.replaceSubrange((rows + 28)..<(rows + 30), with: [0xFF, 0x00])
+        // The first row's gz size made 1 TiB and a byte, then 2^56: above any object a
+        // manifest may state, and past what an object's sizes hold.
+        var oversized = good
+        oversized.replaceSubrange((rows + 30)..<(rows + 38), with: withUnsafeBytes(of: (Int64(1) << 40 + 1).littleEndian, Array.init))
+        var huge = good
+        huge.replaceSubrange((rows + 38)..<(rows + 46), with: withUnsafeBytes(of: (Int64(1) << 56).littleEndian, Array.init))
         return [
             ("cut short", Array(good.dropLast(9))), ("cut in half", Array(good.prefix(good.count / 2))), ("empty", []),
             ("a byte flipped", flipped), ("another magic", resealed(magic)), ("a row count past the file", resealed(overflowing)),
             ("a path byte count past the file", resealed(pathBytesPast)), ("paths out of order", resealed(swapped)),
             ("an absolute path", resealed(absolute)), ("a flavor set past the sets", resealed(flavorOutOfRange)),
+            ("a size above the largest object", resealed(oversized)), ("a size past 48 bits", resealed(huge)),
             ("bytes after the end", resealed(good.dropLast(8) + [0] + good.suffix(8))),
         ]
     }
@@ -122,7 +129,10 @@ import ZincTestSupport
         for (name, bytes) in Self.hostile(good, counts: Self.countsOffset(expected.header)) {
             #expect(ManifestTable.decode(bytes, subject: Self.subject(size: json.count), flavor: nil) == nil, "\(name)")
             // A read of the header alone judges the rows by their length and checksum, not their content.
-            let rowsAlone = ["paths out of order", "an absolute path", "a flavor set past the sets"].contains(name)
+            let rowsAlone = [
+                "paths out of order", "an absolute path", "a flavor set past the sets", "a size above the largest object",
+                "a size past 48 bits",
+            ].contains(name)
             #expect(
                 (ManifestTable.decode(bytes, subject: Self.subject(size: json.count), flavor: nil, files: false) == nil) != rowsAlone,
                 "\(name)")

@@ -5,10 +5,10 @@ import ZincTestSupport
 
 @testable import ZincClient
 
-/// The object stamps looked up in their file (`ObjectStampsFile`), as an update from a
-/// spare folder reads them: the same stamps a load gives, each found in its stretch of
-/// 64 records and every one given in order, and none from a file a load takes for an
-/// empty one (torn, unsorted, of another format, a negative size).
+/// The object stamps looked up in their file (`ObjectStampsFile`), as every check reads
+/// them: the same stamps a load gives, each found in its stretch of 64 records, from a
+/// cursor in any order, and every one given in order, and none from a file a load takes
+/// for an empty one (torn, unsorted, of another format, a negative size).
 @Suite struct ObjectStampsFileTests {
     /// `count` stamps, of the digests 2, 4, 6, ... (odd ones are between them).
     static func stamps(_ count: Int) -> [(SHA1.Digest, ObjectStamp)] {
@@ -38,12 +38,33 @@ import ZincTestSupport
         }
         let given = Array(file.entries)
         #expect(given.map(\.0) == entries.map(\.0) && given.map(\.1) == entries.map(\.1))
-        let recorded = RecordedStamps.read(from: repo, few: true)
+        let recorded = RecordedStamps.read(from: repo)
         guard case .file = recorded else {
             Issue.record("not looked up in the file")
             return
         }
         #expect(recorded.entries.map(\.0) == ObjectStamps.load(from: repo).entries.map(\.0))
+    }
+
+    /// Lookups one at a time from a cursor, as a check judges a version's objects: in
+    /// digest order, every one or a scattered few, and in any order, each gets the stamp a
+    /// load gives, whether the cursor reads ahead or jumps.
+    @Test(arguments: [1, 64, 3_000])
+    func lookupsFromACursorGiveTheLoadedStamps(count: Int) throws {
+        let dir = try TemporaryDirectory()
+        let repo = try Self.repo(in: dir)
+        try ObjectStamps(Self.stamps(count)).save(in: repo)
+        let file = try #require(ObjectStampsFile(in: repo))
+        let loaded = ObjectStamps.load(from: repo)
+        let every = Array(0...(2 * count + 3))
+        var generator = SystemRandomNumberGenerator()
+        for order in [every, every.filter { $0 % 97 == 0 || $0 % 1_000 == 2 }, every.shuffled(using: &generator), every.reversed()] {
+            var cursor = ObjectStampsFile.Cursor()
+            for n in order {
+                let digest = Self.digest(n)
+                #expect(file.stamp(of: digest, cursor: &cursor) == loaded[digest], "\(n)")
+            }
+        }
     }
 
     /// Digests looked up in ascending order, a batch at a time as `status` looks them up:
@@ -63,7 +84,7 @@ import ZincTestSupport
             var given = [ObjectStamp?]()
             file.forEachStamp(of: digests) { given.append($0) }
             #expect(given == digests.map { loaded[$0] }, "\(batch.prefix(8))")
-            let recorded = RecordedStamps.read(from: repo, few: false)
+            let recorded = RecordedStamps.loaded(loaded)
             var fromLoaded = [ObjectStamp?]()
             recorded.forEachStamp(of: digests) { fromLoaded.append($0) }
             #expect(fromLoaded == given)
@@ -97,19 +118,19 @@ import ZincTestSupport
         }
     }
 
-    /// An earlier client's `stamps.json` has no file to look stamps up in: it is loaded,
-    /// and converted, as before.
-    @Test func legacyStampsAreLoaded() throws {
+    /// An earlier client's `stamps.json` is converted to `stamps` once, then looked up in
+    /// that file.
+    @Test func legacyStampsAreConvertedAndLookedUpInTheirFile() throws {
         let dir = try TemporaryDirectory()
         let repo = try Self.repo(in: dir)
         let sha = Self.digest(2).hex
         try dir.write("repo/stamps.json", Array(#"{"format":1,"objects":{"\#(sha)":[5,6,7,8]}}"#.utf8))
-        let recorded = RecordedStamps.read(from: repo, few: true)
-        guard case .loaded = recorded else {
-            Issue.record("not loaded")
+        let recorded = RecordedStamps.read(from: repo)
+        guard case .file(let file) = recorded else {
+            Issue.record("not looked up in the file")
             return
         }
-        #expect(recorded[Self.digest(2)] == ObjectStamp(size: 5, modified: 6, changed: 7, inode: 8))
+        #expect(file[Self.digest(2)] == ObjectStamp(size: 5, modified: 6, changed: 7, inode: 8))
         #expect(dir.exists("repo/stamps") && !dir.exists("repo/stamps.json"))
     }
 }

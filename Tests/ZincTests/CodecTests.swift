@@ -50,6 +50,15 @@ import ZincTestSupport
         #expect(SHA1.Digest(hex: String(longer.prefix(40)))?.hex == "a9993e364706816aba3e25717850c26c9cd0d89d")
     }
 
+    /// A digest takes 20 bytes in an array (a client holds one per object), and digests
+    /// that compare equal hash alike.
+    @Test func digestsTakeTwentyBytesAndHashAsTheyCompare() {
+        #expect(MemoryLayout<SHA1.Digest>.stride == 20)
+        let digests = (0..<1_000).map { SHA1.digest(Array("\($0 % 500)".utf8)) }
+        #expect(Set(digests).count == 500)
+        #expect(Dictionary(digests.map { ($0, 1) }, uniquingKeysWith: +).values.allSatisfy { $0 == 2 })
+    }
+
     @Test func gzipRoundTripsAndIsDeterministic() throws {
         let text = SampleContent.text(200_000)
         let gz = GzipCompressor.compress(text)

@@ -22,6 +22,25 @@ import Zinc
         #expect(parsed.files["b.caf"]?.flavors == ["phone"])
     }
 
+    /// An object's sizes are held in 48 bits each, so that an object takes 32 bytes: every
+    /// size a manifest may state reads back as given, an absent format as -1.
+    @Test func storedSizesReadBackAsGivenInThirtyTwoBytes() {
+        #expect(MemoryLayout<StoredObject>.stride == 32)
+        let digest = SHA1.digest(Array("abc".utf8))
+        let sizes: [Int64] = [
+            0, 1, 789, Int64(UInt32.max), Int64(UInt32.max) + 1, 1 << 40, Manifest.maximumObjectSize,
+            StoredObject.Sizes.range.upperBound,
+        ]
+        for size in sizes {
+            for (gz, raw) in [(size, -1), (-1, size), (size, size / 3), (size / 7, size)] {
+                let object = StoredObject(digest: digest, sizes: .init(gz: gz, raw: raw))
+                #expect(object.sizes.gz == gz && object.sizes.raw == raw, "\(gz) \(raw)")
+                #expect(object.preferredSize == (gz >= 0 ? gz : raw))
+            }
+        }
+        #expect(Set([StoredObject.Sizes(gz: 5, raw: -1), .init(gz: 5, raw: -1), .init(gz: -1, raw: 5)]).count == 2)
+    }
+
     @Test func writesKeysSortedAndOmitsFileFlavorsWithoutASpec() throws {
         let m = Manifest(
             catalog: "c", bundle: "B", version: 1,

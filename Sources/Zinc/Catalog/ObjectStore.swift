@@ -56,11 +56,13 @@ public struct ObjectStore: Sendable {
         var formats = [ObjectFormat: Int64]()
         for format in ObjectFormat.allCases {
             let path = StoredObject.path(digest: digest, format: format)
-            if trustingSnapshot, let listed {
-                if let size = listed[path] { formats[format] = size }
-            } else if let size = try storage.size(of: path) {
-                formats[format] = size
+            let size = try trustingSnapshot && listed != nil ? listed?[path] : storage.size(of: path)
+            guard let size else { continue }
+            // What the storage says (a listing, a HEAD) is checked before an object holds it.
+            guard (0...Manifest.maximumObjectSize).contains(size) else {
+                throw ZincError.corruptFile(path: path, reason: "its size, \(size) bytes, is not from 0 to \(Manifest.maximumObjectSize)")
             }
+            formats[format] = size
         }
         return formats.isEmpty ? nil : StoredObject(digest: digest, formats: formats)
     }

@@ -3,10 +3,21 @@ extension SHA1 {
     /// own (an 80-byte allocation), which tables of 100,000 objects would pay per entry.
     /// Digests order like their hex forms.
     public struct Digest: Hashable, Comparable, Sendable, CustomStringConvertible {
-        // Big-endian words, so comparing them in turn compares the bytes in order.
-        private let high: UInt64
-        private let middle: UInt64
-        private let low: UInt32
+        // Big-endian words, so comparing them in turn compares the bytes in order. Five of
+        // 32 bits, not two of 64 and one of 32: aligned to 4 bytes, a digest takes 20 in an
+        // array or beside other fields (an object with its sizes 32, not 40), not 24.
+        private let words: (UInt32, UInt32, UInt32, UInt32, UInt32)
+
+        private var high: UInt64 { UInt64(words.0) << 32 | UInt64(words.1) }
+        private var middle: UInt64 { UInt64(words.2) << 32 | UInt64(words.3) }
+        private var low: UInt32 { words.4 }
+
+        private init(high: UInt64, middle: UInt64, low: UInt32) {
+            words = (
+                UInt32(truncatingIfNeeded: high >> 32), UInt32(truncatingIfNeeded: high), UInt32(truncatingIfNeeded: middle >> 32),
+                UInt32(truncatingIfNeeded: middle), low
+            )
+        }
 
         /// The digest of these 20 bytes.
         public init(bytes: some Collection<UInt8>) {
@@ -62,7 +73,7 @@ extension SHA1 {
             }
             // Invalid digits have the high bit set, which no digit's value has.
             guard invalid & 0x80 == 0 else { return nil }
-            (high, middle, low) = (words.0, words.1, UInt32(truncatingIfNeeded: words.2))
+            self.init(high: words.0, middle: words.1, low: UInt32(truncatingIfNeeded: words.2))
         }
 
         /// Each byte's value as a lowercase hex digit, 0xFF for any other byte.
@@ -87,7 +98,7 @@ extension SHA1 {
                 }
                 used += bits
             }
-            (high, middle, low) = words
+            self.init(high: words.0, middle: words.1, low: words.2)
         }
 
         /// The 40 lowercase hex digits.
@@ -143,6 +154,16 @@ extension SHA1 {
 
         public static func < (lhs: Digest, rhs: Digest) -> Bool {
             (lhs.high, lhs.middle, lhs.low) < (rhs.high, rhs.middle, rhs.low)
+        }
+
+        public static func == (lhs: Digest, rhs: Digest) -> Bool {
+            lhs.words == rhs.words
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(high)
+            hasher.combine(middle)
+            hasher.combine(low)
         }
     }
 }
