@@ -102,7 +102,8 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         guard let list = try? ChunkList.parse(bytes, path: "chunks/B-1.json.gz") else { return }
         for layout in list.objects.values {
             _ = layout.storedRanges()
-            for size in [0, 10, 1 << 20, Int64.max] {
+            // Up to the largest size an object holds.
+            for size in [0, 10, 1 << 20, StoredObject.Sizes.range.upperBound] {
                 _ = layout.fits(StoredObject(sha: String(repeating: "a", count: 40), formats: [layout.format: size]))
             }
         }
@@ -111,7 +112,7 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         guard let file = try? ContentSizes.parse(bytes, path: "sizes/B-1.json.gz") else { return }
         var total = SizeTotal()
         for (digest, size) in file.sizes {
-            for stored in [0, 1, 1 << 20, Int64.max] {
+            for stored in [0, 1, 1 << 20, StoredObject.Sizes.range.upperBound] {
                 total.add(file.size(of: StoredObject(sha: digest.hex, formats: [.gz: stored])))
             }
             _ = file.size(of: StoredObject(sha: digest.hex, formats: [.raw: size]))
