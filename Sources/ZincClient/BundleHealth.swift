@@ -28,7 +28,21 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
         // its files given as they are parsed, none held, when they come in path order, as
         // zinc writes them; else read whole and sorted, as before.
         do {
-            let streamed: FolderScan.Files = { body in try keptFiles(of: tracked, version: version, in: repo, body) }
+            let streamed: FolderScan.Files = { body in
+                try keptFiles(of: tracked, version: version, in: repo) { path, object in body(path, object.digest) }
+            }
+            if check.thorough {
+                // Every object judged: their verdicts kept 2 bits each, by place in the
+                // version's objects gathered in a pass of their own (20 bytes an object,
+                // where 24 a verdict, copied as they grew, took 48 MB at 1,000,000).
+                let files =
+                    (try? ManifestTable.header(
+                        catalog: tracked.catalog, bundle: tracked.bundle, version: version, in: repo, trust: .nameAndSize))?.fileCount
+                check.judgeWhole(
+                    try VersionObjects(
+                        streaming: { object in try keptFiles(of: tracked, version: version, in: repo) { object($1) } }, files: files ?? 0,
+                        withSizes: false))
+            }
             return try of(tracked, version: version, expected: streamed, in: repo, check: &check).health
         } catch is OutOfOrder {
             let expected = try CheckedOutFiles.read(tracked, version: version, in: repo, trust: .never)
@@ -41,10 +55,11 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
     private struct OutOfOrder: Error {}
 
     /// Gives `body` the files of the tracked flavor of `tracked`'s kept manifest of
-    /// `version`, parsed as a stream, in path order; throws `OutOfOrder` at the first that
-    /// is not after the one before (nothing given is then to be believed).
+    /// `version` (each path and object), parsed as a stream, in path order; throws
+    /// `OutOfOrder` at the first that is not after the one before (nothing given is then
+    /// to be believed).
     private static func keptFiles(
-        of tracked: RepoState.TrackedBundle, version: Int, in repo: Repo, _ body: (UnsafeBufferPointer<UInt8>, SHA1.Digest) -> Void
+        of tracked: RepoState.TrackedBundle, version: Int, in repo: Repo, _ body: (UnsafeBufferPointer<UInt8>, StoredObject) -> Void
     ) throws {
         guard let document = try repo.keptManifest(catalog: tracked.catalog, bundle: tracked.bundle, version: version) else {
             throw ZincError.corruptFile(
@@ -56,7 +71,7 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
             var path = path
             try path.withUTF8 { bytes in
                 guard first || previous.withUnsafeBufferPointer({ CompactManifest.compare($0, bytes) }) < 0 else { throw OutOfOrder() }
-                if entry.isIn(flavor: tracked.flavor) { body(bytes, entry.object.digest) }
+                if entry.isIn(flavor: tracked.flavor) { body(bytes, entry.object) }
                 previous.removeAll(keepingCapacity: true)
                 previous.append(contentsOf: bytes)
                 first = false

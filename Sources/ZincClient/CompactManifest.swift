@@ -204,13 +204,6 @@ struct CompactManifest: Sendable, Equatable {
         return rows.lazy.filter { member[Int($0.flavorSet)] }.count
     }
 
-    /// Each file of `flavor` (every file for nil), in path order, one at a time: a
-    /// first sync goes through a version this way, holding no string of it.
-    func forEachRow(flavor: String?, _ body: (ManifestRow) throws -> Void) rethrows {
-        let member = membership(flavor)
-        for i in rows.indices where member[Int(rows[i].flavorSet)] { try body(row(UInt32(i))) }
-    }
-
     /// Each file of `flavor` (every file for nil), in path order: its path's bytes and its
     /// object, with no string made.
     func forEachPath(flavor: String?, _ body: (UnsafeBufferPointer<UInt8>, SHA1.Digest) -> Void) {
@@ -229,15 +222,6 @@ struct CompactManifest: Sendable, Equatable {
     {
         var rows: any ManifestRowCursor = Cursor(self, flavor: flavor)
         return try ManifestChanges(merging: earlier, into: &rows)
-    }
-
-    /// The distinct objects of `flavor`'s files (every file's for nil), packed.
-    func objects(flavor: String?, withSizes: Bool) -> VersionObjects {
-        // Row numbers sorted by digest, 4 bytes a file: no list of the objects themselves.
-        var order = ordinals(flavor: flavor)
-        order.sort { rows[Int($0)].digest < rows[Int($1)].digest }
-        return VersionObjects(
-            sorted: order.lazy.map { StoredObject(digest: rows[Int($0)].digest, sizes: rows[Int($0)].sizes) }, withSizes: withSizes)
     }
 
     // The files of the flavor read for, by their index among them: what the collection reads.

@@ -163,14 +163,14 @@ struct GarbageCollector {
                 } ?? false
             }
             // Each removed as the listing reaches it: no list of the names to remove.
-            try forEachEntry(repo.objectsFolder) { name in
+            try FolderListing.forEachName(in: repo.objectsFolder) { name in
                 guard !isReferenced(name) else { return }
                 try Self.remove(repo.objectsFolder + "/" + name)
                 removed(name)
             }
             // A chunk record goes with its object (repos made before chunks have no folder).
             if FileManager.default.fileExists(atPath: repo.chunksFolder) {
-                try forEachEntry(repo.chunksFolder) { name in
+                try FolderListing.forEachName(in: repo.chunksFolder) { name in
                     if Names.isSHA1(name) && !isReferenced(name) { try Self.remove(repo.chunksFolder + "/" + name) }
                 }
             }
@@ -197,19 +197,8 @@ struct GarbageCollector {
     /// The names in `folder`.
     private func entries(_ folder: String) throws -> [String] {
         var names = [String]()
-        try forEachEntry(folder) { names.append($0) }
+        try FolderListing.forEachName(in: folder) { names.append($0) }
         return names
-    }
-
-    /// Gives `body` each name in `folder`, read one entry at a time, which `body` may
-    /// remove: the names of 100,000 objects, held at once, took 10 MB.
-    private func forEachEntry(_ folder: String, _ body: (String) throws -> Void) throws {
-        guard let dir = opendir(folder) else { throw ZincError.io(path: folder, operation: "list", errno: errno) }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { try body(name) }
-        }
     }
 
     /// Removes `path`, a file or a folder with all it holds (a symbolic link itself, never

@@ -48,7 +48,8 @@ struct ManifestFetcher {
                 if let known {
                     return Fetched(
                         known.header, known.files,
-                        try await checkSignature(known.header, sha256: known.sha256, file: path, digests: digests, deltaFallBack))
+                        try await checkSignature(known.header, sha256: known.sha256, file: path, digests: digests, deltaFallBack),
+                        isKnown: true)
                 }
                 guard
                     let kept = try VersionTable.kept(
@@ -71,11 +72,14 @@ struct ManifestFetcher {
         let header: ManifestHeader
         let files: VersionTable
         let signed: SignedContent?
+        /// Whether these are the files of the kept manifest the caller gave (`known`).
+        let isKnown: Bool
 
-        init(_ header: ManifestHeader, _ files: VersionTable, _ signed: SignedContent?) {
+        init(_ header: ManifestHeader, _ files: VersionTable, _ signed: SignedContent?, isKnown: Bool = false) {
             self.header = header
             self.files = files
             self.signed = signed
+            self.isKnown = isKnown
         }
 
         /// The SHA-256 the content of each object of `rows` (files by their ordinal) must

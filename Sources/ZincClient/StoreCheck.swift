@@ -87,9 +87,9 @@ struct StoreCheck {
         return stamps.stamp(of: digest, cursor: &cursor)
     }
 
-    /// Makes room for the verdicts on `count` objects about to be judged, at once rather
-    /// than as they come.
-    mutating func expect(_ count: Int) { verdicts.reserve(count) }
+    /// Keeps the verdicts on `objects`, a version's that this check is about to judge
+    /// whole, 2 bits each (`ObjectVerdicts.judgeWhole`).
+    mutating func judgeWhole(_ objects: VersionObjects) { verdicts.judgeWhole(objects) }
 
     /// The verdict on object `digest`, hashing it when its stamp does not vouch for it.
     /// `rememberingSound`: whether a sound object hashed is remembered, for its stamp to be

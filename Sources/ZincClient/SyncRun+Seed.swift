@@ -97,9 +97,13 @@ extension SyncRun {
     /// placed into objects/ from a file of the seed folder that holds it, without storing
     /// its bytes again where the file system allows (`FileClone`), hashed first when the
     /// run hashes (against `signedContent` in a signed catalog), each on its own core.
-    /// They leave `missing`; any other run's claim takes nothing.
+    /// They leave `missing`; any other run's claim takes nothing. Each is vouched for as it
+    /// is placed with `vouching`; without, the folder built whole vouches for every object
+    /// at the run's end, where a verdict for each, given in path order, took 48 MB at
+    /// 1,000,000 objects.
     mutating func claimSeed(
-        _ missing: inout [StoredObject], files: VersionTable, flavor: String?, signedContent: [SHA1.Digest: SHA256.Digest]?
+        _ missing: inout [StoredObject], files: VersionTable, flavor: String?, signedContent: [SHA1.Digest: SHA256.Digest]?,
+        vouching: Bool
     ) throws {
         guard case .seed(let request) = mode, !missing.isEmpty else { return }
         // One file per object (the others with the same content are the same bytes), the
@@ -120,7 +124,7 @@ extension SyncRun {
             for ((object, _), (method, size)) in zip(batch, placed) {
                 seeded.count[method, default: 0] += 1
                 seeded.bytes[method, default: 0] += size
-                check.vouch(for: wanted[object].digest)
+                if vouching { check.vouch(for: wanted[object].digest) }
             }
             batch.removeAll(keepingCapacity: true)
         }

@@ -300,8 +300,10 @@ struct SyncRun {
         if !planning { try GarbageCollector.willBeNeeded(in: repo) }
         if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
         let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks, parallel: options.concurrency)
-        // A repair reads the kept manifest once: to judge the folder, then to rebuild it.
+        // A repair reads the kept manifest once: to judge the folder, then to rebuild it,
+        // and gathers its objects (and counts its files) once.
         var kept: ManifestFetcher.Kept?
+        var judgedObjects: (objects: VersionObjects, files: Int)?
         // A folder judged looks up the stamp of each of its files: read while its manifest is.
         if tracked.version == version { check.startReading() }
         if tracked.version == version, FileManager.default.fileExists(atPath: folder),
@@ -309,11 +311,14 @@ struct SyncRun {
             let judged = try manifests.kept(catalog: tracked.catalog, bundle: tracked.bundle, version: version, trust: .never)
         {
             kept = judged
-            let objects = try VersionObjects(
-                streaming: { try judged.files.forEachObject(flavor: tracked.flavor, $0) }, files: judged.files.rowCount, withSizes: false)
-            inUse[manifestFile] = objects
-            // A thorough check judges every one: room for their verdicts at once.
-            if check.thorough { check.expect(objects.count) }
+            // Made once, for the judging and the repair that follows (`sizesLater`). The
+            // verdicts on them take 2 bits each, however many are hashed: a repair hashes
+            // every one, and so does a check whose stamps all changed (the trash emptied
+            // beside it unlinks a folder of links to them).
+            let gathered = try Self.objects(of: judged.files, flavor: tracked.flavor, withSizes: false)
+            inUse[manifestFile] = gathered.objects
+            judgedObjects = gathered
+            check.judgeWhole(gathered.objects)
             // Writable files are the app's to change: only the objects are the repo's to check.
             // The others are judged as `status` judges them, from the version's rows one at
             // a time, none of them held.
@@ -381,60 +386,73 @@ struct SyncRun {
         var changes = try spare.flatMap { spare in
             try spare.files.changes(to: fetched.files).map { try BundleCheckout.Spare(folder: spare.folder, validating: $0) }
         }
-        // The version's files are read as a stream from its table, never held (a folder
-        // built whole places them a row at a time, a spare is brought to it file by file),
-        // but by a seed run without a spare, which looks for its objects' files among all
-        // the version's as it builds the folder whole.
-        let table = try mode.isSeed && changes == nil ? fetched.files.whole(in: repo) : nil
-        // A repair's list of them without sizes goes before the one with them is made.
-        inUse[manifestFile] = nil
+        // The version's files are read as a stream from its table, never held: a folder
+        // built whole places them a row at a time, a spare is brought to it file by file,
+        // and a seed run finds its objects' files among the rows as they stream by.
         // A record is priced by every member's size; a version built whole, or checked
-        // whole, checks (and may fetch) every object, with its sizes.
-        let withSizes = changes == nil || checksEveryObject || record != nil
-        var fileCount = table?.fileCount(flavor: tracked.flavor) ?? 0
-        let objects =
-            try table?.objects(flavor: tracked.flavor, withSizes: withSizes)
-            ?? VersionObjects(
-                streaming: { object in
-                    fileCount = 0
-                    try fetched.files.forEachObject(flavor: tracked.flavor) {
-                        fileCount += 1
-                        object($0)
-                    }
-                }, files: fetched.files.rowCount, withSizes: withSizes)
+        // whole, checks (and may fetch) every object, with its sizes, but the folder in use
+        // judged damaged (a repair, a folder a check found damaged), which fetches the few
+        // objects it finds damaged: the sizes of those read from the rows once they are
+        // known (its objects take 20 bytes each, not 32).
+        let sizesLater = judgedObjects != nil && record == nil
+        let withSizes = !sizesLater && (changes == nil || checksEveryObject || record != nil)
+        let objects: VersionObjects
+        let fileCount: Int
+        if fetched.isKnown, let judgedObjects, !withSizes {
+            (objects, fileCount) = judgedObjects
+        } else {
+            // A list without sizes goes before the one with them is made.
+            inUse[manifestFile] = nil
+            (objects, fileCount) = try Self.objects(of: fetched.files, flavor: tracked.flavor, withSizes: withSizes)
+        }
         inUse[manifestFile] = objects
-        // With a spare from a sound folder, only the objects of the files placed are looked at.
-        let needed =
-            if let changes, !checksEveryObject { Catalog.distinctSorted(changes.changes.place.map(\.object)) } else { objects.objects }
         var damagedObjects = Set<SHA1.Digest>()
-        // The objects to fetch: `needed` itself, shared rather than copied, while every one
-        // judged is missing or damaged (a first sync's, 3.9 MB at 100,000 files); from the
-        // first found sound, a list of their own.
-        var missingSoFar: [StoredObject]?
         // A folder built whole links every object, each stamped afresh at the end with the
         // version's list (`builtWhole`): an object hashed sound needs no verdict until then
         // (in a copied repo, whose stamps all changed, every object's: 23 MB at 1,000,000).
         let buildsWhole = changes == nil && !planning
-        for (i, object) in needed.enumerated() {
-            switch try check.object(object.digest, rememberingSound: !buildsWhole) {
-            case .sound:
-                if missingSoFar == nil {
-                    // A first sync misses nearly every object: room for all, with no copy as it grows.
-                    missingSoFar = []
-                    missingSoFar?.reserveCapacity(tracked.version == nil ? needed.count : i)
-                    missingSoFar?.append(contentsOf: needed[..<i])
-                }
-                continue
-            case .missing: break
+        /// Whether `digest` is to be fetched: missing, or damaged (then never a version
+        /// built from it, and removed).
+        func lacks(_ digest: SHA1.Digest) throws -> Bool {
+            switch try check.object(digest, rememberingSound: !buildsWhole) {
+            case .sound: return false
+            case .missing: return true
             case .damaged:
-                // Never a version built from it: fetched again, like a missing one.
-                if !planning { try check.discard(object.digest) }
-                result.damagedObjects.append(object.sha)
-                damagedObjects.insert(object.digest)
+                if !planning { try check.discard(digest) }
+                result.damagedObjects.append(digest.hex)
+                damagedObjects.insert(digest)
+                return true
             }
-            missingSoFar?.append(object)
         }
-        var missing = missingSoFar ?? needed
+        var missing: [StoredObject]
+        if sizesLater {
+            missing = []
+            for digest in objects.digests {
+                if try lacks(digest) { missing.append(StoredObject(digest: digest, sizes: Self.sizesToRead)) }
+            }
+            try Self.giveSizes(to: &missing, from: fetched.files, flavor: tracked.flavor)
+        } else {
+            // With a spare from a sound folder, only the objects of the files placed are looked at.
+            let needed =
+                if let changes, !checksEveryObject { Catalog.distinctSorted(changes.changes.place.map(\.object)) } else { objects.objects }
+            // The objects to fetch: `needed` itself, shared rather than copied, while every one
+            // judged is missing or damaged (a first sync's, 3.9 MB at 100,000 files); from the
+            // first found sound, a list of their own.
+            var missingSoFar: [StoredObject]?
+            for (i, object) in needed.enumerated() {
+                guard try lacks(object.digest) else {
+                    if missingSoFar == nil {
+                        // A first sync misses nearly every object: room for all, with no copy as it grows.
+                        missingSoFar = []
+                        missingSoFar?.reserveCapacity(tracked.version == nil ? needed.count : i)
+                        missingSoFar?.append(contentsOf: needed[..<i])
+                    }
+                    continue
+                }
+                missingSoFar?.append(object)
+            }
+            missing = missingSoFar ?? needed
+        }
         changes = try changes?.healing(paths: Set(result.damagedFiles), objects: damagedObjects, in: fetched.files, flavor: tracked.flavor)
         if let spare, let changes {
             departing[Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: spare.version, flavor: tracked.flavor)] =
@@ -446,7 +464,7 @@ struct SyncRun {
                 try fetched.signedContent(of: changes.changes.place.lazy.map { (ordinal: Int($0.ordinal), digest: $0.object.digest) })
             } else { try fetched.signedContentOfFiles(flavor: tracked.flavor) }
         // A seed run's files come next, before anything is priced or fetched.
-        try claimSeed(&missing, files: table.map { .held($0) } ?? fetched.files, flavor: tracked.flavor, signedContent: signedContent)
+        try claimSeed(&missing, files: fetched.files, flavor: tracked.flavor, signedContent: signedContent, vouching: !buildsWhole)
         let archivePath = files.archive(tracked.flavor)
         let reader = archiveReader(archivePath, wanted: missing, members: objects, signedContent: signedContent, chain: chain)
         let partial = try reuse(partialArchive(name), missing: &missing, reader: reader)
@@ -465,10 +483,37 @@ struct SyncRun {
             chunked = left.isEmpty ? nil : ChunkedFetches(seeds: found.seeds, assemblies: left)
         }
         return PreparedUpdate(
-            name: name, header: header, files: table.map(VersionTable.held) ?? fetched.files, fileCount: fileCount,
+            name: name, header: header, files: fetched.files, fileCount: fileCount,
             signedContent: signedContent, objects: objects, plan: plan,
             chunked: chunked, hintSizes: [hint?.size, record?.size].compactMap { $0 }, isRepair: tracked.version == version,
             leavesSoundFolder: trusted, spare: changes)
+    }
+
+    /// What an object to fetch holds until `giveSizes` gives it the sizes its rows say.
+    private static let sizesToRead = StoredObject.Sizes(gz: -1, raw: 0)
+
+    /// Gives each of `objects` (sorted by digest and distinct, each an object of `files` of
+    /// `flavor`) the sizes its rows give it, in one pass over them.
+    private static func giveSizes(to objects: inout [StoredObject], from files: VersionTable, flavor: String?) throws {
+        guard !objects.isEmpty else { return }
+        try files.forEachObject(flavor: flavor) { object in
+            let i = objects.partitionPoint { $0.digest < object.digest }
+            if i < objects.count, objects[i].digest == object.digest { objects[i] = object }
+        }
+    }
+
+    /// The distinct objects of `files` of `flavor`, and how many files they are.
+    private static func objects(of files: VersionTable, flavor: String?, withSizes: Bool) throws -> (objects: VersionObjects, files: Int) {
+        var count = 0
+        let objects = try VersionObjects(
+            streaming: { object in
+                count = 0
+                try files.forEachObject(flavor: flavor) {
+                    count += 1
+                    object($0)
+                }
+            }, files: files.rowCount, withSizes: withSizes)
+        return (objects, count)
     }
 
     /// The folder of `tracked`'s spare version, its version and its files (streamed from

@@ -5,8 +5,7 @@ extension VersionObjects {
     /// same order at each of its calls: a version's table read as a stream), with nothing
     /// held beside them but a bit an object. Without `withSizes`, the digests gathered 20
     /// bytes each and sorted in place, then the files given again for the archive's
-    /// length, an object counted once, with the sizes of its first file, as
-    /// `init(sorted:withSizes:)` counts it. With them, the objects gathered 32 bytes each
+    /// length, an object counted once, with the sizes of its first file. With them, the objects gathered 32 bytes each
     /// and sorted in place, each kept once with the sizes of one of its files (a
     /// manifest gives an object the same sizes in each): one pass, and no second list of
     /// them, where digests and sizes gathered apart and put together held 76 bytes an

@@ -14,31 +14,6 @@ struct VersionObjects: Sendable {
     /// The version's archive length: every object once as a member, and the end blocks.
     let archiveLength: Int64
 
-    /// `objects` sorted by digest, where an object may repeat (one per file): each is
-    /// kept once, the first time it comes.
-    init(sorted objects: some Sequence<StoredObject>, withSizes: Bool) {
-        // Room for every object given (an object per file, most of them distinct), so
-        // that the buffer is neither copied as it grows nor left with doubled capacity:
-        // the room past the last object is never written, so never resident.
-        var digests = [UInt8]()
-        var sized = [StoredObject]()
-        if withSizes {
-            sized.reserveCapacity(objects.underestimatedCount)
-        } else {
-            digests.reserveCapacity(objects.underestimatedCount * 20)
-        }
-        var length = Int64(2 * TarHeader.blockSize)
-        var last: SHA1.Digest?
-        for object in objects where object.digest != last {
-            last = object.digest
-            if withSizes { sized.append(object) } else { object.digest.appendBytes(to: &digests) }
-            length += TarHeader.memberLength(size: object.preferredSize)
-        }
-        packed = digests
-        self.sized = withSizes ? sized : nil
-        archiveLength = length
-    }
-
     /// The digests packed as given: `packed`, 20 bytes each, sorted and distinct.
     init(packed: [UInt8], archiveLength: Int64) {
         self.packed = packed
@@ -67,7 +42,7 @@ struct VersionObjects: Sendable {
     var objects: [StoredObject] { sized ?? [] }
 
     /// The index of `digest`, nil when the version has no such object.
-    private func index(of digest: SHA1.Digest) -> Int? {
+    func index(of digest: SHA1.Digest) -> Int? {
         let i = (0..<count).partitionPoint { self.digest($0) < digest }
         return i < count && self.digest(i) == digest ? i : nil
     }

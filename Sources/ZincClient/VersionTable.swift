@@ -2,38 +2,12 @@ import Zinc
 
 /// A version's files as a sync read them: in the table file beside its kept manifest, read
 /// as a stream whenever they are needed (what an update from a spare folder goes through:
-/// the new version's files are never held), or held whole (a table read before, or one
-/// of a manifest whose files are not in path order).
+/// the new version's files are never held), or held whole (those of a manifest whose
+/// files are not in path order).
 enum VersionTable: Sendable {
     case held(CompactManifest)
     /// The table at `path`, sound, describing `subject`, laid out as `layout` says.
     case file(path: String, subject: ManifestTable.Subject, layout: ManifestTable.Layout)
-
-    /// The files whole, every row listed (a sync that builds or checks the version whole).
-    /// A table found broken since it was checked (it is a cache) is rebuilt from the
-    /// manifest it describes, read again as a stream, which must still be the one it
-    /// describes (its size and, where hashed, its SHA-256).
-    func whole(in repo: Repo) throws -> CompactManifest {
-        switch self {
-        case .held(let table):
-            return table
-        case .file(let path, let subject, _):
-            if let table = try? ManifestTable.decode(PosixFile.open(path), subject: subject, flavor: nil, files: true)?.table {
-                return table
-            }
-            let manifest = repo.manifestFile(subject.catalog, bundle: subject.bundle, version: subject.version)
-            let hasher = subject.sha256.map { _ in SHA256() }
-            let copy = hasher.map { hasher in { (piece: UnsafeRawBufferPointer) in hasher.update(piece) } }
-            let document = try StreamedDocument(path: manifest, name: manifest, gzipped: false, copy: copy)
-            let read = try CompactManifest.read(document)
-            let size = Int64(try PosixFile.open(manifest).status().st_size)
-            guard size == subject.size, hasher?.finalize() == subject.sha256 else {
-                throw ZincError.corruptFile(path: manifest, reason: "changed since this sync checked it")
-            }
-            ManifestTable.write(read.header, read.table, manifest: subject, to: path)
-            return read.table
-        }
-    }
 
     /// The files of every flavor.
     var rowCount: Int {

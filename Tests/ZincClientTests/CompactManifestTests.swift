@@ -28,8 +28,15 @@ import ZincTestSupport
 
     static func rows(_ table: CompactManifest, flavor: String?) -> [ManifestRow] {
         var rows = [ManifestRow]()
-        table.forEachRow(flavor: flavor) { rows.append($0) }
+        var cursor = CompactManifest.Cursor(table, flavor: flavor)
+        while cursor.next() { rows.append(cursor.row) }
         return rows
+    }
+
+    /// The distinct objects of `table`'s files of `flavor`, gathered as a sync gathers them.
+    static func objects(_ table: CompactManifest, flavor: String?, withSizes: Bool) throws -> VersionObjects {
+        try VersionObjects(
+            streaming: { try VersionTable.held(table).forEachObject(flavor: flavor, $0) }, files: table.rows.count, withSizes: withSizes)
     }
 
     @Test func rowsHoldEveryFileInPathOrderAndTheirOrdinalsAreThoseOfAllFiles() throws {
@@ -103,14 +110,14 @@ import ZincTestSupport
         var manifest = Self.manifest(version: 1, ["a": (3, ["hd"]), "b": (1, ["hd", "sd"]), "c": (3, ["sd"]), "d": (2, ["sd"])])
         manifest.files["e"] = Manifest.Entry(object: Self.object(5, size: 700, gz: true), flavors: ["hd"])
         let (_, table) = try Self.read(manifest.encoded(), in: dir)
-        let all = table.objects(flavor: nil, withSizes: true)
+        let all = try Self.objects(table, flavor: nil, withSizes: true)
         let expected = [1, 2, 3].map { Self.object($0, size: 1000 + Int64($0)) } + [Self.object(5, size: 700, gz: true)]
         #expect(all.count == 4 && Array(all.digests) == expected.map(\.digest) && Array(all.objects) == expected)
         #expect(all.archiveLength == FetchPlan.ArchiveShape(objects: expected, fileCount: 5).length)
         #expect(all.archiveLength == 1024 + 4 * 1536)
         #expect(all.contains(Self.object(5, size: 0).digest) && !all.contains(Self.object(4, size: 0).digest))
         #expect(all.size(of: Self.object(5, size: 0).digest) == 700 && all.size(of: Self.object(4, size: 0).digest) == nil)
-        let hd = table.objects(flavor: "hd", withSizes: false)
+        let hd = try Self.objects(table, flavor: "hd", withSizes: false)
         #expect(Array(hd.digests) == [1, 3, 5].map { Self.object($0, size: 0).digest } && hd.objects.isEmpty)
         #expect(hd.size(of: Self.object(1, size: 0).digest) == nil && hd.contains(Self.object(1, size: 0).digest))
     }

@@ -46,16 +46,21 @@ import ZincTestSupport
         #expect(recorded.entries.map(\.0) == ObjectStamps.load(from: repo).entries.map(\.0))
     }
 
+    /// `count` stamps saved in a repo in `dir`: the file they are looked up in, and what a
+    /// load of them gives.
+    static func saved(_ count: Int, in dir: TemporaryDirectory) throws -> (ObjectStampsFile, ObjectStamps) {
+        let repo = try repo(in: dir)
+        try ObjectStamps(stamps(count)).save(in: repo)
+        return (try #require(ObjectStampsFile(in: repo)), ObjectStamps.load(from: repo))
+    }
+
     /// Lookups one at a time from a cursor, as a check judges a version's objects: in
     /// digest order, every one or a scattered few, and in any order, each gets the stamp a
     /// load gives, whether the cursor reads ahead or jumps.
     @Test(arguments: [1, 64, 3_000])
     func lookupsFromACursorGiveTheLoadedStamps(count: Int) throws {
         let dir = try TemporaryDirectory()
-        let repo = try Self.repo(in: dir)
-        try ObjectStamps(Self.stamps(count)).save(in: repo)
-        let file = try #require(ObjectStampsFile(in: repo))
-        let loaded = ObjectStamps.load(from: repo)
+        let (file, loaded) = try Self.saved(count, in: dir)
         let every = Array(0...(2 * count + 3))
         var generator = SystemRandomNumberGenerator()
         for order in [every, every.filter { $0 % 97 == 0 || $0 % 1_000 == 2 }, every.shuffled(using: &generator), every.reversed()] {
@@ -73,10 +78,7 @@ import ZincTestSupport
     @Test(arguments: [0, 1, 64, 65, 3_000])
     func aBatchInDigestOrderIsLookedUpInOnePass(count: Int) throws {
         let dir = try TemporaryDirectory()
-        let repo = try Self.repo(in: dir)
-        try ObjectStamps(Self.stamps(count)).save(in: repo)
-        let file = try #require(ObjectStampsFile(in: repo))
-        let loaded = ObjectStamps.load(from: repo)
+        let (file, loaded) = try Self.saved(count, in: dir)
         for batch in [Array(0...(2 * count + 3)), [0, 3, 2 * count, 2 * count + 2, 2 * count + 3], [1_001, 1_002, 5_000, 5_000]].map({
             $0.sorted()
         }) {

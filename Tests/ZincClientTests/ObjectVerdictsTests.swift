@@ -36,7 +36,6 @@ import Zinc
         let digests = (0..<9_000).map { SHA1.digest(Array("object \($0)".utf8)) }
         let (ordered, unordered) = (digests[..<6_000].sorted(), Array(digests[6_000...]))
         var verdicts = ObjectVerdicts()
-        verdicts.reserve(ordered.count + 1)
         for digest in ordered + [highest] { verdicts[digest] = .missing }
         for digest in unordered + [lowest] { verdicts[digest] = .damaged }
         // Some of the ordered ones again, as a sync vouches for them once fetched.
@@ -51,5 +50,40 @@ import Zinc
         let listed = Array(verdicts.inOrder)
         #expect(listed.map(\.digest) == all.sorted())
         #expect(listed.allSatisfy { expected[$0.digest] == $0.verdict })
+    }
+
+    /// Versions judged whole keep their objects' verdicts by place: those given before move
+    /// there, an object two versions share has one verdict, and the listing merges them all
+    /// with the others, each digest once, in order.
+    @Test func verdictsOfVersionsJudgedWholeReadBackAndListInOrder() throws {
+        let digests = (0..<3_000).map { SHA1.digest(Array("object \($0)".utf8)) }
+        let kinds: [StoreCheck.Verdict] = [.sound, .missing, .damaged]
+        func version(_ range: Range<Int>) throws -> VersionObjects {
+            let objects = digests[range].map { StoredObject(digest: $0, sizes: .init(gz: -1, raw: 1)) }
+            return try VersionObjects(streaming: { objects.forEach($0) }, files: objects.count, withSizes: false)
+        }
+        var verdicts = ObjectVerdicts()
+        var expected = [SHA1.Digest: StoreCheck.Verdict]()
+        func give(_ i: Int, _ verdict: StoreCheck.Verdict) {
+            verdicts[digests[i]] = verdict
+            expected[digests[i]] = verdict
+        }
+        // Before any version: some that the first will hold, some that none will.
+        for i in stride(from: 0, to: 3_000, by: 5) { give(i, .damaged) }
+        verdicts.judgeWhole(try version(0..<2_000))
+        #expect(!verdicts.isEmpty)
+        verdicts.judgeWhole(try version(1_000..<2_500))
+        for i in 0..<3_000 where i % 3 != 0 { give(i, kinds[i % 3]) }
+        // Judged again.
+        for i in stride(from: 1, to: 3_000, by: 11) { give(i, .sound) }
+        #expect(digests.allSatisfy { verdicts[$0] == expected[$0] })
+        verdicts.merge()
+        let listed = Array(verdicts.inOrder)
+        #expect(listed.map(\.digest) == expected.keys.sorted())
+        #expect(listed.allSatisfy { expected[$0.digest] == $0.verdict })
+        // A version judged whole with no verdict given yet holds none.
+        var fresh = ObjectVerdicts()
+        fresh.judgeWhole(try version(0..<10))
+        #expect(fresh.isEmpty && Array(fresh.inOrder).isEmpty && fresh[digests[0]] == nil)
     }
 }

@@ -96,6 +96,25 @@ import ZincTestSupport
         #expect(throws: ZincError.sourceProblem(path: root + "/loop1", reason: "symlink loop")) { try scan(root) }
     }
 
+    /// A file larger than a manifest may state (a sparse one here: no byte is written) is
+    /// refused by name at the scan, before anything is hashed.
+    @Test func refusesAFileLargerThanTheLargestObject() throws {
+        let dir = try TemporaryDirectory()
+        try dir.write("src/ok.txt", "ok")
+        let root = dir.at("src")
+        let huge = root + "/huge.bin"
+        let descriptor = open(huge, O_CREAT | O_WRONLY, 0o644)
+        try #require(descriptor >= 0)
+        let sized = ftruncate(descriptor, off_t(Manifest.maximumObjectSize + 1))
+        close(descriptor)
+        try #require(sized == 0, "the file system refuses a sparse file of 1 TiB")
+        let reason = "it is \(Manifest.maximumObjectSize + 1) bytes, above the largest object a catalog holds (1099511627776 bytes)"
+        #expect(throws: ZincError.sourceProblem(path: huge, reason: reason)) { try scan(root) }
+        // At the limit it is taken.
+        #expect(truncate(huge, off_t(Manifest.maximumObjectSize)) == 0)
+        #expect(try scan(root).files == ["huge.bin", "ok.txt"])
+    }
+
     @Test func skipsFIFOsWithoutOpeningThem() throws {
         let dir = try TemporaryDirectory()
         try dir.write("src/a.txt", "a")

@@ -33,7 +33,7 @@ public struct StoredObject: Equatable, Hashable, Sendable {
         private let words: (UInt32, UInt32, UInt32)
 
         /// The sizes a `Sizes` holds: -1 for a format absent, and up to 128 TiB.
-        package static let range: ClosedRange<Int64> = -1...(1 << 47 - 1)
+        package static let range: ClosedRange<Int64> = -1...((1 << 47) - 1)
 
         /// The sizes in each format, -1 for a format the object lacks; each in `range`.
         package init(gz: Int64, raw: Int64) {

@@ -163,7 +163,7 @@ public enum SourceTree {
                         relative: childRelative, files: &files,
                         warnings: &warnings)
                 case S_IFREG:
-                    files.append(SourceFile(relativePath: childRelative, root: root, linkTarget: nil, stamp: FileStamp(st)))
+                    files.append(try sourceFile(childRelative, root: root, linkTarget: nil, status: st, shownPath: shownPath))
                 case S_IFLNK:
                     if let file = try followLink(childPath, relative: childRelative, root: root, shownPath: shownPath, warnings: &warnings)
                     {
@@ -383,7 +383,7 @@ public enum SourceTree {
         guard stat(target, &st) == 0 else { throw ZincError.io(path: shownPath, operation: "stat", errno: errno) }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
-            return SourceFile(relativePath: relative, root: root, linkTarget: target, stamp: FileStamp(st))
+            return try sourceFile(relative, root: root, linkTarget: target, status: st, shownPath: shownPath)
         case S_IFDIR:
             warnings.append("not descending into '\(shownPath)': symlinked folders are not followed")
             return nil
@@ -391,6 +391,19 @@ public enum SourceTree {
             warnings.append("skipping '\(shownPath)': it links to something that is not a regular file")
             return nil
         }
+    }
+
+    /// The regular file at `relative`, refused when it is larger than a manifest may say
+    /// an object is: every reader of the catalog would refuse its manifest.
+    private static func sourceFile(_ relative: String, root: String, linkTarget: String?, status: stat, shownPath: String) throws
+        -> SourceFile
+    {
+        guard Int64(status.st_size) <= Manifest.maximumObjectSize else {
+            throw ZincError.sourceProblem(
+                path: shownPath,
+                reason: "it is \(status.st_size) bytes, above the largest object a catalog holds (\(Manifest.maximumObjectSize) bytes)")
+        }
+        return SourceFile(relativePath: relative, root: root, linkTarget: linkTarget, stamp: FileStamp(status))
     }
 
     static func realPath(_ path: String) -> String? {
