@@ -135,7 +135,9 @@ import ZincTestSupport
         let old = "archives/.B-3.tar.tmp-\(ownPID)-3"
         let live = "manifests/.B-3.json.tmp-\(ownPID)-2"
         for path in dead + [old, live, "objects/.keep", "objects/ab/.x.tmp-notapid-1"] { try dir.write("cat/" + path, "t") }
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3601)], ofItemAtPath: dir.at("cat/" + old))
+        // Well past the hour: a clock stepped back by a few seconds (a VM's, as CI saw once)
+        // must not make it young again.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: dir.at("cat/" + old))
 
         let report = try CatalogClean(catalog, grace: .zero).run()
         #expect(report.files.map(\.path) == [".catalog.json.tmp-\(Self.deadPID)-1", old, "objects/ab/cd/.abcd.tmp-\(Self.deadPID)-77"])
