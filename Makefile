@@ -94,7 +94,7 @@ portable-check: deps
 # inputs go to .build-fuzz/corpus/<target>; a crash stops the run, its input saved as
 # .build-fuzz/crashes/<target>-crash-*, and `swift run ZincFuzz TARGET FILE` replays it.
 FUZZ_SECONDS ?= 30
-FUZZ_TARGETS := json index manifest flavorspec tar gzip http-range http-date http-etag client-index client-state client-links client-stamps seed-description lock-record s3-xml http-head http-multipart signature chunk-list content-sizes chunk-inflate lmfo-record manifest-chunks digest-list manifest-table
+FUZZ_TARGETS := json index manifest flavorspec tar gzip http-range http-date http-etag client-index client-state client-links client-stamps seed-description lock-record s3-xml http-head http-multipart signature chunk-list content-sizes chunk-inflate lmfo-record manifest-chunks digest-list manifest-table rollout
 
 fuzz: deps
 	@# The linker warns about every sanitizer symbol it cannot export; only errors matter.

@@ -152,6 +152,16 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
         _ = try? PublicKey.parse(bytes, path: "k.pub")
         _ = try? SigningKey.parse(pem: bytes, path: "k")
     },
+    "rollout": { bytes in
+        // Parsed, then verified against a key whose id the signed seed names, and the
+        // install drawn, as a client does with a rollout file from a server.
+        let key = try! PublicKey(raw: [UInt8](repeating: 7, count: 32))
+        guard let rollout = try? RolloutFile.parse(bytes, path: "r.rollout") else { return }
+        _ = try? RolloutFile.verified(bytes, path: "r.rollout", trusted: [key])
+        let install = try! InstallIdentity(id: "install", attributes: [try! Attribute(key: "app-version", value: "2.1")])
+        _ = RolloutSelection.choose(for: install, rollout: rollout, pointer: rollout.control, at: rollout.signedAt)
+        _ = RolloutFile.encode(rollout, signedBy: nil)
+    },
 ]
 
 /// A stream over bytes in memory, for the tar reader.

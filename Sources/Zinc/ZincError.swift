@@ -34,7 +34,8 @@ public struct ZincError: Error, Equatable, Sendable {
             return path
         case .invalidName, .bundleNotFound, .versionNotFound, .distroNotFound, .invalidVersionSpec, .invalidPattern,
             .emptyCatalogLocation, .flavorNotFound, .tarMemberNameTooLong, .negativeTarMemberSize, .pruneKeepsNoVersion,
-            .objectVanished, .duplicateIndexVersion, .nextVersionBelowListed, .versionNumbersExhausted, .versionsReferenced:
+            .objectVanished, .duplicateIndexVersion, .nextVersionBelowListed, .versionNumbersExhausted, .versionsReferenced,
+            .rolloutConflict:
             return nil
         }
     }
@@ -163,6 +164,8 @@ extension ZincError: CustomStringConvertible {
                     + distros.map { "'\($0)'" }.joined(separator: ", ")
             }
             return refusals.joined(separator: "; ") + "; nothing was deleted"
+        case .rolloutConflict(let bundle, let distro, let reason):
+            return "rollout of distribution '\(distro)' of '\(bundle)': \(reason)"
         case .publishSourceVanished(let path):
             return "'\(path)' vanished while publishing; run publish again"
         case .publishDestinationChanged(let path):

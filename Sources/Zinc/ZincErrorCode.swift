@@ -96,6 +96,9 @@ extension ZincError {
         /// The catalog is signed, and this change would leave its index unsigned: open it
         /// with a `signer`, or with `allowsUnsignedChanges` to change it anyway.
         public static let signerRequired = Code(rawValue: "signer_required")
+        /// A rollout forbids the change: a distribution with a live rollout moved without
+        /// `force`, or a rollout change its state does not allow (the message says which).
+        public static let rolloutConflict = Code(rawValue: "rollout_conflict")
     }
 
     /// What kind of failure this is, for an app to branch on.
@@ -133,6 +136,7 @@ extension ZincError {
         case .keyFile: .keyFile
         case .signature: .invalidSignature
         case .signedCatalogNeedsSigner: .signerRequired
+        case .rolloutConflict: .rolloutConflict
         }
     }
 }

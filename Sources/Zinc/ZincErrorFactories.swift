@@ -216,6 +216,11 @@ extension ZincError {
         ZincError(kind: .versionsReferenced(bundle: bundle, distributions: distributions))
     }
 
+    /// A change a rollout of `bundle`'s `distro` forbids, or that its state does not allow.
+    public static func rolloutConflict(bundle: String, distro: String, reason: String) -> ZincError {
+        ZincError(kind: .rolloutConflict(bundle: bundle, distro: distro, reason: reason))
+    }
+
     /// A source file of `publish` disappeared before it was copied.
     public static func publishSourceVanished(_ path: String) -> ZincError {
         ZincError(kind: .publishSourceVanished(path))

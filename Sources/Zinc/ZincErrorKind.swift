@@ -60,5 +60,6 @@ extension ZincError {
         case keyFile(path: String, reason: String)
         case signature(path: String, reason: String)
         case signedCatalogNeedsSigner(String)
+        case rolloutConflict(bundle: String, distro: String, reason: String)
     }
 }

@@ -29,7 +29,7 @@ struct ZincCommand: AsyncParsableCommand {
                 subcommands: [
                     CreateCatalog.self, UpdateBundle.self, UpdateDistro.self, Promote.self, UpdateFlavorspec.self,
                     UpdateArchivePolicy.self, Publish.self, Keygen.self,
-                    Sign.self,
+                    Sign.self, RolloutGroup.self,
                 ]),
             CommandGroup(
                 name: "inspect",

@@ -3,6 +3,8 @@
 package enum CachePolicy {
     package static let shortLived = "max-age=300"
     package static let immutable = "public, max-age=31536000, immutable"
+    /// A rollout file: how long a halt may take to reach a client that syncs.
+    package static let rollout = "max-age=60"
 
     private static let indexFiles: Set<String> = ["catalog.json", "catalog.json.gz", "index.json", "index.json.gz"]
     /// Files below these folders are content-addressed or versioned and never rewritten, so
@@ -19,6 +21,8 @@ package enum CachePolicy {
         if catalogPath.count > 2 && catalogPath[0] == "signatures" && ["manifests", "versions"].contains(catalogPath[1]) {
             return immutable
         }
+        // A rollout's log copies never change; the rollout file itself changes with it.
+        if catalogPath.count > 1 && catalogPath[0] == "rollouts" { return catalogPath[1] == "log" ? immutable : rollout }
         return shortLived
     }
 
@@ -28,6 +32,7 @@ package enum CachePolicy {
         if fileName.hasSuffix(".json") { return "application/json" }
         if fileName.hasSuffix(".gz") { return "application/gzip" }
         if fileName.hasSuffix(".tar") { return "application/x-tar" }
+        if fileName.hasSuffix(".rollout") { return "text/plain; charset=utf-8" }
         return "application/octet-stream"
     }
 }

@@ -92,7 +92,7 @@ import ZincTestSupport
         #expect(
             commands == [
                 "-h", "version", "create_catalog", "update_bundle", "update_distro", "promote", "update_flavorspec",
-                "update_archive_policy", "publish", "keygen", "sign", "list", "list_bundle", "list_flavorspecs", "dump_index",
+                "update_archive_policy", "publish", "keygen", "sign", "rollout", "list", "list_bundle", "list_flavorspecs", "dump_index",
                 "dump_manifest", "diff",
                 "clone_bundle", "export_seed", "verify", "clean", "prune", "delete_bundle", "delete_distro", "delete_flavorspec",
                 "add_chunk_lists", "add_content_sizes", "add_manifest_chunks",

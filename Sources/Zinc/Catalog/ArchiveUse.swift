@@ -85,7 +85,7 @@ extension Catalog {
     }
 
     /// Records the archives of `versions`, as they are stored, as leaving use now.
-    private func retireArchives(of versions: Set<BundleVersion>) throws {
+    func retireArchives(of versions: Set<BundleVersion>) throws {
         guard !versions.isEmpty else { return }
         let archives = try storage.list("archives").filter { path in
             versions.contains { VersionFiles(bundle: $0.bundle, version: $0.version).isArchive(path) }

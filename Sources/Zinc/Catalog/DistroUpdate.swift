@@ -11,13 +11,19 @@ public struct DistroUpdate: Sendable {
     private let distro: String
     private let spec: VersionSpec
     private let savePrevious: Bool
+    private let force: Bool
 
-    public init(_ catalog: Catalog, bundle: String, distro: String, to spec: VersionSpec, savePrevious: Bool = true) {
+    /// `force` moves the pointer while a rollout of the distribution is live, which ends
+    /// it (see ``Catalog/checkNoLiveRollout(bundle:distro:)``).
+    public init(
+        _ catalog: Catalog, bundle: String, distro: String, to spec: VersionSpec, savePrevious: Bool = true, force: Bool = false
+    ) {
         self.catalog = catalog
         self.bundle = bundle
         self.distro = distro
         self.spec = spec
         self.savePrevious = savePrevious
+        self.force = force
     }
 
     /// What a run would change now; changes nothing.
@@ -39,6 +45,7 @@ public struct DistroUpdate: Sendable {
     private func validateNames() throws {
         try Names.validateBundleName(bundle)
         try Names.validateDistroName(distro)
+        if !force { try catalog.checkNoLiveRollout(bundle: bundle, distro: distro) }
     }
 
     private func update(_ index: inout CatalogIndex) throws -> DistroChange {

@@ -17,6 +17,8 @@ struct CatalogReferences {
                 for version in bundle.versions { listed.insert(BundleVersion(bundle: name, version: version)) }
             }
             pointed.formUnion(copy.pointedVersions)
+            // A rollout's candidate is in use as a pointer's version is.
+            pointed.formUnion(try catalog.rolloutCandidates(in: copy))
         }
         let keepsAll = try catalog.archivePolicy() == .all
         var referenced = Set<String>()

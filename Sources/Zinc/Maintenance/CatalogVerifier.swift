@@ -74,7 +74,8 @@ final class CatalogVerifier: Sendable {
             of: manifests, layouts: loadChunkLists(of: manifests), contentSizes: loadContentSizes(of: manifests))
         let allVersions = Dictionary(uniqueKeysWithValues: selected.map { ($0.name, $0.entry.versions) })
         // Which versions must have their archives (see `ArchivePolicy`): nil, every one.
-        let needingArchives = keepsAllArchives() ? nil : index.pointedVersions
+        let rolloutCandidates = checkRollouts(index: index)
+        let needingArchives = keepsAllArchives() ? nil : index.pointedVersions.union(rolloutCandidates)
         let (archiveCount, unarchived) = try checkArchives(
             of: manifests, allVersions: allVersions, needingArchives: needingArchives, storedDigests: storedDigests)
         return VerificationReport(

@@ -8,15 +8,18 @@ public struct DistroDeletion: Sendable {
     private let catalog: Catalog
     private let bundle: String
     private let distro: String
+    private let force: Bool
 
-    public init(_ catalog: Catalog, bundle: String, distro: String) {
+    /// `force` deletes a distribution whose rollout is live, which ends it.
+    public init(_ catalog: Catalog, bundle: String, distro: String, force: Bool = false) {
         self.catalog = catalog
         self.bundle = bundle
         self.distro = distro
+        self.force = force
     }
 
     public func plan() throws -> DistroDeletionPlan {
-        try Names.validateDistroName(distro)
+        try validate()
         var index = try catalog.index()
         return try remove(from: &index)
     }
@@ -24,9 +27,14 @@ public struct DistroDeletion: Sendable {
     /// Returns what it removed: the version the distribution pointed at among it.
     @discardableResult
     public func run() throws -> DistroDeletionPlan {
-        try Names.validateDistroName(distro)
+        try validate()
         // The archives of a version no pointer names any more start their grace period.
         return try catalog.movePointers { index in try remove(from: &index) }
+    }
+
+    private func validate() throws {
+        try Names.validateDistroName(distro)
+        if !force { try catalog.checkNoLiveRollout(bundle: bundle, distro: distro) }
     }
 
     private func remove(from index: inout CatalogIndex) throws -> DistroDeletionPlan {

@@ -25,12 +25,12 @@ public struct VersionDeletion: Sendable {
 
     /// What deleting from `index` would delete.
     func plan(in index: CatalogIndex) throws -> BundleDeletion {
-        try deletion(of: indexChange(of: index))
+        try deletion(of: indexChange(of: index, rollouts: try catalog.liveRollouts(in: index)))
     }
 
     public func run() throws -> BundleDeletion {
         let change = try catalog.updateIndex { index in
-            let change = try indexChange(of: index)
+            let change = try indexChange(of: index, rollouts: try catalog.liveRollouts(in: index))
             index = change.index
             return change
         }
@@ -46,23 +46,28 @@ public struct VersionDeletion: Sendable {
         let index: CatalogIndex
     }
 
-    private func indexChange(of index: CatalogIndex) throws -> IndexChange {
+    /// `rollouts`: those that apply under `index`, whose candidates are referenced too.
+    private func indexChange(of index: CatalogIndex, rollouts: [Rollout]) throws -> IndexChange {
         var entry = try index.bundle(bundle)
+        let candidates = rollouts.filter { $0.bundle == bundle }
+        func references(to version: Int) -> [String] {
+            entry.distributions(pointingAt: version)
+                + candidates.filter { $0.candidate == version }.map { "\($0.distro) (its rollout's candidate)" }
+        }
         var chosen = Set<Int>()
         for selection in versions {
             switch selection {
             case .spec(let spec): chosen.insert(try spec.resolve(in: entry, name: bundle))
             case .all: chosen.formUnion(entry.versions)
-            case .unreferenced: chosen.formUnion(entry.versions.filter { entry.distributions(pointingAt: $0).isEmpty })
+            case .unreferenced: chosen.formUnion(entry.versions.filter { references(to: $0).isEmpty })
             case .beyondNewest(let count):
-                chosen.formUnion(
-                    entry.versions.sorted(by: >).dropFirst(max(0, count)).filter { entry.distributions(pointingAt: $0).isEmpty })
+                chosen.formUnion(entry.versions.sorted(by: >).dropFirst(max(0, count)).filter { references(to: $0).isEmpty })
             }
         }
         let versions = chosen.sorted()
         var referenced = [Int: [String]]()
         for version in versions {
-            let distros = entry.distributions(pointingAt: version)
+            let distros = references(to: version)
             if !distros.isEmpty { referenced[version] = distros }
         }
         guard referenced.isEmpty else { throw ZincError.versionsReferenced(bundle: bundle, distributions: referenced) }

@@ -67,9 +67,11 @@ public struct CatalogPublish: Sendable {
     public func plan() throws -> PublishPlan {
         let plan = try transfer()
         let keepsAll = try catalog.archivePolicy() == .all
+        let candidates = try catalog.rolloutCandidates(in: plan.source)
         let retired =
             plan.destinationIndex.map {
-                Self.filesOfVersions(in: $0, notIn: plan.source, among: Array(plan.present.keys), keepsAll: keepsAll)
+                Self.filesOfVersions(
+                    in: $0, notIn: plan.source, among: Array(plan.present.keys), keepsAll: keepsAll, rolloutCandidates: candidates)
             }
             ?? []
         let destinationIsCatalog = plan.present[Catalog.commitPoint] != nil || plan.present["index.json"] != nil
@@ -102,7 +104,8 @@ public struct CatalogPublish: Sendable {
             // From now on no client reading the destination gets an index listing these:
             // their grace period starts here, whenever a `--delete` run comes.
             retired = Self.filesOfVersions(
-                in: replaced, notIn: plan.source, among: Array(plan.present.keys), keepsAll: try catalog.archivePolicy() == .all)
+                in: replaced, notIn: plan.source, among: Array(plan.present.keys), keepsAll: try catalog.archivePolicy() == .all,
+                rolloutCandidates: try catalog.rolloutCandidates(in: plan.source))
             try RetirementRecords(storage: destination).record(retired)
         }
         guard delete else {
@@ -230,10 +233,10 @@ public struct CatalogPublish: Sendable {
     }
 
     /// Every file the source's copy of `index` makes part of the catalog (archives while
-    /// in use, see `CatalogReferences`).
+    /// in use, by a pointer or a rollout: see `CatalogReferences`).
     private func filesReferenced(by index: CatalogIndex) throws -> Set<String> {
         let keepsAll = try catalog.archivePolicy() == .all
-        let pointed = index.pointedVersions
+        let pointed = index.pointedVersions.union(try catalog.rolloutCandidates(in: index))
         var files = Set<String>()
         for (name, bundle) in index.bundles {
             for version in bundle.versions {
@@ -246,11 +249,13 @@ public struct CatalogPublish: Sendable {
 
     /// The documents, archives and manifest signatures, among `paths`, of the versions
     /// `old` lists and `new` does not, and (unless the source keeps every archive) the
-    /// archives of the versions `old` points at and `new` does not. Version numbers are
+    /// archives of the versions `old` points at and neither `new` nor a rollout's
+    /// `rolloutCandidates` does. Version numbers are
     /// never reused, so none of these documents can be listed again; their objects follow
     /// them out of the index (see `clean`).
     private static func filesOfVersions(
-        in old: CatalogIndex, notIn new: CatalogIndex, among paths: [String], keepsAll: Bool
+        in old: CatalogIndex, notIn new: CatalogIndex, among paths: [String], keepsAll: Bool,
+        rolloutCandidates: Set<BundleVersion>
     ) -> [String] {
         var dropped = [VersionFiles]()
         for (name, bundle) in old.bundles {
@@ -259,7 +264,10 @@ public struct CatalogPublish: Sendable {
         }
         let unpointed =
             keepsAll
-            ? [] : old.pointedVersions.subtracting(new.pointedVersions).map { VersionFiles(bundle: $0.bundle, version: $0.version) }
+            ? []
+            : old.pointedVersions.subtracting(new.pointedVersions).subtracting(rolloutCandidates).map {
+                VersionFiles(bundle: $0.bundle, version: $0.version)
+            }
         guard !dropped.isEmpty || !unpointed.isEmpty else { return [] }
         let manifests = Set(dropped.map(\.manifest))
         return paths.filter { path in

@@ -21,14 +21,17 @@ public struct SigningReport: Equatable, Sendable, Encodable {
     public let manifestsSigned: Int
     public let manifestsAlreadySigned: Int
     public let index: IndexSignature
+    /// Rollout files signed anew.
+    public let rolloutsRenewed: Int
 
     private enum CodingKeys: String, CodingKey {
         case manifestsSigned = "manifests_signed"
         case manifestsAlreadySigned = "manifests_already_signed"
+        case rolloutsRenewed = "rollouts_renewed"
         case key, sequence, signed, expires
     }
 
-    /// `{"manifests_signed", "manifests_already_signed", "key", "sequence", "signed", "expires"}`.
+    /// `{"manifests_signed", "manifests_already_signed", "key", "sequence", "signed", "expires", "rollouts_renewed"}`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(manifestsSigned, forKey: .manifestsSigned)
@@ -37,5 +40,6 @@ public struct SigningReport: Equatable, Sendable, Encodable {
         try container.encode(index.sequence, forKey: .sequence)
         try container.encode(index.signedAt, forKey: .signed)
         try container.encode(index.expiresAt, forKey: .expires)
+        try container.encode(rolloutsRenewed, forKey: .rolloutsRenewed)
     }
 }

@@ -1,5 +1,6 @@
 /// Signs every manifest the index lists that lacks a valid signature by the key, then
-/// the index (always, which also moves its expiry): `zinc sign`. How a catalog written
+/// the index (always, which also moves its expiry), then renews every rollout that
+/// applies (signed anew, with a new serial and expiry): `zinc sign`. How a catalog written
 /// without a key, or changed by another tool, becomes signed, and how its index signature
 /// is renewed before it expires.
 ///
@@ -11,6 +12,7 @@
 public struct CatalogSigning: Sendable {
     private let catalog: Catalog
     private let signer: CatalogSigner
+    private let actor: String
 
     /// The command that signs the catalog at `location`, quoted: its key comes from
     /// `$ZINC_SIGNING_KEY` (or a `--sign-key` added to it), which no message can know.
@@ -18,9 +20,11 @@ public struct CatalogSigning: Sendable {
         ShellQuoting.hint(["sign", "--catalog", location])
     }
 
-    public init(_ catalog: Catalog, signer: CatalogSigner) {
+    /// `actor` is who renews the rollout files, for their log.
+    public init(_ catalog: Catalog, signer: CatalogSigner, actor: String = "zinc sign") {
         self.catalog = catalog
         self.signer = signer
+        self.actor = actor
     }
 
     public func run(progress: (@Sendable (MaintenanceProgress) -> Void)? = nil) throws -> SigningReport {
@@ -40,6 +44,12 @@ public struct CatalogSigning: Sendable {
         }
         try catalog.storage.flush()
         let signature = try catalog.storage.withWriterLock { try writer.signCurrentIndex(refresh: true) }
-        return SigningReport(manifestsSigned: signed, manifestsAlreadySigned: already, index: signature)
+        // Rollout files expire as the index signature does, and are signed anew with it.
+        let rollouts = try catalog.liveRollouts(in: catalog.index())
+        for rollout in rollouts {
+            try RolloutUpdate(catalog, bundle: rollout.bundle, distro: rollout.distro, change: .renew, actor: actor).run()
+        }
+        return SigningReport(
+            manifestsSigned: signed, manifestsAlreadySigned: already, index: signature, rolloutsRenewed: rollouts.count)
     }
 }

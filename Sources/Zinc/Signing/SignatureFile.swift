@@ -25,53 +25,21 @@ struct SignatureFile {
 
     /// Builds and signs a file.
     static func encode(kind: String, fields: [(String, String)], key: SigningKey) -> [UInt8] {
-        var text = "\(magic)\nkind \(kind)\n"
-        for (name, value) in fields { text += "\(name) \(value)\n" }
-        text += "key \(key.publicKey.id)\n"
-        let signed = Array(text.utf8)
-        return signed + Array("signature \(Hex.encode(key.sign(signed)))\n".utf8)
+        FieldLines.encode(magic: magic, fields: [("kind", kind)] + fields, key: key)
     }
 
     /// Parses a file of at most `limit` bytes, without checking its signature.
     static func parse(_ bytes: [UInt8], path: String, kind: String, limit: Int) throws -> SignatureFile {
         func bad(_ reason: String) -> ZincError { .signature(path: path, reason: reason) }
-        guard bytes.count <= limit else { throw bad("larger than the \(limit) bytes a \(kind) signature may have") }
-        guard bytes.last == UInt8(ascii: "\n") else { throw bad("does not end with a newline") }
-        guard !bytes.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\n")) || $0 == 0x7F }),
-            String(validating: bytes, as: UTF8.self) != nil
-        else {
-            throw bad("holds control characters or invalid UTF-8")
-        }
-        // Every line with where it starts, so the signed prefix is cut at a line boundary.
-        var lines = [(start: Int, text: Substring)]()
-        let text = String(decoding: bytes, as: UTF8.self)
-        var start = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-            lines.append((start, line))
-            start += line.utf8.count + 1
-        }
-        guard lines.count >= 4, lines[0].text == magic else { throw bad("does not start with '\(magic)'") }
-        func field(_ line: Substring, _ number: Int) throws -> (String, String) {
-            guard let space = line.firstIndex(of: " "), space != line.startIndex,
-                line[..<space].allSatisfy({ $0 >= "a" && $0 <= "z" }), line.index(after: space) != line.endIndex
-            else {
-                throw bad("line \(number) is not 'NAME VALUE'")
-            }
-            return (String(line[..<space]), String(line[line.index(after: space)...]))
-        }
-        // parsed[0] is line 2: the magic line is no field.
-        let parsed = try lines.enumerated().dropFirst().map { try field($1.text, $0 + 1) }
-        guard parsed[0] == ("kind", kind) else { throw bad("is not a \(kind) signature (line 2 must be 'kind \(kind)')") }
-        let (keyLine, signatureLine) = (parsed[parsed.count - 2], parsed[parsed.count - 1])
-        guard keyLine.0 == "key", Hex.decode(keyLine.1, count: 8) != nil else {
-            throw bad("the line before the last must be 'key' and 16 hex digits")
-        }
-        guard signatureLine.0 == "signature", let signature = Hex.decode(signatureLine.1, count: 64) else {
+        let lines = try FieldLines(bytes, magic: magic, limit: limit, what: "a \(kind) signature", bad: bad)
+        guard lines.fields.count >= 3 else { throw bad("does not start with '\(magic)'") }
+        guard lines.fields[0] == ("kind", kind) else { throw bad("is not a \(kind) signature (line 2 must be 'kind \(kind)')") }
+        guard let trailer = try lines.signature(bad: bad) else {
             throw bad("the last line must be 'signature' and 128 hex digits")
         }
         return SignatureFile(
-            kind: kind, fields: Array(parsed[1..<(parsed.count - 2)]).map { (name: $0.0, value: $0.1) },
-            keyID: keyLine.1, signature: signature, signed: Array(bytes[..<lines[lines.count - 1].start]))
+            kind: kind, fields: Array(lines.fields[1..<(lines.fields.count - 2)]), keyID: trailer.keyID,
+            signature: trailer.signature, signed: trailer.signed)
     }
 
     /// What `parse` reads from `bytes`, once one of `trusted` is found to have signed it.
@@ -104,12 +72,24 @@ struct SignatureFields {
     private var fields: ArraySlice<(name: String, value: String)>
     let path: String
 
+    private let failure: @Sendable (String, String) -> ZincError
+
     init(_ file: SignatureFile, path: String) {
-        fields = file.fields[...]
-        self.path = path
+        self.init(file.fields, path: path) { .signature(path: $0, reason: $1) }
     }
 
-    func bad(_ reason: String) -> ZincError { .signature(path: path, reason: reason) }
+    /// Fields of another file of this form, whose errors `failure` makes from its path
+    /// and a reason.
+    init(
+        _ fields: [(name: String, value: String)], path: String,
+        failure: @escaping @Sendable (String, String) -> ZincError
+    ) {
+        self.fields = fields[...]
+        self.path = path
+        self.failure = failure
+    }
+
+    func bad(_ reason: String) -> ZincError { failure(path, reason) }
 
     mutating func text(_ name: String) throws -> String {
         guard let next = fields.popFirst(), next.name == name else { throw bad("expected the field '\(name)' here") }
@@ -119,9 +99,7 @@ struct SignatureFields {
     /// A decimal number without sign or leading zeros, in `range`.
     mutating func number(_ name: String, in range: ClosedRange<Int64>) throws -> Int64 {
         let value = try text(name)
-        guard value.count <= 19, value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber),
-            value == "0" || !value.hasPrefix("0"), let number = Int64(value), range.contains(number)
-        else {
+        guard let number = Int64(checkedDecimal: value), range.contains(number) else {
             throw bad("'\(name)' must be a number from \(range.lowerBound) to \(range.upperBound), not '\(value.prefix(40))'")
         }
         return number
@@ -146,6 +124,9 @@ struct SignatureFields {
     }
 
     var isAtEnd: Bool { fields.isEmpty }
+
+    /// The name of the next field, nil at the end: for optional and repeated fields.
+    var peek: String? { fields.first?.name }
 
     mutating func popFirst() -> (name: String, value: String)? { fields.popFirst() }
 

@@ -19,17 +19,22 @@ struct DeleteDistro: ParsableCommand {
     @Option(name: [.customLong("distro"), .customLong("name")], help: "The distribution name (--name is a synonym).")
     var name: String
 
+    @Flag(help: "Delete the distribution even while a rollout of it is live (which ends the rollout).")
+    var force = false
+
     @Flag(help: "Print one JSON document instead: {\"bundle\", \"distro\", \"version\"} (the version it pointed at).")
     var json = false
 
     func run() throws {
-        try Self.delete(catalog: try catalog.reference.signed(by: signing), bundle: id, distro: name, json: json)
+        try Self.delete(catalog: try catalog.reference.signed(by: signing), bundle: id, distro: name, force: force, json: json)
     }
 
     /// The whole command, shared with its Python-tool spelling `distro:delete`.
-    static func delete(catalog location: CatalogReference, bundle: String, distro: String, json: Bool = false) throws {
+    static func delete(
+        catalog location: CatalogReference, bundle: String, distro: String, force: Bool = false, json: Bool = false
+    ) throws {
         let catalog = try location.open()
-        let version = try DistroDeletion(catalog, bundle: bundle, distro: distro).run().version
+        let version = try DistroDeletion(catalog, bundle: bundle, distro: distro, force: force).run().version
         if json {
             try printJSON(Report(bundle: bundle, distro: distro, version: version))
         } else {

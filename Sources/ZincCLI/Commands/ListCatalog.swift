@@ -1,6 +1,12 @@
 import ArgumentParser
 import Zinc
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 struct ListCatalog: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
@@ -10,7 +16,8 @@ struct ListCatalog: ParsableCommand {
             (a version no distribution points at shows as just its number; _NAME is the \
             version NAME pointed at before its last change). With --distro, only the bundles \
             that have that distribution, each with the version it points at. A bundle whose \
-            versions were all deleted shows only with --all, as 'NAME (deleted)'.
+            versions were all deleted shows only with --all, as 'NAME (deleted)'. A live \
+            rollout shows on a line of its own under its bundle (see 'zinc rollout status').
 
             With --sizes, each bundle's versions as a table: files, the contents' size (with \
             a '+' when some files are stored gzipped with no recorded content size: in \
@@ -65,6 +72,8 @@ struct ListCatalog: ParsableCommand {
         }
         // Which archives the sizes leave out: old clients download a version's whole archive.
         if readsSizes { print(try catalog.archivePolicy().summary) }
+        let rollouts = namesOnly ? [] : try RolloutUpdate.live(in: catalog)
+        let now = Int64(Date().timeIntervalSince1970)
         for (bundle, versionSizes) in zip(bundles, sized) {
             if namesOnly {
                 print(bundle.name)
@@ -79,6 +88,10 @@ struct ListCatalog: ParsableCommand {
                         ? "\(version.number)" : "\(version.number)=(\(version.distributions.joined(separator: ", ")))"
                 }
                 print("\(bundle.name) [\(versions.joined(separator: ", "))]")
+            }
+            for rollout in rollouts where rollout.bundle == bundle.name {
+                let share = rollout.state == .halted ? "halted" : "\(rollout.state), \(rollout.percentage(at: now))%"
+                print("  rollout of '\(rollout.distro)': version \(rollout.candidate) over \(rollout.control) (\(share))")
             }
         }
         let unsized = sized.lazy.compactMap { $0 }.joined().reduce(0) { $0 + $1.content.unknown }

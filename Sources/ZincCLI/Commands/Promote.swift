@@ -31,6 +31,9 @@ struct Promote: ParsableCommand {
     @Flag(help: "Do not keep the replaced version under _TO.")
     var noPrev = false
 
+    @Flag(help: "Move the pointer even while a rollout of the distribution is live (which ends the rollout).")
+    var force = false
+
     @Flag(help: "Print one JSON document instead: {\"bundle\", \"from\", \"distro\", \"version\", \"previous\" (or null), \"changed\"}.")
     var json = false
 
@@ -40,7 +43,7 @@ struct Promote: ParsableCommand {
         // `@test` works as well as `test`: it is how a version spec names it.
         let source = from.hasPrefix("@") ? String(from.dropFirst()) : from
         try creation.check(to, of: bundle, in: catalog)
-        let update = try DistroUpdate(catalog, bundle: bundle, distro: to, to: .distro(source), savePrevious: !noPrev).run()
+        let update = try DistroUpdate(catalog, bundle: bundle, distro: to, to: .distro(source), savePrevious: !noPrev, force: force).run()
         if json { return try printJSON(DistroChangeReport(bundle: bundle, distro: to, change: update, from: source)) }
         switch update {
         case .created(let v):

@@ -34,6 +34,9 @@ struct UpdateDistro: ParsableCommand {
     @Flag(help: "Do not keep the replaced version under _NAME.")
     var noPrev = false
 
+    @Flag(help: "Move the pointer even while a rollout of the distribution is live (which ends the rollout).")
+    var force = false
+
     @Flag(help: "Print one JSON document instead: {\"bundle\", \"distro\", \"version\", \"previous\" (or null), \"changed\"}.")
     var json = false
 
@@ -41,7 +44,7 @@ struct UpdateDistro: ParsableCommand {
         let catalog = try self.catalog.reference.signed(by: signing).open()
         let spec = try VersionSpec(version, of: id, in: catalog)
         try creation.check(name, of: id, in: catalog)
-        let update = try DistroUpdate(catalog, bundle: id, distro: name, to: spec, savePrevious: !noPrev).run()
+        let update = try DistroUpdate(catalog, bundle: id, distro: name, to: spec, savePrevious: !noPrev, force: force).run()
         if json { return try printJSON(DistroChangeReport(bundle: id, distro: name, change: update)) }
         switch update {
         case .created(let v):
