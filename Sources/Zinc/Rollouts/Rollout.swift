@@ -95,7 +95,4 @@ public struct Rollout: Equatable, Sendable {
 
     /// Whether it has expired at `now` (seconds since 1970).
     public func isExpired(at now: Int64) -> Bool { expiresAt <= now }
-
-    /// The time of the last step, when the percentage stops changing.
-    public var lastStepTime: Int64 { steps.last?.time ?? signedAt }
 }

@@ -20,8 +20,6 @@ public struct RolloutConditions: Equatable, Sendable {
         self.only = only
     }
 
-    public var isEmpty: Bool { appVersion == nil && platforms.isEmpty && only.isEmpty }
-
     /// The first condition `attributes` fails, described for `status`; nil when all hold.
     public func unmet(by attributes: [String: String]) -> String? {
         if let range = appVersion {

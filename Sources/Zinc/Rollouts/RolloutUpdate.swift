@@ -96,6 +96,10 @@ public struct RolloutUpdate: Sendable {
                 let stored = try store.current()
                 let next = try changed(stored?.rollout, entry: entry, catalogID: index.id)
                 if let stored, next.state == stored.rollout.state, change == .complete { return stored.rollout }
+                guard RolloutFile.serialRange.contains(next.serial), next.steps.allSatisfy({ IndexSignature.timeRange.contains($0.time) })
+                else {
+                    throw conflict("its serial or a step's time would leave the range the format allows")
+                }
                 try CommitSigning(catalog: catalog).checkUnsignedChangeAllowed()
                 if !ready.contains(next.candidate) {
                     try prepare(candidate: next.candidate, versions: entry.versions)
