@@ -7,25 +7,20 @@ extension CatalogVerifier {
     func checkRollouts(index: CatalogIndex, now: Int64 = WallClock.nowMilliseconds() / 1000) -> Set<BundleVersion> {
         let files: [String]
         do {
-            files = try catalog.storage.list(RolloutFile.folder).filter {
-                $0.hasSuffix(".rollout") && !$0.hasPrefix(RolloutFile.logFolder + "/")
-            }
+            files = try RolloutFile.list(in: catalog.storage)
         } catch {
             report(RolloutFile.folder, Self.describe(error))
             return []
         }
         var candidates = Set<BundleVersion>()
-        for file in files.sorted() {
+        for file in files {
             do {
                 guard let bytes = try catalog.storage.read(file) else { continue }
                 let path = catalog.storage.location + "/" + file
                 let rollout =
                     trustedKeys.isEmpty
                     ? try RolloutFile.parse(bytes, path: path) : try RolloutFile.verified(bytes, path: path, trusted: trustedKeys)
-                guard file == RolloutFile.path(bundle: rollout.bundle, distro: rollout.distro), rollout.catalog == index.id else {
-                    report(file, "describes distribution '\(rollout.distro)' of '\(rollout.bundle)' in catalog '\(rollout.catalog)'")
-                    continue
-                }
+                try RolloutFile.checkPlace(of: rollout, file: file, catalogID: index.id, path: path)
                 let listed = index.bundles[rollout.bundle]?.versions ?? []
                 for version in [rollout.control, rollout.candidate] where !listed.contains(version) {
                     report(file, "names version \(version) of '\(rollout.bundle)', which the index does not list")

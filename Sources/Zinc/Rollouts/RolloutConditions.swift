@@ -74,14 +74,14 @@ public struct Attribute: Hashable, Sendable, CustomStringConvertible {
         try self.init(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
     }
 
-    /// Refuses a value (an attribute's, a platform) that is empty, longer than 200 bytes or
-    /// holds control characters.
-    public static func validateValue(_ value: String, kind: String) throws {
-        guard (1...200).contains(value.utf8.count),
+    /// Refuses a value (an attribute's, a platform, an actor, a note) that is empty, longer
+    /// than `maxBytes` or holds control characters.
+    public static func validateValue(_ value: String, kind: String, maxBytes: Int = 200) throws {
+        guard (1...maxBytes).contains(value.utf8.count),
             !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw ZincError.invalidName(
-                kind: kind, value: value, reason: "it must be 1 to 200 bytes without control characters")
+                kind: kind, value: value, reason: "it must be 1 to \(maxBytes) bytes without control characters")
         }
     }
 

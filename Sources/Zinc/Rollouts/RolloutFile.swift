@@ -26,6 +26,22 @@ public enum RolloutFile {
         "\(logPath(bundle: bundle, distro: distro))/\(serial).rollout"
     }
 
+    /// The rollout files `storage` holds (not their log copies), in name order.
+    static func list(in storage: CatalogStorage) throws -> [String] {
+        try storage.list(folder).filter { $0.hasSuffix(".rollout") && !$0.hasPrefix(logFolder + "/") }.sorted()
+    }
+
+    /// Refuses `rollout`, read from `file` (`path` when named in an error), unless it
+    /// describes that file's own bundle and distribution in catalog `catalogID`: a file
+    /// copied to another place or catalog would steer installs it was never written for.
+    public static func checkPlace(of rollout: Rollout, file: String, catalogID: String, path: String) throws {
+        guard file == Self.path(bundle: rollout.bundle, distro: rollout.distro), rollout.catalog == catalogID else {
+            throw ZincError.corruptFile(
+                path: path,
+                reason: "it describes distribution '\(rollout.distro)' of '\(rollout.bundle)' in catalog '\(rollout.catalog)'")
+        }
+    }
+
     /// The file's bytes, signed with `key` when there is one.
     public static func encode(_ rollout: Rollout, signedBy key: SigningKey?) -> [UInt8] {
         var fields: [(String, String)] = [

@@ -17,17 +17,14 @@ struct RolloutStore {
 
     private var storage: CatalogStorage { catalog.storage }
 
-    /// The file as stored, nil when there is none. Its log copy is created when missing
-    /// (the writer that made it was stopped before it), so the log never lacks a state
-    /// another change replaces.
-    func current() throws -> StoredRollout? {
+    /// The file as stored in the catalog whose id is `catalogID`, nil when there is none.
+    /// Its log copy is created when missing (the writer that made it was stopped before
+    /// it), so the log never lacks a state another change replaces.
+    func current(catalogID: String) throws -> StoredRollout? {
         guard let content = try storage.readVersioned(path) else { return nil }
-        let rollout = try RolloutFile.parse(content.bytes, path: storage.location + "/" + path)
-        guard rollout.catalog == (try catalog.index().id), rollout.bundle == bundle, rollout.distro == distro else {
-            throw ZincError.corruptFile(
-                path: storage.location + "/" + path,
-                reason: "it describes distribution '\(rollout.distro)' of '\(rollout.bundle)' in catalog '\(rollout.catalog)'")
-        }
+        let location = storage.location + "/" + path
+        let rollout = try RolloutFile.parse(content.bytes, path: location)
+        try RolloutFile.checkPlace(of: rollout, file: path, catalogID: catalogID, path: location)
         let stored = StoredRollout(rollout: rollout, bytes: content.bytes, version: content.version)
         try keepInLog(stored.bytes, serial: rollout.serial)
         return stored
@@ -68,16 +65,11 @@ extension Catalog {
     /// their candidates' archives.
     func liveRollouts(in index: CatalogIndex) throws -> [Rollout] {
         var live = [Rollout]()
-        for file in try storage.list(RolloutFile.folder)
-        where file.hasSuffix(".rollout") && !file.hasPrefix(RolloutFile.logFolder + "/") {
+        for file in try RolloutFile.list(in: storage) {
             guard let bytes = try storage.read(file) else { continue }
-            let rollout = try RolloutFile.parse(bytes, path: storage.location + "/" + file)
-            guard file == RolloutFile.path(bundle: rollout.bundle, distro: rollout.distro) else {
-                throw ZincError.corruptFile(
-                    path: storage.location + "/" + file,
-                    reason: "it describes distribution '\(rollout.distro)' of '\(rollout.bundle)', whose rollout is "
-                        + RolloutFile.path(bundle: rollout.bundle, distro: rollout.distro))
-            }
+            let path = storage.location + "/" + file
+            let rollout = try RolloutFile.parse(bytes, path: path)
+            try RolloutFile.checkPlace(of: rollout, file: file, catalogID: index.id, path: path)
             if rollout.applies(whilePointerIs: index.bundles[rollout.bundle]?.distributions[rollout.distro]) {
                 live.append(rollout)
             }
@@ -90,8 +82,9 @@ extension Catalog {
     /// that no longer applies (complete, or its control no longer the pointer) is no
     /// obstacle.
     public func checkNoLiveRollout(bundle: String, distro: String) throws {
-        guard let rollout = try RolloutStore(catalog: self, bundle: bundle, distro: distro).current()?.rollout,
-            rollout.applies(whilePointerIs: try index().bundles[bundle]?.distributions[distro])
+        let index = try index()
+        guard let rollout = try RolloutStore(catalog: self, bundle: bundle, distro: distro).current(catalogID: index.id)?.rollout,
+            rollout.applies(whilePointerIs: index.bundles[bundle]?.distributions[distro])
         else { return }
         throw ZincError.rolloutConflict(
             bundle: bundle, distro: distro,

@@ -58,7 +58,7 @@ public struct RolloutUpdate: Sendable {
     /// The rollout as stored now, nil when the distribution has none: what `zinc rollout
     /// status` shows.
     public static func current(in catalog: Catalog, bundle: String, distro: String) throws -> Rollout? {
-        try RolloutStore(catalog: catalog, bundle: bundle, distro: distro).current()?.rollout
+        try RolloutStore(catalog: catalog, bundle: bundle, distro: distro).current(catalogID: catalog.index().id)?.rollout
     }
 
     /// The rollouts of the catalog that apply now (not complete, their control still the
@@ -77,15 +77,8 @@ public struct RolloutUpdate: Sendable {
     public func run() throws -> Rollout {
         try Names.validateBundleName(bundle)
         try Names.validateDistroName(distro)
-        try Attribute.validateValue(actor, kind: "actor")
-        if let note {
-            guard note.utf8.count <= RolloutFile.maxNoteBytes,
-                !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else {
-                throw ZincError.invalidName(
-                    kind: "note", value: note, reason: "it must be at most \(RolloutFile.maxNoteBytes) bytes without control characters")
-            }
-        }
+        try Attribute.validateValue(actor, kind: "actor", maxBytes: RolloutFile.maxActorBytes)
+        if let note { try Attribute.validateValue(note, kind: "note", maxBytes: RolloutFile.maxNoteBytes) }
         if change == .complete { try movePointerToCandidate() }
         return try catalog.storage.withImportLock(exclusive: false) { lock in
             var ready = Set<Int>()
@@ -93,7 +86,7 @@ public struct RolloutUpdate: Sendable {
                 let index = try catalog.index()
                 let entry = try index.bundle(bundle)
                 let store = RolloutStore(catalog: catalog, bundle: bundle, distro: distro)
-                let stored = try store.current()
+                let stored = try store.current(catalogID: index.id)
                 let next = try changed(stored?.rollout, entry: entry, catalogID: index.id)
                 if let stored, next.state == stored.rollout.state, change == .complete { return stored.rollout }
                 guard RolloutFile.serialRange.contains(next.serial), next.steps.allSatisfy({ IndexSignature.timeRange.contains($0.time) })
@@ -265,7 +258,8 @@ public struct RolloutUpdate: Sendable {
     /// `complete`'s first half: the pointer moves from the control to the candidate, and
     /// `_D` keeps the control. Nothing to do when a run stopped after it.
     private func movePointerToCandidate() throws {
-        guard let rollout = try RolloutStore(catalog: catalog, bundle: bundle, distro: distro).current() else {
+        let store = RolloutStore(catalog: catalog, bundle: bundle, distro: distro)
+        guard let rollout = try store.current(catalogID: try catalog.index().id) else {
             throw conflict("there is no rollout to complete")
         }
         let (control, candidate) = (rollout.rollout.control, rollout.rollout.candidate)
