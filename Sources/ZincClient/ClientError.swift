@@ -74,6 +74,16 @@ extension ClientError: CustomStringConvertible {
         return [429, 500, 502, 503, 504].contains(httpStatus)
     }
 
+    /// A file the source does not have: a 404, or the 403 an S3 bucket that does not let
+    /// anyone list it answers for a missing key.
+    var isMissingFile: Bool {
+        switch kind {
+        case .notFound: true
+        case .httpStatus(_, let status, _): status == 403 || status == 404
+        default: false
+        }
+    }
+
     /// Failures another source of the same catalog may not have, and that say nothing of
     /// the source's honesty: it is tried last from then on.
     var isSourceUnavailable: Bool {

@@ -15,6 +15,7 @@ import Darwin
 ///
 ///     repo.json                                     sources and tracked bundles
 ///     catalogs/<catalog id>.json                    the last index fetched
+///     catalogs/<catalog id>.<bundle>~<distro>.rollout  the distribution's rollout file, as accepted
 ///     manifests/<catalog id>/<bundle>-<v>.json
 ///     objects/<sha>                                 uncompressed, verified, read-only
 ///     chunks/<sha>                                  the chunks of a large object (LocalChunks)
@@ -57,9 +58,11 @@ public struct Repo: Sendable {
         }
     }
 
-    /// Creates the folders and an empty `repo.json`; refuses a folder that already holds a repo.
+    /// Creates the folders and a `repo.json` with no bundle and `install` (nil: a random
+    /// id, no attributes) as who the repo is to rollouts; refuses a folder that already
+    /// holds a repo.
     @discardableResult
-    public static func initialize(at path: String) throws -> Repo {
+    public static func initialize(at path: String, install: InstallIdentity? = nil) throws -> Repo {
         let root = absolute(path)
         if FileManager.default.fileExists(atPath: root + "/" + stateFileName) { throw ClientError.repoExists(path) }
         for folder in ["", "/catalogs", "/manifests", "/objects", "/chunks", "/bundles", "/tmp"] {
@@ -69,7 +72,7 @@ public struct Repo: Sendable {
                 throw ZincError.io(path: root + folder, operation: "create folder", errno: EACCES)
             }
         }
-        try RepoState().save(in: root)
+        try RepoState(install: try install ?? InstallIdentity(id: InstallIdentity.randomID())).save(in: root)
         return try Repo(at: root)
     }
 
@@ -90,6 +93,10 @@ public struct Repo: Sendable {
     var temporaryFolder: String { root + "/tmp" }
 
     func catalogFile(_ catalogID: String) -> String { "\(catalogsFolder)/\(catalogID).json" }
+    /// The rollout file of `bundle`'s distribution `distro` last accepted.
+    func rolloutFile(_ catalogID: String, bundle: String, distro: String) -> String {
+        "\(catalogsFolder)/\(catalogID).\(bundle)~\(distro).rollout"
+    }
     func manifestFile(_ catalogID: String, bundle: String, version: Int) -> String {
         "\(manifestsFolder)/\(catalogID)/\(bundle)-\(version).json"
     }
@@ -130,6 +137,16 @@ public struct Repo: Sendable {
     /// The repo's bookkeeping: the catalogs and bundles it tracks.
     public func loadState() throws -> RepoState {
         try RepoState.load(from: root)
+    }
+
+    /// Sets who the repo is to rollouts from now on: an app's own id (a user's, so that
+    /// one person's devices move together) and the attributes it keeps.
+    public func setInstall(_ install: InstallIdentity) throws {
+        try withLock(exclusive: true) {
+            var state = try loadState()
+            state.install = install
+            try state.save(in: root)
+        }
     }
 
     /// Runs `body` holding `repo.lock`: exclusive for anything that writes, shared for

@@ -12,11 +12,12 @@ import Zinc
 /// verified and downloaded kept for the next sync to resume from). Every failure is a
 /// ``SyncError``, whose ``SyncError/code`` an app switches on.
 extension Repo {
-    /// Opens the repo at `path`, creating it first when there is none.
-    public static func openOrCreate(at path: String) throws(SyncError) -> Repo {
+    /// Opens the repo at `path`, creating it first when there is none, with `install` as
+    /// who it is to rollouts (nil: a random id; see ``Repo/initialize(at:install:)``).
+    public static func openOrCreate(at path: String, install: InstallIdentity? = nil) throws(SyncError) -> Repo {
         do {
             if let repo = try? Repo(at: path) { return repo }
-            return try Repo.initialize(at: path)
+            return try Repo.initialize(at: path, install: install)
         } catch {
             throw SyncError(error)
         }

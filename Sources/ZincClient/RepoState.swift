@@ -47,6 +47,11 @@ public struct RepoState: Equatable, Sendable {
         /// that the next update brings to its version by touching only the files that
         /// differ (links only, never writable files).
         package var spareVersion: Int?
+        /// The highest serial of the distribution's rollout file accepted: a lower one is
+        /// a stale cache or a replay (FORMAT.md, "Rollouts").
+        package var rolloutSerial: Int64?
+        /// The `ETag` the source sent with the rollout file kept, for `If-None-Match`.
+        package var rolloutETags: [String: String] = [:]
 
         public init(catalog: String, bundle: String, distro: String, flavor: String? = nil, version: Int? = nil) {
             self.catalog = catalog
@@ -60,10 +65,14 @@ public struct RepoState: Equatable, Sendable {
     public var catalogs: [String: CatalogSources]
     /// Sorted by catalog id, then bundle name; one entry per bundle of a catalog.
     public var bundles: [TrackedBundle]
+    /// Who this install is to a rollout: made with the repo (a repo of an earlier client
+    /// gets one at its first sync), kept in `repo.json`, so restored with the repo.
+    public var install: InstallIdentity?
 
-    public init(catalogs: [String: CatalogSources] = [:], bundles: [TrackedBundle] = []) {
+    public init(catalogs: [String: CatalogSources] = [:], bundles: [TrackedBundle] = [], install: InstallIdentity? = nil) {
         self.catalogs = catalogs
         self.bundles = bundles
+        self.install = install
     }
 
     /// Adds or replaces the tracking of one bundle, keeping its checked-out version
@@ -144,6 +153,10 @@ public struct RepoState: Equatable, Sendable {
                 if case .int(let version)? = entry["version"] { tracked.version = Int(version) }
                 if case .bool(true)? = entry["writable"] { tracked.writableFiles = true }
                 if case .int(let spare)? = entry["spare"], spare > 0 { tracked.spareVersion = Int(spare) }
+                if case .int(let serial)? = entry["rollout_serial"] { tracked.rolloutSerial = serial }
+                if case .object(let etags)? = entry["rollout_etags"] {
+                    for (url, etag) in etags { if case .string(let text) = etag { tracked.rolloutETags[url] = text } }
+                }
                 try Names.checked(in: path) {
                     try Names.validateCatalogID(catalog)
                     try Names.validateBundleName(bundle)
@@ -153,11 +166,24 @@ public struct RepoState: Equatable, Sendable {
                 state.bundles.append(tracked)
             }
         }
+        if case .object(let install)? = top["install"] {
+            guard case .string(let id)? = install["id"] else { throw corrupt("'install' has no 'id'") }
+            var texts = [(key: String, value: String)]()
+            if case .object(let values)? = install["attributes"] {
+                for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                    guard case .string(let text) = value else { throw corrupt("install attribute '\(key)' is not a string") }
+                    texts.append((key, text))
+                }
+            }
+            try Names.checked(in: path) {
+                state.install = try InstallIdentity(id: id, attributes: texts.map { try Attribute(key: $0.key, value: $0.value) })
+            }
+        }
         return state
     }
 
     func json() -> JSONValue {
-        .object([
+        var top: [String: JSONValue] = [
             "format": .string("1"),
             "catalogs": .object(
                 catalogs.mapValues { sources in
@@ -185,8 +211,16 @@ public struct RepoState: Equatable, Sendable {
                     if let version = tracked.version { entry["version"] = .int(Int64(version)) }
                     if tracked.writableFiles { entry["writable"] = .bool(true) }
                     if let spare = tracked.spareVersion { entry["spare"] = .int(Int64(spare)) }
+                    if let serial = tracked.rolloutSerial { entry["rollout_serial"] = .int(serial) }
+                    if !tracked.rolloutETags.isEmpty { entry["rollout_etags"] = .object(tracked.rolloutETags.mapValues { .string($0) }) }
                     return .object(entry)
                 }),
-        ])
+        ]
+        if let install {
+            top["install"] = .object([
+                "id": .string(install.id), "attributes": .object(install.attributes.mapValues { .string($0) }),
+            ])
+        }
+        return .object(top)
     }
 }

@@ -1,5 +1,11 @@
 import Zinc
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// One tracked bundle as `zinc status` shows it.
 public struct BundleStatus: Equatable, Sendable, Encodable {
     public let catalog: String
@@ -16,6 +22,9 @@ public struct BundleStatus: Equatable, Sendable, Encodable {
     /// which `status` judges without hashing objects whose size and times are those
     /// verified); nil before the first sync.
     public let health: BundleHealth?
+    /// The version the install follows and why, when the distribution has a rollout: as
+    /// the files the last sync kept say, judged by the device's clock now.
+    public let follows: FollowedVersion?
 
     private enum CodingKeys: String, CodingKey {
         case catalog, bundle, distro, flavor
@@ -25,6 +34,7 @@ public struct BundleStatus: Equatable, Sendable, Encodable {
         case bytesOnDisk = "bytes_on_disk"
         case folder
         case damagedFiles = "damaged_files"
+        case follows
     }
 
     /// The health's `folder` and `damaged_files` beside the others, once there is a version.
@@ -40,6 +50,7 @@ public struct BundleStatus: Equatable, Sendable, Encodable {
         try container.encode(bytesOnDisk, forKey: .bytesOnDisk)
         try container.encodeIfPresent(health?.folder, forKey: .folder)
         try container.encodeIfPresent(health?.damagedFiles, forKey: .damagedFiles)
+        try container.encodeIfPresent(follows, forKey: .follows)
     }
 }
 
@@ -64,13 +75,21 @@ extension Repo {
             }
             // Looked up in their file, a batch of files at a time: never loaded whole.
             check.startReading()
+            let now = Int64(Date().timeIntervalSince1970)
             return try state.bundles.map { tracked in
                 var remote: Int?
+                var follows: FollowedVersion?
                 if let bytes = try AtomicFile.read(catalogFile(tracked.catalog), limit: RepoState.fileLimit),
                     let entry = try CatalogIndex.parse(bytes, path: catalogFile(tracked.catalog), onlyBundles: [tracked.bundle])
                         .bundles[tracked.bundle]
                 {
                     remote = entry.distributions[tracked.distro]
+                    if let pointer = remote, let install = state.install {
+                        let reader = RolloutReader(repo: self, keys: state.catalogs[tracked.catalog]?.trustedKeys ?? [], now: now)
+                        follows = FollowedVersion(
+                            ifRollout: reader.choice(
+                                try reader.kept(tracked, entry: entry), held: tracked.version, pointer: pointer, install: install))
+                    }
                 }
                 var scan: FolderScan?
                 var health: BundleHealth?
@@ -102,7 +121,7 @@ extension Repo {
                 return BundleStatus(
                     catalog: tracked.catalog, bundle: tracked.bundle, distro: tracked.distro, flavor: tracked.flavor,
                     localVersion: tracked.version, remoteVersion: remote, files: scan?.files ?? 0, bytesOnDisk: scan?.bytes ?? 0,
-                    health: health)
+                    health: health, follows: follows)
             }
         }
     }

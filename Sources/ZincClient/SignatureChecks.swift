@@ -191,11 +191,9 @@ struct SignatureChecks {
             }
             return .fetched(bytes: document.bytes, url: document.url, etag: document.etag)
         } catch let error as ClientError {
-            switch error.kind {
-            case .notFound, .allSourcesFailed: return .missing
-            case .httpStatus(_, let status, _) where status == 403 || status == 404: return .missing
-            default: throw error
-            }
+            if case .allSourcesFailed = error.kind { return .missing }
+            guard error.isMissingFile else { throw error }
+            return .missing
         }
     }
 

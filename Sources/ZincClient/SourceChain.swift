@@ -197,19 +197,53 @@ final class SourceChain: Sendable {
     /// is missing there, larger than `limit` or fails in any way. A hint is worth neither
     /// another source's round trips nor a mark against this one.
     func fetchHint(_ path: String, limit: Int64, gzipped: Bool = true) async -> (bytes: [UInt8], url: String, size: Int64)? {
-        guard let index = standing.withLock({ $0.order.first }), let part = try? TemporaryFile(in: temporaryFolder, named: "hint")
-        else { return nil }
+        guard let part = try? TemporaryFile(in: temporaryFolder, named: "hint") else { return nil }
         defer { part.remove() }
-        let source = sources[index]
-        var request = FetchRequest(path, limit: limit)
-        request.patience = sources.count > 1 ? patience(of: index) : nil
-        guard (try? await fetch(request, from: source, into: part.file, meter: meters[index])) != nil,
+        guard let (_, source) = try? await askServingSource(FetchRequest(path, limit: limit), into: part),
             let bytes = try? gzipped
                 ? Self.gunzip(part.path, location: source.location(of: path), limit: limit)
                 : PosixFile.open(part.path).readAll(upTo: Int(limit)),
             let size = try? Self.size(of: part.file)
         else { return nil }
         return (bytes, source.location(of: path), size)
+    }
+
+    /// What the source that serves now answers for a small file the catalog may lack (a
+    /// rollout file), taken as it is: a missing file is an answer, not a failure, and no
+    /// other source is asked, nor this one marked down.
+    enum OptionalFile {
+        case found(bytes: [UInt8], url: String, etag: String?)
+        /// The validator sent still holds.
+        case unchanged
+        case missing
+    }
+
+    /// Asks for `path` with the validator `etags` holds for the source asked; throws what
+    /// the fetch threw, other than the file's absence.
+    func fetchOptional(_ path: String, etags: [String: String], limit: Int64) async throws -> OptionalFile {
+        let part = try TemporaryFile(in: temporaryFolder, named: "optional")
+        defer { part.remove() }
+        do {
+            let (response, source) = try await askServingSource(FetchRequest(path, limit: limit), etags: etags, into: part)
+            if response.status == .notModified { return .unchanged }
+            return .found(bytes: try PosixFile.open(part.path).readAll(upTo: Int(limit)), url: source.url, etag: response.etag)
+        } catch let error as ClientError where error.isMissingFile {
+            return .missing
+        }
+    }
+
+    /// `request` of the source first in order alone, with its validator from `etags`.
+    private func askServingSource(_ request: FetchRequest, etags: [String: String] = [:], into part: TemporaryFile) async throws
+        -> (FetchResponse, CatalogSource)
+    {
+        guard let index = standing.withLock({ $0.order.first }) else {
+            throw ClientError.allSourcesFailed(catalog: catalog, failures: [])
+        }
+        let source = sources[index]
+        var request = request
+        request.etag = etags[source.url]
+        request.patience = sources.count > 1 ? patience(of: index) : nil
+        return (try await fetch(request, from: source, into: part.file, meter: meters[index]), source)
     }
 
     /// The gunzipped content of the gzip file at `path`, refused beyond `limit` bytes.

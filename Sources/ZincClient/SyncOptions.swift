@@ -26,6 +26,9 @@ public struct SyncOptions: Sendable {
     /// The most one bundle's update may download: a bundle whose update would move more
     /// is skipped (``SyncReport/BundleSync/Outcome/skipped``) and stays at its version.
     public var maxBytes: Int64?
+    /// Attributes of this install for this sync, set over those the repo keeps (an app's
+    /// version, its platform, a cohort): what a rollout's conditions test.
+    public var attributes: [Attribute] = []
 
     public static let defaultDocumentLimit: Int64 = 64 << 20
     /// Enough to hide a phone's round trip behind the transfer of the objects before it,

@@ -57,6 +57,8 @@ public struct BundlePlan: Sendable, Encodable {
     public internal(set) var bytes: Int64 = 0
     public internal(set) var requests = 0
     public internal(set) var failure: SyncError?
+    /// The version the install follows and why, when the distribution has a rollout.
+    public internal(set) var follows: FollowedVersion?
 
     init(catalog: String, bundle: String, flavor: String?, currentVersion: Int?) {
         self.catalog = catalog
@@ -70,7 +72,7 @@ public struct BundlePlan: Sendable, Encodable {
     public var line: String {
         switch action {
         case .failed: return "\(name): cannot plan: \(failure?.description ?? "")"
-        case .upToDate: return "\(name): up to date at version \(version ?? 0)"
+        case .upToDate: return "\(name): up to date at version \(version ?? 0)" + (follows.map { "; \($0.line)" } ?? "")
         case .update, .repair:
             let to = version ?? 0
             let move =
@@ -79,6 +81,7 @@ public struct BundlePlan: Sendable, Encodable {
             if let strategy { how += ", by \(strategy.rawValue)" }
             if chunkedObjects > 0 { how += ", \(chunkedObjects) from chunks" }
             return "\(name): would \(move): \(how); \(HumanFormat.bytes(bytes)) in \(HumanFormat.count(requests, "request"))"
+                + (follows.map { "; \($0.line)" } ?? "")
         }
     }
 
@@ -88,7 +91,7 @@ public struct BundlePlan: Sendable, Encodable {
         case version, action, strategy
         case missingObjects = "missing_objects"
         case chunkedObjects = "chunked_objects"
-        case bytes, requests
+        case bytes, requests, follows
     }
 
     /// The failure's keys beside the others.
@@ -105,6 +108,7 @@ public struct BundlePlan: Sendable, Encodable {
         try container.encode(chunkedObjects, forKey: .chunkedObjects)
         try container.encode(bytes, forKey: .bytes)
         try container.encode(requests, forKey: .requests)
+        try container.encodeIfPresent(follows, forKey: .follows)
         try failure?.encode(to: encoder)
     }
 }

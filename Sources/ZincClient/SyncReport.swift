@@ -119,12 +119,16 @@ public struct SyncReport: Sendable, Encodable {
         /// Why the bundle failed (its ``SyncError/code`` is what an app branches on).
         public var failure: SyncError?
         public var error: String? { failure?.description }
+        /// The version the install follows and why, when the distribution has a rollout.
+        public var follows: FollowedVersion?
 
         public var name: String { "\(catalog).\(bundle)" + (flavor.map { "~" + $0 } ?? "") }
 
         public var line: String {
             if let error { return "\(name): failed: \(error)" }
-            if outcome == .upToDate { return "\(name): up to date at version \(version ?? 0)" }
+            if outcome == .upToDate {
+                return "\(name): up to date at version \(version ?? 0)" + (follows.map { "; \($0.line)" } ?? "")
+            }
             if outcome == .skipped {
                 return "\(name): skipped version \(version ?? 0): its update would download "
                     + "\(HumanFormat.bytes(plannedBytes ?? 0)), over the budget"
@@ -150,7 +154,7 @@ public struct SyncReport: Sendable, Encodable {
             }
             let move = outcome == .repaired ? "repaired at version \(version ?? 0)" : "\(from) -> \(version ?? 0)"
             return "\(name): \(move) (\(how)); \(HumanFormat.bytes(bytes)) in \(HumanFormat.count(requests, "request")), "
-                + "\(seconds.fixedDecimals(2)) s"
+                + "\(seconds.fixedDecimals(2)) s" + (follows.map { "; \($0.line)" } ?? "")
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -171,6 +175,7 @@ public struct SyncReport: Sendable, Encodable {
             case damagedObjects = "damaged_objects"
             case objectBytes = "object_bytes"
             case objectRequests = "object_requests"
+            case follows
         }
 
         /// `estimates` keyed by strategy name, `chunk_fall_backs` only when there were
@@ -204,6 +209,7 @@ public struct SyncReport: Sendable, Encodable {
             try container.encode(requests, forKey: .requests)
             try container.encode(seconds, forKey: .seconds)
             try container.encodeIfPresent(plannedBytes, forKey: .plannedBytes)
+            try container.encodeIfPresent(follows, forKey: .follows)
             try failure?.encode(to: encoder)
         }
     }

@@ -224,7 +224,13 @@ struct SyncRun {
                     guard let index else {
                         throw refresh.failure ?? SyncError(ClientError.allSourcesFailed(catalog: catalog, failures: []))
                     }
-                    version = try VersionSpec.distro(tracked.distro).resolve(in: try index.bundle(tracked.bundle), name: tracked.bundle)
+                    // The rollout picks the version before anything is planned.
+                    let entry = try index.bundle(tracked.bundle)
+                    let pointer = try VersionSpec.distro(tracked.distro).resolve(in: entry, name: tracked.bundle)
+                    let choice = try await traffic.charging { try await follow(i, entry: entry, pointer: pointer, chain: chain) }
+                    version = choice.version
+                    result.follows = FollowedVersion(ifRollout: choice)
+                    planned.follows = result.follows
                 }
                 result.version = version
                 planned.version = version
@@ -277,6 +283,35 @@ struct SyncRun {
             result.seconds = elapsed.inSeconds
             report.bundles.append(result)
         }
+    }
+
+    /// The version bundle `i` follows: the one its distribution's pointer names, or the
+    /// one its rollout gives this install. The rollout file's serial and validator are
+    /// kept at once, so that a later failure does not forget them.
+    private mutating func follow(_ i: Int, entry: CatalogIndex.BundleEntry, pointer: Int, chain: SourceChain) async throws
+        -> RolloutChoice
+    {
+        let reader = RolloutReader(
+            repo: repo, keys: state.catalogs[state.bundles[i].catalog]?.trustedKeys ?? [], now: Int64(Date().timeIntervalSince1970))
+        var tracked = state.bundles[i]
+        let verdict = try await reader.refresh(&tracked, entry: entry, via: chain)
+        if tracked != state.bundles[i] {
+            state.bundles[i] = tracked
+            try state.save(in: repo.root)
+        }
+        guard verdict != .none else { return RolloutChoice(version: pointer, reason: .noRollout) }
+        return reader.choice(verdict, held: tracked.version, pointer: pointer, install: try install())
+    }
+
+    /// Who this install is to a rollout for this sync: the repo's identity, made now for
+    /// a repo of an earlier client, with the sync's attributes set over its own.
+    private mutating func install() throws -> InstallIdentity {
+        let install = try state.install ?? InstallIdentity(id: InstallIdentity.randomID())
+        if state.install == nil {
+            state.install = install
+            try state.save(in: repo.root)
+        }
+        return install.with(options.attributes)
     }
 
     /// What to fetch to bring `tracked` to `version`, found without downloading any

@@ -50,6 +50,23 @@ public struct RolloutChoice: Equatable, Sendable {
         case conditionUnmet(String)
         /// In the rollout: its slot is below the percentage in basis points.
         case drawn(slot: Int, percentage: Percentage)
+        /// A rollout file the client could not trust (why): the install stays on the
+        /// version it holds, a new one takes the pointer's.
+        case untrusted(String)
+
+        /// The reason in one word, for scripts (`follows.code` in a client's JSON).
+        public var code: String {
+            switch self {
+            case .noRollout: "no_rollout"
+            case .completed: "completed"
+            case .pointerMoved: "pointer_moved"
+            case .halted: "halted"
+            case .notDrawn: "not_drawn"
+            case .conditionUnmet: "condition_unmet"
+            case .drawn: "drawn"
+            case .untrusted: "untrusted"
+            }
+        }
     }
 
     public var version: Int
@@ -73,6 +90,7 @@ public struct RolloutChoice: Equatable, Sendable {
         case .conditionUnmet(let condition): "the rollout's control: \(condition)"
         case .drawn(let slot, let percentage):
             "the rollout's candidate: the install's slot \(slot) of 10000 is below \(percentage)%"
+        case .untrusted(let why): "the version it holds: the rollout file is not trusted (\(why))"
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Zinc
 import ZincClient
 
 struct RepoInit: ParsableCommand {
@@ -8,7 +9,9 @@ struct RepoInit: ParsableCommand {
         discussion: """
             Creates DIR (when missing) with repo.json, catalogs/, manifests/, objects/, bundles/ \
             and tmp/. DIR is given as an argument or with --repo. Track bundles with 'track', \
-            then fetch them with 'sync'.
+            then fetch them with 'sync'. The repo is an install to staged rollouts: a random id \
+            (or --install-id) and attributes (--attribute), kept in repo.json, decide whether it \
+            takes a rollout's candidate.
             """,
         aliases: ["repo-init"]
     )
@@ -18,12 +21,26 @@ struct RepoInit: ParsableCommand {
     @Argument(help: ArgumentHelp("The folder to create the repo in (as --repo DIR).", valueName: "DIR"))
     var folder: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The install's id for staged rollouts, 1 to 128 bytes (default: 16 random bytes in hex).", valueName: "ID"))
+    var installID: String?
+
+    @Option(
+        name: .customLong("attribute"),
+        help: ArgumentHelp(
+            "An attribute of the install that rollout conditions test, such as platform=ios or app-version=2.4 (repeatable).",
+            valueName: "KEY=VALUE"))
+    var attributes: [String] = []
+
     func validate() throws {
         if folder != nil, repo.repo != nil { throw ValidationError("Give the folder once: DIR or --repo DIR.") }
     }
 
     func run() throws {
-        let created = try Repo.initialize(at: folder ?? repo.folderToCreate())
+        let install = try InstallIdentity(
+            id: installID ?? InstallIdentity.randomID(), attributes: attributes.map { try Attribute(parsing: $0) })
+        let created = try Repo.initialize(at: folder ?? repo.folderToCreate(), install: install)
         print("Created repo \(created.root)")
     }
 }

@@ -17,7 +17,7 @@ struct Status: ParsableCommand {
 
     @Flag(
         help:
-            "Print one JSON document: {\"bundles\": [{\"catalog\", \"bundle\", \"distro\", \"local_version\", \"remote_version\", \"files\", \"bytes_on_disk\", \"folder\", \"damaged_files\"}]}."
+            "Print one JSON document: {\"bundles\": [{\"catalog\", \"bundle\", \"distro\", \"local_version\", \"remote_version\", \"files\", \"bytes_on_disk\", \"folder\", \"damaged_files\", \"follows\": {\"version\", \"code\", \"reason\"}}]}."
     )
     var json = false
 
@@ -39,12 +39,13 @@ struct Status: ParsableCommand {
             var state =
                 bundle.localVersion == nil
                 ? "not synced"
-                : bundle.localVersion == bundle.remoteVersion ? "up to date" : "update available"
+                : bundle.localVersion == (bundle.follows?.version ?? bundle.remoteVersion) ? "up to date" : "update available"
             if let planned = plan?.bundles.first(where: { $0.catalog == bundle.catalog && $0.bundle == bundle.bundle }),
                 planned.action == .update || planned.action == .repair
             {
                 state += ": \(HumanFormat.bytes(planned.bytes)) in \(HumanFormat.count(planned.requests, "request"))"
             }
+            if let follows = bundle.follows { state += "; \(follows.line)" }
             if let health = bundle.health, !health.isHealthy {
                 state += "; damaged: \(HumanFormat.count(health.damagedFiles.count, "file")) not as synced, \(repo.hint("sync")) repairs it"
             }

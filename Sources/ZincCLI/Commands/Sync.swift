@@ -57,6 +57,13 @@ struct Sync: ParsableCommand {
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
 
+    @Option(
+        name: .customLong("attribute"),
+        help: ArgumentHelp(
+            "An attribute of the install for this sync, over those the repo keeps, that rollout conditions test (repeatable).",
+            valueName: "KEY=VALUE"))
+    var attributes: [String] = []
+
     @Flag(
         help: ArgumentHelp(
             "Download nothing: print, per bundle, the version it would move to and the bytes and requests it would take.",
@@ -82,6 +89,7 @@ struct Sync: ParsableCommand {
                 bytes: progress.completedBytes, of: progress.totalBytes)
         }
         options.maxBytes = maxBytes?.value
+        options.attributes = try attributes.map { try Attribute(parsing: $0) }
         let opened = try repo.open()
         // The first request would wait for libcurl to load: it loads meanwhile.
         prepareDefaultTransport(for: opened)
