@@ -38,7 +38,8 @@ extension CatalogBrowser {
             title: served.key, crumbs: [(served.key, urls.catalog(served.key))],
             body: """
                 <h1>\(served.key)</h1><p class="sub">Catalog id <code>\(index.id)</code> · \(names.count) bundles</p>
-                <table><tr><th>Bundle</th><th class="num">Versions</th><th>Newest versions and distributions</th></tr>\(rows)</table>
+                <table><tr><th>Bundle</th><th class="num">Versions</th><th>Newest versions and distributions</th></tr>\(rows)</table>\
+                \(rolloutSection(served))
                 """)
     }
 
@@ -68,7 +69,8 @@ extension CatalogBrowser {
             title: bundle, crumbs: [(served.key, urls.catalog(served.key)), (bundle, urls.bundle(served.key, bundle))],
             body: """
                 <h1>\(bundle)</h1><p class="sub">\(entry.versions.count) versions · newest first</p>\(form)
-                <table id="versions"><tr><th>Version</th><th>Distributions</th><th></th></tr>\(rows)</table>
+                <table id="versions"><tr><th>Version</th><th>Distributions</th><th></th></tr>\(rows)</table>\
+                \(rolloutSection(served, bundle: bundle))
                 <h2>Updating to the newest version</h2>\(costChart(served, bundle, costs))
                 """)
     }

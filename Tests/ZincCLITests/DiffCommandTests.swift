@@ -74,7 +74,7 @@ import ZincTestSupport
         let expected: [String: JSONValue] = [
             "bundle": .string("B"), "flavor": .null, "from": .int(1), "to": .int(2), "unchanged": .int(1),
             "added": .array([.object(added)]), "removed": .array([]), "changed": .array([.object(changed)]),
-            "renamed": .array([]), "from_default": .null, "download": .object(download),
+            "renamed": .array([]), "from_default": .null, "from_rollout": .null, "download": .object(download),
         ]
         #expect(json == .object(expected))
     }
@@ -127,6 +127,43 @@ import ZincTestSupport
         #expect(json.objectValue?["from"] == .int(2) && json.objectValue?["from_default"] == .string("@master"))
         let previous = try JSONValue.parse(Array(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--to", "2", "--json").utf8))
         #expect(previous.objectValue?["from"] == .int(1) && previous.objectValue?["from_default"] == .string("previous"))
+    }
+
+    /// A distribution in a rollout has installs on two versions: a diff from it says so,
+    /// with the rollout's state and share, whether `@master` was given or taken by default.
+    @Test func aDiffFromADistributionInARolloutSaysSo() throws {
+        try dir.write("src/c.txt", "gamma")
+        try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src")
+        let target = ["--catalog", "cat", "--bundle", "B", "--distro", "master"]
+        try zincSucceeds(["rollout", "start", "--version", "3", "--percent", "10"] + target, in: dir.path)
+        let rolloutLine = "'master' is in a rollout: version 3 over 2 (active, 10.00%)\n"
+        #expect(
+            try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "@master", "--to", "3").hasPrefix(
+                "B: version 2 -> 3\n" + rolloutLine))
+        #expect(
+            try zinc("diff", "--catalog", "cat", "--bundle", "B").hasPrefix(
+                "B: version 2 -> 3 (from @master, as --from was not given)\n" + rolloutLine))
+        #expect(!(try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "2", "--to", "3")).contains("rollout"))
+        func fromRollout(_ from: String) throws -> JSONValue? {
+            let output = try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", from, "--to", "3", "--json")
+            return try JSONValue.parse(Array(output.utf8)).objectValue?["from_rollout"]
+        }
+        #expect(
+            try fromRollout("@master")
+                == .object([
+                    "distro": .string("master"), "state": .string("active"), "control": .int(2), "candidate": .int(3),
+                    "percentage": .string("10.00"),
+                ]))
+        #expect(try fromRollout("2") == .null)
+        #expect(try fromRollout("@_master") == .null)
+
+        try zincSucceeds(["rollout", "halt"] + target, in: dir.path)
+        #expect(
+            try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "@master", "--to", "3").hasPrefix(
+                "B: version 2 -> 3\n'master' is in a rollout: version 3 over 2 (halted)\n"))
+        #expect(try fromRollout("@master")?.objectValue?["percentage"] == .string("0.00"))
+        try zincSucceeds(["rollout", "complete"] + target, in: dir.path)
+        #expect(try fromRollout("@_master") == .null, "a completed rollout is over")
     }
 
     @Test func aMovedFileIsARenameThatCostsNothing() throws {

@@ -75,4 +75,29 @@ import ZincTestSupport
         let gone = try http.collect(HTTPRequest(.get, server.url(bucket: bucket, prefix: "cat/archives/Game-2.tar")), limit: 1 << 26)
         #expect(gone.head.status == 404)
     }
+
+    /// A staged release made in the catalog and published to the bucket after each
+    /// change: old clients, which do not read the rollout file, get the control's files
+    /// from the bucket until `complete`, then the candidate's.
+    @Test func oldClientsGetTheControlFromTheBucketUntilARolloutCompletes() throws {
+        for version in 1...3 {
+            try writeTree(version)
+            try zinc("update_bundle", "--catalog", "cat", "--bundle", "Game", "--source", "tree\(version)", "--quiet")
+        }
+        try zinc("update_distro", "--catalog", "cat", "--bundle", "Game", "--distro", "master", "--version", "1")
+        for step in RolloutWalk.steps {
+            let arguments = ["rollout"] + step.arguments + ["--catalog", "cat", "--bundle", "Game", "--distro", "master"]
+            let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: server.environment)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            try zinc("publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--delete", "--grace", "0", "--quiet")
+            let distributions = try OldClientReading.distributions(index: get("index.json"), bundle: "Game")
+            #expect(distributions["master"] == step.pointer, "after \(step.arguments)")
+            let files = try OldClientReading.files(
+                gzippedManifest: get("manifests/Game-\(step.pointer).json.gz"), archive: get("archives/Game-\(step.pointer).tar"))
+            #expect(files.keys.sorted() == dir.files(under: "tree\(step.pointer)"), "after \(step.arguments)")
+            for (path, content) in files {
+                #expect(content == (try dir.read("tree\(step.pointer)/" + path)), "after \(step.arguments): \(path)")
+            }
+        }
+    }
 }

@@ -110,6 +110,20 @@ import ZincTestSupport
         #expect(second.candidate == 3)
     }
 
+    /// A start run again (its first run killed once the file was written, say) finds its
+    /// rollout made and changes nothing; a start that differs, or one after a change, is
+    /// refused while the rollout is live.
+    @Test func aStartRunAgainChangesNothing() throws {
+        func conflict(_ reason: String) -> ZincError { .rolloutConflict(bundle: "B", distro: "master", reason: reason) }
+        let first = try start()
+        #expect(try start() == first)
+        #expect(try RolloutUpdate.log(in: catalog, bundle: "B", distro: "master") == [first])
+        let refusal = conflict("version 2 is active (10.00%); set, halt or complete it before starting another")
+        #expect(throws: refusal) { try start(percent: 20) }
+        try change(.setPercentage(Percentage(basisPoints: 1_000)!))
+        #expect(throws: refusal) { try start() }
+    }
+
     @Test func aLiveRolloutKeepsItsDistributionAndVersionsUnlessForced() throws {
         _ = try start()
         let refusal = ZincError.rolloutConflict(

@@ -41,6 +41,10 @@ public struct VersionDiff: Equatable, Sendable {
     public let to: Int
     /// Why `from` was compared when the caller did not name it; nil when it did.
     public internal(set) var defaultBase: DefaultBase?
+    /// The live rollout of the distribution `from` was taken from (`@D`, or the default
+    /// `@master`): that distribution's installs follow `from`, its control, or the
+    /// rollout's candidate. Nil when there is none, or `from` was a number.
+    public internal(set) var fromRollout: Rollout?
     /// Each list sorted by path (as bytes; renames by their new path). A removed path
     /// whose content an added path holds is a rename, in neither `added` nor `removed`.
     public let added: [File]
@@ -183,6 +187,11 @@ extension VersionDiff {
         } else {
             (base, reason) = try Self.defaultBase(of: entry, bundle: bundle, to: target)
         }
+        let baseDistro: String? =
+            switch (from, reason) {
+            case (.distro(let distro)?, _), (nil, .distro(let distro)?): distro
+            default: nil
+            }
         let old = try catalog.manifest(bundle: bundle, version: base)
         let new = try catalog.manifest(bundle: bundle, version: target)
         self = try VersionDiff(
@@ -191,6 +200,10 @@ extension VersionDiff {
             contentSizes: (catalog.contentSizes(of: old), catalog.contentSizes(of: new)),
             archiveStored: catalog.holdsArchive(of: new, flavor: flavor))
         defaultBase = reason
+        if let baseDistro {
+            // Read without `RolloutStore.current()`, which writes a missing log copy: a diff changes nothing.
+            fromRollout = try catalog.liveRollouts(in: catalog.index()).first { $0.bundle == bundle && $0.distro == baseDistro }
+        }
     }
 
     /// The version to compare `target` against when none is named: the one the bundle's
@@ -236,6 +249,7 @@ extension VersionDiff: Encodable {
     private enum CodingKeys: String, CodingKey {
         case bundle, flavor, from, to
         case fromDefault = "from_default"
+        case fromRollout = "from_rollout"
         case added, removed, unchanged, changed, renamed, download
     }
 
@@ -246,12 +260,31 @@ extension VersionDiff: Encodable {
         try container.encode(from, forKey: .from)
         try container.encode(to, forKey: .to)
         try container.encode(defaultBase?.name, forKey: .fromDefault)
+        try container.encode(fromRollout.map(RolloutReport.init), forKey: .fromRollout)
         try container.encode(added.map { Downloaded(file: $0, download: downloadBytes(of: $0.object)) }, forKey: .added)
         try container.encode(removed, forKey: .removed)
         try container.encode(unchanged, forKey: .unchanged)
         try container.encode(changed.map { ChangeReport(change: $0, download: downloadBytes(of: $0.new)) }, forKey: .changed)
         try container.encode(renamed, forKey: .renamed)
         try container.encode(DownloadReport(diff: self), forKey: .download)
+    }
+
+    /// `{"distro", "state", "control", "candidate", "percentage"}`: the live rollout of
+    /// `from`'s distribution, with the share of its installs on the candidate now.
+    private struct RolloutReport: Encodable {
+        let distro: String
+        let state: String
+        let control: Int
+        let candidate: Int
+        let percentage: String
+
+        init(_ rollout: Rollout) {
+            distro = rollout.distro
+            state = rollout.state.rawValue
+            control = rollout.control
+            candidate = rollout.candidate
+            percentage = rollout.share(at: WallClock.nowMilliseconds() / 1000).description
+        }
     }
 
     /// An added file, with what its object costs.

@@ -86,6 +86,25 @@ public struct Rollout: Equatable, Sendable {
         return steps.last { $0.time <= clock }?.percentage ?? .zero
     }
 
+    /// The share of the installs that follow the candidate at `now`: `percentage(at:)`,
+    /// none while halted.
+    public func share(at now: Int64) -> Percentage {
+        state == .halted ? .zero : percentage(at: now)
+    }
+
+    /// The steps whose time has not come at `now` (at `pausedAt` while paused): where the
+    /// share goes next.
+    public func stepsToCome(at now: Int64) -> [Step] {
+        let clock = pausedAt ?? now
+        return steps.filter { $0.time > clock }
+    }
+
+    /// `version 2 over 1 (active, 10.00%)`: the rollout in a line, as `zinc list` and
+    /// `zinc diff` print it.
+    public func summary(at now: Int64) -> String {
+        "version \(candidate) over \(control) (\(state == .halted ? "halted" : "\(state), \(percentage(at: now))%"))"
+    }
+
     /// Whether installs may follow the candidate while the index's pointer names
     /// `pointer`: the rollout applies only while its control is still the pointer and it
     /// has not completed.

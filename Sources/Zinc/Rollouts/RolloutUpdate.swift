@@ -8,7 +8,8 @@
 /// and its signatures in a signed catalog. `complete` moves the pointer in the index
 /// first (keeping the control as `_D`), then marks the file complete, so a kill between
 /// the two leaves the candidate as the pointer and a rollout that no longer applies, and
-/// a re-run finishes it.
+/// a re-run finishes it. A re-run of a `start` killed after the file was written finds
+/// that start made and changes nothing.
 public struct RolloutUpdate: Sendable {
     /// How the percentage grows.
     public enum Schedule: Equatable, Sendable {
@@ -88,7 +89,9 @@ public struct RolloutUpdate: Sendable {
                 let store = RolloutStore(catalog: catalog, bundle: bundle, distro: distro)
                 let stored = try store.current(catalogID: index.id)
                 let next = try changed(stored?.rollout, entry: entry, catalogID: index.id)
-                if let stored, next.state == stored.rollout.state, change == .complete { return stored.rollout }
+                // Nothing to change: a re-run of a change already made (a `complete`, or a
+                // `start` killed once the file was written) finishes with the file as it is.
+                if let stored, next == stored.rollout { return stored.rollout }
                 guard RolloutFile.serialRange.contains(next.serial), next.steps.allSatisfy({ IndexSignature.timeRange.contains($0.time) })
                 else {
                     throw conflict("its serial or a step's time would leave the range the format allows")
@@ -143,12 +146,13 @@ public struct RolloutUpdate: Sendable {
             return next
         }
         if case .start(let spec, let schedule, let conditions) = change {
+            let candidate = try spec.resolve(in: entry, name: bundle)
             if let old, old.applies(whilePointerIs: pointer), old.state == .active || old.state == .paused {
+                if try Self.isStarted(old, candidate: candidate, schedule: schedule, conditions: conditions) { return old }
                 throw conflict(
                     "version \(old.candidate) is \(old.state) (\(old.percentage(at: now))%); set, halt or complete it before starting another"
                 )
             }
-            let candidate = try spec.resolve(in: entry, name: bundle)
             guard candidate != pointer else { throw conflict("version \(candidate) is what '\(distro)' points at already") }
             let rollout = Rollout(
                 catalog: catalogID, bundle: bundle, distro: distro, serial: 1, signedAt: now, expiresAt: now, state: .active,
@@ -207,6 +211,18 @@ public struct RolloutUpdate: Sendable {
         case .renew:
             return stamped(rollout, .renew)
         }
+    }
+
+    /// Whether `rollout` is the one this start makes, written by an earlier run of it and
+    /// unchanged since: the same candidate, conditions and schedule (its salt and times
+    /// are that run's).
+    private static func isStarted(
+        _ rollout: Rollout, candidate: Int, schedule: Schedule, conditions: RolloutConditions
+    ) throws -> Bool {
+        guard rollout.action == .start, rollout.state == .active, rollout.candidate == candidate,
+            rollout.conditions == conditions, let first = rollout.steps.first
+        else { return false }
+        return try steps(schedule, from: first.time) == rollout.steps
     }
 
     /// The steps of `schedule` starting at `now`; throws for one a file cannot hold.

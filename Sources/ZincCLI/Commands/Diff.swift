@@ -1,6 +1,12 @@
 import ArgumentParser
 import Zinc
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
@@ -14,7 +20,8 @@ struct Diff: ParsableCommand {
             its content's size ('—' for a file stored gzipped whose content size the catalog \
             does not record) and what its object adds to the download. Without --from, the \
             version @master points at (unless it is --to), else the version before --to. \
-            With --summary, that update cost for every older version a distribution or \
+            When --from names a distribution with a live rollout, says so: its installs \
+            follow either the rollout's control or its candidate. With --summary, that update cost for every older version a distribution or \
             _DISTRO pointer still holds.
             """
     )
@@ -76,6 +83,9 @@ struct Diff: ParsableCommand {
             case nil: ""
             }
         print("\(diff.bundle): version \(diff.from) -> \(diff.to)\(scope)\(chosen)")
+        if let rollout = diff.fromRollout {
+            print("'\(rollout.distro)' is in a rollout: \(rollout.summary(at: Int64(Date().timeIntervalSince1970)))")
+        }
         var table = TextTable([.left, .right, .right, .left])
         table.add("", "size", "download", "path")
         for file in diff.added {

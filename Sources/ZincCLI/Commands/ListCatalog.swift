@@ -90,8 +90,7 @@ struct ListCatalog: ParsableCommand {
                 print("\(bundle.name) [\(versions.joined(separator: ", "))]")
             }
             for rollout in rollouts where rollout.bundle == bundle.name {
-                let share = rollout.state == .halted ? "halted" : "\(rollout.state), \(rollout.percentage(at: now))%"
-                print("  rollout of '\(rollout.distro)': version \(rollout.candidate) over \(rollout.control) (\(share))")
+                print("  rollout of '\(rollout.distro)': \(rollout.summary(at: now))")
             }
         }
         let unsized = sized.lazy.compactMap { $0 }.joined().reduce(0) { $0 + $1.content.unknown }

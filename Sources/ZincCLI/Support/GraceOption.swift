@@ -45,11 +45,6 @@ struct GraceOption: ParsableArguments {
 
     /// A moment as `2026-11-24 07:20:00 UTC`.
     static func describe(_ date: Date) -> String {
-        var time = time_t(date.timeIntervalSince1970.rounded(.up))
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S UTC", &parts)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        UTCMoment.describe(Int64(date.timeIntervalSince1970.rounded(.up)))
     }
 }

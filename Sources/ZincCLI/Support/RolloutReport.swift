@@ -57,7 +57,7 @@ struct RolloutReport: Encodable {
         candidate = rollout.candidate
         self.pointer = pointer
         applies = rollout.applies(whilePointerIs: pointer)
-        percentage = (rollout.state == .halted ? .zero : rollout.percentage(at: now)).description
+        percentage = rollout.share(at: now).description
         steps = rollout.steps.map { Step(time: $0.time, percentage: $0.percentage.description) }
         paused = rollout.pausedAt
         conditions = Conditions(
@@ -70,17 +70,18 @@ struct RolloutReport: Encodable {
         action = rollout.action.rawValue
         actor = rollout.actor
         note = rollout.note
-        self.now = now
+        toCome = rollout.stepsToCome(at: now)
     }
 
-    private let now: Int64
+    /// The steps still to come, for `text`.
+    private let toCome: [Rollout.Step]
 
     private enum CodingKeys: String, CodingKey {
         case bundle, distro, state, control, candidate, pointer, applies, percentage, steps, paused, conditions, serial, signed,
             expires, key, action, actor, note
     }
 
-    static func time(_ seconds: Int64) -> String { GraceOption.describe(Date(timeIntervalSince1970: Double(seconds))) }
+    static func time(_ seconds: Int64) -> String { UTCMoment.describe(seconds) }
 
     /// Several lines in words.
     var text: String {
@@ -95,7 +96,7 @@ struct RolloutReport: Encodable {
         } else {
             var share = "  \(percentage)% of installs take the candidate"
             if let paused { share += " (paused at \(Self.time(paused)))" }
-            if let next = steps.first(where: { $0.time > (paused ?? now) }) {
+            if let next = toCome.first {
                 share += "; \(next.percentage)% from \(Self.time(next.time))\(paused == nil ? "" : " once resumed")"
             }
             lines.append(share)
