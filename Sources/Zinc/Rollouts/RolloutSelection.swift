@@ -60,6 +60,27 @@ public struct RolloutChoice: Equatable, Sendable {
         self.reason = reason
     }
 
+    /// The reason as a stable word, for `--json` and scripts.
+    public var code: String {
+        switch reason {
+        case .noRollout: "no_rollout"
+        case .completed: "completed"
+        case .pointerMoved: "pointer_moved"
+        case .halted: "halted"
+        case .notDrawn: "not_drawn"
+        case .conditionUnmet: "condition_unmet"
+        case .drawn: "drawn"
+        }
+    }
+
+    /// The install's slot of 10,000, where the reason rests on it (drawn or not drawn).
+    public var slot: Int? {
+        switch reason {
+        case .notDrawn(let slot, _), .drawn(let slot, _): slot
+        default: nil
+        }
+    }
+
     /// The reason in words, as `status` prints it.
     public var explanation: String {
         switch reason {
