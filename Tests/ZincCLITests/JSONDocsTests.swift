@@ -71,6 +71,18 @@ import ZincTestSupport
         try check("verify --json", ["verify", "--catalog", "cat", "--json"])
         try check("publish --json", ["publish", "--catalog", "cat", "--to", "live", "--json"])
 
+        // A paused rollout with conditions, on a distribution of its own (the commands below
+        // move master), and an install asked about: every key the document may have.
+        let rollout = ["--catalog", "cat", "--bundle", "B", "--distro", "beta"]
+        try zincSucceeds(["update_distro", "--version", "2", "--create"] + rollout, in: dir.path)
+        try zincSucceeds(
+            ["rollout", "start", "--version", "3", "--steps", "10,50", "--every", "1h", "--app-version", ">=2", "--only", "cohort=qa"]
+                + rollout, in: dir.path)
+        try zincSucceeds(["rollout", "pause", "--note", "looking"] + rollout, in: dir.path)
+        try check(
+            "rollout status --json",
+            ["rollout", "status", "--install-id", "abc", "--attribute", "app-version=2.1", "--attribute", "cohort=qa", "--json"] + rollout)
+
         try zincSucceeds(["repo_init", "--repo", "repo"], in: dir.path)
         try zincSucceeds(["track", "--repo", "repo", "--catalog", dir.at("live"), "--bundle", "B"], in: dir.path)
         try check("sync --json", ["sync", "--repo", "repo", "--json"])

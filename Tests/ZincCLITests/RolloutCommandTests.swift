@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import ZincTestSupport
 
+@testable import Zinc
+
 /// `zinc rollout …` as a release engineer types it: the documented option names, the
 /// state in words and JSON, the log, and `update_distro` refused while a rollout is live.
 @Suite struct RolloutCommandTests {
@@ -93,5 +95,65 @@ import ZincTestSupport
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
         #expect(!dir.exists("cat/rollouts"), "nothing was written")
+    }
+
+    /// `status --install-id` and `--installs`: for each install the version it follows and
+    /// the reason, from the client's own selection against the salt in the rollout file.
+    @Test func saysWhichVersionEachInstallFollowsAndWhy() throws {
+        _ = try rollout("start", "--version", "2", "--percent", "50", "--platform", "ios")
+        let file = String(decoding: try dir.read("cat/rollouts/Game~master.rollout"), as: UTF8.self)
+        let saltLine = try #require(file.split(separator: "\n").first { $0.hasPrefix("salt ") })
+        let salt = try #require(Hex.decode(saltLine.dropFirst("salt ".count), count: 16))
+        let slots = (0..<100).map { ("install-\($0)", RolloutSelection.slot(of: "install-\($0)", salt: salt)) }
+        let (drawn, drawnSlot) = try #require(slots.first { $0.1 < 5_000 })
+        let (notDrawn, notDrawnSlot) = try #require(slots.first { $0.1 >= 5_000 })
+
+        try dir.write("installs.txt", "# support export\n\n\(drawn) platform=ios\n\(notDrawn)\tplatform=ios\n\(drawn) platform=android\n")
+        let output = try rollout("status", "--installs", "installs.txt")
+        #expect(output.hasPrefix("Rollout of 'Game' distribution 'master': active, version 2 over version 1\n"))
+        #expect(
+            output.split(separator: "\n").suffix(3) == [
+                "install \(drawn) follows version 2, the rollout's candidate: the install's slot \(drawnSlot) of 10000 is below 50.00%",
+                "install \(notDrawn) follows version 1, the rollout's control: the install's slot \(notDrawnSlot) of 10000 is not below 50.00%",
+                "install \(drawn) follows version 1, the rollout's control: platform android is not ios",
+            ])
+        // The rollout as `status` shows it, then the install's line.
+        let one = try rollout("status", "--install-id", drawn, "--attribute", "platform=ios")
+        #expect(
+            one == (try rollout("status"))
+                + "install \(drawn) follows version 2, the rollout's candidate: the install's slot \(drawnSlot) of 10000 is below 50.00%\n")
+
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try rollout("status", "--install-id", notDrawn, "--attribute", "platform=ios", "--json").utf8))
+                as? [String: Any])
+        #expect(json["state"] as? String == "active")
+        let install = try #require((json["installs"] as? [[String: Any]])?.first)
+        #expect(install["id"] as? String == notDrawn && install["attributes"] as? [String] == ["platform=ios"])
+        #expect(install["version"] as? Int == 1 && install["reason"] as? String == "not_drawn" && install["slot"] as? Int == notDrawnSlot)
+        #expect(
+            install["explanation"] as? String
+                == "the rollout's control: the install's slot \(notDrawnSlot) of 10000 is not below 50.00%")
+    }
+
+    @Test func refusesABadInstallsLineNamingItsFileAndLine() throws {
+        _ = try rollout("start", "--version", "2", "--percent", "50")
+        try dir.write("installs.txt", "# support export\nabc platform=ios\n\ndef platform\n")
+        let result = try ZincBinary.run(
+            ["rollout", "status", "--catalog", "cat", "--bundle", "Game", "--distro", "master", "--installs", "installs.txt"],
+            in: dir.path)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "zinc: error: installs.txt, line 4: invalid attribute 'platform': it must be KEY=VALUE; "
+                + "each line is an install: ID [KEY=VALUE ...]\n")
+        let tooLong = try ZincBinary.run(
+            [
+                "rollout", "status", "--catalog", "cat", "--bundle", "Game", "--distro", "master", "--install-id",
+                String(repeating: "a", count: 129),
+            ],
+            in: dir.path)
+        #expect(tooLong.status == 1)
+        #expect(tooLong.stderr.contains("invalid install id 'aaa"))
     }
 }

@@ -77,6 +77,14 @@ public struct RolloutChoice: Equatable, Sendable {
         self.reason = reason
     }
 
+    /// The install's slot of 10,000, where the reason rests on it (drawn or not drawn).
+    public var slot: Int? {
+        switch reason {
+        case .notDrawn(let slot, _), .drawn(let slot, _): slot
+        default: nil
+        }
+    }
+
     /// The reason in words, as `status` prints it.
     public var explanation: String {
         switch reason {

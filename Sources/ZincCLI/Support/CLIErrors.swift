@@ -20,6 +20,8 @@ enum CLIError: Error, CustomStringConvertible {
     case repoNotFound(String, suggestion: String?, create: String)
     /// `serve` could not start for a reason other than its address.
     case cannotServe(directory: String, host: String, port: Int, error: any Error)
+    /// A line of `rollout status --installs FILE` that is not `ID [KEY=VALUE ...]`.
+    case badInstallLine(file: String, line: Int, reason: String)
 
     var description: String {
         switch self {
@@ -39,6 +41,8 @@ enum CLIError: Error, CustomStringConvertible {
             return "no Zinc repo at '\(path)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "") + " (\(create) creates one)"
         case .cannotServe(let directory, let host, let port, let error):
             return "cannot serve \(directory) on \(host):\(port): \(error)"
+        case .badInstallLine(let file, let line, let reason):
+            return "\(file), line \(line): \(reason); each line is an install: ID [KEY=VALUE ...]"
         }
     }
 }
