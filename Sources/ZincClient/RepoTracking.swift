@@ -5,6 +5,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Repo {
     /// Starts tracking `bundle` of the catalog at `url` (or a local path, see
@@ -77,9 +82,11 @@ extension Repo {
             guard let i = state.bundles.firstIndex(where: { $0.catalog == id && $0.bundle == bundle }) else {
                 throw ClientError.notTracked(catalog: id, bundle: bundle)
             }
-            state.bundles.remove(at: i)
+            let untracked = state.bundles.remove(at: i)
             try GarbageCollector.willBeNeeded(in: self)
             try state.save(in: root)
+            // Its rollout file, kept for `status`, is no use to any other bundle.
+            unlink(rolloutFile(untracked.catalog, bundle: untracked.bundle, distro: untracked.distro))
             // Removing the folder changes the times of the objects other bundles share:
             // those whose stamps match now are stamped again once it is gone.
             let stamps = StampsAcrossRemoval(repo: self)

@@ -67,12 +67,13 @@ import ZincTestSupport
         try ZincBinary.run(["track", "--repo", "repo", "--catalog", "cat", "--bundle", "B"], in: dir.path)
         let sync = try ZincBinary.runOnTerminal(["sync", "--repo", "repo"], in: dir.path)
         #expect(sync.status == 0)
-        // The archive's bytes; on 80 columns the bar makes way for the rest.
+        // The archive's bytes; on 80 columns the bar makes way for the rest. The requests:
+        // the rollout file (missing) and the archive.
         #expect(
             sync.terminal.contains(
                 "\rSyncing com.example.app.B-1  50/50 files  2.03 MB/2.03 MB  in 0:00\u{1B}[K\r\n"
                     + "com.example.app.B: none -> 1 (archive: 50 objects missing, 50 from the archive, "
-                    + "0 fetched singly); 2.03 MB in 2 requests, "), "\(sync.terminal)")
+                    + "0 fetched singly); 2.03 MB in 3 requests, "), "\(sync.terminal)")
         let quiet = try ZincBinary.runOnTerminal(["sync", "--repo", "repo", "--quiet"], in: dir.path)
         #expect(!quiet.terminal.contains("Syncing"))
     }
