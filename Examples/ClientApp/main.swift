@@ -83,7 +83,7 @@ func demo() async throws -> Bool {
 
     // First launch, offline: the bundle is there at once.
     let repo = try Repo.openOrCreate(at: work + "/app-data")
-    let seeded = try repo.seed(from: seed.folder, sources: ["file://" + work + "/catalog"])
+    let seeded = try await repo.seed(from: seed.folder, sources: ["file://" + work + "/catalog"])
     let current = repo.currentFolder(catalog: seeded.catalog, bundle: seeded.bundle)
     print("First launch: version \(seeded.version) from the seed, no request; the app reads \(current)")
 

@@ -82,7 +82,7 @@ extension Repo {
         try await run(SyncOptions(), nil) { repo, _ in try await onWorkerThread { try repo.verify() } }
     }
 
-    private func run<T: Sendable>(
+    func run<T: Sendable>(
         _ options: SyncOptions, _ progress: AsyncStream<SyncProgress>.Continuation?,
         _ body: @escaping @Sendable (Repo, SyncOptions) async throws -> T
     ) async throws(SyncError) -> T {

@@ -110,23 +110,35 @@ extension Repo {
     ///   - hashing: when to hash the seed's files (see ``SeedHashing``).
     ///   - writableFiles: give the app files it may write to
     ///     (``RepoState/TrackedBundle/writableFiles``).
+    ///   - options: the sync options; only the cancellation matters to a seed, which
+    ///     makes no request.
+    ///
+    /// Cancelling the calling task stops the seed between batches of files placed,
+    /// leaving what a killed one leaves: the previous version in use, the objects placed
+    /// kept for the next seed or sync. ``SyncEngine/seed(from:sources:distro:trustedKeys:hashing:writableFiles:)``
+    /// is the same, blocking.
     @discardableResult
     public func seed(
         from seedFolder: String, sources: [String], distro: String? = nil, trustedKeys: [PublicKey] = [],
-        hashing: SeedHashing = .whenSigned, writableFiles: Bool = false
-    ) throws -> SeedResult {
+        hashing: SeedHashing = .whenSigned, writableFiles: Bool = false, options: SyncOptions = SyncOptions()
+    ) async throws(SyncError) -> SeedResult {
+        try await run(options, nil) { repo, options in
+            let request = try repo.seedRequest(
+                from: seedFolder, sources: sources, distro: distro, trustedKeys: trustedKeys, hashing: hashing,
+                writableFiles: writableFiles)
+            return try await SyncEngine(repo: repo, options: options).seed(request)
+        }
+    }
+
+    /// The seed run that `seed` describes, its folder read and its distribution checked.
+    func seedRequest(
+        from seedFolder: String, sources: [String], distro: String?, trustedKeys: [PublicKey], hashing: SeedHashing,
+        writableFiles: Bool
+    ) throws -> SeedRequest {
         try distro.map(Names.validateDistroName)
         let seed = try SeedReader(folder: seedFolder, repo: self)
-        let request = SeedRequest(
+        return SeedRequest(
             seed: seed, sources: sources.map(catalogURL(forLocation:)), distro: distro ?? seed.description.distro ?? "master",
             trustedKeys: trustedKeys, hashing: hashing, writableFiles: writableFiles)
-        return try withLock(exclusive: true) {
-            // A mode of the sync's run: the seed's files are one more source of bytes.
-            try blockingWait(on: SyncEngine.executor) { [self] in
-                var run = try SyncRun(repo: self, options: SyncOptions(), mode: .seed(request))
-                try await run.run()
-                return run.seedResult(request)
-            }
-        }
     }
 }

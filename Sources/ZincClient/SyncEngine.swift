@@ -49,6 +49,31 @@ public struct SyncEngine: Sendable {
         try blocking(.repair).report
     }
 
+    /// ``Repo/seed(from:sources:distro:trustedKeys:hashing:writableFiles:options:)``,
+    /// blocking: for the `zinc` command.
+    @discardableResult
+    public func seed(
+        from seedFolder: String, sources: [String], distro: String? = nil, trustedKeys: [PublicKey] = [],
+        hashing: SeedHashing = .whenSigned, writableFiles: Bool = false
+    ) throws -> SeedResult {
+        let request = try repo.seedRequest(
+            from: seedFolder, sources: sources, distro: distro, trustedKeys: trustedKeys, hashing: hashing,
+            writableFiles: writableFiles)
+        return try blockingWait(on: Self.executor) { [self] in try await seed(request) }
+    }
+
+    /// A seed run (a mode of the sync's run: the seed's files are one more source of
+    /// bytes), on the engine's executor under the repo lock.
+    func seed(_ request: SeedRequest) async throws -> SeedResult {
+        try await withTaskExecutorPreference(Self.executor) {
+            try await repo.withLock(exclusive: true) {
+                var run = try SyncRun(repo: repo, options: options, mode: .seed(request))
+                try await run.run()
+                return run.seedResult(request)
+            }
+        }
+    }
+
     /// The threads the engine's work runs on: as many as the cores, so that objects are
     /// hashed in parallel. Shared by every sync in the process.
     static let executor = ThreadPoolExecutor()

@@ -115,6 +115,7 @@ extension SyncRun {
         var batch = [(object: Int, path: String)]()
         let (repo, hashing) = (repo, seeded.hashed)
         func place() throws {
+            try options.cancellation?.check()
             let placed = try parallelMap(count: batch.count, workers: nil) { [batch] j in
                 let (object, path) = (wanted[batch[j].object], batch[j].path)
                 return try request.seed.place(

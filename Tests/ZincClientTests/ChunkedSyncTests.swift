@@ -83,7 +83,7 @@ import ZincTestSupport
         let export = dir.at("seed")
         try SeedExport(catalog, bundle: "B", version: .number(1), to: export).run()
         let seeded = try Repo.initialize(at: dir.at("device"))
-        try seeded.seed(from: export, sources: [server.url])
+        try SyncEngine(repo: seeded).seed(from: export, sources: [server.url])
         #expect(dir.files(under: "device/chunks").isEmpty)
         let update = try #require(try SyncEngine(repo: seeded, options: options).sync().bundles.first)
         #expect(update.outcome == .updated && update.chunkedObjects == 3, "\(update.line)")

@@ -30,7 +30,7 @@ import ZincTestSupport
         let (fixture, seed, repo) = try Self.exported()
         let requests = fixture.server.requests.count
         fixture.server.stop()  // the device is offline
-        let result = try repo.seed(from: seed, sources: [fixture.server.url])
+        let result = try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url])
         #expect(result.switched && result.version == 1 && result.checkedOutVersion == 1)
         #expect(result.copiedObjects == 0 && result.copiedBytes == 0 && result.linkedObjects + result.clonedObjects > 0)
         #expect(!result.hashed)
@@ -48,9 +48,25 @@ import ZincTestSupport
                 == "../bundles/\(ClientFixture.catalogID).B-1")
     }
 
+    /// An app awaits the seed as it awaits a sync, and a cancelled seed leaves the repo
+    /// as it was, for the next launch to seed again.
+    @Test func anAppAwaitsTheSeedAndCancellingItLeavesNothingCheckedOut() async throws {
+        let (fixture, seed, repo) = try Self.exported()
+        let url = fixture.server.url
+        let cancelled = Task { try await repo.seed(from: seed, sources: [url]) }
+        cancelled.cancel()
+        await #expect(throws: SyncError.self) { try await cancelled.value }
+        if case .failure(let error as SyncError) = await cancelled.result { #expect(error.code == .cancelled) }
+        #expect(try await repo.status().allSatisfy { $0.localVersion == nil })
+
+        let result = try await repo.seed(from: seed, sources: [fixture.server.url])
+        #expect(result.switched && result.version == 1)
+        #expect(try Self.matchesSource(fixture, 1))
+    }
+
     @Test func theFirstSyncFetchesOnlyWhatTheSeedLacks() throws {
         let (fixture, seed, repo) = try Self.exported()
-        try repo.seed(from: seed, sources: [fixture.server.url])
+        try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url])
         let unchanged = try #require(try SyncEngine(repo: repo, options: fixture.options()).sync().bundles.first)
         #expect(unchanged.outcome == .upToDate && unchanged.objectRequests == 0, "\(unchanged.line)")
 
@@ -66,10 +82,10 @@ import ZincTestSupport
     /// An app update that ships an older seed than what was downloaded since changes nothing.
     @Test func anOlderSeedNeverReplacesNewerContent() throws {
         let (fixture, seed, repo) = try Self.exported()
-        try repo.seed(from: seed, sources: [fixture.server.url])
+        try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url])
         try fixture.publishVersion2()
         #expect(try SyncEngine(repo: repo, options: fixture.options()).sync().bundles.first?.version == 2)
-        let again = try repo.seed(from: seed, sources: [fixture.server.url])
+        let again = try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url])
         #expect(!again.switched && again.checkedOutVersion == 2)
         #expect(try repo.loadState().bundles.first?.version == 2)
         #expect(try Self.matchesSource(fixture, 2))
@@ -87,7 +103,7 @@ import ZincTestSupport
         try fixture.publishVersion2()
         try SeedExport(fixture.catalog, bundle: "B", version: .number(2), to: fixture.dir.at("seed-2")).run()
         let requests = fixture.server.requests.count
-        let second = try fixture.repo.seed(from: fixture.dir.at("seed-2"), sources: [fixture.server.url])
+        let second = try SyncEngine(repo: fixture.repo).seed(from: fixture.dir.at("seed-2"), sources: [fixture.server.url])
         let added = try Set(fixture.manifest(2).objects().keys).subtracting(fixture.manifest(1).objects().keys)
         #expect(second.switched && second.checkedOutVersion == 2)
         #expect(second.linkedObjects + second.clonedObjects + second.copiedObjects == added.count)
@@ -101,7 +117,7 @@ import ZincTestSupport
         _ = try fixture.catalog.updateBundle("B", from: fixture.dir.at("src"))
         try DistroUpdate(fixture.catalog, bundle: "B", distro: "master", to: .number(3)).run()
         try SeedExport(fixture.catalog, bundle: "B", version: .number(3), to: fixture.dir.at("seed-3")).run()
-        let third = try fixture.repo.seed(from: fixture.dir.at("seed-3"), sources: [fixture.server.url])
+        let third = try SyncEngine(repo: fixture.repo).seed(from: fixture.dir.at("seed-3"), sources: [fixture.server.url])
         #expect(third.switched && third.checkedOutVersion == 3)
         #expect(third.linkedObjects + third.clonedObjects + third.copiedObjects == 1)
         #expect(try fixture.bundleMatchesSource(3))
@@ -122,7 +138,7 @@ import ZincTestSupport
         let size = try fixture.dir.read("seed/files/lessons/words.json").count
         #expect(chmod(file, 0o644) == 0)
         try Data(repeating: UInt8(ascii: "x"), count: size).write(to: URL(fileURLWithPath: file))
-        #expect(throws: ClientError.self) { try repo.seed(from: seed, sources: [fixture.server.url], hashing: .always) }
+        #expect(throws: ClientError.self) { try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url], hashing: .always) }
         #expect(try repo.loadState().bundles.isEmpty || repo.loadState().bundles.first?.version == nil)
         #expect(fixture.dir.files(under: "device/bundles").isEmpty)
     }
@@ -131,10 +147,10 @@ import ZincTestSupport
         let key = try SigningKey.generate()
         let (fixture, seed, repo) = try Self.exported(signer: CatalogSigner(key: key))
         let stranger = try SigningKey.generate().publicKey
-        #expect(throws: ClientError.self) { try repo.seed(from: seed, sources: [fixture.server.url], trustedKeys: [stranger]) }
+        #expect(throws: ClientError.self) { try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url], trustedKeys: [stranger]) }
         #expect(fixture.dir.files(under: "device/bundles").isEmpty)
 
-        let result = try repo.seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey])
+        let result = try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey])
         #expect(result.switched && result.hashed)
         #expect(try Self.matchesSource(fixture, 1))
         // The signed seed's files are hashed: one changed is refused, keys or not asked.
@@ -144,7 +160,7 @@ import ZincTestSupport
         var bytes = try fixture.dir.read("seed/files/photos/0.jpg")
         bytes[0] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        #expect(throws: ClientError.self) { try other.seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey]) }
+        #expect(throws: ClientError.self) { try SyncEngine(repo: other).seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey]) }
         // The first repo's object is a link to that file: status finds the damage, the next sync repairs it.
         #expect(try repo.status().first?.health?.damagedFiles == ["photos/0.jpg"])
         #expect(try SyncEngine(repo: repo, options: fixture.options()).sync().bundles.first?.outcome == .repaired)
@@ -163,7 +179,7 @@ import ZincTestSupport
         #expect(chmod(fixture.dir.at(path), 0o644) == 0)
         try fixture.dir.write(path, signature.encoded(signedBy: key))
 
-        let result = try repo.seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey])
+        let result = try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey])
         #expect(result.switched && result.hashed)
         #expect(try fixture.dir.read("device/catalogs/\(ClientFixture.catalogID).json.sig") == fixture.dir.read(path))
         let sources = try #require(try repo.loadState().catalogs[ClientFixture.catalogID])
@@ -175,12 +191,12 @@ import ZincTestSupport
 
     @Test func aSeedOfAnotherCatalogOrAMissingDistroIsRefused() throws {
         let (fixture, seed, repo) = try Self.exported()
-        #expect(throws: ZincError.self) { try repo.seed(from: seed, sources: [fixture.server.url], distro: "beta") }
+        #expect(throws: ZincError.self) { try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url], distro: "beta") }
         try fixture.dir.write("seed-copy/seed.json", "{\"format\":1,\"catalog\":\"com.other\",\"bundle\":\"B\",\"version\":1}")
         for entry in ["catalog.json.gz", "manifests", "files"] {
             try FileManager.default.copyItem(atPath: seed + "/" + entry, toPath: fixture.dir.at("seed-copy/" + entry))
         }
-        #expect(throws: ClientError.self) { try repo.seed(from: fixture.dir.at("seed-copy"), sources: [fixture.server.url]) }
+        #expect(throws: ClientError.self) { try SyncEngine(repo: repo).seed(from: fixture.dir.at("seed-copy"), sources: [fixture.server.url]) }
         #expect(fixture.dir.files(under: "device/bundles").isEmpty)
     }
 }

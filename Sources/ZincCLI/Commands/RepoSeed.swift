@@ -54,7 +54,7 @@ struct RepoSeed: ParsableCommand {
 
     func run() throws {
         let keys = try trustedKey.map(PublicKey.load)
-        let result = try openOrCreate().seed(
+        let result = try SyncEngine(repo: openOrCreate(), options: .command).seed(
             from: seed, sources: catalog, distro: distro, trustedKeys: keys, hashing: hash ? .always : .whenSigned,
             writableFiles: files.writable)
         if json {
