@@ -147,7 +147,9 @@ import ZincTestSupport
         let key = try SigningKey.generate()
         let (fixture, seed, repo) = try Self.exported(signer: CatalogSigner(key: key))
         let stranger = try SigningKey.generate().publicKey
-        #expect(throws: ClientError.self) { try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url], trustedKeys: [stranger]) }
+        #expect(throws: ClientError.self) {
+            try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url], trustedKeys: [stranger])
+        }
         #expect(fixture.dir.files(under: "device/bundles").isEmpty)
 
         let result = try SyncEngine(repo: repo).seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey])
@@ -160,7 +162,9 @@ import ZincTestSupport
         var bytes = try fixture.dir.read("seed/files/photos/0.jpg")
         bytes[0] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        #expect(throws: ClientError.self) { try SyncEngine(repo: other).seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey]) }
+        #expect(throws: ClientError.self) {
+            try SyncEngine(repo: other).seed(from: seed, sources: [fixture.server.url], trustedKeys: [key.publicKey])
+        }
         // The first repo's object is a link to that file: status finds the damage, the next sync repairs it.
         #expect(try repo.status().first?.health?.damagedFiles == ["photos/0.jpg"])
         #expect(try SyncEngine(repo: repo, options: fixture.options()).sync().bundles.first?.outcome == .repaired)
@@ -196,7 +200,9 @@ import ZincTestSupport
         for entry in ["catalog.json.gz", "manifests", "files"] {
             try FileManager.default.copyItem(atPath: seed + "/" + entry, toPath: fixture.dir.at("seed-copy/" + entry))
         }
-        #expect(throws: ClientError.self) { try SyncEngine(repo: repo).seed(from: fixture.dir.at("seed-copy"), sources: [fixture.server.url]) }
+        #expect(throws: ClientError.self) {
+            try SyncEngine(repo: repo).seed(from: fixture.dir.at("seed-copy"), sources: [fixture.server.url])
+        }
         #expect(fixture.dir.files(under: "device/bundles").isEmpty)
     }
 }
