@@ -68,6 +68,10 @@ import ZincTestSupport
     /// Each file the client must not trust leaves a synced install where it is, says why,
     /// and gives a new install the pointer's version.
     @Test func aFileTheClientCannotTrustMovesNobody() throws {
+        // On the control before the rollout, as most installs are.
+        try zinc("repo_init", "control", "--install-id", "control")
+        try zinc("track", "--repo", "control", "--catalog", "cat", "--bundle", "Game")
+        #expect(try sync("control").version == 1)
         try rollout("start", "--version", "2", "--percent", "100")
         try zinc("repo_init", "held", "--install-id", "held")
         try zinc("track", "--repo", "held", "--catalog", "cat", "--bundle", "Game")
@@ -99,6 +103,11 @@ import ZincTestSupport
             let held = try sync("held")
             #expect(held.version == 2 && held.code == "untrusted", "\(what)")
             #expect(held.reason?.contains(reason) == true, "\(what): \(held.reason ?? "")")
+            // An older serial is older only to a repo that accepted a newer one.
+            if what != "an older serial" {
+                let control = try sync("control")
+                #expect(control.version == 1 && control.code == "untrusted", "\(what)")
+            }
         }
         // 1 GB (sparse): refused after 64 KiB, never read whole.
         let huge = try #require(FileHandle(forWritingAtPath: dir.at(path)))
