@@ -126,7 +126,7 @@ let package = Package(
         .target(name: "ZincTestSupport", dependencies: ["Zinc", "ZincS3", "ZincCurl"], path: "Tests/ZincTestSupport"),
         .testTarget(name: "ZincTests", dependencies: ["Zinc", "ZincTestSupport"]),
         .testTarget(name: "ZincCLITests", dependencies: ["Zinc", "ZincCLI", "ZincTestSupport"]),
-        .testTarget(name: "ZincServerTests", dependencies: ["ZincServer", "ZincHTTP"]),
+        .testTarget(name: "ZincServerTests", dependencies: ["ZincServer", "ZincHTTP", "ZincTestSupport"]),
         .testTarget(name: "ZincBrowserTests", dependencies: ["ZincBrowser", "Zinc", "ZincServer", "ZincCLI", "ZincTestSupport"]),
         .testTarget(name: "ZincS3Tests", dependencies: ["ZincS3", "ZincClient", "Zinc", "ZincTestSupport"]),
         // Runs each HTTP test once per transport the client has (`ZINC_LIBCURL`).

@@ -26,10 +26,7 @@ import ZincTestSupport
         try zinc(["update_bundle", "--catalog", "root/cat", "--bundle", "B", "--source", "src"])
     }
 
-    func zinc(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let run = try ZincBinary.run(arguments, in: dir.path)
-        #expect(run.status == 0, "\(arguments): \(run.stderr)", sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir, silentStderr: false) }
 
     func page(_ segments: [String]) throws -> String {
         let response = browser.respond(to: DynamicRequest(segments: segments, query: [:]))

@@ -14,10 +14,7 @@ import ZincTestSupport
         try zinc("create_catalog", "--id", "com.example.app", "--dest", "cat")
     }
 
-    @discardableResult
-    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     /// Imports `tree<version>` (the talk's files, one of them changed per version) as
     /// version `version` of bundle B.

@@ -40,10 +40,7 @@ import ZincTestSupport
         try zinc("update_distro", "--catalog", "root/cat", "--id", "B", "--name", "test", "--version", "1")
     }
 
-    @discardableResult
-    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     /// The browser, or nil (the test then records why) when Chromium is not installed:
     /// `make test` installs it, so CI always runs these tests.

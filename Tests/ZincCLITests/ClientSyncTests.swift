@@ -5,14 +5,8 @@ import ZincTestSupport
 
 /// The client commands end to end: `zinc serve` on loopback, a repo kept in sync with it.
 @Suite struct ClientSyncTests {
-    @discardableResult
-    static func zinc(_ arguments: [String], in dir: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws -> String
-    {
-        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
-    }
-
     static func syncJSON(_ dir: TemporaryDirectory, _ extra: [String] = []) throws -> [String: Any] {
-        let output = try zinc(["sync", "--repo", "repo", "--json"] + extra, in: dir)
+        let output = try dir.zinc(["sync", "--repo", "repo", "--json"] + extra)
         return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
     }
 
@@ -25,10 +19,10 @@ import ZincTestSupport
     static func publishB(in dir: TemporaryDirectory, version: Int) throws {
         if version == 1 {
             try SampleContent.basicAdjectives(in: dir, at: "src")
-            try zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir)
+            try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
         }
-        try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"], in: dir)
-        try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "\(version)"], in: dir)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"])
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "\(version)"])
     }
 
     /// Version 1 of B published in `dir`, served, and synced into `dir/repo`: the server
@@ -36,9 +30,9 @@ import ZincTestSupport
     static func syncedVersion1(in dir: TemporaryDirectory) throws -> ServeProcess {
         try publishB(in: dir, version: 1)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
-        try zinc(["repo_init", "--repo", "repo"], in: dir)
-        try zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
-        try zinc(["sync", "--repo", "repo"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "repo"])
+        try dir.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"])
+        try dir.zinc(["sync", "--repo", "repo"])
         return server
     }
 
@@ -69,8 +63,8 @@ import ZincTestSupport
         try Self.publishB(in: dir, version: 1)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
         for (repo, catalog) in [("local", dir.at("cat")), ("remote", server.url)] {
-            try Self.zinc(["repo_init", "--repo", repo], in: dir)
-            try Self.zinc(["track", "--repo", repo, "--catalog", catalog, "--bundle", "B"], in: dir)
+            try dir.zinc(["repo_init", "--repo", repo])
+            try dir.zinc(["track", "--repo", repo, "--catalog", catalog, "--bundle", "B"])
             let sync = try ZincBinary.run(["sync", "--repo", repo], in: dir.path, extraEnvironment: ["LD_DEBUG": "files"])
             #expect(sync.status == 0, "\(sync.stderr)")
             #expect(sync.stderr.contains("file=libcurl") == (repo == "remote"), "\(repo)")
@@ -81,20 +75,20 @@ import ZincTestSupport
     @Test func anUpdateDownloadsLittleMoreThanTheChangedBytes() throws {
         let dir = try TemporaryDirectory()
         try Self.makeCorpus([dir.at("src"), "--files", "200", "--mb", "10", "--seed", "1"])
-        try Self.zinc(["create_catalog", "--id", "com.example.corpus", "--dest", "cat"], in: dir)
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "Corpus", "--source", "src", "--quiet"], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "Corpus", "--name", "master", "--version", "1"], in: dir)
+        try dir.zinc(["create_catalog", "--id", "com.example.corpus", "--dest", "cat"])
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "Corpus", "--source", "src", "--quiet"])
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "Corpus", "--name", "master", "--version", "1"])
         let server = try ServeProcess(catalog: "cat", in: dir.path)
-        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
-        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "Corpus"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "repo"])
+        try dir.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "Corpus"])
         let first = try Self.firstBundle(Self.syncJSON(dir))
         #expect(first["outcome"] as? String == "updated" && first["version"] as? Int == 1)
         #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.corpus.Corpus-1"))
 
         try Self.makeCorpus([dir.at("src"), "--mutate", "10", "--seed", "2"])
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "Corpus", "--source", "src", "--quiet"], in: dir)
-        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("local 1, remote 1"))
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "Corpus", "--name", "master", "--version", "2"], in: dir)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "Corpus", "--source", "src", "--quiet"])
+        #expect(try dir.zinc(["status", "--repo", "repo"]).contains("local 1, remote 1"))
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "Corpus", "--name", "master", "--version", "2"])
         // Priced as on a phone: on loopback, where a round trip costs next to nothing, the
         // measured link may rightly favour the objects one by one.
         let update = try Self.firstBundle(Self.syncJSON(dir, ["--request-cost", "250000"]))
@@ -115,7 +109,7 @@ import ZincTestSupport
         #expect(objectBytes * 5 < archiveSize)
         #expect(update["object_requests"] as? Int == 1)
 
-        let status = try Self.zinc(["status", "--repo", "repo", "--json"], in: dir)
+        let status = try dir.zinc(["status", "--repo", "repo", "--json"])
         #expect(status.contains("\"local_version\": 2") && status.contains("\"remote_version\": 2"))
     }
 
@@ -124,39 +118,39 @@ import ZincTestSupport
     @Test func theTalksAct4TracksByDistroPromotesAndUpdates() throws {
         let dir = try TemporaryDirectory()
         let source = try SampleContent.basicAdjectives(in: dir, at: "French/BasicAdjectives")
-        try Self.zinc(["create_catalog", "--id", "com.mindsnacks.french", "--dest", "french_catalog"], in: dir)
-        try Self.zinc(["update_bundle", "--catalog", "french_catalog", "--name", "BasicAdjectives", "--source", source], in: dir)
-        try Self.zinc(
-            ["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "1"], in: dir)
+        try dir.zinc(["create_catalog", "--id", "com.mindsnacks.french", "--dest", "french_catalog"])
+        try dir.zinc(["update_bundle", "--catalog", "french_catalog", "--name", "BasicAdjectives", "--source", source])
+        try dir.zinc(
+            ["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "1"])
         let server = try ServeProcess(catalog: "french_catalog", in: dir.path)
-        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "repo"])
         #expect(
-            try Self.zinc(
-                ["track", "--repo", "repo", "--catalog", server.url, "--bundle", "BasicAdjectives", "--distro", "master"], in: dir)
+            try dir.zinc(
+                ["track", "--repo", "repo", "--catalog", server.url, "--bundle", "BasicAdjectives", "--distro", "master"])
                 == "Tracking 'BasicAdjectives' of com.mindsnacks.french at distribution 'master'\n")
-        #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).hasPrefix("com.mindsnacks.french.BasicAdjectives: none -> 1 ("))
+        #expect(try dir.zinc(["sync", "--repo", "repo"]).hasPrefix("com.mindsnacks.french.BasicAdjectives: none -> 1 ("))
         let v1Folder = "repo/bundles/com.mindsnacks.french.BasicAdjectives-1"
         #expect(try Self.sameFiles(dir, "French/BasicAdjectives", v1Folder))
         let v1Files = try dir.files(under: v1Folder).map { try dir.read(v1Folder + "/" + $0) }
 
         try dir.write("French/BasicAdjectives/audio/basic-adj-12.caf", SampleContent.text(9000, word: "hackety"))
-        try Self.zinc(["update_bundle", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--source", source], in: dir)
-        try Self.zinc(
-            ["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "test", "--version", "2"], in: dir)
-        #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir) == "com.mindsnacks.french.BasicAdjectives: up to date at version 1\n")
+        try dir.zinc(["update_bundle", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--source", source])
+        try dir.zinc(
+            ["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "test", "--version", "2"])
+        #expect(try dir.zinc(["sync", "--repo", "repo"]) == "com.mindsnacks.french.BasicAdjectives: up to date at version 1\n")
         #expect(try dir.files(under: v1Folder).map { try dir.read(v1Folder + "/" + $0) } == v1Files)
 
-        try Self.zinc(
-            ["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "@test"], in: dir)
-        #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).hasPrefix("com.mindsnacks.french.BasicAdjectives: 1 -> 2 ("))
+        try dir.zinc(
+            ["update_distro", "--catalog", "french_catalog", "--id", "BasicAdjectives", "--name", "master", "--version", "@test"])
+        #expect(try dir.zinc(["sync", "--repo", "repo"]).hasPrefix("com.mindsnacks.french.BasicAdjectives: 1 -> 2 ("))
         #expect(try Self.sameFiles(dir, "French/BasicAdjectives", "repo/bundles/com.mindsnacks.french.BasicAdjectives-2"))
         // The version left is the spare, unchanged: an app still reading it is not disturbed.
         #expect(try dir.files(under: v1Folder).map { try dir.read(v1Folder + "/" + $0) } == v1Files)
         #expect(
-            try Self.zinc(["status", "--repo", "repo"], in: dir).hasPrefix(
+            try dir.zinc(["status", "--repo", "repo"]).hasPrefix(
                 "com.mindsnacks.french.BasicAdjectives @master: local 2, remote 2, 4 files"))
 
-        try Self.zinc(["untrack", "--repo", "repo", "--catalog-id", "com.mindsnacks.french", "--bundle", "BasicAdjectives"], in: dir)
+        try dir.zinc(["untrack", "--repo", "repo", "--catalog-id", "com.mindsnacks.french", "--bundle", "BasicAdjectives"])
         #expect(dir.files(under: "repo/bundles").isEmpty && dir.files(under: "repo/objects").isEmpty)
     }
 
@@ -173,22 +167,22 @@ import ZincTestSupport
             try Data("hacked".utf8).write(to: URL(fileURLWithPath: path))
         }
         try edit(1)
-        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("damaged: 1 file not as synced"))
+        #expect(try dir.zinc(["status", "--repo", "repo"]).contains("damaged: 1 file not as synced"))
         let verify = try ZincBinary.run(["repo", "verify", "--repo", "repo"], in: dir.path)
         #expect(verify.status == 2 && verify.stdout.contains("B 1: 1 damaged file in ") && verify.stdout.contains("\n  \(file)\n"))
-        let repaired = try Self.zinc(["sync", "--repo", "repo"], in: dir)
+        let repaired = try dir.zinc(["sync", "--repo", "repo"])
         #expect(repaired.hasPrefix("com.example.app.B: repaired at version 1 ("), "\(repaired)")
         #expect(repaired.contains("damaged on disk: 1 file, 1 object fetched again"))
         #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-1"))
-        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("(up to date)"))
+        #expect(try dir.zinc(["status", "--repo", "repo"]).contains("(up to date)"))
 
         // Damaged again (status finds it), then a version 2 that keeps the file: built
         // from a fresh copy.
         try edit(1)
-        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("damaged: 1 file not as synced"))
+        #expect(try dir.zinc(["status", "--repo", "repo"]).contains("damaged: 1 file not as synced"))
         try dir.write("src/more.txt", "new in version 2")
         try Self.publishB(in: dir, version: 2)
-        #expect(try Self.zinc(["sync", "--repo", "repo"], in: dir).contains("1 object fetched again"))
+        #expect(try dir.zinc(["sync", "--repo", "repo"]).contains("1 object fetched again"))
         #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-2"))
 
         try edit(2)
@@ -196,7 +190,7 @@ import ZincTestSupport
         #expect(repair.status == 0, "\(repair.stderr)")
         #expect(repair.stdout.contains("repaired at version 2") && repair.stdout.contains("B 2: healthy"))
         #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-2"))
-        let status = try JSONSerialization.jsonObject(with: Data(Self.zinc(["status", "--repo", "repo", "--json"], in: dir).utf8))
+        let status = try JSONSerialization.jsonObject(with: Data(dir.zinc(["status", "--repo", "repo", "--json"]).utf8))
         let bundle = try #require(((status as? [String: Any])?["bundles"] as? [[String: Any]])?.first)
         #expect((bundle["damaged_files"] as? [String]) == [])
         #expect(bundle["folder"] as? String == dir.at("repo/bundles/com.example.app.B-2"))
@@ -219,15 +213,15 @@ import ZincTestSupport
         #expect(unlink(dir.at("repo/stamps")) == 0)
         try dir.write("repo/stamps.json", #"{"format":1,"objects":{}}"#)
 
-        let json = try JSONSerialization.jsonObject(with: Data(Self.zinc(["status", "--repo", "repo", "--json"], in: dir).utf8))
+        let json = try JSONSerialization.jsonObject(with: Data(dir.zinc(["status", "--repo", "repo", "--json"]).utf8))
         let bundle = try #require(((json as? [String: Any])?["bundles"] as? [[String: Any]])?.first)
         #expect(bundle["damaged_files"] as? [String] == [files[0], files[1]])
         #expect(bundle["files"] as? Int == files.count)
-        let repaired = try Self.zinc(["sync", "--repo", "repo"], in: dir)
+        let repaired = try dir.zinc(["sync", "--repo", "repo"])
         #expect(repaired.hasPrefix("com.example.app.B: repaired at version 1 ("), "\(repaired)")
         #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-1"))
         #expect(dir.exists("repo/stamps") && !dir.exists("repo/stamps.json"))
-        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("(up to date)"))
+        #expect(try dir.zinc(["status", "--repo", "repo"]).contains("(up to date)"))
     }
 
     /// The repo without --repo ($ZINC_REPO, or found from the current folder), the
@@ -264,7 +258,7 @@ import ZincTestSupport
 
         // untrack takes what track took.
         #expect(
-            try Self.zinc(["untrack", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir).hasPrefix(
+            try dir.zinc(["untrack", "--repo", "repo", "--catalog", server.url, "--bundle", "B"]).hasPrefix(
                 "No longer tracking 'B'"))
         #expect(dir.files(under: "repo/bundles").isEmpty && !dir.exists("repo/current/com.example.app.B"))
     }
@@ -278,14 +272,14 @@ import ZincTestSupport
         let dir = try TemporaryDirectory()
         try Self.publishB(in: dir, version: 1)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
-        try Self.zinc(["repo_init", "--repo", "start"], in: dir)
-        try Self.zinc(["track", "--repo", "start", "--catalog", server.url, "--bundle", "B"], in: dir)
-        try Self.zinc(["sync", "--repo", "start"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "start"])
+        try dir.zinc(["track", "--repo", "start", "--catalog", server.url, "--bundle", "B"])
+        try dir.zinc(["sync", "--repo", "start"])
         // Version 2 synced (version 1 is its spare), then version 3 published.
         let files = dir.files(under: "src")
         try dir.write("src/" + files[0], "version 2")
         try Self.publishB(in: dir, version: 2)
-        try Self.zinc(["sync", "--repo", "start"], in: dir)
+        try dir.zinc(["sync", "--repo", "start"])
         try copy(dir.at("src"), dir.at("src-2"))
         try dir.write("src/" + files[1], "version 3")
         try dir.write("src/lessons/new.txt", "added in version 3")
@@ -307,10 +301,10 @@ import ZincTestSupport
                 try Self.sameFiles(dir, "src-2", current) || Self.sameFiles(dir, "src", current),
                 "killed at change \(step): current/ names \(current)")
             if run.status == 0 { break }
-            #expect(!(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("damaged")), "killed at change \(step)")
-            try Self.zinc(["sync", "--repo", "repo"], in: dir)
+            #expect(!(try dir.zinc(["status", "--repo", "repo"]).contains("damaged")), "killed at change \(step)")
+            try dir.zinc(["sync", "--repo", "repo"])
             #expect(try Self.sameFiles(dir, "src", current), "the sync after a kill at change \(step)")
-            #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("local 3, remote 3"))
+            #expect(try dir.zinc(["status", "--repo", "repo"]).contains("local 3, remote 3"))
             step += 1
         }
         #expect(step > 5 && step < 200, "the update made \(step - 1) changes before it ended")
@@ -332,21 +326,21 @@ import ZincTestSupport
         let dir = try TemporaryDirectory()
         try Self.publishB(in: dir, version: 1)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
-        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
-        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
-        let dry = try Self.zinc(["sync", "--repo", "repo", "--dry-run"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "repo"])
+        try dir.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"])
+        let dry = try dir.zinc(["sync", "--repo", "repo", "--dry-run"])
         #expect(dry.hasPrefix("com.example.app.B: would get version 1: "), "\(dry)")
         #expect(dir.files(under: "repo/objects").isEmpty)
         let plan = try #require(
             try JSONSerialization.jsonObject(
-                with: Data(Self.zinc(["sync", "--repo", "repo", "--dry-run", "--json", "--strategy", "objects"], in: dir).utf8))
+                with: Data(dir.zinc(["sync", "--repo", "repo", "--dry-run", "--json", "--strategy", "objects"]).utf8))
                 as? [String: Any])
         let planned = try #require((plan["bundles"] as? [[String: Any]])?.first)
         let bytes = try #require(planned["bytes"] as? Int)
         #expect(planned["action"] as? String == "update" && planned["version"] as? Int == 1)
 
         // One strategy throughout: loopback's measured link may tip the cost model either way between runs.
-        let skipped = try Self.zinc(["sync", "--repo", "repo", "--strategy", "objects", "--max-bytes", "\(bytes - 1)"], in: dir)
+        let skipped = try dir.zinc(["sync", "--repo", "repo", "--strategy", "objects", "--max-bytes", "\(bytes - 1)"])
         #expect(skipped.contains("com.example.app.B: skipped version 1: its update would download"), "\(skipped)")
         #expect(!dir.exists("repo/bundles/com.example.app.B-1"))
         let synced = try Self.firstBundle(Self.syncJSON(dir, ["--strategy", "objects", "--max-bytes", "\(bytes)"]))
@@ -355,8 +349,8 @@ import ZincTestSupport
 
         try dir.write("src/more.txt", "version 2")
         try Self.publishB(in: dir, version: 2)
-        #expect(try Self.zinc(["status", "--repo", "repo"], in: dir).contains("local 1, remote 1"))
-        let fetched = try Self.zinc(["status", "--repo", "repo", "--fetch"], in: dir)
+        #expect(try dir.zinc(["status", "--repo", "repo"]).contains("local 1, remote 1"))
+        let fetched = try dir.zinc(["status", "--repo", "repo", "--fetch"])
         #expect(fetched.contains("local 1, remote 2") && fetched.contains("(update available: "), "\(fetched)")
     }
 
@@ -370,8 +364,8 @@ import ZincTestSupport
         try dir.write("src/film.bin", SampleContent.noise(Int(ContentChunker.threshold) + 1000, seed: 9))
         try Self.publishB(in: dir, version: 2)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
-        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
-        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "repo"])
+        try dir.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"])
         _ = try Self.syncJSON(dir)
         for version in 3...5 {
             try dir.write("src/more-\(version).txt", String(repeating: "version \(version) ", count: 2000))
@@ -379,7 +373,7 @@ import ZincTestSupport
         }
         let plan = try #require(
             try JSONSerialization.jsonObject(
-                with: Data(Self.zinc(["sync", "--repo", "repo", "--dry-run", "--json", "--strategy", "lmfo"], in: dir).utf8))
+                with: Data(dir.zinc(["sync", "--repo", "repo", "--dry-run", "--json", "--strategy", "lmfo"]).utf8))
                 as? [String: Any])
         let planned = try #require(plan["bytes"] as? Int)
         // One strategy for both: loopback's measured link may tip the cost model either way between runs.
@@ -393,11 +387,11 @@ import ZincTestSupport
     @Test func concurrentSyncsOfOneRepoDoNotCorruptIt() throws {
         let dir = try TemporaryDirectory()
         try Self.makeCorpus([dir.at("src"), "--files", "60", "--mb", "3", "--seed", "3"])
-        try Self.zinc(["create_catalog", "--id", "com.example.corpus", "--dest", "cat"], in: dir)
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "Corpus", "--source", "src", "--quiet"], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "Corpus", "--name", "master", "--version", "1"], in: dir)
-        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
-        try Self.zinc(["track", "--repo", "repo", "--catalog", "file://" + dir.at("cat"), "--bundle", "Corpus"], in: dir)
+        try dir.zinc(["create_catalog", "--id", "com.example.corpus", "--dest", "cat"])
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "Corpus", "--source", "src", "--quiet"])
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "Corpus", "--name", "master", "--version", "1"])
+        try dir.zinc(["repo_init", "--repo", "repo"])
+        try dir.zinc(["track", "--repo", "repo", "--catalog", "file://" + dir.at("cat"), "--bundle", "Corpus"])
         let processes = try (0..<4).map { _ in try ZincBinary.start(["sync", "--repo", "repo"], in: dir.path) }
         for process in processes {
             process.waitUntilExit()
@@ -411,7 +405,7 @@ import ZincTestSupport
         let dir = try TemporaryDirectory()
         let missing = try ZincBinary.run(["sync", "--repo", "nowhere"], in: dir.path)
         #expect(missing.status == 1 && missing.stderr.contains("no Zinc repo at 'nowhere'"))
-        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "repo"])
         let ftp = try ZincBinary.run(["track", "--repo", "repo", "--catalog", "ftp://example.com/", "--bundle", "B"], in: dir.path)
         #expect(ftp.status == 1 && ftp.stderr.contains("unsupported catalog URL 'ftp://example.com/'"))
         let untracked = try ZincBinary.run(["untrack", "--repo", "repo", "--catalog-id", "com.x", "--bundle", "B"], in: dir.path)
@@ -429,28 +423,28 @@ import ZincTestSupport
         var pack = SampleContent.noise(6 << 20, seed: 3)
         try dir.write("src/pack.bin", pack)
         try dir.write("src/readme.txt", "one")
-        try Self.zinc(["create_catalog", "--id", "com.example.packs", "--dest", "cat"], in: dir)
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "P", "--source", "src", "--quiet"], in: dir)
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "P", "--name", "master", "--version", "1"], in: dir)
+        try dir.zinc(["create_catalog", "--id", "com.example.packs", "--dest", "cat"])
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "P", "--source", "src", "--quiet"])
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "P", "--name", "master", "--version", "1"])
         let server = try ServeProcess(catalog: "cat", in: dir.path)
-        try Self.zinc(["repo_init", "--repo", "repo"], in: dir)
-        try Self.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "P"], in: dir)
-        try Self.zinc(["sync", "--repo", "repo", "--quiet"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "repo"])
+        try dir.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "P"])
+        try dir.zinc(["sync", "--repo", "repo", "--quiet"])
 
         pack[4_000_000] ^= 1
         try dir.write("src/pack.bin", pack)
-        try Self.zinc(["update_bundle", "--catalog", "cat", "--name", "P", "--source", "src", "--quiet"], in: dir)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "P", "--source", "src", "--quiet"])
         // As a catalog written before chunk lists, then given them.
         try FileManager.default.removeItem(atPath: dir.at("cat/chunks/P-1.json.gz"))
         try FileManager.default.removeItem(atPath: dir.at("cat/chunks/P-2.json.gz"))
         #expect(
-            try Self.zinc(["add_chunk_lists", "--catalog", "cat"], in: dir).hasSuffix(
+            try dir.zinc(["add_chunk_lists", "--catalog", "cat"]).hasSuffix(
                 "Added chunk lists to 2 versions (2 objects, 12.6 MB read)\n"))
-        #expect(try Self.zinc(["verify", "--catalog", "cat"], in: dir).contains("no problems"))
-        let diff = try Self.zinc(["diff", "--catalog", "cat", "--bundle", "P", "--from", "1", "--to", "2"], in: dir)
+        #expect(try dir.zinc(["verify", "--catalog", "cat"]).contains("no problems"))
+        let diff = try dir.zinc(["diff", "--catalog", "cat", "--bundle", "P", "--from", "1", "--to", "2"])
         #expect(diff.contains("1 object built from chunks it has (6.2"), "\(diff)")
 
-        try Self.zinc(["update_distro", "--catalog", "cat", "--id", "P", "--name", "master", "--version", "2"], in: dir)
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "P", "--name", "master", "--version", "2"])
         let update = try Self.firstBundle(Self.syncJSON(dir))
         #expect(update["chunked_objects"] as? Int == 1 && update["outcome"] as? String == "updated")
         let chunkBytes = try #require(update["chunk_bytes"] as? Int)

@@ -13,18 +13,7 @@ import ZincTestSupport
         try SampleContent.basicAdjectives(in: dir)
     }
 
-    @discardableResult
-    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
-    }
-
-    /// Expects a failure with exactly `stderr`, nothing on stdout, and `status`.
-    func expectFailure(_ arguments: [String], status: Int32, stderr: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try ZincBinary.run(arguments, in: dir.path)
-        #expect(result.status == status, "\(arguments)", sourceLocation: sourceLocation)
-        #expect(result.stderr == stderr, sourceLocation: sourceLocation)
-        #expect(result.stdout == "", sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     /// A catalog `cat` with BasicAdjectives version 1 as `master`.
     func makeCatalog() throws {
@@ -38,7 +27,7 @@ import ZincTestSupport
         #expect(try zinc("--version") == expected)
         #expect(try zinc("version") == expected)
         // Only on its own: a command's --version is that command's option.
-        try expectFailure(
+        try zinc.expectFailure(
             ["list", "--version"], status: 64,
             stderr: """
                 zinc: error: unknown option '--version'
@@ -122,23 +111,23 @@ import ZincTestSupport
     }
 
     @Test func aMistypedCommandGetsTheNearestName() throws {
-        try expectFailure(
+        try zinc.expectFailure(
             ["update_bundel", "--catalog", "cat", "--name", "BasicAdjectives", "--source", "src"], status: 64,
             stderr: "zinc: error: unknown command 'update_bundel'; did you mean 'update_bundle'?\n")
-        try expectFailure(
+        try zinc.expectFailure(
             ["update-bundel"], status: 64,
             stderr: "zinc: error: unknown command 'update-bundel'; did you mean 'update-bundle'?\n")
-        try expectFailure(["sycn"], status: 64, stderr: "zinc: error: unknown command 'sycn'; did you mean 'sync'?\n")
-        try expectFailure(
+        try zinc.expectFailure(["sycn"], status: 64, stderr: "zinc: error: unknown command 'sycn'; did you mean 'sync'?\n")
+        try zinc.expectFailure(
             ["bundle:updat"], status: 64,
             stderr: "zinc: error: unknown command 'bundle:updat'; did you mean 'bundle:update'?\n")
-        try expectFailure(
+        try zinc.expectFailure(
             ["frobnicate"], status: 64,
             stderr: "zinc: error: unknown command 'frobnicate'; 'zinc --help' lists the commands\n")
     }
 
     @Test func aMistypedOptionGetsTheNearestOption() throws {
-        try expectFailure(
+        try zinc.expectFailure(
             ["list", "--catalgo", "cat"], status: 64,
             stderr: """
                 zinc: error: unknown option '--catalgo'. Did you mean '--catalog'?
@@ -164,12 +153,12 @@ import ZincTestSupport
             ["update_distro", "--catalog", "cat", "--id", "BasicAdjectives", "--name", "test", "--version", "master"],
             ["bundle:list", "-c", "cat", "-b", "BasicAdjectives", "-v", "master"],
         ] {
-            try expectFailure(arguments, status: 64, stderr: message)
+            try zinc.expectFailure(arguments, status: 64, stderr: message)
         }
         #expect(!dir.exists("out"))
         #expect(try zinc("list", "--catalog", "cat") == "BasicAdjectives [1=(master)]\n")
         // Neither a number nor a name: no guess.
-        try expectFailure(
+        try zinc.expectFailure(
             ["dump_manifest", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "0"], status: 64,
             stderr: "zinc: error: invalid version '0': expected a number, 'latest' or '@DISTRO'\n")
     }
@@ -195,7 +184,7 @@ import ZincTestSupport
         #expect(dir.files(under: "repo/bundles/com.example.app.BasicAdjectives-1") == dir.files(under: "src"))
 
         for location in ["ftp://example.com/cat", ""] {
-            try expectFailure(
+            try zinc.expectFailure(
                 ["track", "--repo", "repo", "--catalog", location, "--bundle", "BasicAdjectives"], status: 1,
                 stderr: "zinc: error: unsupported catalog URL '\(location)': use http://, https://, s3://, file:// or a local path\n")
         }

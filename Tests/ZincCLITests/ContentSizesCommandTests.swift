@@ -22,10 +22,7 @@ import ZincTestSupport
         try zinc("update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src")
     }
 
-    @discardableResult
-    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     var catalog: String { dir.at("cat") }
 

@@ -22,10 +22,7 @@ import ZincTestSupport
         try zinc("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2")
     }
 
-    @discardableResult
-    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     @Test func printsTheChangesAndTheDownload() throws {
         #expect(

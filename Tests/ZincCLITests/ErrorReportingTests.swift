@@ -13,12 +13,10 @@ import ZincTestSupport
         try ZincBinary.run(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
     }
 
+    /// The shared `expectFailure` (any failing status), and the catalog left as it was.
     func expectFailure(_ arguments: [String], message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let before = try dir.catalogContent("cat")
-        let result = try ZincBinary.run(arguments, in: dir.path)
-        #expect(result.status != 0, sourceLocation: sourceLocation)
-        #expect(result.stderr == "zinc: error: \(message)\n", sourceLocation: sourceLocation)
-        #expect(result.stdout == "", sourceLocation: sourceLocation)
+        try ZincRunner(in: dir).expectFailure(arguments, status: nil, message: message, sourceLocation: sourceLocation)
         #expect(try dir.catalogContent("cat") == before, "the catalog changed", sourceLocation: sourceLocation)
     }
 

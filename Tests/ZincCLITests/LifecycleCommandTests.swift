@@ -27,23 +27,15 @@ import ZincTestSupport
     }
 
     /// Runs zinc and checks its status and both outputs exactly.
-    func zinc(
-        _ arguments: [String], status: Int32 = 0, stdout: String, stderr: String = "",
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let result = try ZincBinary.run(arguments, in: dir.path)
-        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stdout == stdout, sourceLocation: sourceLocation)
-        #expect(result.stderr == stderr, sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     @Test func verifyNamesEachProblemAndFails() throws {
-        try zinc(["verify", "--catalog", "cat"], stdout: "Verified 1 bundle, 2 versions, 4 objects, 2 archives: no problems\n")
+        try zinc.expect(["verify", "--catalog", "cat"], stdout: "Verified 1 bundle, 2 versions, 4 objects, 2 archives: no problems\n")
 
         try FileManager.default.removeItem(atPath: dir.at("cat/" + oldPhoto.preferredPath))
         try dir.write("cat/index.json", "{}")
         for spelling in [["verify", "--catalog", "cat"], ["catalog:verify", "-c", "cat"]] {
-            try zinc(
+            try zinc.expect(
                 spelling, status: 2,
                 stdout: """
                     index.json: differs from catalog.json
@@ -52,7 +44,7 @@ import ZincTestSupport
 
                     """)
         }
-        try zinc(
+        try zinc.expect(
             ["verify", "--catalog", "cat", "--json"], status: 2,
             stdout: """
                 {
@@ -78,17 +70,17 @@ import ZincTestSupport
 
                 """)
         // One bundle or version: the index files are not its business.
-        try zinc(
+        try zinc.expect(
             ["bundle:verify", "-c", "cat", "-b", "B", "-v", "2"],
             stdout: "Verified 1 bundle, 1 version, 3 objects, 1 archive: no problems\n")
-        try zinc(
+        try zinc.expect(
             ["verify", "--catalog", "cat", "--bundle", "B", "--version", "1"], status: 2,
             stdout: """
                 \(oldPhoto.preferredPath): missing (manifests/B-1.json refers to it)
                 Verified 1 bundle, 1 version, 3 objects, 1 archive: 1 problem
 
                 """)
-        try zinc(
+        try zinc.expect(
             ["verify", "--catalog", "cat", "--bundle", "X"], status: 1, stdout: "",
             stderr: "zinc: error: no bundle 'X' in the catalog\n")
         let noBundle = try ZincBinary.run(["verify", "--catalog", "cat", "--version", "1"], in: dir.path)
@@ -96,8 +88,8 @@ import ZincTestSupport
     }
 
     @Test func cleanListsThenRemovesWhatNoVersionUses() throws {
-        try zinc(["clean", "--catalog", "cat"], stdout: "Would remove 0 files (0 B)\n")
-        try zinc(
+        try zinc.expect(["clean", "--catalog", "cat"], stdout: "Would remove 0 files (0 B)\n")
+        try zinc.expect(
             ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"],
             stdout: """
                 manifests/B-1.json
@@ -141,18 +133,18 @@ import ZincTestSupport
             "\(kept.stdout)")
         #expect(garbage.allSatisfy { dir.exists("cat/" + $0) })
 
-        try zinc(
+        try zinc.expect(
             ["clean", "--catalog", "cat", "--grace", "0"],
             stdout: garbage.map { $0 + "\n" }.joined() + "Would remove \(garbage.count) files (\(HumanFormat.bytes(Int64(bytes))))\n")
         #expect(garbage.allSatisfy { dir.exists("cat/" + $0) })
-        try zinc(
+        try zinc.expect(
             ["catalog:clean", "-c", "cat", "-f", "--grace", "0"],
             stdout: garbage.map { $0 + "\n" }.joined() + "Removed \(garbage.count) files (\(HumanFormat.bytes(Int64(bytes))))\n")
         #expect(!garbage.contains { dir.exists("cat/" + $0) })
         #expect(dir.files(under: "cat/retired").isEmpty, "spent records go with the files")
-        try zinc(["clean", "--catalog", "cat", "--force"], stdout: "Removed 0 files (0 B)\n")
-        try zinc(["verify", "--catalog", "cat"], stdout: "Verified 1 bundle, 1 version, 3 objects, 1 archive: no problems\n")
-        try zinc(
+        try zinc.expect(["clean", "--catalog", "cat", "--force"], stdout: "Removed 0 files (0 B)\n")
+        try zinc.expect(["verify", "--catalog", "cat"], stdout: "Verified 1 bundle, 1 version, 3 objects, 1 archive: no problems\n")
+        try zinc.expect(
             ["clean", "--catalog", "cat", "--grace=-1"], status: 64, stdout: "",
             stderr:
                 "zinc: error: --grace must be from 0 to 3153600000 seconds (a century), not -1\nUsage: zinc clean [--catalog <catalog>] [--endpoint-url <url>] [--force] [--grace <grace>] [--quiet] [--json]\n  See 'zinc clean --help' for more information.\n"
@@ -164,15 +156,15 @@ import ZincTestSupport
     @Test func deleteBundleRefusesReferencedVersionsNamingTheDistribution() throws {
         try ZincBinary.run(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir.path)
         let before = dir.files(under: "cat")
-        try zinc(
+        try zinc.expect(
             ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1", "2"], status: 1, stdout: "",
             stderr: "zinc: error: version 2 of 'B' is referenced by distribution 'master'; nothing was deleted\n")
-        try zinc(
+        try zinc.expect(
             ["bundle:delete", "-c", "cat", "-b", "B", "-v", ":all"], status: 1, stdout: "",
             stderr: "zinc: error: version 2 of 'B' is referenced by distribution 'master'; nothing was deleted\n")
         #expect(dir.files(under: "cat") == before)
 
-        try zinc(
+        try zinc.expect(
             ["bundle:delete", "-c", "cat", "-b", "B", "-v", ":unreferenced", "-n"],
             stdout: """
                 manifests/B-1.json
@@ -185,7 +177,7 @@ import ZincTestSupport
 
                 """)
         #expect(dir.files(under: "cat") == before)
-        try zinc(
+        try zinc.expect(
             ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"],
             stdout: """
                 manifests/B-1.json
@@ -198,16 +190,16 @@ import ZincTestSupport
                 The files stay 5 minutes for clients holding the old index; 'zinc clean --force --catalog cat' removes them after that
 
                 """)
-        try zinc(
+        try zinc.expect(
             ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"], stdout: "No version of 'B' to delete\n")
 
-        try zinc(
+        try zinc.expect(
             ["delete_distro", "--catalog", "cat", "--id", "B", "--name", "master"],
             stdout: "Deleted distribution 'master' of 'B' (it pointed at version 2)\n")
-        try zinc(
+        try zinc.expect(
             ["distro:delete", "-c", "cat", "-b", "B", "-d", "master"], status: 1, stdout: "",
             stderr: "zinc: error: bundle 'B' has no distribution 'master'\n")
-        try zinc(
+        try zinc.expect(
             ["bundle:delete", "-c", "cat", "-b", "B", "-v", "all"],
             stdout: """
                 manifests/B-2.json
@@ -224,10 +216,10 @@ import ZincTestSupport
         #expect(
             String(decoding: try dir.read("cat/catalog.json"), as: UTF8.self)
                 == #"{"bundles":{"B":{"distributions":{},"next_version":2,"versions":[]}},"format":"1","id":"com.example.app"}"#)
-        try zinc(
+        try zinc.expect(
             ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], status: 1, stdout: "",
             stderr: "zinc: error: bundle 'B' has no version 1\n")
-        try zinc(
+        try zinc.expect(
             ["delete_bundle", "--catalog", "cat", "--name", "Nope", "--versions", "1"], status: 1, stdout: "",
             stderr: "zinc: error: no bundle 'Nope' in the catalog\n")
         let recreated = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
@@ -307,7 +299,7 @@ import ZincTestSupport
         let cleanRuns = String(decoding: try dir.read("clean.runs"), as: UTF8.self).split(separator: "\n").count
         #expect(cleanRuns >= 3, "clean ran \(cleanRuns) times beside the writers")
 
-        try zinc(["verify", "--catalog", "cat"], stdout: "Verified 4 bundles, 8 versions, 23 objects, 8 archives: no problems\n")
+        try zinc.expect(["verify", "--catalog", "cat"], stdout: "Verified 4 bundles, 8 versions, 23 objects, 8 archives: no problems\n")
         let catalog = try Catalog.open(at: CatalogLocation(rootPath: dir.at("cat")))
         for writer in 0..<writers {
             let entry = try #require(try catalog.index().bundles["B\(writer)"])
@@ -328,6 +320,6 @@ import ZincTestSupport
         // objects of the kept versions (and of B).
         #expect(try ZincBinary.run(["clean", "--catalog", "cat", "--force", "--grace", "0"], in: dir.path).status == 0)
         #expect(dir.files(under: "cat/objects").count == 23)
-        try zinc(["verify", "--catalog", "cat"], stdout: "Verified 4 bundles, 8 versions, 23 objects, 8 archives: no problems\n")
+        try zinc.expect(["verify", "--catalog", "cat"], stdout: "Verified 4 bundles, 8 versions, 23 objects, 8 archives: no problems\n")
     }
 }

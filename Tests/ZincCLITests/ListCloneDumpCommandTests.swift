@@ -27,23 +27,13 @@ import ZincTestSupport
         try zinc("update_distro", "--catalog", "cat", "--id", "BasicAdjectives", "--name", "test", "--version", "latest")
     }
 
-    @discardableResult
-    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     /// The bytes of `content`'s object as the catalog stores it gzipped.
     func storedSize(_ content: [UInt8]) throws -> Int {
         let sha = sha1Hex(content)
         let path = dir.at("cat/objects/\(sha.prefix(2))/\(sha.dropFirst(2).prefix(2))/\(sha).gz")
         return try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-    }
-
-    func expectFailure(_ arguments: [String], message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try ZincBinary.run(arguments, in: dir.path)
-        #expect(result.status == 1, sourceLocation: sourceLocation)
-        #expect(result.stderr == "zinc: error: \(message)\n", sourceLocation: sourceLocation)
-        #expect(result.stdout == "", sourceLocation: sourceLocation)
     }
 
     @Test func listsBundlesVersionsAndDistros() throws {
@@ -132,10 +122,10 @@ import ZincTestSupport
                 }
 
                 """)
-        try expectFailure(
+        try zinc.expectFailure(
             ["list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "1", "--flavor", "phone"],
             message: "bundle 'Zebra' version 1 has no flavor 'phone' (it has no flavors)")
-        try expectFailure(
+        try zinc.expectFailure(
             ["list_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "@master"],
             message: "bundle 'Zebra' has no distribution 'master'")
         // An invalid version is a usage error: MistakeMessagesTests.
@@ -161,7 +151,7 @@ import ZincTestSupport
         #expect(try dir.read("out/\(folder).json") == dir.read("cat/manifests/BasicAdjectives-2.json"))
 
         try dir.write("out/\(folder)/audio/basic-adj-11.caf", "edited")
-        try expectFailure(
+        try zinc.expectFailure(
             ["clone_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--version", "2", "--dest", "out"],
             message: "'out/\(folder)' already exists; remove it or clone into another folder")
         #expect(try dir.read("out/\(folder)/audio/basic-adj-11.caf") == Array("edited".utf8))
@@ -175,7 +165,7 @@ import ZincTestSupport
             {"catalog":"com.mindsnacks.french","bundle":"Zebra","version":1,"flavors":[],
              "files":{"../../escaped.js":{"sha":"\(sha)","formats":{"gz":{"size":1}}}}}
             """)
-        try expectFailure(
+        try zinc.expectFailure(
             ["clone_bundle", "--catalog", "cat", "--name", "Zebra", "--version", "1", "--dest", "out/inner"],
             message: "'\(dir.at("cat"))/manifests/Zebra-1.json' is not a valid Zinc file: "
                 + "invalid path '../../escaped.js': it has a '..' component")
@@ -226,7 +216,7 @@ import ZincTestSupport
                 }
 
                 """)
-        try expectFailure(
+        try zinc.expectFailure(
             ["dump_manifest", "--catalog", "small", "--name", "B", "--version", "2"],
             message: "bundle 'B' has no version 2")
     }
@@ -275,23 +265,23 @@ import ZincTestSupport
 
     @Test func refusesBadFlavorspecs() throws {
         try dir.write("specs/bad.json", #"{"phone": ["*.png"]}"#)
-        try expectFailure(
+        try zinc.expectFailure(
             ["update_flavorspec", "--catalog", "cat", "--path", "specs/bad.json"],
             message: "'specs/bad.json' is not a valid Zinc file: not a valid flavorspec: "
                 + "flavor 'phone': rule '*.png' does not start with '+ ' or '- '")
         try dir.write("specs/list.json", #"[["+ *"]]"#)
-        try expectFailure(
+        try zinc.expectFailure(
             ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--flavors", "specs/list.json"],
             message: "'specs/list.json' is not a valid Zinc file: not a valid flavorspec: "
                 + "expected an object of flavor name -> list of rules")
-        try expectFailure(
+        try zinc.expectFailure(
             ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--flavors", "devices"],
             message: "no flavorspec file 'devices' and no flavorspec named 'devices' stored in catalog '\(dir.at("cat"))'")
         try dir.write("specs/ok.json", #"{"phone": ["+ *"]}"#)
-        try expectFailure(
+        try zinc.expectFailure(
             ["update_flavorspec", "--catalog", "cat", "--path", "specs/ok.json", "--name", "a~b"],
             message: "invalid flavor name 'a~b': it contains '~' (a name may hold any character but slashes, '~' and control characters)")
-        try expectFailure(
+        try zinc.expectFailure(
             ["delete_flavorspec", "--catalog", "cat", "--name", "devices"],
             message: "no flavorspec named 'devices' stored in catalog '\(dir.at("cat"))'")
         #expect(!dir.exists("cat/config"))

@@ -23,10 +23,7 @@ import ZincTestSupport
         try zinc("delete_bundle", "--catalog", "cat", "--name", "G", "--versions", "all")
     }
 
-    @discardableResult
-    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     @Test func aBundleWithNoVersionsLeftShowsOnlyWhenAskedAsDeleted() throws {
         #expect(try zinc("list", "--catalog", "cat") == "B [1=(master), 2]\n")

@@ -14,19 +14,19 @@ import ZincTestSupport
     /// With `signed`, the catalog is signed with key `k`, which the repo trusts.
     static func updateOfOneFile(in dir: TemporaryDirectory, signed: Bool = false) throws -> ServeProcess {
         let sign = signed ? ["--sign-key", "k"] : []
-        if signed { try CLI.zinc(["keygen", "--out", "k"], in: dir) }
+        if signed { try dir.zinc(["keygen", "--out", "k"]) }
         for i in 0..<3000 { try dir.write("src/level-\(i / 100)/item-\(i).txt", "item \(i) of the game") }
-        try CLI.zinc(["create_catalog", "--id", "com.example.game", "--dest", "cat"] + sign, in: dir)
-        try CLI.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"] + sign, in: dir)
-        try CLI.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"] + sign, in: dir)
+        try dir.zinc(["create_catalog", "--id", "com.example.game", "--dest", "cat"] + sign)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"] + sign)
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"] + sign)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
-        try CLI.zinc(["repo_init", "--repo", "repo"], in: dir)
-        try CLI.zinc(
-            ["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"] + (signed ? ["--trusted-key", "k.pub"] : []), in: dir)
-        try CLI.zinc(["sync", "--repo", "repo", "--quiet"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "repo"])
+        try dir.zinc(
+            ["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"] + (signed ? ["--trusted-key", "k.pub"] : []))
+        try dir.zinc(["sync", "--repo", "repo", "--quiet"])
         try dir.write("src/level-15/item-1500.txt", "item 1500, patched")
-        try CLI.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"] + sign, in: dir)
-        try CLI.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"] + sign, in: dir)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"] + sign)
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"] + sign)
         return server
     }
 
@@ -45,7 +45,7 @@ import ZincTestSupport
         let forged = String(decoding: plain, as: UTF8.self).replacingOccurrences(of: try sha(of: 2), with: try sha(of: 1))
         try dir.write("cat/manifests/B-2.json", forged)
         try FileManager.default.removeItem(atPath: dir.at("cat/manifest-chunks/B-2.json.gz"))
-        try CLI.zinc(["add_manifest_chunks", "--catalog", "cat"], in: dir)
+        try dir.zinc(["add_manifest_chunks", "--catalog", "cat"])
         try dir.write("cat/manifests/B-2.json", plain)
 
         let bundle = try Self.syncToVersion2(dir)
@@ -145,16 +145,16 @@ import ZincTestSupport
             try dir.write("cat/manifests/B-\(version).json.gz", GzipCompressor.compress(dir.read("cat/manifests/B-\(version).json")))
         }
         let before = try dir.read("cat/manifests/B-2.json.gz")
-        let added = try CLI.zinc(["add_manifest_chunks", "--catalog", "cat"], in: dir)
+        let added = try dir.zinc(["add_manifest_chunks", "--catalog", "cat"])
         #expect(
             added.hasPrefix(
                 "wrote manifest-chunks/B-1.manifest.json.gz\nwrote manifest-chunks/B-1.json.gz\n"
                     + "wrote manifest-chunks/B-2.manifest.json.gz\nwrote manifest-chunks/B-2.json.gz\nAdded manifest chunks to 2 versions ("
             ),
             "\(added)")
-        #expect(try CLI.zinc(["add_manifest_chunks", "--catalog", "cat"], in: dir).hasPrefix("Added manifest chunks to 0 versions"))
+        #expect(try dir.zinc(["add_manifest_chunks", "--catalog", "cat"]).hasPrefix("Added manifest chunks to 0 versions"))
         #expect(try dir.read("cat/manifests/B-2.json.gz") == before)
-        #expect(try CLI.zinc(["verify", "--catalog", "cat"], in: dir).contains("no problems"))
+        #expect(try dir.zinc(["verify", "--catalog", "cat"]).contains("no problems"))
         let bundle = try Self.syncToVersion2(dir)
         #expect(try #require(bundle["bytes"] as? Int) < before.count / 4, "\(bundle)")
         #expect(bundle["manifest_delta_error"] == nil)
@@ -172,7 +172,7 @@ import ZincTestSupport
         let manifests = "repo/manifests/com.example.game"
         let table1 = try dir.read(manifests + "/B-1.table")
         try dir.write(manifests + "/B-1.table", Array(table1.dropLast(1)))
-        #expect(try CLI.zinc(["status", "--repo", "repo"], in: dir).contains("local 1, remote 1"))
+        #expect(try dir.zinc(["status", "--repo", "repo"]).contains("local 1, remote 1"))
         #expect(try dir.read(manifests + "/B-1.table") == table1)
         _ = try Self.syncToVersion2(dir)
         #expect(Set(dir.files(under: manifests)) == ["B-1.json", "B-1.table", "B-2.json", "B-2.table"])
@@ -182,15 +182,15 @@ import ZincTestSupport
         var folder = stat()
         #expect(stat(dir.at("repo/bundles/com.example.game.B-1"), &folder) == 0)
         try dir.write("src/level-2/item-200.txt", "item 200, patched")
-        try CLI.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"], in: dir)
-        try CLI.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "3"], in: dir)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"])
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "3"])
         let bundle = try CLI.firstBundle(CLI.syncJSON(dir))
         #expect(bundle["version"] as? Int == 3 && bundle["outcome"] as? String == "updated", "\(bundle)")
         #expect(try CLI.sameFiles(dir, "src", "repo/bundles/com.example.game.B-3"))
         var updated = stat()
         #expect(stat(dir.at("repo/bundles/com.example.game.B-3"), &updated) == 0 && updated.st_ino == folder.st_ino, "the spare was used")
         #expect(Set(dir.files(under: manifests)) == ["B-2.json", "B-2.table", "B-3.json", "B-3.table"])
-        #expect(try CLI.zinc(["repo", "verify", "--repo", "repo"], in: dir) == "com.example.game.B 3: healthy\n")
+        #expect(try dir.zinc(["repo", "verify", "--repo", "repo"]) == "com.example.game.B 3: healthy\n")
         _ = server
     }
 }

@@ -23,11 +23,7 @@ import ZincTestSupport
         #expect(result.stderr.hasPrefix("zinc: error: \(message)\n"), "\(result.stderr)", sourceLocation: sourceLocation)
     }
 
-    func expectFailure(_ arguments: [String], message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try ZincBinary.run(arguments, in: dir.path)
-        #expect(result.status == 1, sourceLocation: sourceLocation)
-        #expect(result.stderr == "zinc: error: \(message)\n", sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     /// A mistyped required option is named, with the nearest option, rather than reported
     /// as the required one missing; so is one of the Python tool's spellings.
@@ -70,14 +66,16 @@ import ZincTestSupport
     /// tool's `distro:update` creates it as before.
     @Test func mistypedNewDistribution() throws {
         try zincSucceeds(["promote", "--catalog", "cat", "GameAssets", "test", "master"], in: dir.path)
-        try expectFailure(
+        try zinc.expectFailure(
             ["promote", "--catalog", "cat", "GameAssets", "test", "mastr"],
             message:
-                "bundle 'GameAssets' has no distribution 'mastr'; did you mean 'master'? (--create creates 'mastr'; nothing was changed)")
+                "bundle 'GameAssets' has no distribution 'mastr'; did you mean 'master'? (--create creates 'mastr'; nothing was changed)",
+            quietStdout: false)
         let distro = ["update_distro", "--catalog", "cat", "--bundle", "GameAssets", "--distro", "tset", "--version", "1"]
-        try expectFailure(
+        try zinc.expectFailure(
             distro,
-            message: "bundle 'GameAssets' has no distribution 'tset'; did you mean 'test'? (--create creates 'tset'; nothing was changed)")
+            message: "bundle 'GameAssets' has no distribution 'tset'; did you mean 'test'? (--create creates 'tset'; nothing was changed)",
+            quietStdout: false)
         #expect(try zincSucceeds(["list", "--catalog", "cat"], in: dir.path) == "GameAssets [1=(master, test)]\n")
         try zincSucceeds(["promote", "--catalog", "cat", "--create", "GameAssets", "test", "mastr"], in: dir.path)
         try zincSucceeds(distro + ["--create"], in: dir.path)
@@ -107,41 +105,46 @@ import ZincTestSupport
     /// can be pasted.
     @Test func mistypedRepo() throws {
         try zincSucceeds(["repo_init", "--repo", "app"], in: dir.path)
-        try expectFailure(
-            ["status", "--repo", "ap"], message: "no Zinc repo at 'ap'; did you mean 'app'? ('zinc repo_init --repo ap' creates one)")
-        try expectFailure(
-            ["sync", "--repo", "elsewhere"], message: "no Zinc repo at 'elsewhere' ('zinc repo_init --repo elsewhere' creates one)")
+        try zinc.expectFailure(
+            ["status", "--repo", "ap"], message: "no Zinc repo at 'ap'; did you mean 'app'? ('zinc repo_init --repo ap' creates one)",
+            quietStdout: false)
+        try zinc.expectFailure(
+            ["sync", "--repo", "elsewhere"], message: "no Zinc repo at 'elsewhere' ('zinc repo_init --repo elsewhere' creates one)",
+            quietStdout: false)
         try zincSucceeds(["repo_init", "--repo", "ap"], in: dir.path)
         try zincSucceeds(["status", "--repo", "ap"], in: dir.path)
     }
 
     @Test func mistypedNames() throws {
-        try expectFailure(
+        try zinc.expectFailure(
             ["list_bundle", "--catalog", "cat", "--bundle", "GameAsset", "--version", "1"],
-            message: "no bundle 'GameAsset' in the catalog; did you mean 'GameAssets'?")
-        try expectFailure(
-            ["list_bundle", "--catalog", "cat", "--bundle", "Levels", "--version", "1"], message: "no bundle 'Levels' in the catalog")
-        try expectFailure(
+            message: "no bundle 'GameAsset' in the catalog; did you mean 'GameAssets'?", quietStdout: false)
+        try zinc.expectFailure(
+            ["list_bundle", "--catalog", "cat", "--bundle", "Levels", "--version", "1"], message: "no bundle 'Levels' in the catalog",
+            quietStdout: false)
+        try zinc.expectFailure(
             ["list_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--version", "@tset"],
-            message: "bundle 'GameAssets' has no distribution 'tset'; did you mean 'test'?")
-        try expectFailure(
+            message: "bundle 'GameAssets' has no distribution 'tset'; did you mean 'test'?", quietStdout: false)
+        try zinc.expectFailure(
             ["delete_distro", "--catalog", "cat", "--bundle", "GameAssets", "--distro", "tets"],
-            message: "bundle 'GameAssets' has no distribution 'tets'; did you mean 'test'?")
+            message: "bundle 'GameAssets' has no distribution 'tets'; did you mean 'test'?", quietStdout: false)
     }
 
     /// A catalog that is not found says where it was looked for, and the nearest catalog
     /// beside that folder or under `catalogs/`.
     @Test func mistypedCatalog() throws {
-        try expectFailure(
+        try zinc.expectFailure(
             ["list", "--catalog", "catt"],
-            message: "no catalog at 'catt' (no catalog.json in \(dir.at("catt")) or \(dir.at("catalogs/catt"))); did you mean 'cat'?")
+            message: "no catalog at 'catt' (no catalog.json in \(dir.at("catt")) or \(dir.at("catalogs/catt"))); did you mean 'cat'?",
+            quietStdout: false)
         try zincSucceeds(["create_catalog", "--id", "com.example.game"], in: dir.path)
-        try expectFailure(
+        try zinc.expectFailure(
             ["list", "--catalog", "com.example.gmae"],
             message: "no catalog at 'com.example.gmae' (no catalog.json in \(dir.at("com.example.gmae")) or "
-                + "\(dir.at("catalogs/com.example.gmae"))); did you mean 'com.example.game'?")
-        try expectFailure(
-            ["list", "--catalog", "./nowhere/x"], message: "no catalog at './nowhere/x' (no catalog.json in \(dir.at("nowhere/x")))")
+                + "\(dir.at("catalogs/com.example.gmae"))); did you mean 'com.example.game'?", quietStdout: false)
+        try zinc.expectFailure(
+            ["list", "--catalog", "./nowhere/x"], message: "no catalog at './nowhere/x' (no catalog.json in \(dir.at("nowhere/x")))",
+            quietStdout: false)
     }
 
     /// A new bundle, as a typo makes one, says so in the summary, the dry run and the JSON.

@@ -15,7 +15,7 @@ import ZincTestSupport
         try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
     }
 
-    private func zinc(_ arguments: String...) throws -> String { try zincSucceeds(arguments, in: dir.path) }
+    private var zinc: ZincRunner { ZincRunner(in: dir) }
 
     @Test func everyCommandTakesTheModernNames() throws {
         #expect(

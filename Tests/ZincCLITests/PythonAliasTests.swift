@@ -14,10 +14,7 @@ import ZincTestSupport
         try SampleContent.basicAdjectives(in: dir)
     }
 
-    @discardableResult
-    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     /// A catalog with BasicAdjectives 1 and 2, made through the aliases.
     func makeCatalog() throws {

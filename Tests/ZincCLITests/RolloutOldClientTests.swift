@@ -14,10 +14,7 @@ import ZincTestSupport
         dir = try TemporaryDirectory()
     }
 
-    @discardableResult
-    func zinc(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try zincSucceeds(arguments, in: dir.path, sourceLocation: sourceLocation)
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     /// `tree<version>`: the talk's files with one photo and one note of its own.
     func writeTree(_ version: Int) throws {

@@ -14,7 +14,7 @@ import ZincTestSupport
         try RolloutFleet.makeCatalog(in: dir)
     }
 
-    func zinc(_ arguments: String...) throws -> String { try zincSucceeds(arguments, in: dir.path) }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     func rollout(_ arguments: String...) throws {
         try zincSucceeds(["rollout"] + arguments + ["--catalog", "cat", "--bundle", "Game", "--distro", "master"], in: dir.path)

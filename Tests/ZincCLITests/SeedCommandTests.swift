@@ -8,26 +8,26 @@ import ZincTestSupport
     @Test func anAppStartsFromItsSeedOfflineThenSyncs() throws {
         let dir = try TemporaryDirectory()
         try ClientSyncTests.publishB(in: dir, version: 1)
-        let exported = try zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed", "--quiet"], in: dir)
+        let exported = try dir.zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed", "--quiet"])
         #expect(exported.hasPrefix("Exported a seed of 'B' version 1 (3 files, "), "\(exported)")
         let again = try ZincBinary.run(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed"], in: dir.path)
         #expect(again.status == 1 && again.stderr.contains("app/seed"))
 
         // Offline: the URL later syncs use answers nothing yet.
-        let seeded = try zinc(["repo", "seed", "--repo", "device", "--seed", "app/seed", "--catalog", "http://127.0.0.1:9/"], in: dir)
+        let seeded = try dir.zinc(["repo", "seed", "--repo", "device", "--seed", "app/seed", "--catalog", "http://127.0.0.1:9/"])
         #expect(seeded.hasPrefix("com.example.app.B: seeded version 1, 3 files; 3 objects linked ("), "\(seeded)")
         #expect(try ClientSyncTests.sameFiles(dir, "src", "device/bundles/com.example.app.B-1"))
-        #expect(try zinc(["status", "--repo", "device"], in: dir).contains("local 1, remote 1, 3 files"))
-        let json = try zinc(["repo", "seed", "--repo", "device", "--seed", "app/seed", "--json"], in: dir)
+        #expect(try dir.zinc(["status", "--repo", "device"]).contains("local 1, remote 1, 3 files"))
+        let json = try dir.zinc(["repo", "seed", "--repo", "device", "--seed", "app/seed", "--json"])
         let kept = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(kept["switched"] as? Bool == false && kept["checked_out_version"] as? Int == 1)
 
         // Online, a version 2: the sync fetches only the new file.
         let server = try ServeProcess(catalog: "cat", in: dir.path)
-        try zinc(["track", "--repo", "device", "--catalog", server.url, "--bundle", "B"], in: dir)
+        try dir.zinc(["track", "--repo", "device", "--catalog", server.url, "--bundle", "B"])
         try dir.write("src/more.txt", "new in version 2")
         try ClientSyncTests.publishB(in: dir, version: 2)
-        let output = try zinc(["sync", "--repo", "device", "--strategy", "objects", "--json"], in: dir)
+        let output = try dir.zinc(["sync", "--repo", "device", "--strategy", "objects", "--json"])
         let report = try ClientSyncTests.firstBundle(
             try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]))
         #expect(report["outcome"] as? String == "updated" && report["missing_objects"] as? Int == 1, "\(report)")
@@ -38,8 +38,8 @@ import ZincTestSupport
     @Test func aWritableSeedGivesTheAppFilesOfItsOwn() throws {
         let dir = try TemporaryDirectory()
         try ClientSyncTests.publishB(in: dir, version: 1)
-        try zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed", "--quiet"], in: dir)
-        try zinc(["repo", "seed", "--repo", "device", "--seed", "app/seed", "--catalog", "http://127.0.0.1:9/", "--writable"], in: dir)
+        try dir.zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed", "--quiet"])
+        try dir.zinc(["repo", "seed", "--repo", "device", "--seed", "app/seed", "--catalog", "http://127.0.0.1:9/", "--writable"])
         let folder = "device/bundles/com.example.app.B-1"
         #expect(try ClientSyncTests.sameFiles(dir, "src", folder))
         let manifest = try Manifest.parse(dir.read("cat/manifests/B-1.json"), path: "B-1")
@@ -54,7 +54,7 @@ import ZincTestSupport
         }
         // The app's edit is its own: the store keeps the seed's bytes.
         try dir.write("\(folder)/\(manifest.paths(flavor: nil)[0])", "the app's own")
-        #expect(try zinc(["repo", "verify", "--repo", "device"], in: dir) == "com.example.app.B 1: healthy\n")
+        #expect(try dir.zinc(["repo", "verify", "--repo", "device"]) == "com.example.app.B 1: healthy\n")
     }
 
     /// A seed carries the distribution it was exported by (`seed-distro.json`), which a
@@ -65,30 +65,30 @@ import ZincTestSupport
         try ClientSyncTests.publishB(in: dir, version: 1)
         try dir.write("src/more.txt", "new in version 2")
         try ClientSyncTests.publishB(in: dir, version: 2)  // master: 2
-        try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "legacy", "--version", "1"], in: dir)
-        let exported = try zinc(
-            ["export_seed", "--catalog", "cat", "--bundle", "B", "--distro", "legacy", "--out", "legacy", "--quiet"], in: dir)
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "legacy", "--version", "1"])
+        let exported = try dir.zinc(
+            ["export_seed", "--catalog", "cat", "--bundle", "B", "--distro", "legacy", "--out", "legacy", "--quiet"])
         #expect(exported.hasPrefix("Exported a seed of 'B' version 1 (3 files, ") && exported.contains("unsigned, distribution 'legacy')"))
         #expect(try dir.read("legacy/seed-distro.json") == Array(#"{"distro":"legacy","format":1}"#.utf8))
         #expect(try dir.read("legacy/seed.json") == Array(#"{"bundle":"B","catalog":"com.example.app","format":1,"version":1}"#.utf8))
-        let json = try zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--version", "1", "--out", "numbered", "--json"], in: dir)
+        let json = try dir.zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--version", "1", "--out", "numbered", "--json"])
         let numbered = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(numbered["version"] as? Int == 1 && numbered["distro"] == nil && !dir.exists("numbered/seed-distro.json"))
 
         let server = try ServeProcess(catalog: "cat", in: dir.path)
-        let seeded = try zinc(["repo", "seed", "--repo", "device", "--seed", "legacy", "--catalog", server.url], in: dir)
+        let seeded = try dir.zinc(["repo", "seed", "--repo", "device", "--seed", "legacy", "--catalog", server.url])
         #expect(
             seeded.hasPrefix("com.example.app.B: seeded version 1, 3 files; ") && seeded.hasSuffix("; tracked at distribution 'legacy'\n"))
-        #expect(try zinc(["sync", "--repo", "device"], in: dir) == "com.example.app.B: up to date at version 1\n")
-        #expect(try zinc(["status", "--repo", "device"], in: dir).hasPrefix("com.example.app.B @legacy: local 1, remote 1, "))
+        #expect(try dir.zinc(["sync", "--repo", "device"]) == "com.example.app.B: up to date at version 1\n")
+        #expect(try dir.zinc(["status", "--repo", "device"]).hasPrefix("com.example.app.B @legacy: local 1, remote 1, "))
 
         // Told otherwise, or given a seed without the file, the repo follows master.
         for (seed, distro) in [("legacy", ["--distro", "master"]), ("numbered", [])] {
             let repo = "device-" + seed
-            let output = try zinc(["repo", "seed", "--repo", repo, "--seed", seed, "--catalog", server.url, "--json"] + distro, in: dir)
+            let output = try dir.zinc(["repo", "seed", "--repo", repo, "--seed", seed, "--catalog", server.url, "--json"] + distro)
             let result = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
             #expect(result["distro"] as? String == "master", "\(seed)")
-            #expect(try zinc(["sync", "--repo", repo], in: dir).hasPrefix("com.example.app.B: 1 -> 2 ("), "\(seed)")
+            #expect(try dir.zinc(["sync", "--repo", repo]).hasPrefix("com.example.app.B: 1 -> 2 ("), "\(seed)")
         }
     }
 
@@ -97,7 +97,7 @@ import ZincTestSupport
     @Test func aDamagedSeedDistroFileIsRefusedNamingIt() throws {
         let dir = try TemporaryDirectory()
         try ClientSyncTests.publishB(in: dir, version: 1)
-        try zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "seed", "--quiet"], in: dir)
+        try dir.zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "seed", "--quiet"])
         #expect(try dir.read("seed/seed-distro.json") == Array(#"{"distro":"master","format":1}"#.utf8))
         for (content, reason) in [
             (#"{"distro":"../up","format":1}"#, "'../up'"), (#"{"distro":"legacy","format":1,"extra":1}"#, "unknown key 'extra'"),
@@ -110,10 +110,5 @@ import ZincTestSupport
                 result.status != 0 && result.stderr.contains("seed/seed-distro.json") && result.stderr.contains(reason), "\(result.stderr)")
             #expect(!dir.exists("device/bundles/com.example.app.B-1"))
         }
-    }
-
-    @discardableResult
-    private func zinc(_ arguments: [String], in dir: TemporaryDirectory) throws -> String {
-        try zincSucceeds(arguments, in: dir.path)
     }
 }

@@ -13,19 +13,11 @@ import ZincTestSupport
         dir = try TemporaryDirectory()
     }
 
-    @discardableResult
-    func zinc(_ arguments: [String], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> String
-    {
-        let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: environment)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderr == "", "\(arguments)", sourceLocation: sourceLocation)
-        return result.stdout
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir) }
 
     /// Runs zinc expecting it to fail with `status`; returns stdout and stderr together.
     func zincFails(_ arguments: [String], status: Int32 = 1, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try ZincBinary.run(arguments, in: dir.path)
+        let result = try zinc.run(arguments)
         #expect(result.status == status, "\(arguments): \(result.stdout) \(result.stderr)", sourceLocation: sourceLocation)
         return result.stdout + result.stderr
     }

@@ -5,10 +5,7 @@ import ZincTestSupport
 /// progress bar since stdout is a pipe); returns stdout.
 @discardableResult
 func zincSucceeds(_ arguments: [String], in directory: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-    let result = try ZincBinary.run(arguments, in: directory)
-    #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-    #expect(result.stderr == "", sourceLocation: sourceLocation)
-    return result.stdout
+    try ZincRunner(in: directory)(arguments, sourceLocation: sourceLocation)
 }
 
 /// The catalog `cat` in `dir`, holding version 1 of `bundle` imported from `source`, with

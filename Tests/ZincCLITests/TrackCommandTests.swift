@@ -11,18 +11,18 @@ import ZincTestSupport
         let server = try ServeProcess(catalog: "cat", in: dir.path)  // http://127.0.0.1:PORT/
         let bare = String(server.url.dropLast())
         let here = URL(fileURLWithPath: dir.path).resolvingSymlinksInPath().path
-        try zinc(["repo_init", "--repo", "repo"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "repo"])
         for catalog in [server.url, bare, "HTTP" + bare.dropFirst("http".count), "cat", "file://\(here)/cat/", "file://\(here)/./cat"] {
-            try zinc(["track", "--repo", "repo", "--catalog", catalog, "--bundle", "B"], in: dir)
+            try dir.zinc(["track", "--repo", "repo", "--catalog", catalog, "--bundle", "B"])
         }
         // The spelling given first is the one kept: its requests and validators are the repo's.
         #expect(try sources(dir) == [server.url, "file://\(here)/cat"])
 
         // `untrack` finds the catalog by any spelling of any of its sources.
         for catalog in ["file://\(here)/cat/", "HTTP" + bare.dropFirst("http".count)] {
-            try zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
+            try dir.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"])
             #expect(
-                try zinc(["untrack", "--repo", "repo", "--catalog", catalog, "--bundle", "B"], in: dir)
+                try dir.zinc(["untrack", "--repo", "repo", "--catalog", catalog, "--bundle", "B"])
                     == "No longer tracking 'B' of \(catalog)\n")
         }
         #expect(try sources(dir) == [server.url, "file://\(here)/cat"])
@@ -35,8 +35,8 @@ import ZincTestSupport
         try ClientSyncTests.publishB(in: dir, version: 1)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
         let bare = String(server.url.dropLast())
-        try zinc(["repo_init", "--repo", "repo"], in: dir)
-        try zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir)
+        try dir.zinc(["repo_init", "--repo", "repo"])
+        try dir.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"])
         var state = try #require(try JSONSerialization.jsonObject(with: Data(dir.read("repo/repo.json"))) as? [String: Any])
         var catalogs = try #require(state["catalogs"] as? [String: Any])
         var catalog = try #require(catalogs["com.example.app"] as? [String: Any])
@@ -49,11 +49,11 @@ import ZincTestSupport
 
         let shouted = "HTTP" + bare.dropFirst("http".count)
         #expect(
-            try zinc(["untrack", "--repo", "repo", "--catalog", shouted, "--bundle", "B"], in: dir)
+            try dir.zinc(["untrack", "--repo", "repo", "--catalog", shouted, "--bundle", "B"])
                 == "No longer tracking 'B' of \(shouted)\n")
-        try zinc(["track", "--repo", "repo", "--catalog", bare, "--bundle", "B"], in: dir)
+        try dir.zinc(["track", "--repo", "repo", "--catalog", bare, "--bundle", "B"])
         #expect(try sources(dir) == [server.url])
-        #expect(try zinc(["sync", "--repo", "repo"], in: dir).hasPrefix("com.example.app.B: none -> 1 ("))
+        #expect(try dir.zinc(["sync", "--repo", "repo"]).hasPrefix("com.example.app.B: none -> 1 ("))
     }
 
     /// The sources `repo.json` holds for the catalog com.example.app.
@@ -61,10 +61,5 @@ import ZincTestSupport
         let state = try #require(try JSONSerialization.jsonObject(with: Data(dir.read("repo/repo.json"))) as? [String: Any])
         let catalog = try #require((state["catalogs"] as? [String: Any])?["com.example.app"] as? [String: Any])
         return try #require(catalog["sources"] as? [String])
-    }
-
-    @discardableResult
-    private func zinc(_ arguments: [String], in dir: TemporaryDirectory) throws -> String {
-        try zincSucceeds(arguments, in: dir.path)
     }
 }

@@ -12,24 +12,20 @@ import ZincTestSupport
     @Test(arguments: [false, true]) func everyObjectIsWholeAndNothingIsLeftBehind(refused: Bool) throws {
         let dir = try TemporaryDirectory()
         let environment = refused ? ["ZINC_REFUSE_UNNAMED_FILES": "1"] : [:]
-        func zinc(_ arguments: [String]) throws -> ZincBinary.Result {
-            let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: environment)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return result
-        }
+        let zinc = ZincRunner(in: dir, environment: environment, silentStderr: false)
         try SampleContent.basicAdjectives(in: dir, at: "src")
-        _ = try zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
-        _ = try zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"])
-        _ = try zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"])
+        try zinc.succeeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
+        try zinc.succeeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"])
+        try zinc.succeeds(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"])
         #expect(!dir.files(under: "cat").contains { $0.contains(".tmp-") })
-        _ = try zinc(["verify", "--catalog", "cat"])
+        try zinc.succeeds(["verify", "--catalog", "cat"])
 
         let server = try ServeProcess(catalog: "cat", in: dir.path)
         for strategy in ["archive", "objects"] {
             let repo = "repo-" + strategy
-            _ = try zinc(["repo_init", "--repo", repo])
-            _ = try zinc(["track", "--repo", repo, "--catalog", server.url, "--bundle", "B"])
-            let report = try zinc(["sync", "--repo", repo, "--strategy", strategy, "--json"])
+            try zinc.succeeds(["repo_init", "--repo", repo])
+            try zinc.succeeds(["track", "--repo", repo, "--catalog", server.url, "--bundle", "B"])
+            let report = try zinc.succeeds(["sync", "--repo", repo, "--strategy", strategy, "--json"])
             let json = try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any]
             let bundle = try #require((json?["bundles"] as? [[String: Any]])?.first)
             #expect(bundle["strategy"] as? String == strategy, "\(report.stdout)")

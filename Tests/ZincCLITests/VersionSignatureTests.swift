@@ -114,36 +114,36 @@ import ZincTestSupport
             dir.read("cat/signatures/versions/B-2.\(id).sig"), path: "sig", trusted: [key.publicKey])
         #expect(version.digestsSHA256 == SHA256.digest(list) && version.manifestSHA256 == old.manifestSHA256)
         #expect(version.files == manifest.files.count)
-        #expect(try CLI.zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], in: dir).hasSuffix("no problems\n"))
+        #expect(try dir.zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"]).hasSuffix("no problems\n"))
 
-        try CLI.zinc(["publish", "--catalog", "cat", "--to", "copy"], in: dir)
+        try dir.zinc(["publish", "--catalog", "cat", "--to", "copy"])
         #expect(dir.files(under: "copy/digests") == dir.files(under: "cat/digests"))
         #expect(dir.files(under: "copy/signatures") == dir.files(under: "cat/signatures"))
-        #expect(try CLI.zinc(["verify", "--catalog", "copy", "--trusted-key", "k.pub"], in: dir).hasSuffix("no problems\n"))
+        #expect(try dir.zinc(["verify", "--catalog", "copy", "--trusted-key", "k.pub"]).hasSuffix("no problems\n"))
 
         // Signed before version signatures: `sign` adds the same files, old signatures untouched.
         let before = dir.files(under: "cat/digests").map { try? dir.read("cat/digests/" + $0) }
         let versionSignature = try dir.read("cat/signatures/versions/B-1.\(id).sig")
         for folder in ["cat/signatures/versions", "cat/digests"] { try FileManager.default.removeItem(atPath: dir.at(folder)) }
-        #expect(try CLI.zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], in: dir).hasSuffix("no problems\n"))
-        try CLI.zinc(["sign", "--catalog", "cat", "--sign-key", "k"], in: dir)
+        #expect(try dir.zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"]).hasSuffix("no problems\n"))
+        try dir.zinc(["sign", "--catalog", "cat", "--sign-key", "k"])
         #expect(dir.files(under: "cat/digests").map { try? dir.read("cat/digests/" + $0) } == before)
         #expect(try dir.read("cat/signatures/versions/B-1.\(id).sig") == versionSignature)
-        #expect(try CLI.zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], in: dir).hasSuffix("no problems\n"))
+        #expect(try dir.zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"]).hasSuffix("no problems\n"))
 
         // Version 3 at master leaves version 1 unpointed (`_master` moves to 2).
         try dir.write("src/level-0/item-0.txt", "item 0, patched")
-        try CLI.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet", "--sign-key", "k"], in: dir)
-        try CLI.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "3", "--sign-key", "k"], in: dir)
-        try CLI.zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--version", "1", "--sign-key", "k"], in: dir)
-        try CLI.zinc(["clean", "--catalog", "cat", "--force", "--grace", "0"], in: dir)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet", "--sign-key", "k"])
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "3", "--sign-key", "k"])
+        try dir.zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--version", "1", "--sign-key", "k"])
+        try dir.zinc(["clean", "--catalog", "cat", "--force", "--grace", "0"])
         #expect(dir.files(under: "cat/digests") == ["B-2.chunks.json.gz", "B-2.txt.gz", "B-3.chunks.json.gz", "B-3.txt.gz"])
         #expect(
             dir.files(under: "cat/signatures") == [
                 "catalog.json.sig", "manifests/B-2.json.\(id).sig", "manifests/B-3.json.\(id).sig", "versions/B-2.\(id).sig",
                 "versions/B-3.\(id).sig",
             ])
-        #expect(try CLI.zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], in: dir).hasSuffix("no problems\n"))
+        #expect(try dir.zinc(["verify", "--catalog", "cat", "--trusted-key", "k.pub"]).hasSuffix("no problems\n"))
         _ = server
     }
 }

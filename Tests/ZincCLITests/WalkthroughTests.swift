@@ -8,10 +8,9 @@ import ZincTestSupport
     @Test func theTalksWalkthroughWorksVerbatim() throws {
         let dir = try TemporaryDirectory()
         let source = try SampleContent.basicAdjectives(in: dir, at: "French/BasicAdjectives")
-        func zinc(_ line: String) throws -> String {
-            let result = try ZincBinary.run(line.split(separator: " ").map(String.init), in: dir.path)
-            #expect(result.status == 0, "\(line): \(result.stderr)")
-            return result.stdout
+        /// A line as the talk types it.
+        func zinc(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+            try ZincRunner(in: dir, silentStderr: false)(line.split(separator: " ").map(String.init), sourceLocation: sourceLocation)
         }
         // The talk creates with file:///abs and updates with file://relative: both name the same folder here.
         _ = try zinc("create_catalog --id com.mindsnacks.french --dest file://\(dir.at("french_catalog"))")

@@ -23,12 +23,7 @@ import ZincTestSupport
         try zinc("create_catalog", "--id", "com.example.old", "--dest", "cat")
     }
 
-    @discardableResult
-    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: server.environment)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result.stdout
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir, environment: server.environment, silentStderr: false) }
 
     /// `tree<version>`: a chunked large file with one byte flipped per version, small
     /// JSON files with one rewritten per version.

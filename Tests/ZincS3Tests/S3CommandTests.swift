@@ -20,25 +20,7 @@ import ZincTestSupport
     var catalog: String { "s3://\(bucket)/cat" }
 
     /// Runs zinc with the server's credentials and endpoint in its environment.
-    func run(_ arguments: [String], environment: [String: String]? = nil) throws -> ZincBinary.Result {
-        try ZincBinary.run(arguments, in: dir.path, extraEnvironment: environment ?? server.environment)
-    }
-
-    /// Runs zinc expecting success and a silent stderr; returns stdout.
-    @discardableResult
-    func zinc(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try zinc(arguments, sourceLocation: sourceLocation)
-    }
-
-    @discardableResult
-    func zinc(_ arguments: [String], environment: [String: String]? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> String
-    {
-        let result = try run(arguments, environment: environment)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        #expect(result.stderr == "", "\(arguments)", sourceLocation: sourceLocation)
-        return result.stdout
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir, environment: server.environment) }
 
     /// The catalog's keys in the bucket, catalog-relative, without lock objects.
     func keys() throws -> [String] {
@@ -75,7 +57,7 @@ import ZincTestSupport
                 environment: withoutEndpoint) == "Created catalog 'com.example.s3' at \(catalog)\n")
         try zinc("create_catalog", "--id", "com.example.s3", "--dest", "local")
         #expect(try keys() == ["catalog.json", "catalog.json.gz", "config.json", "index.json", "index.json.gz"])
-        let again = try run(["create_catalog", "--id", "com.example.s3", "--dest", catalog])
+        let again = try zinc.run(["create_catalog", "--id", "com.example.s3", "--dest", catalog])
         #expect(again.status == 1 && again.stderr.contains(catalog), "\(again.stderr)")
         // Archives of every version, as the removals below look at an unnamed version's.
         #expect(
@@ -169,7 +151,7 @@ import ZincTestSupport
         }
         let results = ResultLog()
         DispatchQueue.concurrentPerform(iterations: writers) { n in
-            let result = Result { try run(["update_bundle", "--catalog", catalog, "--name", "B", "--source", "src\(n)"]) }
+            let result = Result { try zinc.run(["update_bundle", "--catalog", catalog, "--name", "B", "--source", "src\(n)"]) }
             results.add(n, result)
         }
         var versions = [Int: Int]()  // writer: version
@@ -230,7 +212,7 @@ import ZincTestSupport
                     lane == 0
                     ? ["update_bundle", "--catalog", catalog, "--name", "B", "--source", "big"]
                     : ["clean", "--catalog", catalog, "--force", "--grace", "0", "--quiet"]
-                results.add(lane, Result { try run(arguments) })
+                results.add(lane, Result { try zinc.run(arguments) })
             }
             for (lane, result) in results.all {
                 let output = try result.get()
@@ -288,27 +270,27 @@ import ZincTestSupport
     /// line naming the place and S3's reason, never the secret.
     @Test func errorsNameTheBucketAndS3sReason() throws {
         let missing = "zinc-missing-" + UUID().uuidString.lowercased().prefix(8)
-        let noBucket = try run(["list", "--catalog", "s3://\(missing)/cat"])
+        let noBucket = try zinc.run(["list", "--catalog", "s3://\(missing)/cat"])
         #expect(noBucket.status == 1 && noBucket.stdout == "")
         #expect(noBucket.stderr.hasPrefix("zinc: error: s3://\(missing)/cat: GET "), "\(noBucket.stderr)")
         #expect(noBucket.stderr.contains(".json: NoSuchBucket (The specified bucket does not exist), HTTP 404\n"), "\(noBucket.stderr)")
 
-        let noCatalog = try run(["list", "--catalog", "s3://\(bucket)/nothing-here"])
+        let noCatalog = try zinc.run(["list", "--catalog", "s3://\(bucket)/nothing-here"])
         #expect(noCatalog.status == 1)
         #expect(noCatalog.stderr == "zinc: error: no catalog at 's3://\(bucket)/nothing-here'\n", "\(noCatalog.stderr)")
 
-        let badName = try run(["list", "--catalog", "s3://Bad_Bucket/cat"])
+        let badName = try zinc.run(["list", "--catalog", "s3://Bad_Bucket/cat"])
         #expect(badName.status == 1)
         #expect(badName.stderr.contains("'Bad_Bucket'") && badName.stderr.contains("is not a bucket name"), "\(badName.stderr)")
 
-        let refused = try run(["list", "--catalog", catalog, "--endpoint-url", "ftp://127.0.0.1"])
+        let refused = try zinc.run(["list", "--catalog", catalog, "--endpoint-url", "ftp://127.0.0.1"])
         #expect(
             refused.status == 1 && refused.stderr.contains("the endpoint 'ftp://127.0.0.1' is not an http:// or https:// URL"),
             "\(refused.stderr)")
 
         let secret = "Zinc+Never/Prints+This+Secret0123456789"
         let authenticating = try MotoServer.sharedEnforcingAuthentication()
-        let wrong = try run(
+        let wrong = try zinc.run(
             ["list", "--catalog", catalog],
             environment: authenticating.environment.merging([
                 "AWS_ACCESS_KEY_ID": "AKIAZINCTESTWRONGKEY",

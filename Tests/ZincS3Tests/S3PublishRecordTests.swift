@@ -20,11 +20,7 @@ import ZincTestSupport
         #expect(try ZincBinary.run(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path).status == 0)
     }
 
-    private func zinc(_ arguments: [String]) throws -> String {
-        let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: server.environment)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)")
-        return result.stdout
-    }
+    private var zinc: ZincRunner { ZincRunner(in: dir, environment: server.environment, silentStderr: false) }
 
     @Test func oneDeleteRunAfterTheGracePeriodRemovesWhatTheIndexDropped() throws {
         let destination = "s3://\(bucket)/cat"

@@ -11,12 +11,7 @@ import ZincTestSupport
         let server = try MotoServer.shared()
         let bucket = try server.makeBucket(publicRead: true)
         let dir = try TemporaryDirectory()
-        @discardableResult
-        func zinc(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-            let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: server.environment)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-            return result.stdout
-        }
+        let zinc = ZincRunner(in: dir, environment: server.environment, silentStderr: false)
         let catalog = "s3://\(bucket)/cat"
         try zinc(["keygen", "--out", "k"])
         try SampleContent.basicAdjectives(in: dir)

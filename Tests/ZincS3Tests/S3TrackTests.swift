@@ -17,18 +17,7 @@ import ZincTestSupport
         dir = try TemporaryDirectory()
     }
 
-    func run(_ arguments: [String], environment: [String: String]? = nil) throws -> ZincBinary.Result {
-        try ZincBinary.run(arguments, in: dir.path, extraEnvironment: environment ?? server.environment)
-    }
-
-    @discardableResult
-    func zinc(_ arguments: [String], environment: [String: String]? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> String
-    {
-        let result = try run(arguments, environment: environment)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result.stdout
-    }
+    var zinc: ZincRunner { ZincRunner(in: dir, environment: server.environment, silentStderr: false) }
 
     /// A catalog with version 1 of `B` on `master`, published to `bucket` under `cat`.
     func publish(to bucket: String) throws -> String {
@@ -83,17 +72,17 @@ import ZincTestSupport
 
         // Unsigned indeed: the same requests of a private bucket are refused.
         let privateCatalog = try publish(to: try server.makeBucket())
-        let refused = try run(["track", "--repo", "repo", "--catalog", privateCatalog, "--bundle", "B"], environment: anonymous)
+        let refused = try zinc.run(["track", "--repo", "repo", "--catalog", privateCatalog, "--bundle", "B"], environment: anonymous)
         #expect(refused.status == 1 && refused.stderr.contains("HTTP 403"), "\(refused.stderr)")
     }
 
     @Test func aMissingBucketOrWrongKeyIsNamed() throws {
         try zinc(["repo_init", "--repo", "repo"])
-        let missing = try run(["track", "--repo", "repo", "--catalog", "s3://zinc-no-such-bucket/cat", "--bundle", "B"])
+        let missing = try zinc.run(["track", "--repo", "repo", "--catalog", "s3://zinc-no-such-bucket/cat", "--bundle", "B"])
         #expect(missing.status == 1 && missing.stderr.contains("s3://zinc-no-such-bucket/cat/catalog.json.gz"), "\(missing.stderr)")
 
         let authenticating = try MotoServer.sharedEnforcingAuthentication()
-        let wrong = try run(
+        let wrong = try zinc.run(
             ["track", "--repo", "repo", "--catalog", "s3://zinc-any-bucket/cat", "--bundle", "B"],
             environment: authenticating.environment.merging(["AWS_ACCESS_KEY_ID": "AKIAZINCTESTWRONGKEY"]) { $1 })
         #expect(wrong.status == 1 && wrong.stderr.contains("s3://zinc-any-bucket/cat/catalog.json.gz"), "\(wrong.stderr)")

@@ -93,8 +93,8 @@ struct CatalogFixture: Sendable {
 
 // MARK: - ustar
 
-/// Just enough POSIX ustar to build the fixture archive by hand and to read back what a range
-/// request returned: 512-byte header, data padded to 512.
+/// Just enough POSIX ustar to build the fixture archive by hand: 512-byte header, data padded
+/// to 512 (`TarListing` reads back what a range request returned).
 enum Ustar {
     static func archive(_ members: [(name: String, data: [UInt8])]) -> [UInt8] {
         var out: [UInt8] = []
@@ -135,34 +135,6 @@ enum Ustar {
         let sum = header.reduce(0) { $0 + Int($1) }
         put(octal(sum, width: 7), at: 148)
         return header
-    }
-
-    struct ParseError: Error {}
-
-    /// Reads the complete members at the start of `bytes`, checking each header's checksum.
-    static func members(in bytes: [UInt8]) throws -> [(name: String, data: [UInt8])] {
-        var members: [(name: String, data: [UInt8])] = []
-        var offset = 0
-        while offset + 512 <= bytes.count {
-            let header = Array(bytes[offset..<offset + 512])
-            if header.allSatisfy({ $0 == 0 }) { break }
-            guard String(decoding: header[257..<262], as: UTF8.self) == "ustar" else { throw ParseError() }
-            var blank = header
-            for i in 148..<156 { blank[i] = 0x20 }
-            let recorded = Int(field(header, 148, 8), radix: 8)
-            guard recorded == blank.reduce(0, { $0 + Int($1) }),
-                let size = Int(field(header, 124, 12), radix: 8)
-            else { throw ParseError() }
-            guard offset + 512 + size <= bytes.count else { break }
-            members.append((field(header, 0, 100), Array(bytes[(offset + 512)..<(offset + 512 + size)])))
-            offset += 512 + size + padding(size)
-        }
-        return members
-    }
-
-    private static func field(_ header: [UInt8], _ offset: Int, _ length: Int) -> String {
-        let raw = header[offset..<offset + length].prefix { $0 != 0 }
-        return String(decoding: raw, as: UTF8.self).trimmingCharacters(in: .whitespaces)
     }
 }
 
