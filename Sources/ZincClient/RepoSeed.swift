@@ -1,6 +1,6 @@
 import Zinc
 
-/// When ``Repo/seed(from:sources:distro:trustedKeys:hashing:writableFiles:)`` hashes the seed's files.
+/// When ``Repo/seed(from:sources:distro:trustedKeys:hashing:writableFiles:options:)`` hashes the seed's files.
 public enum SeedHashing: Sendable {
     /// When the catalog is trusted with keys (given to `seed`, or the repo's already):
     /// then every file's SHA-1 must be the manifest's and its SHA-256 the one the
@@ -12,7 +12,7 @@ public enum SeedHashing: Sendable {
     case always
 }
 
-/// What ``Repo/seed(from:sources:distro:trustedKeys:hashing:writableFiles:)`` did.
+/// What ``Repo/seed(from:sources:distro:trustedKeys:hashing:writableFiles:options:)`` did.
 public struct SeedResult: Equatable, Sendable, Encodable {
     public let catalog: String
     public let bundle: String
