@@ -26,12 +26,7 @@ struct RepoInit: ParsableCommand {
             "The install's id for staged rollouts, 1 to 128 bytes (default: 16 random bytes in hex).", valueName: "ID"))
     var installID: String?
 
-    @Option(
-        name: .customLong("attribute"),
-        help: ArgumentHelp(
-            "An attribute of the install that rollout conditions test, such as platform=ios or app-version=2.4 (repeatable).",
-            valueName: "KEY=VALUE"))
-    var attributes: [String] = []
+    @OptionGroup var attributes: AttributeOption
 
     func validate() throws {
         if folder != nil, repo.repo != nil { throw ValidationError("Give the folder once: DIR or --repo DIR.") }
@@ -39,7 +34,7 @@ struct RepoInit: ParsableCommand {
 
     func run() throws {
         let install = try InstallIdentity(
-            id: installID ?? InstallIdentity.randomID(), attributes: attributes.map { try Attribute(parsing: $0) })
+            id: installID ?? InstallIdentity.randomID(), attributes: attributes.parsed())
         let created = try Repo.initialize(at: folder ?? repo.folderToCreate(), install: install)
         print("Created repo \(created.root)")
     }

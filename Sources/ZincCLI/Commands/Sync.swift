@@ -57,12 +57,8 @@ struct Sync: ParsableCommand {
     @Flag(help: "Do not show a progress bar.")
     var quiet = false
 
-    @Option(
-        name: .customLong("attribute"),
-        help: ArgumentHelp(
-            "An attribute of the install for this sync, over those the repo keeps, that rollout conditions test (repeatable).",
-            valueName: "KEY=VALUE"))
-    var attributes: [String] = []
+    /// This sync's, set over those the repo keeps.
+    @OptionGroup var attributes: AttributeOption
 
     @Flag(
         help: ArgumentHelp(
@@ -89,7 +85,7 @@ struct Sync: ParsableCommand {
                 bytes: progress.completedBytes, of: progress.totalBytes)
         }
         options.maxBytes = maxBytes?.value
-        options.attributes = try attributes.map { try Attribute(parsing: $0) }
+        options.attributes = try attributes.parsed()
         let opened = try repo.open()
         // The first request would wait for libcurl to load: it loads meanwhile.
         prepareDefaultTransport(for: opened)

@@ -21,8 +21,8 @@ struct RolloutStatus: ParsableCommand {
     @Option(help: ArgumentHelp("Say which version this install follows, and why.", valueName: "id"))
     var installID: String?
 
-    @Option(help: ArgumentHelp("An attribute of --install-id's install (repeatable).", valueName: "key=value"))
-    var attribute: [String] = []
+    /// Of --install-id's install.
+    @OptionGroup var attribute: AttributeOption
 
     @Option(
         help: ArgumentHelp(
@@ -40,7 +40,7 @@ struct RolloutStatus: ParsableCommand {
 
     func validate() throws {
         if installID != nil, installs != nil { throw ValidationError("give --install-id or --installs, not both") }
-        if !attribute.isEmpty, installID == nil { throw ValidationError("--attribute goes with --install-id") }
+        if !attribute.values.isEmpty, installID == nil { throw ValidationError("--attribute goes with --install-id") }
     }
 
     func run() throws {
@@ -83,7 +83,7 @@ struct RolloutStatus: ParsableCommand {
     /// none was.
     private func eachInstall() throws -> (((InstallIdentity) throws -> Void) throws -> Void)? {
         if let installID {
-            let install = try InstallIdentity(id: installID, attributes: attribute.map { try Attribute(parsing: $0) })
+            let install = try InstallIdentity(id: installID, attributes: attribute.parsed())
             return { try $0(install) }
         }
         guard let installs else { return nil }
