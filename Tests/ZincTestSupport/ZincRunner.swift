@@ -1,3 +1,6 @@
+// The test support is a plain target, which `swift build -c release` (make build) also
+// compiles, and there Swift Testing is not available: the runner exists for test builds.
+#if canImport(Testing)
 import Testing
 
 /// `zinc` run as the tests run it: in one folder, with the same additions to the
@@ -104,3 +107,4 @@ extension TemporaryDirectory {
     /// `zinc` run in this folder: `try dir.zinc(["list", "--catalog", "cat"])`.
     public var zinc: ZincRunner { ZincRunner(in: self) }
 }
+#endif
