@@ -21,14 +21,12 @@ public struct FollowedVersion: Equatable, Sendable, Encodable {
     /// "follows version 5: the rollout's candidate: …", for the human forms.
     public var line: String { "follows version \(version): \(choice.explanation)" }
 
-    private enum CodingKeys: String, CodingKey {
-        case version, code, reason
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(version, forKey: .version)
-        try container.encode(choice.reason.code, forKey: .code)
-        try container.encode(choice.explanation, forKey: .reason)
+        try choice.encode(to: encoder)
     }
+}
+
+extension FollowedVersion? {
+    /// "; follows version 5: …" after a bundle's human line, or nothing.
+    var lineSuffix: String { map { "; \($0.line)" } ?? "" }
 }

@@ -72,7 +72,7 @@ public struct BundlePlan: Sendable, Encodable {
     public var line: String {
         switch action {
         case .failed: return "\(name): cannot plan: \(failure?.description ?? "")"
-        case .upToDate: return "\(name): up to date at version \(version ?? 0)" + (follows.map { "; \($0.line)" } ?? "")
+        case .upToDate: return "\(name): up to date at version \(version ?? 0)" + follows.lineSuffix
         case .update, .repair:
             let to = version ?? 0
             let move =
@@ -81,7 +81,7 @@ public struct BundlePlan: Sendable, Encodable {
             if let strategy { how += ", by \(strategy.rawValue)" }
             if chunkedObjects > 0 { how += ", \(chunkedObjects) from chunks" }
             return "\(name): would \(move): \(how); \(HumanFormat.bytes(bytes)) in \(HumanFormat.count(requests, "request"))"
-                + (follows.map { "; \($0.line)" } ?? "")
+                + follows.lineSuffix
         }
     }
 

@@ -127,7 +127,7 @@ public struct SyncReport: Sendable, Encodable {
         public var line: String {
             if let error { return "\(name): failed: \(error)" }
             if outcome == .upToDate {
-                return "\(name): up to date at version \(version ?? 0)" + (follows.map { "; \($0.line)" } ?? "")
+                return "\(name): up to date at version \(version ?? 0)" + follows.lineSuffix
             }
             if outcome == .skipped {
                 return "\(name): skipped version \(version ?? 0): its update would download "
@@ -154,7 +154,7 @@ public struct SyncReport: Sendable, Encodable {
             }
             let move = outcome == .repaired ? "repaired at version \(version ?? 0)" : "\(from) -> \(version ?? 0)"
             return "\(name): \(move) (\(how)); \(HumanFormat.bytes(bytes)) in \(HumanFormat.count(requests, "request")), "
-                + "\(seconds.fixedDecimals(2)) s" + (follows.map { "; \($0.line)" } ?? "")
+                + "\(seconds.fixedDecimals(2)) s" + follows.lineSuffix
         }
 
         private enum CodingKeys: String, CodingKey {

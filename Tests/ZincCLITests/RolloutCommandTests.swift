@@ -130,9 +130,9 @@ import ZincTestSupport
         #expect(json["state"] as? String == "active")
         let install = try #require((json["installs"] as? [[String: Any]])?.first)
         #expect(install["id"] as? String == notDrawn && install["attributes"] as? [String] == ["platform=ios"])
-        #expect(install["version"] as? Int == 1 && install["reason"] as? String == "not_drawn" && install["slot"] as? Int == notDrawnSlot)
+        #expect(install["version"] as? Int == 1 && install["code"] as? String == "not_drawn" && install["slot"] as? Int == notDrawnSlot)
         #expect(
-            install["explanation"] as? String
+            install["reason"] as? String
                 == "the rollout's control: the install's slot \(notDrawnSlot) of 10000 is not below 50.00%")
     }
 

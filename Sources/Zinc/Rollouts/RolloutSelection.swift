@@ -102,3 +102,20 @@ public struct RolloutChoice: Equatable, Sendable {
         }
     }
 }
+
+/// `{"version", "code", "reason" (in words), "slot"?}`: one spelling for every JSON that
+/// says which version an install follows (a client's `follows`, `rollout status`'s
+/// installs), so a script reads both alike.
+extension RolloutChoice: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case version, code, reason, slot
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(reason.code, forKey: .code)
+        try container.encode(explanation, forKey: .reason)
+        try container.encodeIfPresent(slot, forKey: .slot)
+    }
+}

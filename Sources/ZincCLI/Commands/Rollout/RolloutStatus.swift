@@ -34,7 +34,7 @@ struct RolloutStatus: ParsableCommand {
             Print one JSON document instead: {"bundle", "distro", "state", "control", "candidate", "pointer", \
             "applies", "percentage", "steps", "paused", "conditions", "serial", "signed", "expires", "key", \
             "action", "actor", "note"}, or null when there is no rollout; with installs, also "installs": \
-            [{"id", "attributes", "version", "reason", "slot", "explanation"}].
+            [{"id", "attributes", "version", "code", "reason", "slot"}] (a client's "follows" keys).
             """)
     var json = false
 
