@@ -17,7 +17,7 @@ import Foundation
 /// - Conditional commits: `ifAbsent` sends `If-None-Match: *`, `ifMatch` sends
 ///   `If-Match` with the ETag a read returned; the store checks and writes atomically,
 ///   and 412 (or 409, a concurrent conditional write) means the condition failed. An
-///   ETag is a digest of the bytes, so versions track content (`versionTracking`).
+///   ETag is a digest of the bytes, so versions track content (`properties`).
 /// - Read after write: S3 and its compatibles are strongly consistent for reads and
 ///   listings after a successful write.
 /// - Durability: a write is durable when its request succeeds, so `flush` has nothing to do.
@@ -29,7 +29,7 @@ public final class S3Storage: CatalogStorage {
     public let address: S3Address
     let client: S3Client
     let tuning: S3Tuning
-    public let lockPolicy: LockPolicy
+    let lockPolicy: LockPolicy
     /// Why the service refused to copy a part, once it has: every later assembly is
     /// refused at once (see `assemble`), so a run detects and reports it once.
     let copyRefusal = Mutex<String?>(nil)
@@ -96,10 +96,6 @@ public final class S3Storage: CatalogStorage {
         }
     }
 
-    public func list(_ folder: String) throws -> [String] {
-        try entries(in: folder).map(\.path)
-    }
-
     /// One listing request per thousand keys, with each key's size and ETag.
     public func entries(in folder: String) throws -> [StorageEntry] {
         var entries = [StorageEntry]()
@@ -137,16 +133,17 @@ public final class S3Storage: CatalogStorage {
         S3Writer(path: path, storage: self)
     }
 
-    public var parallelRequests: Int { tuning.parallelRequests }
-
-    public var isRemote: Bool { true }
+    /// Each call a round trip; an ETag is the MD5 of the bytes of a single PUT, and of
+    /// its parts' MD5s for an upload in parts, which one tuning cuts alike: versions
+    /// track content.
+    public var properties: StorageProperties {
+        StorageProperties(
+            isRemote: true, parallelRequests: tuning.parallelRequests, versionTracking: .content, listingFingerprint: .md5,
+            lockPolicy: lockPolicy)
+    }
 
     /// Every successful request is already durable.
     public func flush() throws {}
-
-    /// An ETag is the MD5 of the bytes of a single PUT, and of its parts' MD5s for an
-    /// upload in parts, which one tuning cuts alike.
-    public var versionTracking: VersionTracking { .content }
 
     /// Multipart uploads under the prefix begun more than `age` ago: their writers were
     /// killed between the first part and the completion, and the store keeps (and
@@ -168,10 +165,6 @@ public final class S3Storage: CatalogStorage {
             preconditionFailure("\(write.displayPath) is no upload of an S3Storage")
         }
         try upload.abort(in: self)
-    }
-
-    public func fingerprint(of bytes: [UInt8]) -> String? {
-        Hex.encode(MD5.digest(bytes))
     }
 
     /// The key prefix of everything below a catalog folder ("" for the whole catalog).

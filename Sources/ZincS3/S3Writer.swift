@@ -80,8 +80,8 @@ final class S3Writer: StorageWriter {
         // Where each piece starts, then where the last one ends.
         let offsets = pieces.reduce(into: [bytesWritten]) { $0.append($0[$0.count - 1] + $1.size) }
         let end = offsets[pieces.count]
-        _ = try parallelMap(count: pieces.count, workers: workers.map { max($0, storage.parallelRequests) } ?? storage.parallelRequests) {
-            [storage] index in
+        let parallel = storage.properties.parallelRequests
+        _ = try parallelMap(count: pieces.count, workers: workers.map { max($0, parallel) } ?? parallel) { [storage] index in
             switch pieces[index] {
             case .bytes(let bytes):
                 try spool.write(bytes, at: offsets[index])

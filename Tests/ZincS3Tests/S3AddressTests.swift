@@ -75,7 +75,7 @@ import Zinc
         let storage = try #require(try registry.catalogStorage("s3://bucket/a/cat") as? S3Storage)
         #expect(storage.address == S3Address(bucket: "bucket", prefix: "a/cat"))
         #expect(storage.location == "s3://bucket/a/cat")
-        #expect(storage.isRemote)
+        #expect(storage.properties.isRemote)
         #expect(storage.client.configuration.endpoint?.absoluteString == "http://127.0.0.1:9")
         #expect(storage.client.configuration.region == "eu-west-1")
         #expect(throws: S3ConfigurationError.invalidBucketName(bucket: "Bad_Bucket", address: "s3://Bad_Bucket/cat")) {

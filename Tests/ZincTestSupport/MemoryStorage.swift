@@ -61,9 +61,13 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
 
     public func size(of path: String) throws -> Int64? { lock.withLock { files[path].map { Int64($0.bytes.count) } } }
 
-    public func list(_ folder: String) throws -> [String] {
+    public func entries(in folder: String) throws -> [StorageEntry] {
         let prefix = folder.isEmpty ? "" : folder + "/"
-        return lock.withLock { files.keys.filter { $0.hasPrefix(prefix) }.sorted() }
+        return lock.withLock {
+            files.filter { $0.key.hasPrefix(prefix) }.map {
+                StorageEntry(path: $0.key, size: Int64($0.value.bytes.count), fingerprint: nil)
+            }
+        }.sorted { $0.path < $1.path }
     }
 
     /// Folders exist only as prefixes of keys, as in an object store.
@@ -88,8 +92,12 @@ public final class MemoryStorage: CatalogStorage, @unchecked Sendable {
         if let flushError { throw flushError }
     }
 
-    /// Every commit takes the next generation.
-    public var versionTracking: VersionTracking { .everyCommit }
+    /// Local, and every commit takes the next generation.
+    public var properties: StorageProperties {
+        var properties = StorageProperties.local
+        properties.lockPolicy = lockPolicy
+        return properties
+    }
 
     /// Writers hold their bytes in memory until they commit: none is left behind.
     public func abandonedWrites(olderThan age: Duration) throws -> [AbandonedWrite] { [] }

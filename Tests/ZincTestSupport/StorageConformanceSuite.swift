@@ -55,6 +55,12 @@ public enum StorageConformanceSuite {
         try expect(try storage.read("objects/ab/cd/x") == Array("hello".utf8), "read returns what was written")
         try expect(try storage.size(of: "objects/ab/cd/x") == 5, "size")
         try expect(try storage.list("objects") == ["objects/ab/cd/x"], "list is recursive and catalog-relative")
+        let entries = try storage.entries(in: "")
+        try expect(entries.map(\.path) == ["manifests/B-1.json", "objects/ab/cd/x"], "entries lists every file, sorted")
+        try expect(entries.map(\.size) == [5, 5], "entries gives each file's size")
+        try expect(
+            entries.map(\.fingerprint) == [storage.fingerprint(of: Array("other".utf8)), storage.fingerprint(of: Array("hello".utf8))],
+            "entries gives the fingerprints the properties promise")
         var streamed = [UInt8]()
         guard let reader = try storage.openForReading("manifests/B-1.json") else {
             throw ConformanceFailure("openForReading found nothing")
@@ -86,7 +92,7 @@ public enum StorageConformanceSuite {
         // are current again, which is all the index needs).
         guard let second = try storage.readVersioned("f") else { throw ConformanceFailure("the file vanished") }
         try storage.write([4], to: "f")
-        switch storage.versionTracking {
+        switch storage.properties.versionTracking {
         case .everyCommit:
             try expect(
                 try storage.write([6], to: "f", .ifMatch(second.version)) == .conditionFailed,
@@ -359,7 +365,9 @@ public enum StorageConformanceSuite {
         }
         try expect(entered.wait(timeout: .now() + 10) == .success, "a stale exclusive lock kept an import out")
         try expect(
-            try LockObjects(storage: storage, policy: storage.lockPolicy).staleLocks() == [LockObjects.folder + "/0000stale.json"],
+            try LockObjects(storage: storage, policy: storage.properties.lockPolicy).staleLocks() == [
+                LockObjects.folder + "/0000stale.json"
+            ],
             "the stale lock is reported for clean")
     }
 

@@ -8,6 +8,9 @@ import ZincTestSupport
 @Suite struct StorageConformanceTests {
     enum Backend: String, CaseIterable, CustomTestStringConvertible {
         case file, memory
+        /// A memory store behind `ForwardingStorage`, the base of every wrapper: a
+        /// requirement it fails to pass on shows here.
+        case forwarding
         var testDescription: String { rawValue }
     }
 
@@ -18,6 +21,7 @@ import ZincTestSupport
         switch backend {
         case .file: return { FileStorage(root: dir.at("store-\(UUID().uuidString)")) }
         case .memory: return { MemoryStorage(lockPolicy: Self.testLockPolicy) }
+        case .forwarding: return { ForwardingStorage(wrapping: MemoryStorage(lockPolicy: Self.testLockPolicy)) }
         }
     }
 

@@ -171,7 +171,8 @@ extension Catalog {
         }
         try writer.write(padding + [UInt8](repeating: 0, count: 2 * TarHeader.blockSize))
         // In a store that assembles files, mostly copied from the previous archive and the objects there.
-        let assembled = try storage.isRemote ? StoreAssembly(catalog: self).commit(writer, archive: members, condition: condition) : nil
+        let assembled =
+            try storage.properties.isRemote ? StoreAssembly(catalog: self).commit(writer, archive: members, condition: condition) : nil
         guard try assembled ?? writer.commit(condition) == .written else {
             throw ZincError.versionFileExists("\(storage.location)/\(path)")
         }

@@ -18,7 +18,7 @@ public final class Catalog: Sendable {
     /// bytes it holds (see `StoreAssembly`).
     public var objects: ObjectStore {
         var store = ObjectStore(storage: storage, config: config)
-        if storage.isRemote { store.assembly = StoreAssembly(catalog: self) }
+        if storage.properties.isRemote { store.assembly = StoreAssembly(catalog: self) }
         return store
     }
 

@@ -124,43 +124,21 @@ private final class Journal: Sendable {
     }
 }
 
-/// A store that passes every call to `inner`, noting each file committed and holding
-/// commits of the index at the journal's gate.
-private final class JournaledStorage: CatalogStorage {
-    let inner: CatalogStorage
+/// The import's store: every call passed to the real one, each file committed noted in
+/// the journal, and commits of the index held at its gate.
+private final class JournaledStorage: ForwardingStorage, @unchecked Sendable {
     let journal: Journal
 
     init(inner: CatalogStorage, journal: Journal) {
-        self.inner = inner
         self.journal = journal
+        super.init(wrapping: inner)
     }
 
-    var location: String { inner.location }
-    func readVersioned(_ path: String) throws -> VersionedContent? { try inner.readVersioned(path) }
-    func openForReading(_ path: String) throws -> StorageReader? { try inner.openForReading(path) }
-    func size(of path: String) throws -> Int64? { try inner.size(of: path) }
-    func list(_ folder: String) throws -> [String] { try inner.list(folder) }
-    func entries(in folder: String) throws -> [StorageEntry] { try inner.entries(in: folder) }
-    func fingerprint(of bytes: [UInt8]) -> String? { inner.fingerprint(of: bytes) }
-    func folders(in folder: String) throws -> Set<String> { try inner.folders(in: folder) }
-    func delete(_ path: String) throws { try inner.delete(path) }
-    func makeWriter(for path: String) throws -> StorageWriter {
+    override func makeWriter(for path: String) throws -> StorageWriter {
         let writer = try inner.makeWriter(for: path)
         if let assembling = writer as? AssemblingWriter { return JournaledAssemblingWriter(assembling, journal: journal) }
         return JournaledWriter(inner: writer, journal: journal)
     }
-    func flush() throws { try inner.flush() }
-    func flush(files paths: [String]) throws { try inner.flush(files: paths) }
-    func withWriterLock<T>(_ body: () throws -> T) throws -> T { try inner.withWriterLock(body) }
-    func withImportLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {
-        try inner.withImportLock(exclusive: exclusive, body)
-    }
-    var lockPolicy: LockPolicy { inner.lockPolicy }
-    var isRemote: Bool { inner.isRemote }
-    var parallelRequests: Int { inner.parallelRequests }
-    var versionTracking: VersionTracking { inner.versionTracking }
-    func abandonedWrites(olderThan age: Duration) throws -> [AbandonedWrite] { try inner.abandonedWrites(olderThan: age) }
-    func discard(_ write: AbandonedWrite) throws { try inner.discard(write) }
 }
 
 /// A writer of `JournaledStorage`: the inner store's, noted in the journal when committed.

@@ -29,7 +29,7 @@ public struct ObjectStore: Sendable {
     /// answer from it.
     public func withShardSnapshot() throws -> ObjectStore {
         var store = self
-        if storage.isRemote {
+        if storage.properties.isRemote {
             store.listed = Dictionary(try storage.entries(in: "objects").map { ($0.path, $0.size) }) { first, _ in first }
         } else {
             store.shards = try storage.folders(in: "objects")

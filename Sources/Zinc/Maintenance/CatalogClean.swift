@@ -181,7 +181,7 @@ public struct CatalogClean: Sendable {
         let removals: [CleanPlan.Removal] =
             try stillPresent(removable).map(CleanPlan.Removal.file)
             + storage.abandonedWrites(olderThan: Self.abandonedTemporaryAge).map(CleanPlan.Removal.abandonedWrite)
-            + stillPresent(LockObjects(storage: storage, policy: storage.lockPolicy).staleLocks()).map(CleanPlan.Removal.file)
+            + stillPresent(LockObjects(storage: storage, policy: storage.properties.lockPolicy).staleLocks()).map(CleanPlan.Removal.file)
         var groups = [CleanReport.Waiting]()
         for reason in [CleanReport.Waiting.Reason.leftIndex, .neverListed, .unrecorded] {
             let members = waiting.filter { path in

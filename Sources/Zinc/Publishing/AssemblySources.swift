@@ -217,7 +217,7 @@ final class AssemblySources {
     /// destination itself reads two small documents rather than the archive); nil without
     /// either, or when the layout does not add up to the archive's size at the destination.
     private func previousLayout(_ name: ArchiveName, size: Int64) throws -> ArchiveLayout? {
-        if !catalog.storage.isRemote, try catalog.storage.size(of: name.path) == size {
+        if !catalog.storage.properties.isRemote, try catalog.storage.size(of: name.path) == size {
             return try localLayout(name.path, size: size)
         }
         guard let record = try catalog.storedRecord(bundle: name.bundle, version: name.version),

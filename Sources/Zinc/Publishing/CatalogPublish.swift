@@ -197,7 +197,7 @@ public struct CatalogPublish: Sendable {
     private func assemblies(of uploads: [StorageEntry], index: CatalogIndex, present: [String: StorageEntry]) throws
         -> [String: AssemblyPlan]
     {
-        guard let assembling = destination as? AssemblingStorage, !storage.isRemote else { return [:] }
+        guard let assembling = destination as? AssemblingStorage, !storage.properties.isRemote else { return [:] }
         let limits = assembling.assemblyLimits
         let sources = AssemblySources(catalog: catalog, index: index, present: present, uploads: uploads)
         var plans = [String: AssemblyPlan]()
@@ -305,7 +305,7 @@ public struct CatalogPublish: Sendable {
             Self.catalogFolders.map { folder in entries.filter { $0.path.hasPrefix(folder + "/") } }
             + [entries.filter { entry in !Self.catalogFolders.contains { entry.path.hasPrefix($0 + "/") } }]
         for batch in batches where !batch.isEmpty {
-            _ = try parallelMap(count: batch.count, workers: workers ?? destination.parallelRequests) { index in
+            _ = try parallelMap(count: batch.count, workers: workers ?? destination.properties.parallelRequests) { index in
                 try copy(batch[index], assembly: assemblies[batch[index].path], tally: tally)
                 counter.finishedItem(bytes: batch[index].size)
             }

@@ -28,7 +28,9 @@ struct SignatureWriter {
         }
         let objects = Array(Set(manifest.files.values.map(\.object)))
         let missing = objects.filter { known[$0.digest] == nil }
-        let digests = try parallelMap(count: missing.count, workers: storage.parallelRequests) { try contentSHA256(of: missing[$0]) }
+        let digests = try parallelMap(count: missing.count, workers: storage.properties.parallelRequests) {
+            try contentSHA256(of: missing[$0])
+        }
         for (object, digest) in zip(missing, digests) { known[object.digest] = digest }
         let signature = ManifestSignature(
             catalog: manifest.catalog, bundle: bundle, version: version,

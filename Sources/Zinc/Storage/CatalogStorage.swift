@@ -20,21 +20,33 @@
 ///   (objects → archives → manifests → index). `flush(files:)` makes a few named files
 ///   durable without waiting for every other write still on its way to the disk.
 ///
-/// Locks are optional speed-ups, never needed for correctness of the index:
-/// `withWriterLock` serializes index writers where the backend can (`flock` on a local
-/// folder), so they seldom retry a compare-and-swap. The import lock is needed by
-/// `clean`, and every backend gets one: `flock` locally, lock objects under `locks/`
-/// (`LockObjects`) on stores without locks.
+/// Locks (`locks`, a capability of its own) are optional speed-ups, never needed for
+/// correctness of the index: the writer lock serializes index writers where the backend
+/// can (`flock` on a local folder), so they seldom retry a compare-and-swap. The import
+/// lock is needed by `clean`, and every backend gets one: `flock` locally, lock objects
+/// under `locks/` (`LockObjects`, the default) on stores without locks.
+///
+/// What a backend is, rather than what it does, is one value, ``properties``: whether
+/// its calls are round trips, how many to keep in flight, what changes a version, what
+/// its listings' fingerprints are.
 ///
 /// A writer killed mid-file leaves its bytes behind, invisible but taking space: `clean`
 /// finds them with `abandonedWrites` and removes them with `discard`, as handles, since
 /// they are no catalog files.
 ///
-/// Threads: readers, `size`, `list` and writers may be used from any thread at once
+/// Threads: readers, `size`, `entries` and writers may be used from any thread at once
 /// (imports store objects on every core); one writer is used by one thread at a time.
+/// A wrapper that changes a few calls subclasses ``ForwardingStorage``.
 public protocol CatalogStorage: AnyObject, Sendable {
     /// A human-readable location, used in messages.
     var location: String { get }
+
+    /// What kind of store this is (see ``StorageProperties``).
+    var properties: StorageProperties { get }
+
+    /// How writers of this catalog take turns. The default: lock objects under `locks/`
+    /// with ``StorageProperties/lockPolicy``.
+    var locks: any StorageLocks { get }
 
     /// The whole content of a small file (index, manifest, config) and the version
     /// token to compare-and-swap it with, or nil when absent.
@@ -46,17 +58,11 @@ public protocol CatalogStorage: AnyObject, Sendable {
     /// The size in bytes, or nil when the file does not exist.
     func size(of path: String) throws -> Int64?
 
-    /// Every file below `folder` (recursively), as catalog-relative paths, excluding
-    /// temporary and hidden files.
-    func list(_ folder: String) throws -> [String]
-
-    /// `list` with each file's size, and its fingerprint where the backend's listing
-    /// carries one: what `publish` compares without reading every file.
+    /// Every file below `folder` (recursively), as catalog-relative paths with its size,
+    /// and its fingerprint where the backend's listing carries one (what `publish`
+    /// compares without reading every file), excluding temporary and hidden files;
+    /// sorted by path.
     func entries(in folder: String) throws -> [StorageEntry]
-
-    /// The fingerprint this backend's listing shows for a file holding exactly `bytes`;
-    /// nil when its listings carry none.
-    func fingerprint(of bytes: [UInt8]) -> String?
 
     /// The names of the folders directly inside `folder`, excluding hidden ones; empty
     /// when `folder` does not exist. On backends whose folders are only key prefixes
@@ -78,36 +84,6 @@ public protocol CatalogStorage: AnyObject, Sendable {
     /// committed while an import's objects are still being written back.
     func flush(files paths: [String]) throws
 
-    /// Runs `body` while no other writer of this catalog runs its own `withWriterLock`
-    /// body, where the backend can promise that; otherwise just runs it. Only a fast
-    /// path: callers stay correct through conditional commits without it.
-    func withWriterLock<T>(_ body: () throws -> T) throws -> T
-
-    /// Runs `body` holding the import lock: shared by imports, exclusive by `clean`.
-    /// An import stores (or decides to reuse) objects long before a committed manifest
-    /// refers to them, so those objects look like garbage until it finishes; `clean`
-    /// therefore waits until no import runs and keeps new ones out while it works.
-    /// Always taken before the writer lock, never while holding it. `body` gets the
-    /// held lock so that it can check, before committing, that the lock was never lost.
-    /// The default implementation uses lock objects (`LockObjects`).
-    func withImportLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T
-
-    /// How lock objects expire and are refreshed, on backends that use them.
-    var lockPolicy: LockPolicy { get }
-
-    /// Whether each call is a round trip over the network: callers then list a folder
-    /// once rather than asking about its files one by one.
-    var isRemote: Bool { get }
-
-    /// How many requests to keep in flight for bulk copies: a remote store answers each
-    /// after a round trip, so many at once hide its latency; a local disk needs no more
-    /// than one per core.
-    var parallelRequests: Int { get }
-
-    /// What makes a version `readVersioned` returns change: each commit, or only the
-    /// bytes. `StorageConformanceSuite` checks the backend against what it declares.
-    var versionTracking: VersionTracking { get }
-
     /// Writes left behind by writers that are gone (killed between starting a file and
     /// committing it), or begun more than `age` ago whoever wrote them.
     func abandonedWrites(olderThan age: Duration) throws -> [AbandonedWrite]
@@ -121,23 +97,33 @@ extension CatalogStorage {
     /// Backends whose `flush` costs the same whatever was written flush everything.
     public func flush(files paths: [String]) throws { try flush() }
 
-    public func withWriterLock<T>(_ body: () throws -> T) throws -> T { try body() }
+    public var locks: any StorageLocks { LockObjects(storage: self, policy: properties.lockPolicy) }
 
+    /// Every file below `folder` (recursively), as catalog-relative paths, sorted.
+    public func list(_ folder: String) throws -> [String] {
+        try entries(in: folder).map(\.path)
+    }
+
+    /// The fingerprint this backend's listing shows for a file holding exactly `bytes`;
+    /// nil when its listings carry none.
+    public func fingerprint(of bytes: [UInt8]) -> String? {
+        switch properties.listingFingerprint {
+        case .none: nil
+        case .md5: Hex.encode(MD5.digest(bytes))
+        }
+    }
+
+    /// Runs `body` while no other writer of this catalog runs its own writer-locked
+    /// body, where the backend can promise that; otherwise just runs it (``StorageLocks``).
+    public func withWriterLock<T>(_ body: () throws -> T) throws -> T {
+        try locks.withWriterLock(body)
+    }
+
+    /// Runs `body` holding the import lock: shared by imports, exclusive by `clean`
+    /// (``StorageLocks``).
     public func withImportLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {
-        try LockObjects(storage: self, policy: lockPolicy).withLock(exclusive: exclusive, body)
+        try locks.withImportLock(exclusive: exclusive, body)
     }
-
-    public var lockPolicy: LockPolicy { .standard }
-
-    public var parallelRequests: Int { AvailableCores.count }
-
-    public var isRemote: Bool { false }
-
-    public func entries(in folder: String) throws -> [StorageEntry] {
-        try list(folder).compactMap { path in try size(of: path).map { StorageEntry(path: path, size: $0, fingerprint: nil) } }
-    }
-
-    public func fingerprint(of bytes: [UInt8]) -> String? { nil }
 
     /// The whole content of a small file, or nil when absent.
     public func read(_ path: String) throws -> [UInt8]? {

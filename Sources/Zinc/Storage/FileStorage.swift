@@ -24,7 +24,7 @@ public final class FileStorage: CatalogStorage, Sendable {
 
     /// Hidden from listings and from `zinc serve`; also the writer lock.
     public static let lockFileName = ".zinc.lock"
-    /// Hidden likewise; see `withImportLock`.
+    /// Hidden likewise: the import lock.
     public static let importLockFileName = ".zinc.import.lock"
     /// Hidden likewise: held for the instant of a compare-and-swap's check and rename.
     static let commitLockFileName = ".zinc.commit.lock"
@@ -101,10 +101,6 @@ public final class FileStorage: CatalogStorage, Sendable {
         return (st.st_mode & S_IFMT) == S_IFREG ? Int64(st.st_size) : nil
     }
 
-    public func list(_ folder: String) throws -> [String] {
-        try entries(in: folder).map(\.path)
-    }
-
     public func entries(in folder: String) throws -> [StorageEntry] {
         var results = [StorageEntry]()
         try walk(folder) { path, name, status in
@@ -121,8 +117,11 @@ public final class FileStorage: CatalogStorage, Sendable {
         return results
     }
 
-    /// Every commit renames or links a new inode into place.
-    public var versionTracking: VersionTracking { .everyCommit }
+    /// A local disk, where every commit renames or links a new inode into place.
+    public var properties: StorageProperties { .local }
+
+    /// `flock`s on hidden files of the root.
+    public var locks: any StorageLocks { FolderLocks(storage: self) }
 
     /// Named temporaries are `.<name>.tmp-<pid>-<serial>` (see `FileStorageWriter`). One
     /// whose process is gone will never be committed; the age limit also catches those
@@ -218,14 +217,6 @@ public final class FileStorage: CatalogStorage, Sendable {
         #endif
     }
 
-    public func withWriterLock<T>(_ body: () throws -> T) throws -> T {
-        try withLock(Self.lockFileName, LOCK_EX, body)
-    }
-
-    public func withImportLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {
-        try withLock(Self.importLockFileName, exclusive ? LOCK_EX : LOCK_SH) { try body(ProcessLifetimeLock()) }
-    }
-
     /// `flock` on a hidden file of the root: released by the kernel when the process
     /// dies, so a killed writer never leaves the catalog locked.
     func withLock<T>(_ fileName: String, _ operation: Int32, _ body: () throws -> T) throws -> T {
@@ -280,5 +271,19 @@ public final class FileStorage: CatalogStorage, Sendable {
     /// The absolute path of `place`, for messages.
     func shown(_ place: FilePlace) -> String {
         place.folder == AT_FDCWD ? place.path : absolute(place.path)
+    }
+}
+
+/// A local catalog's locks: `flock`s on hidden files of its root, released by the kernel
+/// when the process dies, so a killed writer never leaves the catalog locked.
+private struct FolderLocks: StorageLocks {
+    let storage: FileStorage
+
+    func withWriterLock<T>(_ body: () throws -> T) throws -> T {
+        try storage.withLock(FileStorage.lockFileName, LOCK_EX, body)
+    }
+
+    func withImportLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {
+        try storage.withLock(FileStorage.importLockFileName, exclusive ? LOCK_EX : LOCK_SH) { try body(ProcessLifetimeLock()) }
     }
 }

@@ -25,7 +25,7 @@ import Darwin
 /// A lock object is `{"exclusive": BOOL, "host": "…", "pid": N, "time": MS}`, `time`
 /// being the last refresh in milliseconds since 1970 by the holder's clock. Old clients
 /// and tools never look in `locks/`.
-public struct LockObjects: Sendable {
+public struct LockObjects: StorageLocks {
     public static let folder = "locks"
 
     let storage: CatalogStorage
@@ -38,11 +38,15 @@ public struct LockObjects: Sendable {
 
     /// Runs `body` holding a shared or exclusive lock object, waiting for conflicting
     /// ones up to the policy's limit.
-    public func withLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {
+    public func withImportLock<T>(exclusive: Bool, _ body: (HeldLock) throws -> T) throws -> T {
         let held = try acquire(exclusive: exclusive)
         defer { held.release() }
         return try body(held)
     }
+
+    /// A store without locks has no writer lock: index writers rely on its conditional
+    /// commits alone.
+    public func withWriterLock<T>(_ body: () throws -> T) throws -> T { try body() }
 
     private func acquire(exclusive: Bool) throws -> LockObjectHolder {
         let deadline = ContinuousClock.now + policy.waitAtMost
