@@ -113,10 +113,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // A small program embedding the libraries (publish, then sync a client repo).
-        .executableTarget(name: "EmbeddingExample", dependencies: ["Zinc", "ZincClient"], path: "Examples/Embedding"),
+        // A small program embedding the libraries (publish, then sync a client repo). Like
+        // the next, compiled without `package` access: public API only, as an app outside
+        // this package sees it.
+        .executableTarget(
+            name: "EmbeddingExample", dependencies: ["Zinc", "ZincClient"], path: "Examples/Embedding", packageAccess: false),
         // An app's use of the client's async API: seed, plan, sync with progress and Ctrl-C.
-        .executableTarget(name: "ClientAppExample", dependencies: ["Zinc", "ZincClient"], path: "Examples/ClientApp"),
+        .executableTarget(
+            name: "ClientAppExample", dependencies: ["Zinc", "ZincClient"], path: "Examples/ClientApp", packageAccess: false),
         // Every parser of outside bytes as a libFuzzer target (`make fuzz`); built normally,
         // it replays inputs through one of them.
         .systemLibrary(name: "CFuzzer", path: "Fuzz/CFuzzer"),

@@ -105,7 +105,7 @@ extension Repo {
     /// repaired (`SyncEngine.repair()` does that). Unlike `sync` and `status`, which
     /// hash only the objects whose size or times changed since they were verified, this
     /// finds damage that changed no metadata (a failing disk).
-    public func verify() throws -> [BundleHealth] {
+    package func verify() throws -> [BundleHealth] {
         try withLock(exclusive: true) {
             var check = StoreCheck(repo: self, thorough: true)
             let state = try loadState()

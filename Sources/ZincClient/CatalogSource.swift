@@ -71,7 +71,7 @@ public struct FetchRequest: Equatable, Sendable {
     public var cancellation: SyncCancellation?
 
     /// - Precondition: `ranges` are ascending, not overlapping, none empty or negative.
-    public init(
+    package init(
         _ path: String, ranges: [Range<Int64>] = [], etag: String? = nil, limit: Int64 = .max,
         ignoredRangeAllowance: Int64 = 0, patience: Duration? = nil
     ) {
@@ -153,7 +153,7 @@ package func catalogFileURL(_ base: String, _ path: String) -> String {
 /// The URL to track for a catalog location a user typed: an `http(s)://` or `file://`
 /// URL as it is, and a local path (absolute or relative) as the `file://` URL of its
 /// absolute form, so that a sync run from another folder still finds the catalog.
-public func catalogURL(forLocation location: String) -> String {
+package func catalogURL(forLocation location: String) -> String {
     guard !location.isEmpty, !location.contains("://") else { return location }
     return "file://" + URL(fileURLWithPath: location).standardizedFileURL.path
 }
@@ -177,7 +177,7 @@ public func makeCatalogSource(_ url: String) throws -> CatalogSource {
 /// and the libraries it needs (some milliseconds) on a thread of their own, while the
 /// caller goes on opening its repo. Optional, and safe at any time; without libcurl
 /// (iOS) it does nothing.
-public func prepareDefaultTransport() {
+package func prepareDefaultTransport() {
     #if ZINC_LIBCURL
     transportLoadStarted.store(true, ordering: .sequentiallyConsistent)
     WorkerThread.start { HTTPClient.load() }
@@ -189,7 +189,7 @@ public func prepareDefaultTransport() {
 /// libcurl costs about 8 MB of resident memory, which a sync from `file://` catalogs
 /// alone never needs. repo.json is read for its sources only; a repo that cannot be
 /// read starts nothing, and its sync reports why.
-public func prepareDefaultTransport(for repo: Repo) {
+package func prepareDefaultTransport(for repo: Repo) {
     guard let state = try? repo.loadState(),
         state.catalogs.values.contains(where: { $0.urls.contains { !$0.lowercased().hasPrefix("file://") } })
     else { return }
@@ -200,7 +200,7 @@ public func prepareDefaultTransport(for repo: Repo) {
 /// none was started: a program that may exit before its first request calls it first,
 /// since libraries torn down by `exit` while another thread still loads them can crash
 /// the process.
-public func waitForDefaultTransport() {
+package func waitForDefaultTransport() {
     #if ZINC_LIBCURL
     // Loads once: a second call waits for the first.
     if transportLoadStarted.load(ordering: .sequentiallyConsistent) { HTTPClient.load() }
@@ -216,7 +216,7 @@ private let transportLoadStarted = Atomic<Bool>(false)
 /// The source for a tracked URL, with `http(s)://` URLs fetched through the transport
 /// `http` makes from the URL and its parsed form (`URLSessionTransport` in the
 /// ZincURLSession library uses this), and `file://` URLs read from the folder.
-public func makeCatalogSource(_ url: String, http: (_ url: String, _ base: URL) throws -> CatalogSource) throws -> CatalogSource {
+package func makeCatalogSource(_ url: String, http: (_ url: String, _ base: URL) throws -> CatalogSource) throws -> CatalogSource {
     let lowered = url.lowercased()
     if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
         guard let parsed = URL(string: url), parsed.host != nil else { throw ClientError.unsupportedURL(url) }

@@ -2,11 +2,11 @@
 // ClientError.notFound(url:)` and comparisons with `==` read as before. Public, since a
 // `CatalogSource` of an app's own throws them too.
 extension ClientError {
-    public static func repoNotFound(_ path: String) -> ClientError {
+    package static func repoNotFound(_ path: String) -> ClientError {
         ClientError(kind: .repoNotFound(path))
     }
 
-    public static func repoExists(_ path: String) -> ClientError {
+    package static func repoExists(_ path: String) -> ClientError {
         ClientError(kind: .repoExists(path))
     }
 
@@ -57,29 +57,29 @@ extension ClientError {
     }
 
     /// Content whose SHA-1 (or gzip stream) does not match what the manifest records.
-    public static func integrity(url: String, reason: String) -> ClientError {
+    package static func integrity(url: String, reason: String) -> ClientError {
         ClientError(kind: .integrity(url: url, reason: reason))
     }
 
-    public static func allSourcesFailed(catalog: String, failures: [String]) -> ClientError {
+    package static func allSourcesFailed(catalog: String, failures: [String]) -> ClientError {
         ClientError(kind: .allSourcesFailed(catalog: catalog, failures: failures))
     }
 
-    public static func notTracked(catalog: String, bundle: String) -> ClientError {
+    package static func notTracked(catalog: String, bundle: String) -> ClientError {
         ClientError(kind: .notTracked(catalog: catalog, bundle: bundle))
     }
 
     /// A catalog tracked with trusted keys served `file` without a valid signature by one
     /// of them, or an index older than one accepted before (rollback) or whose signature
     /// has expired (freeze). Nothing of it was used.
-    public static func untrusted(catalog: String, file: String, reason: String) -> ClientError {
+    package static func untrusted(catalog: String, file: String, reason: String) -> ClientError {
         ClientError(kind: .untrusted(catalog: catalog, file: file, reason: reason))
     }
 
     /// A catalog tracked with trusted keys served a validly signed index older than one
     /// accepted before (a rollback), or whose signature has expired (a frozen catalog: a
     /// mirror or attacker replaying an old index). Nothing of it was used.
-    public static func rolledBack(catalog: String, file: String, reason: String) -> ClientError {
+    package static func rolledBack(catalog: String, file: String, reason: String) -> ClientError {
         ClientError(kind: .rolledBack(catalog: catalog, file: file, reason: reason))
     }
 }

@@ -8,16 +8,16 @@ import Darwin
 
 /// A catalog in a local folder (`file://`), for catalogs on a shared drive and for tests.
 /// The validator is size and modification time, so `If-None-Match` works as over HTTP.
-public final class FileCatalogSource: CatalogSource, Sendable {
-    public let url: String
+package final class FileCatalogSource: CatalogSource, Sendable {
+    package let url: String
     private let root: String
 
-    public init(url: String, root: String) {
+    package init(url: String, root: String) {
         self.url = url
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
     }
 
-    public func fetch(_ request: FetchRequest, into sink: FetchSink) throws -> FetchResponse {
+    package func fetch(_ request: FetchRequest, into sink: FetchSink) throws -> FetchResponse {
         let location = location(of: request.path)
         let file: PosixFile
         do {

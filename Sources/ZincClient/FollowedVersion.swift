@@ -19,7 +19,7 @@ public struct FollowedVersion: Equatable, Sendable, Encodable {
     }
 
     /// "follows version 5: the rollout's candidate: …", for the human forms.
-    public var line: String { "follows version \(version): \(choice.explanation)" }
+    package var line: String { "follows version \(version): \(choice.explanation)" }
 
     public func encode(to encoder: any Encoder) throws {
         try choice.encode(to: encoder)

@@ -13,8 +13,8 @@ import Foundation
 /// ``makeCatalogSource(_:)``). Bodies are streamed chunk by chunk into the caller's sink
 /// as they arrive, never collected in memory, and `FetchTransfer` checks every promise
 /// the server makes (status, Content-Range, Content-Length) against what it sends.
-public final class HTTPCatalogSource: CatalogSource, Sendable {
-    public let url: String
+package final class HTTPCatalogSource: CatalogSource, Sendable {
+    package let url: String
     private let base: URL
     /// Kept for the source's life, so that fetches reuse the server's connection.
     private let client = HTTPClient()
@@ -24,7 +24,7 @@ public final class HTTPCatalogSource: CatalogSource, Sendable {
         self.base = base
     }
 
-    public func fetch(_ request: FetchRequest, into sink: FetchSink) throws -> FetchResponse {
+    package func fetch(_ request: FetchRequest, into sink: FetchSink) throws -> FetchResponse {
         let location = location(of: request.path)
         let transfer = FetchTransfer(url: location, request: request, sink: sink)
         let headers = transfer.validator.map { ["If-None-Match: \($0)"] } ?? []

@@ -5,12 +5,12 @@ import Zinc
 /// per round of requests), learns it afresh from the requests it makes, and keeps it in
 /// the repo (`LinkRecords`) for the next sync, whose first plan is made before any
 /// large download could show the rate.
-public struct LinkEstimate: Equatable, Sendable, Encodable {
-    public var roundTripSeconds: Double
-    public var bytesPerSecond: Double
+package struct LinkEstimate: Equatable, Sendable, Encodable {
+    package var roundTripSeconds: Double
+    package var bytesPerSecond: Double
 
     /// What is assumed of a link nothing is known of: a phone's, 100 ms and 20 Mbit/s.
-    public static let assumed = LinkEstimate(roundTripSeconds: 0.1, bytesPerSecond: 2_500_000)
+    package static let assumed = LinkEstimate(roundTripSeconds: 0.1, bytesPerSecond: 2_500_000)
 
     /// The rate assumed of a link whose round trip is known and whose rate is not yet: one
     /// that moves at least what the assumed link moves in a round trip (250 KB), up to
@@ -26,7 +26,7 @@ public struct LinkEstimate: Equatable, Sendable, Encodable {
     static let roundTrips = 0.0...60.0
     static let rates = 1_000.0...1e12
 
-    public init(roundTripSeconds: Double, bytesPerSecond: Double) {
+    package init(roundTripSeconds: Double, bytesPerSecond: Double) {
         self.roundTripSeconds = roundTripSeconds
         self.bytesPerSecond = bytesPerSecond
     }
@@ -41,12 +41,12 @@ public struct LinkEstimate: Equatable, Sendable, Encodable {
     }
 
     /// As `links.json` records it: rounded to a tenth, all a plan can use.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try json.encode(to: encoder)
     }
 
     /// How fetches weigh on this link with `concurrency` requests in flight.
-    public func costModel(concurrency: Int) -> CostModel {
+    package func costModel(concurrency: Int) -> CostModel {
         CostModel(roundTripSeconds: roundTripSeconds, bytesPerSecond: bytesPerSecond, concurrency: concurrency)
     }
 }

@@ -29,7 +29,7 @@ import Darwin
 public struct Repo: Sendable {
     public let root: String
 
-    public static let stateFileName = "repo.json"
+    package static let stateFileName = "repo.json"
     static let lockFileName = "repo.lock"
 
     /// Opens an existing repo. A relative `path` is taken from the current folder and
@@ -44,7 +44,7 @@ public struct Repo: Sendable {
     /// The repo `folder` is in (a bundle folder, the repo itself, or anything below
     /// them), found by looking for `repo.json` beside an `objects/` folder from `folder`
     /// up; nil when there is none.
-    public static func discover(from folder: String) throws -> Repo? {
+    package static func discover(from folder: String) throws -> Repo? {
         var candidate = absolute(folder)
         while true {
             var objects = stat()
@@ -135,7 +135,7 @@ public struct Repo: Sendable {
     }
 
     /// The repo's bookkeeping: the catalogs and bundles it tracks.
-    public func loadState() throws -> RepoState {
+    package func loadState() throws -> RepoState {
         try RepoState.load(from: root)
     }
 
@@ -151,7 +151,7 @@ public struct Repo: Sendable {
 
     /// Runs `body` holding `repo.lock`: exclusive for anything that writes, shared for
     /// readers. Held for a whole sync, so two syncs of one repo run one after the other.
-    public func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
+    package func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
         let lock = try acquireLock(exclusive: exclusive)
         defer { flock(lock.fd, LOCK_UN) }
         return try body()

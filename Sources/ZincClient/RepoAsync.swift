@@ -42,7 +42,7 @@ extension Repo {
         try await run(options, nil) { repo, options in try await SyncEngine(repo: repo, options: options).run(.plan).plan }
     }
 
-    /// Carries out `plan` (see ``SyncEngine/sync(following:)``): what was approved is what
+    /// Carries out `plan` (see `SyncEngine.sync(following:)`): what was approved is what
     /// is downloaded.
     public func sync(
         following plan: SyncPlan, options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
@@ -53,7 +53,7 @@ extension Repo {
     }
 
     /// Fetches again what is damaged or missing in the checked-out versions, without
-    /// moving any bundle (see ``SyncEngine/repair()``).
+    /// moving any bundle (see `SyncEngine.repair()`).
     public func repair(
         options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
     ) async throws(SyncError) -> SyncReport {

@@ -5,21 +5,21 @@ import Zinc
 /// apps use; a sync changes it only once the new folder is complete (the switch).
 public struct RepoState: Equatable, Sendable {
     /// Where one catalog is fetched from.
-    public struct CatalogSources: Equatable, Sendable {
+    package struct CatalogSources: Equatable, Sendable {
         /// Tried in order; the next one is used when one cannot be reached.
-        public var urls: [String]
+        package var urls: [String]
         /// The `ETag` each URL last sent for `catalog.json.gz`, for `If-None-Match`.
-        public var etags: [String: String]
+        package var etags: [String: String]
         /// The `ETag` each URL last sent for the index signature, whose bytes the repo
         /// keeps beside the index: an unchanged index's signature is asked for with
         /// `If-None-Match` too, and checked again as kept.
-        public var signatureETags: [String: String]
+        package var signatureETags: [String: String]
         /// With keys, only an index and manifests signed by one of them are used.
-        public var trustedKeys: [PublicKey]
+        package var trustedKeys: [PublicKey]
         /// The sequence number of the last signed index accepted: a lower one is a rollback.
-        public var indexSequence: Int64?
+        package var indexSequence: Int64?
 
-        public init(
+        package init(
             urls: [String] = [], etags: [String: String] = [:], signatureETags: [String: String] = [:],
             trustedKeys: [PublicKey] = [], indexSequence: Int64? = nil
         ) {
@@ -53,7 +53,7 @@ public struct RepoState: Equatable, Sendable {
         /// The `ETag` the source sent with the rollout file kept, for `If-None-Match`.
         package var rolloutETags: [String: String] = [:]
 
-        public init(catalog: String, bundle: String, distro: String, flavor: String? = nil, version: Int? = nil) {
+        package init(catalog: String, bundle: String, distro: String, flavor: String? = nil, version: Int? = nil) {
             self.catalog = catalog
             self.bundle = bundle
             self.distro = distro
@@ -62,14 +62,14 @@ public struct RepoState: Equatable, Sendable {
         }
     }
 
-    public var catalogs: [String: CatalogSources]
+    package var catalogs: [String: CatalogSources]
     /// Sorted by catalog id, then bundle name; one entry per bundle of a catalog.
-    public var bundles: [TrackedBundle]
+    package var bundles: [TrackedBundle]
     /// Who this install is to a rollout: made with the repo (a repo of an earlier client
     /// gets one at its first sync), kept in `repo.json`, so restored with the repo.
-    public var install: InstallIdentity?
+    package var install: InstallIdentity?
 
-    public init(catalogs: [String: CatalogSources] = [:], bundles: [TrackedBundle] = [], install: InstallIdentity? = nil) {
+    package init(catalogs: [String: CatalogSources] = [:], bundles: [TrackedBundle] = [], install: InstallIdentity? = nil) {
         self.catalogs = catalogs
         self.bundles = bundles
         self.install = install

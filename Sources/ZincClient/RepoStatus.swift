@@ -56,7 +56,7 @@ public struct BundleStatus: Equatable, Sendable, Encodable {
 
 extension Repo {
     /// What each tracked bundle has on disk, against what its catalog last listed.
-    public func status() throws -> [BundleStatus] {
+    package func status() throws -> [BundleStatus] {
         try status(batchSize: FileJudgement.batchSize)
     }
 

@@ -12,8 +12,8 @@ import Zinc
 /// on threads of its own (`executor`), never on the cooperative pool. Its blocking
 /// methods, which the `zinc` command calls, wait for the same run.
 public struct SyncEngine: Sendable {
-    public let repo: Repo
-    public let options: SyncOptions
+    package let repo: Repo
+    package let options: SyncOptions
 
     public init(repo: Repo, options: SyncOptions = SyncOptions()) {
         self.repo = repo
@@ -32,12 +32,12 @@ public struct SyncEngine: Sendable {
     /// Carries out `plan`: each bundle it plans moves to the version planned, by the
     /// strategy planned (the cost model still decides for bundles planned without one);
     /// the others are left as they are.
-    public func sync(following plan: SyncPlan) throws -> SyncReport {
+    package func sync(following plan: SyncPlan) throws -> SyncReport {
         try blocking(.following(plan)).report
     }
 
     /// What ``sync()`` would do, without downloading any object (see ``SyncPlan``).
-    public func plan() throws -> SyncPlan {
+    package func plan() throws -> SyncPlan {
         try blocking(.plan).plan
     }
 
@@ -45,14 +45,14 @@ public struct SyncEngine: Sendable {
     /// missing, and rebuilds the folders that do not hold their objects' bytes, leaving
     /// each bundle at its version: `zinc repo verify --repair`. The indexes are not
     /// fetched; the sources and trusted keys are those of the last sync.
-    public func repair() throws -> SyncReport {
+    package func repair() throws -> SyncReport {
         try blocking(.repair).report
     }
 
     /// ``Repo/seed(from:sources:distro:trustedKeys:hashing:writableFiles:options:)``,
     /// blocking: for the `zinc` command.
     @discardableResult
-    public func seed(
+    package func seed(
         from seedFolder: String, sources: [String], distro: String? = nil, trustedKeys: [PublicKey] = [],
         hashing: SeedHashing = .whenSigned, writableFiles: Bool = false
     ) throws -> SeedResult {

@@ -67,7 +67,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Classifies `error`; `repo` tells the repo's own files from a catalog's.
-    public init(_ error: any Error & Sendable, repo: Repo? = nil) {
+    package init(_ error: any Error & Sendable, repo: Repo? = nil) {
         if let already = error as? SyncError {
             self = already
             return

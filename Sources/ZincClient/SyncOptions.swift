@@ -6,7 +6,7 @@ public struct SyncOptions: Sendable {
     public var strategy: FetchStrategy?
     /// How requests weigh against bytes; nil (the default): as the link to the catalog's
     /// source measures, a round trip costing what the link moves meanwhile (see
-    /// ``LinkEstimate``).
+    /// `LinkEstimate`).
     public var costModel: CostModel?
     /// Requests in flight at once where objects are fetched one by one, each on a
     /// kept-alive connection of its own.

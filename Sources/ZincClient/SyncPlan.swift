@@ -1,10 +1,10 @@
 import Zinc
 
 /// What a sync would do, found before anything is downloaded (`zinc sync --dry-run`,
-/// ``SyncEngine/plan()``): per bundle, the version it would move to and the bytes and
+/// ``Repo/plan(options:)``): per bundle, the version it would move to and the bytes and
 /// requests of the download the cost model chose. The indexes, manifests and chunk
 /// lists are fetched to make it (and kept, so the sync does not fetch them again). A
-/// plan is also what a sync can be told to carry out (``SyncEngine/sync(following:)``):
+/// plan is also what a sync can be told to carry out (``Repo/sync(following:options:progress:)``):
 /// each bundle then moves to the version planned, by the strategy planned, even if its
 /// distribution moved meanwhile, so what was approved is what is downloaded.
 public struct SyncPlan: Sendable, Encodable {

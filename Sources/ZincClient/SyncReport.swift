@@ -26,17 +26,17 @@ public struct SyncReport: Sendable, Encodable {
         public var bytes: Int64 = 0
         public var requests = 0
         /// The link to the catalog's first source, as this sync left its estimate.
-        public var link: LinkEstimate?
+        package var link: LinkEstimate?
         /// What each source that failed during this sync did (unreachable, stalled, bytes
         /// found wrong), another source then serving: a mirror to look at.
         public var sourceFailures: [String] = []
         /// What the sync found of a source that changes what it is asked for: a host that
         /// ignores `Range`, from which large files are fetched whole rather than their
         /// changed chunks. Said once per sync.
-        public var sourceNotes: [String] = []
+        package var sourceNotes: [String] = []
         /// Why the index could not be refreshed; its bundles then fail with the same error.
         public var failure: SyncError?
-        public var error: String? { failure?.description }
+        package var error: String? { failure?.description }
 
         private enum CodingKeys: String, CodingKey {
             case catalog, url
@@ -84,7 +84,7 @@ public struct SyncReport: Sendable, Encodable {
         public var outcome = Outcome.failed
         /// nil when no object was to be fetched whole (none missing, or all built from chunks).
         public var strategy: FetchStrategy?
-        public var estimates: [FetchStrategy: Int64] = [:]
+        package var estimates: [FetchStrategy: Int64] = [:]
         public var missingObjects = 0
         /// Missing objects taken from archive bytes, and those fetched one by one.
         public var fromArchive = 0
@@ -97,17 +97,17 @@ public struct SyncReport: Sendable, Encodable {
         public var chunkBytes: Int64 = 0
         public var reusedBytes: Int64 = 0
         /// Objects a chunk list named but that were fetched whole after all, and why.
-        public var chunkFallBacks: [String] = []
+        package var chunkFallBacks: [String] = []
         /// The files of the checked-out version found not to hold their objects' bytes
         /// (edited through a link, replaced, removed), and the objects found damaged on
         /// disk, fetched again: the folder was rebuilt.
         public var damagedFiles: [String] = []
         public var damagedObjects: [String] = []
         /// Why the version's chunk list was not used, when it could not be read.
-        public var chunkListError: String?
+        package var chunkListError: String?
         /// Why the manifest was fetched whole though the repo held an earlier version's
         /// and the catalog describes its chunks (`manifest-chunks/`).
-        public var manifestDeltaError: String?
+        package var manifestDeltaError: String?
         /// Traffic for objects only (archive bytes and object requests), and in all (with the manifest).
         public var objectBytes: Int64 = 0
         public var objectRequests = 0
@@ -118,7 +118,7 @@ public struct SyncReport: Sendable, Encodable {
         public var plannedBytes: Int64?
         /// Why the bundle failed (its ``SyncError/code`` is what an app branches on).
         public var failure: SyncError?
-        public var error: String? { failure?.description }
+        package var error: String? { failure?.description }
         /// The version the install follows and why, when the distribution has a rollout.
         public var follows: FollowedVersion?
 
