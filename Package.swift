@@ -29,6 +29,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "Zinc", targets: ["Zinc"]),
+        .library(name: "ZincFormat", targets: ["ZincFormat"]),
         .library(name: "ZincClient", targets: ["ZincClient"]),
         .library(name: "ZincServer", targets: ["ZincServer"]),
         .library(name: "ZincURLSession", targets: ["ZincURLSession"]),
@@ -61,11 +62,14 @@ let package = Package(
         // libcurl for the client's HTTP fetches, loaded at run time by the first one (see
         // its header): no other command pays for loading it. Needs libcurl's headers to build.
         .target(name: "CLibCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // What every reader of a catalog shares (the publisher and the client alike):
+        // manifest, index, object format, chunk lists, signatures, digests, codecs, errors.
+        .target(name: "ZincFormat", dependencies: ["CZlib"] + cryptoDependencies, swiftSettings: cryptoSettings),
         // All behaviour lives in the library so other Swift programs can embed Zinc.
         .target(
             name: "Zinc",
             dependencies: [
-                "CZlib", .product(name: "Logging", package: "swift-log"),
+                "ZincFormat", "CZlib", .product(name: "Logging", package: "swift-log"),
                 .target(name: "CGlibcRename", condition: .when(platforms: [.linux])),
             ] + cryptoDependencies,
             // The crash-injection hook the kill tests drive (FaultInjection) exists in
@@ -95,7 +99,9 @@ let package = Package(
         // Catalogs in S3-compatible object stores (`s3://BUCKET/PREFIX`).
         .target(name: "ZincS3", dependencies: ["Zinc", "ZincHTTP", "ZincCurl", "ZincClient"]),
         // The client side: keeps a local repo of bundles in sync with remote catalogs.
-        .target(name: "ZincClient", dependencies: ["Zinc", "ZincHTTP"] + clientCurlDependencies, swiftSettings: clientCurlSettings),
+        .target(
+            name: "ZincClient", dependencies: ["ZincFormat", "Zinc", "ZincHTTP"] + clientCurlDependencies,
+            swiftSettings: clientCurlSettings),
         // The client's HTTP through URLSession, for apps (FoundationNetworking on Linux).
         // Never linked into `zinc`: it imports all of Foundation.
         .target(name: "ZincURLSession", dependencies: ["Zinc", "ZincClient"]),

@@ -39,13 +39,13 @@ extension SHA1 {
 
         /// `init(hex:)` for a SHA-1 the caller vouches for (an object's, from a parsed
         /// manifest or a hash just computed); anything else is a programming error.
-        init(validHex hex: String) {
+        package init(validHex hex: String) {
             guard let digest = Digest(hex: hex) else { preconditionFailure("'\(hex)' is not a SHA-1 in hex") }
             self = digest
         }
 
         /// `init(hex:)` for the digits' UTF-8, as read from a file.
-        init?(hexUTF8: some Collection<UInt8>) {
+        package init?(hexUTF8: some Collection<UInt8>) {
             guard
                 let digest = hexUTF8.withContiguousStorageIfAvailable({ Digest(hexDigits: $0) })
                     ?? Array(hexUTF8).withUnsafeBufferPointer({ Digest(hexDigits: $0) })
@@ -108,7 +108,7 @@ extension SHA1 {
 
         public var description: String { hex }
 
-        func appendHex(to out: inout [UInt8]) {
+        package func appendHex(to out: inout [UInt8]) {
             let start = out.count
             out.append(contentsOf: repeatElement(0, count: 40))
             out.withUnsafeMutableBufferPointer { _ = writeHex(to: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
@@ -139,7 +139,7 @@ extension SHA1 {
 
         /// The first 8 bytes: as good as random, hence a compact key where a rare
         /// false match only costs time.
-        var prefix: UInt64 { high }
+        package var prefix: UInt64 { high }
 
         /// The first byte: what sorts digests into 256 buckets of their order.
         package var firstByte: Int { Int(high >> 56) }

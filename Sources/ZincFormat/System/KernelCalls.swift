@@ -3,7 +3,7 @@ import Glibc
 
 /// Linux calls that glibc declares only under _GNU_SOURCE, which Swift's Glibc module
 /// does not import. They are looked up once by symbol instead of through a C shim.
-enum KernelCalls {
+package enum KernelCalls {
     private typealias SyncfsFunction = @convention(c) (Int32) -> Int32
     private typealias CopyFileRangeFunction =
         @convention(c) (
@@ -17,22 +17,22 @@ enum KernelCalls {
 
     /// O_DIRECT, whose value depends on the architecture.
     #if arch(arm64) || arch(arm)
-    static let directIO: Int32 = 0o200000
+    package static let directIO: Int32 = 0o200000
     #elseif arch(powerpc64le) || arch(powerpc64)
-    static let directIO: Int32 = 0o400000
+    package static let directIO: Int32 = 0o400000
     #else
-    static let directIO: Int32 = 0o40000
+    package static let directIO: Int32 = 0o40000
     #endif
 
     /// AT_EMPTY_PATH: the call acts on the descriptor itself.
-    static let emptyPath: Int32 = 0x1000
+    package static let emptyPath: Int32 = 0x1000
 
     /// O_NOATIME (the same value on every Linux architecture Swift runs on).
     static let openWithoutAccessTime: Int32 = 0o1000000
 
     /// O_TMPFILE: `__O_TMPFILE | O_DIRECTORY` (the first has the same value on every Linux
     /// architecture Swift runs on): an unnamed file in the folder opened.
-    static let anonymousFile: Int32 = 0o20000000 | O_DIRECTORY
+    package static let anonymousFile: Int32 = 0o20000000 | O_DIRECTORY
 
     /// lseek's SEEK_DATA and SEEK_HOLE whences (Linux values; Darwin swaps them).
     static let seekData: Int32 = 3
@@ -50,13 +50,13 @@ enum KernelCalls {
     }
 
     /// Flushes the whole filesystem holding `fd`; falls back to fsync of `fd` alone.
-    static func syncfs(_ fd: Int32) -> Int32 {
+    package static func syncfs(_ fd: Int32) -> Int32 {
         syncfsFunction?(fd) ?? fsync(fd)
     }
 
     /// Renames `source` to `destination` only if nothing is there yet (EEXIST otherwise),
     /// in one step. -1 with ENOSYS or EINVAL where the kernel or filesystem lacks it.
-    static func renameNoReplace(_ source: String, _ destination: String) -> Int32 {
+    package static func renameNoReplace(_ source: String, _ destination: String) -> Int32 {
         guard let rename = renameat2Function else {
             errno = ENOSYS
             return -1
@@ -79,7 +79,7 @@ enum KernelCalls {
     /// growing the file to cover them; -1 with EOPNOTSUPP where the filesystem cannot,
     /// ENOSYS where the call is missing. Unlike `posix_fallocate` it never falls back
     /// to writing zeros.
-    static func allocate(_ fd: Int32, offset: Int64, length: Int64) -> Int32 {
+    package static func allocate(_ fd: Int32, offset: Int64, length: Int64) -> Int32 {
         guard let allocate = fallocateFunction else {
             errno = ENOSYS
             return -1
@@ -89,7 +89,7 @@ enum KernelCalls {
 
     /// How many CPUs the calling thread may run on (its affinity mask, which threads
     /// inherit from the one that starts them); nil when it cannot be read.
-    static func allowedCPUCount() -> Int? {
+    package static func allowedCPUCount() -> Int? {
         guard let getAffinity = schedGetaffinityFunction else { return nil }
         // Room for 1,024 CPUs, glibc's cpu_set_t; a larger machine gets EINVAL, hence nil.
         var mask = [UInt64](repeating: 0, count: 16)

@@ -1,6 +1,6 @@
 /// Base64 for PEM bodies, in Swift so that it needs neither crypto library: strict,
 /// unwrapped, padded.
-enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// The value of each alphabet letter, 0xFF for every other byte.
@@ -10,7 +10,7 @@ enum Base64 {
         return values
     }()
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var output = [UInt8]()
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
         for start in stride(from: 0, to: bytes.count, by: 3) {
@@ -26,7 +26,7 @@ enum Base64 {
 
     /// nil for anything but canonical base64 (length a multiple of 4, at most two `=`,
     /// which end it).
-    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let input = Array(text.utf8)
         guard !input.isEmpty, input.count % 4 == 0, input.count <= 1 << 16 else { return nil }
         let padding = input.reversed().prefix { $0 == UInt8(ascii: "=") }.count

@@ -3,16 +3,16 @@
 /// a value is never empty; the file holds no other control character and is valid UTF-8.
 /// A signed file ends with a `key` line and a `signature` line covering every byte before
 /// it. Parsing is strict: these files come from a server.
-struct FieldLines {
+package struct FieldLines {
     /// Every line after the first, in order.
-    let fields: [(name: String, value: String)]
+    package let fields: [(name: String, value: String)]
     /// Where the last line starts: what a final `signature` line signs ends there.
     private let lastLineStart: Int
     private let bytes: [UInt8]
 
     /// The lines of `bytes`, at most `limit` of them, which must start with `magic`; `what`
     /// names the file in messages ("a rollout file"), and `bad` makes the error.
-    init(_ bytes: [UInt8], magic: String, limit: Int, what: String, bad: (String) -> ZincError) throws {
+    package init(_ bytes: [UInt8], magic: String, limit: Int, what: String, bad: (String) -> ZincError) throws {
         guard bytes.count <= limit else { throw bad("larger than the \(limit) bytes \(what) may have") }
         guard bytes.last == UInt8(ascii: "\n") else { throw bad("does not end with a newline") }
         guard !bytes.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\n")) || $0 == 0x7F }),
@@ -43,7 +43,7 @@ struct FieldLines {
     }
 
     /// A file of `fields` after the `magic` line, signed with `key` when there is one.
-    static func encode(magic: String, fields: [(String, String)], key: SigningKey?) -> [UInt8] {
+    package static func encode(magic: String, fields: [(String, String)], key: SigningKey?) -> [UInt8] {
         var text = magic + "\n"
         for (name, value) in fields { text += "\(name) \(value)\n" }
         guard let key else { return Array(text.utf8) }
@@ -54,7 +54,7 @@ struct FieldLines {
 
     /// The key and signature the last two lines give, and the bytes they sign; nil when the
     /// last line is no `signature` line (an unsigned file, where that is allowed).
-    func signature(bad: (String) -> ZincError) throws -> (keyID: String, signature: [UInt8], signed: [UInt8])? {
+    package func signature(bad: (String) -> ZincError) throws -> (keyID: String, signature: [UInt8], signed: [UInt8])? {
         guard fields.count >= 2, let last = fields.last, last.name == "signature" else { return nil }
         guard let signature = Hex.decode(last.value, count: 64) else {
             throw bad("the last line must be 'signature' and 128 hex digits")
@@ -69,7 +69,7 @@ struct FieldLines {
 
 extension Int64 {
     /// A decimal number without sign or leading zeros, as the line form spells numbers.
-    init?(checkedDecimal text: some StringProtocol) {
+    package init?(checkedDecimal text: some StringProtocol) {
         guard (1...19).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }),
             text == "0" || !text.hasPrefix("0"), let value = Int64(text)
         else { return nil }

@@ -49,7 +49,7 @@ public struct Manifest: Equatable, Sendable {
     }
 
     /// `objects(flavor:)` by digest, with no hex strings to make.
-    func objectsByDigest(flavor: String? = nil) -> [SHA1.Digest: StoredObject] {
+    package func objectsByDigest(flavor: String? = nil) -> [SHA1.Digest: StoredObject] {
         var objects = [SHA1.Digest: StoredObject]()
         for entry in files.values where entry.isIn(flavor: flavor) {
             objects[entry.object.digest] = entry.object
@@ -260,7 +260,7 @@ public struct Manifest: Equatable, Sendable {
 
     /// `encode` for files given in manifest order: paths ascending by Unicode scalars,
     /// which for UTF-8 is byte order.
-    static func encode(
+    package static func encode(
         catalog: String, bundle: String, version: Int, flavors: [String],
         files: some Sequence<(String, Entry)>, _ sink: ([UInt8]) throws -> Void
     ) rethrows {

@@ -12,7 +12,7 @@
 /// character. The signature (Ed25519, 128 hex digits) covers every byte before the
 /// `signature` line, so what is signed is exactly what a reader parses. Parsing is strict
 /// (fixed order, sizes and spellings): the file comes from a server.
-struct SignatureFile {
+package struct SignatureFile {
     static let magic = "zinc-signature 1"
 
     var kind: String
@@ -22,6 +22,16 @@ struct SignatureFile {
     var signature: [UInt8]
     /// The bytes the signature covers.
     var signed: [UInt8]
+
+    // The memberwise initializer, spelled out to be visible to the rest of the package
+    // (rollout files in Zinc build their signature trailer with it).
+    package init(kind: String, fields: [(name: String, value: String)], keyID: String, signature: [UInt8], signed: [UInt8]) {
+        self.kind = kind
+        self.fields = fields
+        self.keyID = keyID
+        self.signature = signature
+        self.signed = signed
+    }
 
     /// Builds and signs a file.
     static func encode(kind: String, fields: [(String, String)], key: SigningKey) -> [UInt8] {
@@ -53,7 +63,7 @@ struct SignatureFile {
     }
 
     /// The trusted key that made this signature; throws when none of them did.
-    func verified(by trusted: [PublicKey], path: String) throws -> PublicKey {
+    package func verified(by trusted: [PublicKey], path: String) throws -> PublicKey {
         guard let key = trusted.first(where: { $0.id == keyID }) else {
             throw ZincError.signature(
                 path: path,
@@ -68,7 +78,7 @@ struct SignatureFile {
 }
 
 /// Reads a signature file's fields in their fixed order.
-struct SignatureFields {
+package struct SignatureFields {
     private var fields: ArraySlice<(name: String, value: String)>
     let path: String
 
@@ -80,7 +90,7 @@ struct SignatureFields {
 
     /// Fields of another file of this form, whose errors `failure` makes from its path
     /// and a reason.
-    init(
+    package init(
         _ fields: [(name: String, value: String)], path: String,
         failure: @escaping @Sendable (String, String) -> ZincError
     ) {
@@ -91,13 +101,13 @@ struct SignatureFields {
 
     func bad(_ reason: String) -> ZincError { failure(path, reason) }
 
-    mutating func text(_ name: String) throws -> String {
+    package mutating func text(_ name: String) throws -> String {
         guard let next = fields.popFirst(), next.name == name else { throw bad("expected the field '\(name)' here") }
         return next.value
     }
 
     /// A decimal number without sign or leading zeros, in `range`.
-    mutating func number(_ name: String, in range: ClosedRange<Int64>) throws -> Int64 {
+    package mutating func number(_ name: String, in range: ClosedRange<Int64>) throws -> Int64 {
         let value = try text(name)
         guard let number = Int64(checkedDecimal: value), range.contains(number) else {
             throw bad("'\(name)' must be a number from \(range.lowerBound) to \(range.upperBound), not '\(value.prefix(40))'")
@@ -126,11 +136,11 @@ struct SignatureFields {
     var isAtEnd: Bool { fields.isEmpty }
 
     /// The name of the next field, nil at the end: for optional and repeated fields.
-    var peek: String? { fields.first?.name }
+    package var peek: String? { fields.first?.name }
 
     mutating func popFirst() -> (name: String, value: String)? { fields.popFirst() }
 
-    func end() throws {
+    package func end() throws {
         guard fields.isEmpty else { throw bad("has an unexpected field '\(fields.first!.name)'") }
     }
 }

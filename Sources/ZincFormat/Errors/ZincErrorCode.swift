@@ -67,7 +67,7 @@ extension ZincError {
         /// symlink: remove it or choose another.
         public static let destinationExists = Code(rawValue: "destination_exists")
         /// Other writers held the catalog's lock for longer than this one would wait:
-        /// retry later, or wait longer (``LockPolicy/waitAtMost``).
+        /// retry later, or wait longer (`LockPolicy.waitAtMost`).
         public static let catalogLocked = Code(rawValue: "catalog_locked")
         /// Another writer changed the catalog (or took over this writer's lock, or
         /// removed what it was copying) while this one worked; nothing was committed.

@@ -72,7 +72,7 @@ package enum Hex {
 
     /// Exactly `count` bytes written as `2 * count` lowercase hex digits; nil otherwise
     /// (uppercase is refused too: one spelling per value).
-    static func decode(_ text: some StringProtocol, count: Int) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol, count: Int) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count == count * 2 else { return nil }
         func value(_ digit: UInt8) -> UInt8? {

@@ -159,7 +159,7 @@ public struct CatalogIndex: Equatable, Sendable {
 
     /// Refuses an index no writer may commit: a bundle's versions not strictly ascending
     /// (a version listed twice), or a reserved number below a listed version.
-    func checkWritable() throws {
+    package func checkWritable() throws {
         for (name, bundle) in bundles {
             for (a, b) in zip(bundle.versions, bundle.versions.dropFirst()) where a >= b {
                 throw ZincError.duplicateIndexVersion(bundle: name, version: b)

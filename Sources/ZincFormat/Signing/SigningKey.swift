@@ -37,11 +37,13 @@ public final class SigningKey: Sendable {
         return try parse(pem: bytes, path: path)
     }
 
-    static let pemHeader = "-----BEGIN PRIVATE KEY-----"
-    static let pemFooter = "-----END PRIVATE KEY-----"
+    package static let pemHeader = "-----BEGIN PRIVATE KEY-----"
+    package static let pemFooter = "-----END PRIVATE KEY-----"
     /// PKCS#8 of an Ed25519 key is this DER prefix (version 0, algorithm 1.3.101.112, an
     /// octet string of 34 bytes wrapping one of 32) followed by the 32-byte seed.
-    static let pkcs8Prefix: [UInt8] = [0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]
+    package static let pkcs8Prefix: [UInt8] = [
+        0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+    ]
 
     /// Reads an Ed25519 private key in PEM (PKCS#8); `path` names it in errors.
     public static func parse(pem: [UInt8], path: String) throws -> SigningKey {

@@ -9,7 +9,7 @@ import Darwin
 /// free: the kernel fills a page-cache page with zeros for every 4 KiB of it and then
 /// copies it out, which made a 9 GiB sparse file cost more system time than hashing
 /// took. Where the file system cannot say where the data is, the file is simply read.
-final class SparseReader {
+package final class SparseReader {
     let file: PosixFile
     private var position: Int64 = 0
     /// The run being read: zeros from `position` up to `dataStart`, then data up to
@@ -20,12 +20,12 @@ final class SparseReader {
     /// `forEachChunk`) answer 0 without a system call.
     private var atEnd = false
 
-    init(_ file: PosixFile) {
+    package init(_ file: PosixFile) {
         self.file = file
     }
 
     /// Fills `buffer` unless the file ends first; returns how many bytes it holds.
-    func readFully(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func readFully(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         var count = 0
         while count < buffer.count, !atEnd {
             if position >= dataEnd { try findNextRun() }
@@ -76,7 +76,7 @@ final class SparseReader {
 
 /// Streamed like any stored file (`forEachChunk`), each read filling its buffer.
 extension SparseReader: StorageReader {
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         try readFully(into: buffer)
     }
 }

@@ -103,7 +103,7 @@ public struct StoredChunk: Equatable, Sendable {
 
     /// The most content deflate makes of one stored byte: a bound on what a hostile
     /// list can make a client write.
-    static let largestInflation = 1032
+    package static let largestInflation = 1032
 
     /// Nil unless both lengths are within the chunking's bounds: equal for raw, and for
     /// gz no more than deflate can inflate the stored bytes to.
@@ -119,7 +119,7 @@ public struct StoredChunk: Equatable, Sendable {
 
     /// The chunks of a list's JSON, each `[length, stored_length, "<xxh64>"]`; nil when
     /// one is not, or is out of the bounds `init` keeps.
-    static func parse(_ list: [JSONValue], format: ObjectFormat) -> [StoredChunk]? {
+    package static func parse(_ list: [JSONValue], format: ObjectFormat) -> [StoredChunk]? {
         var chunks = [StoredChunk]()
         chunks.reserveCapacity(list.count)
         for item in list {
@@ -132,7 +132,7 @@ public struct StoredChunk: Equatable, Sendable {
         return chunks
     }
 
-    init(_ content: ContentChunk, storedLength: Int) {
+    package init(_ content: ContentChunk, storedLength: Int) {
         length = content.length
         self.storedLength = storedLength
         hash = content.hash
@@ -211,7 +211,7 @@ public struct ObjectChunks: Equatable, Sendable {
     }
 
     /// The chunks of a raw object: its bytes.
-    init?(raw chunks: [ContentChunk]) {
+    package init?(raw chunks: [ContentChunk]) {
         self.init(format: .raw, offset: 0, chunks: chunks.map { StoredChunk($0, storedLength: $0.length) })
     }
 

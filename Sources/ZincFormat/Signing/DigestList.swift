@@ -17,11 +17,11 @@
 /// ```
 public struct DigestList: Equatable, Sendable {
     public static let folder = "digests"
-    static let header = "zinc-digests 1\n"
+    package static let header = "zinc-digests 1\n"
     /// 65 bytes per file: room for a manifest of a million files.
     public static let sizeLimit = 64 << 20
     /// 64 hex digits and a newline.
-    static let lineLength = 64 + 1
+    package static let lineLength = 64 + 1
     /// The most files a list within `sizeLimit` has (1,032,443): what a version signature
     /// may declare, so that no signature is accepted whose list would be refused.
     public static let maximumFiles = (sizeLimit - header.utf8.count) / lineLength
@@ -83,7 +83,7 @@ public struct DigestList: Equatable, Sendable {
 
     /// The SHA-256 of one line (`lineLength` bytes, its newline included); nil unless it is
     /// 64 lowercase hex digits and a newline.
-    static func digest(line: ArraySlice<UInt8>) -> SHA256.Digest? {
+    package static func digest(line: ArraySlice<UInt8>) -> SHA256.Digest? {
         guard line.count == lineLength, line.last == UInt8(ascii: "\n") else { return nil }
         return SHA256.Digest(hex: String(decoding: line.dropLast(), as: UTF8.self))
     }

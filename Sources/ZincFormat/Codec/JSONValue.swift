@@ -87,11 +87,11 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// The order of an object's keys in encoded JSON.
-    static func keyPrecedes(_ a: String, _ b: String) -> Bool {
+    package static func keyPrecedes(_ a: String, _ b: String) -> Bool {
         a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
     }
 
-    static func writeString(_ s: String, to out: inout [UInt8]) {
+    package static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {
@@ -111,18 +111,18 @@ public enum JSONValue: Equatable, Sendable {
 }
 
 extension JSONValue {
-    var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
-    var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
-    var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    package var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    package var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
     /// Integers, and doubles that are whole numbers (some writers emit `2.0`).
-    var intValue: Int64? {
+    package var intValue: Int64? {
         switch self {
         case .int(let i): return i
         case .double(let d) where d == d.rounded() && abs(d) < 9e15: return Int64(d)
         default: return nil
         }
     }
-    var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .int(let i): return Double(i)
         case .double(let d): return d

@@ -11,8 +11,8 @@ public struct IndexSignature: Equatable, Sendable {
     /// Far more than the file's few lines need.
     public static let sizeLimit = 4096
     /// Times are seconds since 1970 up to year 9999; sequences fit a double exactly.
-    static let timeRange: ClosedRange<Int64> = 0...253_402_300_799
-    static let sequenceRange: ClosedRange<Int64> = 1...(1 << 53)
+    package static let timeRange: ClosedRange<Int64> = 0...253_402_300_799
+    package static let sequenceRange: ClosedRange<Int64> = 1...(1 << 53)
 
     public var catalog: String
     public var sequence: Int64
@@ -47,7 +47,7 @@ public struct IndexSignature: Equatable, Sendable {
         try parse(bytes, path: path).0
     }
 
-    static func parse(_ bytes: [UInt8], path: String) throws -> (IndexSignature, SignatureFile) {
+    package static func parse(_ bytes: [UInt8], path: String) throws -> (IndexSignature, SignatureFile) {
         let file = try SignatureFile.parse(bytes, path: path, kind: kind, limit: sizeLimit)
         var fields = SignatureFields(file, path: path)
         let catalog = try fields.text("catalog")

@@ -37,7 +37,7 @@ package final class PosixFile: Sendable {
 
     /// Like `openForReading(_:)`, for `path` relative to the open folder `folder`
     /// (`AT_FDCWD`: the current one); `shown` names the file in messages.
-    static func openForReading(_ path: String, in folder: Int32, shownAs shown: String) throws -> PosixFile {
+    package static func openForReading(_ path: String, in folder: Int32, shownAs shown: String) throws -> PosixFile {
         let fd = openLeavingAccessTime(path, in: folder, flags: O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ZincError.io(path: shown, operation: "open", errno: errno) }
         return PosixFile(fd: fd, path: shown)
@@ -46,7 +46,7 @@ package final class PosixFile: Sendable {
     /// `openat(folder, path, flags)` with `O_NOATIME` where the kernel allows it (see
     /// `openForReading`); folders are opened so too, since listing one updates its
     /// access time like reading a file. -1 with errno set on failure.
-    static func openLeavingAccessTime(_ path: String, in folder: Int32, flags: Int32) -> Int32 {
+    package static func openLeavingAccessTime(_ path: String, in folder: Int32, flags: Int32) -> Int32 {
         #if os(Linux)
         if !accessTimeFlagRefused.load(ordering: .relaxed) {
             let fd = openat(folder, path, flags | KernelCalls.openWithoutAccessTime)

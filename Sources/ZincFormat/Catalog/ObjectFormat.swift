@@ -65,7 +65,7 @@ public struct StoredObject: Equatable, Hashable, Sendable {
         package static let none = Sizes(gz: -1, raw: -1)
 
         /// An object stored in `format` alone, `size` bytes.
-        static func only(_ format: ObjectFormat, _ size: Int64) -> Sizes {
+        package static func only(_ format: ObjectFormat, _ size: Int64) -> Sizes {
             format == .gz ? Sizes(gz: size, raw: -1) : Sizes(gz: -1, raw: size)
         }
     }
@@ -123,7 +123,7 @@ public struct StoredObject: Equatable, Hashable, Sendable {
 
     /// `path(sha:format:)` built straight from the digest: an import asks for it once
     /// per object it stores and once per archive member.
-    static func path(digest: SHA1.Digest, format: ObjectFormat) -> String {
+    package static func path(digest: SHA1.Digest, format: ObjectFormat) -> String {
         spell(digest, capacity: 57) { digits, name in
             name.put("objects/".utf8)
             name.put(digits[0..<2])
@@ -139,7 +139,7 @@ public struct StoredObject: Equatable, Hashable, Sendable {
 
     /// The shard of an object: the first two digits of its SHA-1, as `objects/` names
     /// the folder.
-    static func shard(of digest: SHA1.Digest) -> String {
+    package static func shard(of digest: SHA1.Digest) -> String {
         spell(digest, capacity: 2) { digits, name in name.put(digits[0..<2]) }
     }
 
