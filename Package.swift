@@ -6,7 +6,7 @@ import PackageDescription
 // and `ZincClient` without libcurl. Normal builds never fetch or compile swift-crypto.
 let portable = Context.environment["ZINC_PORTABLE"] == "1"
 
-// `Zinc`'s hashing and signing: OpenSSL's libcrypto on Linux (its SHA-1 hashes assets
+// `ZincFormat`'s hashing and signing: OpenSSL's libcrypto on Linux (its SHA-1 hashes assets
 // fastest), CryptoKit on Apple systems, and swift-crypto (the same API) when portable.
 // `ZINC_OPENSSL` picks the code, set exactly where libcrypto is a dependency: whether a
 // module can be imported is no test, since SwiftPM lets a target see every module built.
@@ -64,6 +64,8 @@ let package = Package(
         .target(name: "CLibCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // What every reader of a catalog shares (the publisher and the client alike):
         // manifest, index, object format, chunk lists, signatures, digests, codecs, errors.
+        // What every reader of a catalog shares (manifest, index, objects, chunk lists,
+        // signatures, digests, codecs, errors): both sides import it, as NIOCore for SwiftNIO.
         .target(name: "ZincFormat", dependencies: ["CZlib"] + cryptoDependencies, swiftSettings: cryptoSettings),
         // All behaviour lives in the library so other Swift programs can embed Zinc.
         .target(
@@ -71,10 +73,10 @@ let package = Package(
             dependencies: [
                 "ZincFormat", "CZlib", .product(name: "Logging", package: "swift-log"),
                 .target(name: "CGlibcRename", condition: .when(platforms: [.linux])),
-            ] + cryptoDependencies,
+            ],
             // The crash-injection hook the kill tests drive (FaultInjection) exists in
             // debug builds only: no release binary or embedding app carries it.
-            swiftSettings: cryptoSettings + [.define("ZINC_FAULT_INJECTION", .when(configuration: .debug))]
+            swiftSettings: [.define("ZINC_FAULT_INJECTION", .when(configuration: .debug))]
         ),
         // `zinc serve`: a static HTTP server with CDN semantics. It knows nothing of
         // catalogs beyond file names, so it depends on SwiftNIO and the shared cache policy only.

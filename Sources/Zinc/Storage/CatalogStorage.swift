@@ -36,7 +36,7 @@
 ///
 /// Threads: readers, `size`, `entries` and writers may be used from any thread at once
 /// (imports store objects on every core); one writer is used by one thread at a time.
-/// A wrapper that changes a few calls subclasses ``ForwardingStorage``.
+/// A wrapper that changes a few calls subclasses `ForwardingStorage` (in this package).
 public protocol CatalogStorage: AnyObject, Sendable {
     /// A human-readable location, used in messages.
     var location: String { get }

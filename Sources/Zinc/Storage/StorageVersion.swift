@@ -4,7 +4,7 @@
 /// between them. An S3 ETag is the MD5 of the content, so there a writer that puts back
 /// the very same bytes leaves the token as it was; that is harmless for the index,
 /// whose compare-and-swap only needs the content it computed from to be current. Each
-/// backend says which it is with ``CatalogStorage/versionTracking``.
+/// backend says which it is with ``StorageProperties/versionTracking``.
 public struct StorageVersion: Hashable, Sendable, CustomStringConvertible {
     public let token: String
 
