@@ -25,7 +25,7 @@ struct ArchivePrefixReader {
     ) {
         self.repo = repo
         // A plan's missing objects come sorted and distinct, and are then shared, not copied.
-        self.wanted = Catalog.distinctSorted(wanted)
+        self.wanted = StoredObject.distinctSorted(wanted)
         self.members = members
         self.origin = origin
         self.signedContent = signedContent

@@ -469,7 +469,11 @@ struct SyncRun {
         } else {
             // With a spare from a sound folder, only the objects of the files placed are looked at.
             let needed =
-                if let changes, !checksEveryObject { Catalog.distinctSorted(changes.changes.place.map(\.object)) } else { objects.objects }
+                if let changes, !checksEveryObject {
+                    StoredObject.distinctSorted(changes.changes.place.map(\.object))
+                } else {
+                    objects.objects
+                }
             // The objects to fetch: `needed` itself, shared rather than copied, while every one
             // judged is missing or damaged (a first sync's, 3.9 MB at 100,000 files); from the
             // first found sound, a list of their own.

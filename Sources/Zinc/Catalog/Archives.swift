@@ -30,32 +30,13 @@ extension Catalog {
     /// it: a version of 100,000 files is at its largest in memory while its archives are
     /// planned.
     static func archiveMembers(of objects: [StoredObject], flavor: String?, record: LMFORecord) -> [StoredObject] {
-        archiveMembers(ofDistinct: distinctSorted(objects), flavor: flavor, record: record)
+        archiveMembers(ofDistinct: StoredObject.distinctSorted(objects), flavor: flavor, record: record)
     }
 
     /// `archiveMembers(of:)` for objects already distinct and sorted by digest.
     static func archiveMembers(ofDistinct distinct: [StoredObject], flavor: String?, record: LMFORecord) -> [StoredObject] {
         let intros = record.scopes[LMFORecord.key(flavor)] ?? [:]
         return LMFOOrder.positions(intros: distinct.map { intros[$0.digest] ?? record.version }).map { distinct[$0] }
-    }
-
-    /// The objects once each, by digest: `objects` itself, not a copy, when they are.
-    package static func distinctSorted(_ objects: [StoredObject]) -> [StoredObject] {
-        if isDistinctSorted(objects) { return objects }
-        var objects = objects
-        objects.sort { $0.digest < $1.digest }
-        var distinct = 0
-        for i in objects.indices where distinct == 0 || objects[distinct - 1].digest != objects[i].digest {
-            objects[distinct] = objects[i]
-            distinct += 1
-        }
-        objects.removeLast(objects.count - distinct)
-        return objects
-    }
-
-    /// Whether `objects` are in digest order, each once.
-    package static func isDistinctSorted(_ objects: [StoredObject]) -> Bool {
-        objects.indices.dropFirst().allSatisfy { objects[$0 - 1].digest < objects[$0].digest }
     }
 
     /// The LMFO record of version `version` of `bundle`, whose scopes (nil: the whole
@@ -99,7 +80,7 @@ extension Catalog {
         guard !missing.isEmpty else { return [] }
         let objects = Dictionary(
             uniqueKeysWithValues: ([nil] + manifest.flavors).map { scope in
-                (scope, Catalog.distinctSorted(Array(manifest.objectsByDigest(flavor: scope).values)))
+                (scope, StoredObject.distinctSorted(Array(manifest.objectsByDigest(flavor: scope).values)))
             })
         let record: LMFORecord
         if let stored = try storedRecord(bundle: bundle, version: version) {

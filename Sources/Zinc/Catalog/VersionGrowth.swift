@@ -107,7 +107,7 @@ extension Catalog {
             file: VersionFiles(bundle: bundle, version: version).gzippedManifest, chunks: deflater.chunks, sha256: signed.finalize())!
         let scopes = Dictionary(
             uniqueKeysWithValues: ([nil] + manifest.flavors).map { scope in
-                (scope, Catalog.distinctSorted(Array(manifest.objectsByDigest(flavor: scope).values)))
+                (scope, StoredObject.distinctSorted(Array(manifest.objectsByDigest(flavor: scope).values)))
             })
         let record = try lmfoRecord(
             bundle: bundle, version: version, earlierVersions: entry.versions, scopes: scopes.mapValues { $0.map(\.digest) })

@@ -223,7 +223,7 @@ final class AssemblySources {
         guard let record = try catalog.storedRecord(bundle: name.bundle, version: name.version),
             let manifest = try? catalog.manifest(bundle: name.bundle, version: name.version)
         else { return nil }
-        let objects = Catalog.distinctSorted(Array(manifest.objectsByDigest(flavor: name.flavor).values))
+        let objects = StoredObject.distinctSorted(Array(manifest.objectsByDigest(flavor: name.flavor).values))
         let layout = ArchiveLayout(members: Catalog.archiveMembers(ofDistinct: objects, flavor: name.flavor, record: record))
         return layout.end + Int64(2 * TarHeader.blockSize) == size ? layout : nil
     }

@@ -172,3 +172,24 @@ public struct StoredObject: Equatable, Hashable, Sendable {
         }
     }
 }
+
+extension StoredObject {
+    /// The objects once each, by digest: `objects` itself, not a copy, when they are.
+    package static func distinctSorted(_ objects: [StoredObject]) -> [StoredObject] {
+        if isDistinctSorted(objects) { return objects }
+        var objects = objects
+        objects.sort { $0.digest < $1.digest }
+        var distinct = 0
+        for i in objects.indices where distinct == 0 || objects[distinct - 1].digest != objects[i].digest {
+            objects[distinct] = objects[i]
+            distinct += 1
+        }
+        objects.removeLast(objects.count - distinct)
+        return objects
+    }
+
+    /// Whether `objects` are in digest order, each once.
+    package static func isDistinctSorted(_ objects: [StoredObject]) -> Bool {
+        objects.indices.dropFirst().allSatisfy { objects[$0 - 1].digest < objects[$0].digest }
+    }
+}

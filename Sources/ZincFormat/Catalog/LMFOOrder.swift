@@ -23,7 +23,7 @@ public enum LMFOOrder {
     /// `order`, for objects already sorted ascending and distinct (shas, or digests, which
     /// sort the same): their positions in member order. Works on arrays, not tables:
     /// archives of 100,000 members.
-    static func positions<ID: Hashable>(
+    package static func positions<ID: Hashable>(
         sorted shas: [ID], version: Int, earlierVersions: [Int],
         objectsOf: (Int) throws -> Set<ID>
     ) rethrows -> [Int] {
@@ -32,7 +32,7 @@ public enum LMFOOrder {
 
     /// Each object's `intro`, by walking back through the earlier versions (newest
     /// first, only as far as some object's run still reaches).
-    static func intros<ID: Hashable>(
+    package static func intros<ID: Hashable>(
         sorted shas: [ID], version: Int, earlierVersions: [Int],
         objectsOf: (Int) throws -> Set<ID>
     ) rethrows -> [Int] {
@@ -49,7 +49,7 @@ public enum LMFOOrder {
 
     /// Member order from the `intro` of objects sorted by sha: `intro` descending, then
     /// position (which follows sha order).
-    static func positions(intros intro: [Int]) -> [Int] {
+    package static func positions(intros intro: [Int]) -> [Int] {
         intro.indices.sorted { intro[$0] != intro[$1] ? intro[$0] > intro[$1] : $0 < $1 }
     }
 }

@@ -92,7 +92,7 @@ public struct FetchPlan: Equatable, Sendable {
         /// The shape of an archive whose members are `objects`, each once, for `fileCount`
         /// files.
         public init(objects: [StoredObject], fileCount: Int) {
-            let distinct = Catalog.distinctSorted(objects)
+            let distinct = StoredObject.distinctSorted(objects)
             let sizes = Dictionary(uniqueKeysWithValues: distinct.map { ($0.digest, $0.preferredSize) })
             self.init(
                 fileCount: fileCount, distinctMembers: distinct.count,
@@ -141,7 +141,7 @@ public struct FetchPlan: Equatable, Sendable {
     ) -> FetchPlan {
         // Digests order as their hex forms do. A client's missing objects come sorted, and
         // are then kept without a copy (4 MB for a first sync of 100,000 files).
-        let sorted = Catalog.isDistinctSorted(missing) ? missing : missing.sorted { $0.digest < $1.digest }
+        let sorted = StoredObject.isDistinctSorted(missing) ? missing : missing.sorted { $0.digest < $1.digest }
         let whole = archive.length
         var order = memberOrder
         let memberLengths = { (total: Int64, object: StoredObject) in total + TarHeader.memberLength(size: object.preferredSize) }
@@ -181,7 +181,7 @@ public struct FetchPlan: Equatable, Sendable {
         }
         let taken = carried(chunked, by: chosen, prefix: prefix, order: order, archive: archive, wanted: sorted)
         return FetchPlan(
-            strategy: chosen, missing: taken.isEmpty ? sorted : Catalog.distinctSorted(sorted + taken), takenWhole: taken,
+            strategy: chosen, missing: taken.isEmpty ? sorted : StoredObject.distinctSorted(sorted + taken), takenWhole: taken,
             archivePath: hasArchive ? archivePath : nil,
             archiveLength: whole, prefixLength: prefix, transfers: transfers, estimates: estimates, memberOrder: order)
     }
@@ -220,7 +220,7 @@ public struct FetchPlan: Equatable, Sendable {
     /// each member's `intro` and stored `size`; nil when `intros` does not list exactly the
     /// archive's `distinctMembers` (another version's record, a damaged one: then the
     /// order is not known). The members are taken in digest order, as the archive's
-    /// writer takes them (`Catalog.distinctSorted`), so sizes are looked up, never listed.
+    /// writer takes them (`StoredObject.distinctSorted`), so sizes are looked up, never listed.
     static func recordedPrefix(
         intros: [SHA1.Digest: Int], distinctMembers: Int, size: (SHA1.Digest) -> Int64?, wanted: Set<SHA1.Digest>
     ) -> Int64? {
