@@ -10,7 +10,7 @@ extension Catalog {
     /// The archives a version should have: the all-files archive when it has more than
     /// one file (skipped with flavors unless asked for), and one per flavor with more
     /// than one file. nil stands for the all-files archive.
-    public static func archiveScopes(of manifest: Manifest, includeMasterArchive: Bool) -> [String?] {
+    package static func archiveScopes(of manifest: Manifest, includeMasterArchive: Bool) -> [String?] {
         archiveScopes(flavors: manifest.flavors, includeMasterArchive: includeMasterArchive) { flavor in
             manifest.files.values.count { $0.isIn(flavor: flavor) }
         }

@@ -89,7 +89,7 @@ public final class Catalog: Sendable {
     // MARK: Manifests
 
     /// The manifest of one version of a bundle, read and validated.
-    public func manifest(bundle: String, version: Int) throws -> Manifest {
+    package func manifest(bundle: String, version: Int) throws -> Manifest {
         let (bytes, path) = try manifestBytes(bundle: bundle, version: version)
         return try Manifest.parse(bytes, path: path)
     }
@@ -110,7 +110,7 @@ public final class Catalog: Sendable {
 
     /// The chunk list of a version, nil when it has none (versions written before chunk
     /// lists, or by other tools).
-    public func readChunkList(bundle: String, version: Int) throws -> ChunkList? {
+    package func readChunkList(bundle: String, version: Int) throws -> ChunkList? {
         try readGzippedDocument(VersionFiles(bundle: bundle, version: version).chunkList, parse: ChunkList.parse)
     }
 
@@ -148,7 +148,7 @@ public final class Catalog: Sendable {
 
     /// A version's sizes file for reports: none when it has none or it cannot be read
     /// (its gzipped files' content sizes then show as not recorded; `verify` names the damage).
-    public func contentSizes(of manifest: Manifest) -> ContentSizes? {
+    package func contentSizes(of manifest: Manifest) -> ContentSizes? {
         try? readContentSizes(bundle: manifest.bundle, version: manifest.version)
     }
 

@@ -29,7 +29,7 @@ public struct BundleListing: Equatable, Sendable {
 /// One version's files as `zinc list_bundle` shows them: sorted by path (of one flavor,
 /// or all), each with its content's size where the catalog records it, and the totals.
 public struct VersionListing: Sendable {
-    public let manifest: Manifest
+    package let manifest: Manifest
     public let flavor: String?
     /// Sorted by path (as bytes).
     public let files: [VersionDiff.File]
@@ -74,7 +74,7 @@ extension Catalog {
     }
 
     /// The manifest of the version `spec` names (a number, `latest` or `@distro`).
-    public func manifest(bundle: String, resolving spec: VersionSpec) throws -> Manifest {
+    package func manifest(bundle: String, resolving spec: VersionSpec) throws -> Manifest {
         try Names.validateBundleName(bundle)
         let version = try spec.resolve(in: index().bundle(bundle), name: bundle)
         return try manifest(bundle: bundle, version: version)

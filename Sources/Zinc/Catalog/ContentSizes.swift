@@ -29,13 +29,13 @@ public struct ContentSizes: Equatable, Sendable {
 
     /// Whether `object` is one this file gives a size for: one the manifest records
     /// stored gzipped only, so that its content size is nowhere else.
-    public static func needsEntry(_ object: StoredObject) -> Bool {
+    package static func needsEntry(_ object: StoredObject) -> Bool {
         object.contentSize == nil && object.sizes.gz >= 0
     }
 
     /// The content size given for `object`, when the object is one the file is for and
     /// the size one its stored bytes can inflate to (see `size(_:fits:)`).
-    public func size(of object: StoredObject) -> Int64? {
+    package func size(of object: StoredObject) -> Int64? {
         guard let size = sizes[object.digest], Self.needsEntry(object), Self.size(size, fits: object.sizes.gz) else { return nil }
         return size
     }

@@ -35,7 +35,7 @@ extension Catalog {
     static let indexAttempts = 64
 
     /// The index as currently stored.
-    public func index() throws -> CatalogIndex {
+    package func index() throws -> CatalogIndex {
         try readIndex().index
     }
 
@@ -72,7 +72,7 @@ extension Catalog {
     /// the index it is given and what it reads). Lagging copies are repaired first.
     /// `change` returns what the caller wants back; leaving the index as it was writes
     /// nothing but the repair. Serialized by the storage's writer lock where it has one.
-    public func updateIndex<R>(_ change: (inout CatalogIndex) throws -> R) throws -> R {
+    package func updateIndex<R>(_ change: (inout CatalogIndex) throws -> R) throws -> R {
         try storage.withWriterLock { try updateIndexLocked(change) }
     }
 

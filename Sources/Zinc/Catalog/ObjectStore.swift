@@ -46,7 +46,7 @@ public struct ObjectStore: Sendable {
 
     /// The object as already stored, in whichever formats exist (possibly written by
     /// another tool with another gzip level), or nil.
-    public func lookup(sha: String) throws -> StoredObject? {
+    package func lookup(sha: String) throws -> StoredObject? {
         guard let digest = SHA1.Digest(hex: sha) else { return nil }
         return try lookup(digest, trustingSnapshot: true)
     }
@@ -75,7 +75,7 @@ public struct ObjectStore: Sendable {
     /// finds the content random-looking throughout. A file over `inMemoryLimit` is
     /// deflated on `workers` threads (nil: one per available core), see
     /// `BlockGzipCompressor`.
-    public func store(localPath: String, sha: String, stamp: FileStamp, workers: Int? = nil) throws -> StoredObject {
+    package func store(localPath: String, sha: String, stamp: FileStamp, workers: Int? = nil) throws -> StoredObject {
         try store(localPath: localPath, digest: SHA1.Digest(validHex: sha), stamp: stamp, deflate: .onCores(workers))!.object
     }
 
@@ -84,7 +84,7 @@ public struct ObjectStore: Sendable {
     /// `deflateOnAllCoresFrom` bytes or more that has to be deflated unstored (nil), for
     /// the caller to store afterwards on every core. One huge file then does not keep one
     /// core busy long after the others ran out of files.
-    public func storeOrDefer(localPath: String, sha: String, stamp: FileStamp) throws -> StoredObject? {
+    package func storeOrDefer(localPath: String, sha: String, stamp: FileStamp) throws -> StoredObject? {
         try store(localPath: localPath, digest: SHA1.Digest(validHex: sha), stamp: stamp, deflate: .onThisThreadOrDefer)?.object
     }
 
@@ -149,7 +149,7 @@ public struct ObjectStore: Sendable {
 
     /// Stores `content`, a whole file (at most `inMemoryLimit` bytes) already in memory
     /// whose SHA-1 is `sha`, unless it is already there.
-    public func store(content: [UInt8], sha: String) throws -> StoredObject {
+    package func store(content: [UInt8], sha: String) throws -> StoredObject {
         try store(content: content, digest: SHA1.Digest(validHex: sha))
     }
 

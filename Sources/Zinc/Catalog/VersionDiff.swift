@@ -6,10 +6,10 @@ public struct VersionDiff: Equatable, Sendable {
     /// catalog records it (see `StoredObject.contentSize(sizes:)`).
     public struct File: Equatable, Sendable {
         public let path: String
-        public let object: StoredObject
+        package let object: StoredObject
         public let size: Int64?
 
-        public init(path: String, object: StoredObject, size: Int64? = nil) {
+        package init(path: String, object: StoredObject, size: Int64? = nil) {
             self.path = path
             self.object = object
             self.size = size ?? object.contentSize
@@ -19,8 +19,8 @@ public struct VersionDiff: Equatable, Sendable {
     /// A path in both versions whose content differs.
     public struct Change: Equatable, Sendable {
         public let path: String
-        public let old: StoredObject
-        public let new: StoredObject
+        package let old: StoredObject
+        package let new: StoredObject
         /// The contents' sizes where recorded.
         public let oldSize: Int64?
         public let newSize: Int64?
@@ -31,7 +31,7 @@ public struct VersionDiff: Equatable, Sendable {
     public struct Rename: Equatable, Sendable {
         public let from: String
         public let to: String
-        public let object: StoredObject
+        package let object: StoredObject
         public let size: Int64?
     }
 
@@ -55,10 +55,10 @@ public struct VersionDiff: Equatable, Sendable {
     /// The download of `to` by a client that holds exactly `from`'s objects, planned as
     /// the client's sync plans it: the objects built from chunks (`chunks`), and the
     /// others (`plan`).
-    public let plan: FetchPlan
+    package let plan: FetchPlan
     /// The missing objects built from the chunks of `from` and ranges of their own (see
     /// `ChunkList`), one request each.
-    public let chunks: [ChunkAssembly]
+    package let chunks: [ChunkAssembly]
     /// The stored bytes each object of `to` costs the download: its chunk ranges, or
     /// itself whole; an object missing here is held already and costs nothing.
     private let fetched: [SHA1.Digest: Int64]
@@ -75,7 +75,7 @@ public struct VersionDiff: Equatable, Sendable {
     /// chunks with the old version's are priced as ranges; with their sizes files,
     /// gzipped objects get their content sizes. `archiveStored`: whether the catalog holds
     /// `new`'s archive (of the flavor); without it the archive strategies are not priced.
-    public init(
+    package init(
         from old: Manifest, to new: Manifest, flavor: String? = nil, model: CostModel = CostModel(),
         chunkLists: (old: ChunkList?, new: ChunkList?) = (nil, nil),
         contentSizes: (old: ContentSizes?, new: ContentSizes?) = (nil, nil), archiveStored: Bool = true
@@ -157,11 +157,11 @@ public struct VersionDiff: Equatable, Sendable {
     /// The stored bytes downloading `object` (of `to`) costs on its own: nothing when the
     /// client holds it, the ranges of its chunks it lacks, or all of it. A plan's total
     /// (`download`) adds the archive's headers or the requests' on top.
-    public func downloadBytes(of object: StoredObject) -> Int64 { fetched[object.digest] ?? 0 }
+    package func downloadBytes(of object: StoredObject) -> Int64 { fetched[object.digest] ?? 0 }
 
     /// The whole download of `to`: the requests and bytes of the plan's strategy for the
     /// objects fetched whole, and one request per object built from chunks.
-    public var download: FetchPlan.Transfer {
+    package var download: FetchPlan.Transfer {
         let whole = plan.missing.isEmpty ? FetchPlan.Transfer(requests: 0, bytes: 0) : plan.transfers[plan.strategy]!
         let (bytes, overflow) = whole.bytes.addingReportingOverflow(chunkBytes)
         return FetchPlan.Transfer(requests: whole.requests + chunks.count, bytes: overflow ? .max : bytes)

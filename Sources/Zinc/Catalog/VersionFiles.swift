@@ -15,7 +15,7 @@ public struct VersionFiles: Equatable, Sendable {
         self.version = version
     }
 
-    public init(of manifest: Manifest) {
+    package init(of manifest: Manifest) {
         self.init(bundle: manifest.bundle, version: manifest.version)
     }
 

@@ -15,7 +15,7 @@ public struct VersionSize: Equatable, Sendable {
     /// The sizes of `manifest`'s files (of `flavor`, all for nil) and, with the previous
     /// version's manifest, its update (`archiveStored`: priced with the version's archive).
     /// `chunks` and `sizes`: the version's chunk list and sizes file, if it has them.
-    public init(
+    package init(
         _ manifest: Manifest, chunks: ChunkList?, sizes: ContentSizes?, flavor: String? = nil,
         previous: (manifest: Manifest, chunks: ChunkList?, sizes: ContentSizes?)? = nil, model: CostModel = CostModel(),
         archiveStored: Bool = true

@@ -47,7 +47,7 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The version this names in `bundle`, which must exist.
-    public func resolve(in bundle: CatalogIndex.BundleEntry, name: String) throws -> Int {
+    package func resolve(in bundle: CatalogIndex.BundleEntry, name: String) throws -> Int {
         switch self {
         case .number(let n):
             guard bundle.versions.contains(n) else { throw ZincError.versionNotFound(bundle: name, version: String(n)) }

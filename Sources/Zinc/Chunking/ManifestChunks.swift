@@ -19,21 +19,21 @@ public struct ManifestChunks: Equatable, Sendable {
     /// The layout version this code writes and reads (`format`).
     public static let formatVersion = 1
     /// How the manifest is cut.
-    public static let scheme = ChunkingScheme.catalogDocuments
+    package static let scheme = ChunkingScheme.catalogDocuments
 
     /// The stored file the chunks are ranges of.
     public let file: String
     /// The chunks, as gz ranges of `file` from its deflate stream's start, with full history.
-    public let layout: ObjectChunks
+    package let layout: ObjectChunks
     /// The plain manifest JSON's SHA-256: what the chunks make, whole.
-    public let sha256: SHA256.Digest
+    package let sha256: SHA256.Digest
 
     /// The plain manifest's size: the chunks' lengths added up.
     public var size: Int64 { layout.contentSize }
 
     /// Nil unless the chunks are gz chunks of at most the scheme's longest, with full
     /// history, past the gzip header.
-    public init?(file: String, chunks: [StoredChunk], sha256: SHA256.Digest) {
+    package init?(file: String, chunks: [StoredChunk], sha256: SHA256.Digest) {
         guard chunks.allSatisfy({ $0.length <= Self.scheme.maximumSize }),
             let layout = ObjectChunks(
                 format: .gz, offset: Int64(BlockGzipCompressor.headerLength), chunks: chunks,
@@ -144,7 +144,7 @@ extension ManifestChunks {
     /// end; a `Mismatch` says which failed. Memory stays at one chunk whatever the
     /// manifest's size, so what `sink` got may be used only after a normal return. What a
     /// client's manifest delta and `verify` do.
-    public func rebuild(
+    package func rebuild(
         held: (ContentChunk) throws -> [UInt8]?, stored: (_ index: Int, _ range: Range<Int64>) throws -> [UInt8],
         into sink: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
@@ -191,7 +191,7 @@ extension ManifestChunks {
     /// manifests are), each at the offset where it first occurs: what `rebuild` takes from
     /// it rather than fetch. Read 64 KiB at a time from the reader's position, so memory
     /// holds one entry per chunk (about 7,000 for a manifest of 1,000,000 files).
-    public static func chunks(of reader: some StorageReader) throws -> [ContentChunk: Int64] {
+    package static func chunks(of reader: some StorageReader) throws -> [ContentChunk: Int64] {
         var splitter = ChunkSplitter(scheme)
         try reader.forEachChunk(chunkSize: 1 << 16) { splitter.update($0) }
         var at = [ContentChunk: Int64]()
@@ -205,7 +205,7 @@ extension ManifestChunks {
 
     /// `rebuild(held:stored:into:)` collected into one array, for a manifest small enough
     /// to hold (`verify`'s check of a catalog's descriptions).
-    public func rebuild(
+    package func rebuild(
         held: (ContentChunk) -> ArraySlice<UInt8>?, stored: (_ index: Int, _ range: Range<Int64>) throws -> [UInt8]
     ) throws -> [UInt8] {
         var content = [UInt8]()

@@ -20,7 +20,7 @@ public struct SigningReport: Equatable, Sendable, Encodable {
     /// Manifests signed now, and those that already carried a valid signature by the key.
     public let manifestsSigned: Int
     public let manifestsAlreadySigned: Int
-    public let index: IndexSignature
+    package let index: IndexSignature
     /// Rollout files signed anew.
     public let rolloutsRenewed: Int
 

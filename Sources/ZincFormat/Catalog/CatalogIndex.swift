@@ -1,49 +1,49 @@
 /// The catalog index (`catalog.json`, mirrored as `catalog.json.gz`, `index.json` and
 /// `index.json.gz`): the catalog id and, per bundle, its versions, distributions and
 /// the highest version number ever reserved.
-public struct CatalogIndex: Equatable, Sendable {
-    public var id: String
-    public var bundles: [String: BundleEntry]
+package struct CatalogIndex: Equatable, Sendable {
+    package var id: String
+    package var bundles: [String: BundleEntry]
 
     /// One bundle in the index: its versions, its distributions and the next version
     /// number to give.
-    public struct BundleEntry: Equatable, Sendable {
+    package struct BundleEntry: Equatable, Sendable {
         /// Ascending, unique, each >= 1.
-        public var versions: [Int]
+        package var versions: [Int]
         /// Distro name -> version; `_name` keeps the version `name` had before its last change.
-        public var distributions: [String: Int]
+        package var distributions: [String: Int]
         /// The highest version ever reserved (FORMAT.md's `next_version`): never goes down.
-        public var nextVersion: Int
+        package var nextVersion: Int
 
-        public init(versions: [Int] = [], distributions: [String: Int] = [:], nextVersion: Int = 0) {
+        package init(versions: [Int] = [], distributions: [String: Int] = [:], nextVersion: Int = 0) {
             self.versions = versions
             self.distributions = distributions
             self.nextVersion = nextVersion
         }
 
-        public var latestVersion: Int? { versions.last }
+        package var latestVersion: Int? { versions.last }
 
         /// The names of its distributions, sorted, without the `_name` previous-version
         /// pointers that come with them.
-        public var distroNames: [String] {
+        package var distroNames: [String] {
             distributions.keys.filter { !$0.hasPrefix("_") }.sorted()
         }
 
         /// The distros (and `_prev` pointers) that point at `version`, sorted.
-        public func distributions(pointingAt version: Int) -> [String] {
+        package func distributions(pointingAt version: Int) -> [String] {
             distributions.filter { $0.value == version }.map(\.key).sorted()
         }
     }
 
-    public static let formatVersion = "1"
+    package static let formatVersion = "1"
     /// The highest version number this tool reads or reserves. Clients keep version
     /// numbers in 32-bit integers (JavaZinc's `int`), so no catalog should go beyond it;
     /// a larger number in an index is refused as damage rather than overflowing later.
-    public static let maximumVersion = Int(Int32.max)
+    package static let maximumVersion = Int(Int32.max)
     /// The canonical name first; the others mirror it byte for byte.
-    public static let fileNames = ["catalog.json", "catalog.json.gz", "index.json", "index.json.gz"]
+    package static let fileNames = ["catalog.json", "catalog.json.gz", "index.json", "index.json.gz"]
 
-    public init(id: String, bundles: [String: BundleEntry] = [:]) {
+    package init(id: String, bundles: [String: BundleEntry] = [:]) {
         self.id = id
         self.bundles = bundles
     }
@@ -56,7 +56,7 @@ public struct CatalogIndex: Equatable, Sendable {
     /// whole document, so parsing takes about the memory of the bytes and the result.
     /// `onlyBundles` keeps only those bundles (a client needs the ones it tracks); the
     /// names of all are still checked.
-    public static func parse(_ bytes: [UInt8], path: String, onlyBundles kept: Set<String>? = nil) throws -> CatalogIndex {
+    package static func parse(_ bytes: [UInt8], path: String, onlyBundles kept: Set<String>? = nil) throws -> CatalogIndex {
         func corrupt(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         var bundles = [String: BundleEntry]()
         // Writers sort keys, so `bundles` comes before `format`: what is wrong with a
@@ -145,7 +145,7 @@ public struct CatalogIndex: Equatable, Sendable {
 
     /// The versions listed more than once in an index's raw JSON, per bundle: `parse`
     /// keeps one of each, so only `verify` can tell that a writer listed one twice.
-    public static func repeatedVersions(in bytes: [UInt8]) -> [(bundle: String, version: Int)] {
+    package static func repeatedVersions(in bytes: [UInt8]) -> [(bundle: String, version: Int)] {
         var repeated = [(bundle: String, version: Int)]()
         _ = try? JSONParser.parseObject(bytes, streaming: "bundles") { name, value in
             let list = value.objectValue?["versions"]?.arrayValue ?? value.arrayValue ?? []
@@ -172,7 +172,7 @@ public struct CatalogIndex: Equatable, Sendable {
 
     /// A bundle keeps its entry when its last version is deleted (with no versions and
     /// its `next_version`), so that its version numbers are never handed out again.
-    public func json() -> JSONValue {
+    package func json() -> JSONValue {
         var bundlesJSON = [String: JSONValue]()
         for (name, bundle) in bundles {
             bundlesJSON[name] = .object([
@@ -186,7 +186,7 @@ public struct CatalogIndex: Equatable, Sendable {
 
     /// The compact JSON of `json()`, written straight from the bundles: an index of
     /// millions of version numbers is never held as a tree of `JSONValue`s as well.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out = Array(#"{"bundles":{"#.utf8)
         for (i, name) in bundles.keys.sorted(by: JSONValue.keyPrecedes).enumerated() {
             let bundle = bundles[name]!
@@ -216,7 +216,7 @@ public struct CatalogIndex: Equatable, Sendable {
 
     /// The entry of bundle `name`; ``ZincError/bundleNotFound(_:suggestion:)`` (naming the
     /// nearest bundle) when the index has none.
-    public func bundle(_ name: String) throws -> BundleEntry {
+    package func bundle(_ name: String) throws -> BundleEntry {
         guard let bundle = bundles[name] else {
             throw ZincError.bundleNotFound(name, suggestion: Spelling.nearest(to: name, among: bundles.keys.sorted()))
         }

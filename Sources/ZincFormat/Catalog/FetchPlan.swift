@@ -13,31 +13,31 @@ public enum FetchStrategy: String, CaseIterable, Sendable {
 /// so a report can say why. Archive strategies are planned only when the version has
 /// an archive (more than one file); objects the archive bytes did not deliver are
 /// fetched one by one afterwards, so a wrong guess costs requests, never correctness.
-public struct FetchPlan: Equatable, Sendable {
-    public let strategy: FetchStrategy
+package struct FetchPlan: Equatable, Sendable {
+    package let strategy: FetchStrategy
     /// Sorted by sha: the objects to fetch whole, `takenWhole` included.
-    public let missing: [StoredObject]
+    package let missing: [StoredObject]
     /// The chunked objects (given to `make` as `chunked`) that the chosen archive download
     /// carries whole anyway: taken from it (they are in `missing`), not assembled from
     /// chunks as well, which would fetch their bytes twice.
-    public let takenWhole: [StoredObject]
+    package let takenWhole: [StoredObject]
     /// `archives/<bundle>-<v>[~flavor].tar`, when the version has one.
-    public let archivePath: String?
+    package let archivePath: String?
     /// The archive's exact length, from the manifest's sizes (members and end blocks).
-    public let archiveLength: Int64
+    package let archiveLength: Int64
     /// Σ `512 + roundup512(size)` over the missing objects: the LMFO prefix to request.
-    public let prefixLength: Int64
+    package let prefixLength: Int64
     /// What each strategy considered would download.
-    public let transfers: [FetchStrategy: Transfer]
+    package let transfers: [FetchStrategy: Transfer]
     /// Estimated cost per strategy considered, by the plan's cost model.
-    public let estimates: [FetchStrategy: Int64]
+    package let estimates: [FetchStrategy: Int64]
     /// What the plan knew of the archive's member order: `.unknown` when it was given a
     /// record that does not list exactly the archive's members.
-    public let memberOrder: MemberOrder
+    package let memberOrder: MemberOrder
 
     /// What a plan knows of the order of the archive's members, which decides how far
     /// into the LMFO archive the missing objects reach.
-    public enum MemberOrder: Equatable, Sendable {
+    package enum MemberOrder: Equatable, Sendable {
         /// The missing objects are taken to be the archive's front, as they are in an
         /// update from the version just before (`zinc diff`).
         case assumed
@@ -52,11 +52,11 @@ public struct FetchPlan: Equatable, Sendable {
     }
 
     /// The requests and bytes of one way to download the missing objects.
-    public struct Transfer: Equatable, Sendable {
-        public let requests: Int
-        public let bytes: Int64
+    package struct Transfer: Equatable, Sendable {
+        package let requests: Int
+        package let bytes: Int64
 
-        public init(requests: Int, bytes: Int64) {
+        package init(requests: Int, bytes: Int64) {
             self.requests = requests
             self.bytes = bytes
         }
@@ -65,16 +65,16 @@ public struct FetchPlan: Equatable, Sendable {
     /// What a plan needs of the version's archive (of the flavor), found without a list
     /// of its members: a client brings it from its packed table of the version's objects,
     /// whatever the bundle's size.
-    public struct ArchiveShape: Sendable {
+    package struct ArchiveShape: Sendable {
         /// The version's files (of the flavor); one file gets no archive.
-        public let fileCount: Int
+        package let fileCount: Int
         /// Its distinct objects: the archive's members.
-        public let distinctMembers: Int
+        package let distinctMembers: Int
         /// The archive's exact length: its members and end blocks.
-        public let length: Int64
+        package let length: Int64
         /// Each member's stored size, nil for an object that is not a member; needed only
         /// to price a `.recorded` order.
-        public let memberSize: (@Sendable (SHA1.Digest) -> Int64?)?
+        package let memberSize: (@Sendable (SHA1.Digest) -> Int64?)?
 
         /// - Parameters:
         ///   - fileCount: the version's files (of the flavor).
@@ -82,7 +82,7 @@ public struct FetchPlan: Equatable, Sendable {
         ///   - length: the archive's exact length.
         ///   - memberSize: each member's stored size (nil for another object), to price a
         ///     recorded member order; without it such an order counts as `.unknown`.
-        public init(fileCount: Int, distinctMembers: Int, length: Int64, memberSize: (@Sendable (SHA1.Digest) -> Int64?)? = nil) {
+        package init(fileCount: Int, distinctMembers: Int, length: Int64, memberSize: (@Sendable (SHA1.Digest) -> Int64?)? = nil) {
             self.fileCount = fileCount
             self.distinctMembers = distinctMembers
             self.length = length
@@ -91,7 +91,7 @@ public struct FetchPlan: Equatable, Sendable {
 
         /// The shape of an archive whose members are `objects`, each once, for `fileCount`
         /// files.
-        public init(objects: [StoredObject], fileCount: Int) {
+        package init(objects: [StoredObject], fileCount: Int) {
             let distinct = StoredObject.distinctSorted(objects)
             let sizes = Dictionary(uniqueKeysWithValues: distinct.map { ($0.digest, $0.preferredSize) })
             self.init(
@@ -104,7 +104,7 @@ public struct FetchPlan: Equatable, Sendable {
     /// `make(missing:archive:...)` with the archive's shape found from `archiveObjects`,
     /// every object of the version's archive (of the flavor): for a caller that holds them
     /// (`zinc diff`).
-    public static func make(
+    package static func make(
         missing: [StoredObject], archiveObjects: [StoredObject], fileCount: Int,
         archiveStored: Bool = true, archivePath: String, model: CostModel, forced: FetchStrategy? = nil,
         chunked: [StoredObject] = [], partial: Int64 = 0, memberOrder: MemberOrder = .assumed
@@ -135,7 +135,7 @@ public struct FetchPlan: Equatable, Sendable {
     ///   - memberOrder: what is known of the archive's member order; a record that does
     ///     not list exactly the archive's members (or an `archive` without `memberSize`)
     ///     counts as `.unknown`.
-    public static func make(
+    package static func make(
         missing: [StoredObject], archive: ArchiveShape, archiveStored: Bool = true, archivePath: String, model: CostModel,
         forced: FetchStrategy? = nil, chunked: [StoredObject] = [], partial: Int64 = 0, memberOrder: MemberOrder = .assumed
     ) -> FetchPlan {
@@ -188,7 +188,7 @@ public struct FetchPlan: Equatable, Sendable {
 
     /// The `assemblies` left to build from chunks: those whose object the download does
     /// not carry whole (`takenWhole`).
-    public func assembling(_ assemblies: [ChunkAssembly]) -> [ChunkAssembly] {
+    package func assembling(_ assemblies: [ChunkAssembly]) -> [ChunkAssembly] {
         guard !takenWhole.isEmpty else { return assemblies }
         let taken = Set(takenWhole.map(\.digest))
         return assemblies.filter { !taken.contains($0.object.digest) }

@@ -2,7 +2,7 @@
 /// version k such that the object is in every existing version from k up to this one;
 /// members go by `intro` descending, then sha. A client holding version v then misses
 /// only the members at the front, and fetches them with one `Range: bytes=0-N`.
-public enum LMFOOrder {
+package enum LMFOOrder {
     /// The shas of an archive in member order.
     ///
     /// - Parameters:
@@ -11,7 +11,7 @@ public enum LMFOOrder {
     ///   - earlierVersions: the existing versions before it, any order.
     ///   - objectsOf: the shas the same archive scope (whole bundle or one flavor) held
     ///     in an earlier version. Called newest first, and only as far back as needed.
-    public static func order(
+    package static func order(
         objects: Set<String>, version: Int, earlierVersions: [Int],
         objectsOf: (Int) throws -> Set<String>
     ) rethrows -> [String] {

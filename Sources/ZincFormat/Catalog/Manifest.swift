@@ -1,33 +1,33 @@
 /// The description of one bundle version (`manifests/<bundle>-<version>.json`):
 /// path -> object, plus flavors.
-public struct Manifest: Equatable, Sendable {
-    public var catalog: String
-    public var bundle: String
-    public var version: Int
+package struct Manifest: Equatable, Sendable {
+    package var catalog: String
+    package var bundle: String
+    package var version: Int
     /// Every flavor used by some file, in first-seen order.
-    public var flavors: [String]
-    public var files: [String: Entry]
+    package var flavors: [String]
+    package var files: [String: Entry]
 
     /// One file of the version: the object holding its content, and its flavors.
-    public struct Entry: Equatable, Sendable {
-        public var object: StoredObject
+    package struct Entry: Equatable, Sendable {
+        package var object: StoredObject
         /// The flavors that include this file; nil when the bundle has no flavorspec.
-        public var flavors: [String]?
+        package var flavors: [String]?
 
-        public init(object: StoredObject, flavors: [String]? = nil) {
+        package init(object: StoredObject, flavors: [String]? = nil) {
             self.object = object
             self.flavors = flavors
         }
 
-        public var sha: String { object.sha }
+        package var sha: String { object.sha }
 
         /// Whether the file is in `flavor`'s scope; every file is in the whole bundle's (nil).
-        public func isIn(flavor: String?) -> Bool {
+        package func isIn(flavor: String?) -> Bool {
             flavor == nil || (flavors ?? []).contains(flavor!)
         }
     }
 
-    public init(catalog: String, bundle: String, version: Int, flavors: [String] = [], files: [String: Entry]) {
+    package init(catalog: String, bundle: String, version: Int, flavors: [String] = [], files: [String: Entry]) {
         self.catalog = catalog
         self.bundle = bundle
         self.version = version
@@ -37,14 +37,14 @@ public struct Manifest: Equatable, Sendable {
 
     /// The catalog-relative path of a version's manifest (without the `.gz` of its
     /// compressed copy).
-    public static func path(bundle: String, version: Int) -> String {
+    package static func path(bundle: String, version: Int) -> String {
         "manifests/\(bundle)-\(version).json"
     }
 
-    public var path: String { Self.path(bundle: bundle, version: version) }
+    package var path: String { Self.path(bundle: bundle, version: version) }
 
     /// The distinct objects of the whole bundle, or of one flavor.
-    public func objects(flavor: String? = nil) -> [String: StoredObject] {
+    package func objects(flavor: String? = nil) -> [String: StoredObject] {
         Dictionary(uniqueKeysWithValues: objectsByDigest(flavor: flavor).map { ($0.key.hex, $0.value) })
     }
 
@@ -58,7 +58,7 @@ public struct Manifest: Equatable, Sendable {
     }
 
     /// The paths of one flavor (all paths without a flavor).
-    public func paths(flavor: String? = nil) -> [String] {
+    package func paths(flavor: String? = nil) -> [String] {
         files.filter { $0.value.isIn(flavor: flavor) }.map(\.key)
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
@@ -67,7 +67,7 @@ public struct Manifest: Equatable, Sendable {
 
     /// Parses and validates a manifest. Readers downstream use these paths to write
     /// files, so an unsafe path or an unknown key is refused, never passed on.
-    public static func parse(_ bytes: [UInt8], path: String) throws -> Manifest {
+    package static func parse(_ bytes: [UInt8], path: String) throws -> Manifest {
         try collecting(path: path) { try parse(bytes, path: path, visit: $0) }
     }
 
@@ -91,7 +91,7 @@ public struct Manifest: Equatable, Sendable {
     /// Parses and validates a manifest, handing each file entry to `visit` as it is read
     /// instead of collecting them (the result's `files` is empty): comparing a tree of
     /// 100,000 files against the newest version needs no table of the manifest.
-    public static func parse(_ bytes: [UInt8], path: String, visit: (String, Entry) throws -> Void) throws -> Manifest {
+    package static func parse(_ bytes: [UInt8], path: String, visit: (String, Entry) throws -> Void) throws -> Manifest {
         let (top, hasFiles) = try json(path: path) {
             try JSONParser.parseObject(bytes, streaming: "files") { try visit($1, try entry($1, &$0, path: path)) }
         }
@@ -206,7 +206,7 @@ public struct Manifest: Equatable, Sendable {
 
     /// The largest object size a manifest may state (1 TiB): sizes are added up into
     /// archive offsets and download plans, which a hostile size must not overflow.
-    public static let maximumObjectSize: Int64 = 1 << 40
+    package static let maximumObjectSize: Int64 = 1 << 40
 
     private static func stringList(_ value: JSONValue?, what: String, _ corrupt: (String) -> ZincError) throws -> [String]? {
         guard let value else { return nil }
@@ -218,7 +218,7 @@ public struct Manifest: Equatable, Sendable {
     }
 
     /// The manifest as the JSON document clients read.
-    public func json() -> JSONValue {
+    package func json() -> JSONValue {
         let filesJSON = files.mapValues { entry -> JSONValue in
             var object: [String: JSONValue] = [
                 "sha": .string(entry.sha),
@@ -242,7 +242,7 @@ public struct Manifest: Equatable, Sendable {
 
     /// The same bytes as `json().encoded()`, written directly: a manifest of 100,000
     /// files would otherwise build a tree of that many dictionaries first.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(files.count * 120 + 256)
         encode { out.append(contentsOf: $0) }
@@ -251,7 +251,7 @@ public struct Manifest: Equatable, Sendable {
 
     /// `encoded()`, handed to `sink` in pieces of about 64 KiB, so a manifest of
     /// 100,000 files (11 MB of JSON) is never held whole.
-    public func encode(_ sink: ([UInt8]) throws -> Void) rethrows {
+    package func encode(_ sink: ([UInt8]) throws -> Void) rethrows {
         let paths = files.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
         try Self.encode(
             catalog: catalog, bundle: bundle, version: version, flavors: flavors,

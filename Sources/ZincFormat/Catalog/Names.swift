@@ -1,8 +1,8 @@
 /// The naming rules of FORMAT.md ("Names" and manifest paths). Names end up in file
 /// names and URLs, so anything that could change a path's meaning is refused.
-public enum Names {
+package enum Names {
     /// Refuses a catalog id clients could not use in a folder name or URL.
-    public static func validateCatalogID(_ id: String) throws {
+    package static func validateCatalogID(_ id: String) throws {
         guard !id.isEmpty else { throw ZincError.invalidName(kind: "catalog id", value: id, reason: "it is empty") }
         let allowed = id.unicodeScalars.allSatisfy {
             ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "." || $0 == "_" || $0 == "-"
@@ -15,7 +15,7 @@ public enum Names {
     }
 
     /// Refuses a bundle name that could change the meaning of the paths built from it.
-    public static func validateBundleName(_ name: String) throws {
+    package static func validateBundleName(_ name: String) throws {
         try validateCommon(kind: "bundle name", name)
         if name.hasPrefix(".") {
             throw ZincError.invalidName(kind: "bundle name", value: name, reason: "it must not start with '.'")
@@ -26,7 +26,7 @@ public enum Names {
     /// imported (the format allows it, and catalogs already hold some) but the person
     /// importing it is told: JavaZinc, the Android client, crashes on its second start
     /// once it has tracked a bundle whose name contains '.'.
-    public static func clientConcern(bundleName name: String) -> String? {
+    package static func clientConcern(bundleName name: String) -> String? {
         guard name.contains(".") else { return nil }
         return "bundle name '\(printable(name))' contains '.': JavaZinc (the Android client) crashes on its "
             + "second start after tracking such a bundle; a name without '.' works with every client"
@@ -34,7 +34,7 @@ public enum Names {
 
     /// Refuses a distribution name, including one starting with `_` (kept for the previous
     /// version of a distribution).
-    public static func validateDistroName(_ name: String) throws {
+    package static func validateDistroName(_ name: String) throws {
         try validateCommon(kind: "distribution name", name)
         if name.hasPrefix("_") {
             throw ZincError.invalidName(
@@ -45,14 +45,14 @@ public enum Names {
 
     /// A key of an index's `distributions`: a distro name, or `_` and a distro name
     /// (the previous-version pointer).
-    public static func validateDistroKey(_ key: String) throws {
+    package static func validateDistroKey(_ key: String) throws {
         try validateDistroName(key.hasPrefix("_") ? String(key.dropFirst()) : key)
     }
 
     /// Runs the checks of a name read from the file at `path`, so that the error names
     /// the file as well as the value: the name of a damaged or hostile catalog file is
     /// refused there, before any path is built from it.
-    public static func checked(in path: String, _ validate: () throws -> Void) throws {
+    package static func checked(in path: String, _ validate: () throws -> Void) throws {
         do { try validate() } catch let error as ZincError {
             guard case .invalidName(let kind, let value, let reason) = error.kind else { throw error }
             throw ZincError.corruptFile(path: path, reason: "invalid \(kind) '\(printable(value))': \(reason)")
@@ -61,12 +61,12 @@ public enum Names {
 
     /// A value shown in a message with its control characters escaped, so that a
     /// hostile name cannot rewrite the terminal it is printed on.
-    public static func printable(_ value: String) -> String {
+    package static func printable(_ value: String) -> String {
         value.unicodeScalars.map { isControl($0) ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
     }
 
     /// Refuses a flavor (or stored flavorspec) name.
-    public static func validateFlavorName(_ name: String) throws {
+    package static func validateFlavorName(_ name: String) throws {
         try validateCommon(kind: "flavor name", name)
     }
 
@@ -81,14 +81,14 @@ public enum Names {
     }
 
     /// The control characters no name, path or header value Zinc handles may hold (C0, DEL, C1).
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// Manifest paths: relative, `/`-separated, no empty, `.` or `..` component,
     /// no control characters. A reader enforces this too: a manifest is data from a
     /// server and must never steer a write outside its destination.
-    public static func validateRelativePath(_ path: String) throws {
+    package static func validateRelativePath(_ path: String) throws {
         var path = path
         if let reason = path.withUTF8({ relativePathProblem(utf8: $0) }) { throw ZincError.invalidPath(path, reason: reason) }
     }
@@ -130,7 +130,7 @@ public enum Names {
     }
 
     /// Whether `value` is 40 lowercase hexadecimal digits.
-    public static func isSHA1(_ value: String) -> Bool {
+    package static func isSHA1(_ value: String) -> Bool {
         isSHA1(utf8: value.utf8)
     }
 

@@ -1,22 +1,22 @@
 /// How an object is stored: as its raw bytes, or as one gzip member.
-public enum ObjectFormat: String, CaseIterable, Comparable, Sendable {
+package enum ObjectFormat: String, CaseIterable, Comparable, Sendable {
     case gz
     case raw
 
     /// The object's file name suffix in `objects/` and in archives.
-    public var suffix: String { self == .gz ? ".gz" : "" }
+    package var suffix: String { self == .gz ? ".gz" : "" }
 
     /// Readers prefer `gz`, then `raw`.
-    public static func < (lhs: ObjectFormat, rhs: ObjectFormat) -> Bool {
+    package static func < (lhs: ObjectFormat, rhs: ObjectFormat) -> Bool {
         lhs == .gz && rhs == .raw
     }
 }
 
 /// One stored form of an object: its format and the size of the stored bytes.
-public struct StoredObject: Equatable, Hashable, Sendable {
+package struct StoredObject: Equatable, Hashable, Sendable {
     /// The SHA-1 of the object's content. A bundle of 100,000 files holds one
     /// `StoredObject` per object, so it keeps the digest rather than its hex string.
-    public let digest: SHA1.Digest
+    package let digest: SHA1.Digest
     /// The stored sizes, -1 for a format not present: neither a dictionary (~150 bytes
     /// each) nor optionals.
     package let sizes: Sizes
@@ -71,10 +71,10 @@ public struct StoredObject: Equatable, Hashable, Sendable {
     }
 
     /// The SHA-1 as 40 lowercase hex digits (made on each use).
-    public var sha: String { digest.hex }
+    package var sha: String { digest.hex }
 
     /// Stored size per format present (`gz` size is the compressed size).
-    public var formats: [ObjectFormat: Int64] {
+    package var formats: [ObjectFormat: Int64] {
         var formats = [ObjectFormat: Int64]()
         if sizes.gz >= 0 { formats[.gz] = sizes.gz }
         if sizes.raw >= 0 { formats[.raw] = sizes.raw }
@@ -83,12 +83,12 @@ public struct StoredObject: Equatable, Hashable, Sendable {
 
     /// `sha` must be 40 lowercase hex digits; `formats` must name at least one format,
     /// with sizes of 0 or more.
-    public init(sha: String, formats: [ObjectFormat: Int64]) {
+    package init(sha: String, formats: [ObjectFormat: Int64]) {
         self.init(digest: SHA1.Digest(validHex: sha), formats: formats)
     }
 
     /// `formats` must name at least one format, with sizes of 0 or more.
-    public init(digest: SHA1.Digest, formats: [ObjectFormat: Int64]) {
+    package init(digest: SHA1.Digest, formats: [ObjectFormat: Int64]) {
         precondition(!formats.isEmpty && formats.values.allSatisfy { $0 >= 0 }, "an object is stored in at least one format")
         self.init(digest: digest, sizes: Sizes(gz: formats[.gz] ?? -1, raw: formats[.raw] ?? -1))
     }
@@ -101,14 +101,14 @@ public struct StoredObject: Equatable, Hashable, Sendable {
 
     /// The content's size when the manifest lists the raw form; nil for an object stored
     /// only gzipped (its content size is then not recorded anywhere but in the gzip stream).
-    public var contentSize: Int64? { sizes.raw >= 0 ? sizes.raw : nil }
+    package var contentSize: Int64? { sizes.raw >= 0 ? sizes.raw : nil }
 
     /// The format a reader (and an archive) uses: `gz` when present.
-    public var preferredFormat: ObjectFormat { sizes.gz >= 0 ? .gz : .raw }
-    public var preferredSize: Int64 { sizes.gz >= 0 ? sizes.gz : sizes.raw }
+    package var preferredFormat: ObjectFormat { sizes.gz >= 0 ? .gz : .raw }
+    package var preferredSize: Int64 { sizes.gz >= 0 ? sizes.gz : sizes.raw }
 
     /// The object's file name: `<sha>` or `<sha>.gz`.
-    public var fileName: String {
+    package var fileName: String {
         Self.spell(digest, capacity: 43) { digits, name in
             name.put(digits)
             name.put(preferredFormat.suffix.utf8)
@@ -117,7 +117,7 @@ public struct StoredObject: Equatable, Hashable, Sendable {
 
     /// The catalog-relative path of an object: `objects/ab/cd/<sha>` plus the format's
     /// suffix. `sha` must be 40 lowercase hex digits.
-    public static func path(sha: String, format: ObjectFormat) -> String {
+    package static func path(sha: String, format: ObjectFormat) -> String {
         path(digest: SHA1.Digest(validHex: sha), format: format)
     }
 
@@ -135,7 +135,7 @@ public struct StoredObject: Equatable, Hashable, Sendable {
         }
     }
 
-    public var preferredPath: String { Self.path(digest: digest, format: preferredFormat) }
+    package var preferredPath: String { Self.path(digest: digest, format: preferredFormat) }
 
     /// The shard of an object: the first two digits of its SHA-1, as `objects/` names
     /// the folder.

@@ -1,11 +1,11 @@
 /// What a user most likely meant by a name that names nothing: the commands, options,
 /// bundles, distributions and catalogs a mistyped word is matched against.
-public enum Spelling {
+package enum Spelling {
     /// The candidate nearest to `word` when it is near enough to be what the user meant
     /// (at most one typo per three characters, and never the whole word). Of two as near, the one sharing the
     /// longer beginning with `word` wins (`--sorce` is `--source`, not `--force`: typos
     /// fall in a word's middle more than at its start), then the earlier one.
-    public static func nearest(to word: String, among candidates: some Sequence<String>) -> String? {
+    package static func nearest(to word: String, among candidates: some Sequence<String>) -> String? {
         var best: (name: String, distance: Int, prefix: Int)?
         for candidate in candidates where candidate != word {
             let distance = editDistance(word, candidate)

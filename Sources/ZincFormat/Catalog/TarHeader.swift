@@ -3,13 +3,13 @@
 /// members always give the same bytes. Sizes of 8 GiB and more, which do not fit the
 /// 11 octal digits, use GNU base-256 in the same single header (no extension headers,
 /// so member offsets stay computable from sizes alone).
-public enum TarHeader {
-    public static let blockSize = 512
+package enum TarHeader {
+    package static let blockSize = 512
     /// The largest size the octal field holds: 8 GiB - 1.
-    public static let maxOctalSize: Int64 = (1 << 33) - 1
+    package static let maxOctalSize: Int64 = (1 << 33) - 1
 
     /// The 512-byte header of a member `name` of `size` bytes.
-    public static func encode(name: String, size: Int64) throws -> [UInt8] {
+    package static func encode(name: String, size: Int64) throws -> [UInt8] {
         let nameBytes = Array(name.utf8)
         guard nameBytes.count <= 100 else { throw ZincError.tarMemberNameTooLong(name) }
         guard size >= 0 else { throw ZincError.negativeTarMemberSize(name: name, size: size) }
@@ -35,12 +35,12 @@ public enum TarHeader {
     }
 
     /// The size a member occupies in the archive: its header plus padded data.
-    public static func memberLength(size: Int64) -> Int64 {
+    package static func memberLength(size: Int64) -> Int64 {
         Int64(blockSize) + paddedLength(size)
     }
 
     /// `size` rounded up to whole blocks: the length a member's content takes in the archive.
-    public static func paddedLength(_ size: Int64) -> Int64 {
+    package static func paddedLength(_ size: Int64) -> Int64 {
         (size + Int64(blockSize) - 1) / Int64(blockSize) * Int64(blockSize)
     }
 
@@ -57,7 +57,7 @@ public enum TarHeader {
     }
 
     /// Decodes a size field written in either encoding (for readers and verify).
-    public static func decodeSize(_ field: ArraySlice<UInt8>) -> Int64? {
+    package static func decodeSize(_ field: ArraySlice<UInt8>) -> Int64? {
         guard let first = field.first else { return nil }
         if first & 0x80 != 0 {
             return field.dropFirst().reduce(Int64(first & 0x7f)) { ($0 << 8) | Int64($1) }

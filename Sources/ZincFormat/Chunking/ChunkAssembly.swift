@@ -1,20 +1,20 @@
 /// A missing object to build from chunks: the ones already held, and the stored ranges
 /// of the others, adjacent ones merged into one range. What a client's sync does, and
 /// what `zinc diff` prices, for the same update.
-public struct ChunkAssembly: Equatable, Sendable {
-    public let object: StoredObject
-    public let layout: ObjectChunks
+package struct ChunkAssembly: Equatable, Sendable {
+    package let object: StoredObject
+    package let layout: ObjectChunks
     /// The stored bytes to fetch, ascending, on chunk boundaries.
-    public let ranges: [Range<Int64>]
+    package let ranges: [Range<Int64>]
     /// Content bytes taken from chunks already held.
-    public let reusedBytes: Int64
+    package let reusedBytes: Int64
 
     /// Bytes the ranges hold.
-    public var fetchedBytes: Int64 { ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) } }
+    package var fetchedBytes: Int64 { ranges.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) } }
 
     /// Splits `missing` into the objects to build from chunks (those `list` gives chunks
     /// of that fit them, with at least one chunk `held`) and those to fetch whole.
-    public static func plan(
+    package static func plan(
         _ missing: [StoredObject], list: ChunkList?, held: (ContentChunk) -> Bool
     ) -> (assemblies: [ChunkAssembly], whole: [StoredObject]) {
         guard let list else { return ([], missing) }

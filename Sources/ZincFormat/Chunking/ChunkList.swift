@@ -18,23 +18,23 @@
 ///                            "format": "gz", "history": 32768, "offset": 10}, ...}}
 ///
 /// Format 1 (written before) has no `history`: its gz chunks were deflated with none.
-public struct ChunkList: Equatable, Sendable {
-    public static let folder = "chunks"
+package struct ChunkList: Equatable, Sendable {
+    package static let folder = "chunks"
     /// The layout version this code writes (`format`); it also reads `1`.
-    public static let formatVersion = 2
+    package static let formatVersion = 2
 
-    public var objects: [SHA1.Digest: ObjectChunks]
+    package var objects: [SHA1.Digest: ObjectChunks]
 
-    public init(objects: [SHA1.Digest: ObjectChunks] = [:]) {
+    package init(objects: [SHA1.Digest: ObjectChunks] = [:]) {
         self.objects = objects
     }
 
-    public static func path(bundle: String, version: Int) -> String {
+    package static func path(bundle: String, version: Int) -> String {
         "\(folder)/\(bundle)-\(version).json.gz"
     }
 
     /// The JSON, keys sorted, chunks in stream order.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(objects.values.reduce(128) { $0 + 100 + $1.chunks.count * 64 })
         func append(_ text: String) { out.append(contentsOf: text.utf8) }
@@ -59,7 +59,7 @@ public struct ChunkList: Equatable, Sendable {
     /// (`ObjectChunks.init`); whether it fits the object a manifest records is
     /// `ObjectChunks.fits`. A list of another layout version or chunking scheme is
     /// refused: its chunks could not be matched with the ones clients hold.
-    public static func parse(_ bytes: [UInt8], path: String) throws -> ChunkList {
+    package static func parse(_ bytes: [UInt8], path: String) throws -> ChunkList {
         func damaged(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         guard let root = (try? JSONValue.parse(bytes))?.objectValue else { throw damaged("not a JSON object") }
         guard let version = root["format"]?.intValue, version == 1 || version == Int64(formatVersion) else {
@@ -92,14 +92,14 @@ public struct ChunkList: Equatable, Sendable {
 
 /// One chunk as stored: its content's length and hash, and how many stored bytes hold
 /// it (the same for a raw object; its deflated bytes, ending in a full flush, for gz).
-public struct StoredChunk: Equatable, Sendable {
-    public let length: Int
-    public let storedLength: Int
-    public let hash: ChunkHash
+package struct StoredChunk: Equatable, Sendable {
+    package let length: Int
+    package let storedLength: Int
+    package let hash: ChunkHash
 
     /// The most stored bytes a chunk may take: deflate's worst case for the longest
     /// chunk, with its flush markers.
-    public static let maximumStoredLength = ContentChunker.maximumSize + ContentChunker.maximumSize / 256 + 64
+    package static let maximumStoredLength = ContentChunker.maximumSize + ContentChunker.maximumSize / 256 + 64
 
     /// The most content deflate makes of one stored byte: a bound on what a hostile
     /// list can make a client write.
@@ -107,7 +107,7 @@ public struct StoredChunk: Equatable, Sendable {
 
     /// Nil unless both lengths are within the chunking's bounds: equal for raw, and for
     /// gz no more than deflate can inflate the stored bytes to.
-    public init?(length: Int64, storedLength: Int64, hash: ChunkHash, format: ObjectFormat) {
+    package init?(length: Int64, storedLength: Int64, hash: ChunkHash, format: ObjectFormat) {
         guard length >= 1, length <= ContentChunker.maximumSize, storedLength >= 1,
             storedLength <= Self.maximumStoredLength,
             format == .gz ? length <= storedLength * Int64(Self.largestInflation) : storedLength == length
@@ -139,11 +139,11 @@ public struct StoredChunk: Equatable, Sendable {
     }
 
     /// The chunk's content as a chunk the repo may hold: its length and hash.
-    public var content: ContentChunk { ContentChunk(length: length, hash: hash) }
+    package var content: ContentChunk { ContentChunk(length: length, hash: hash) }
 
     /// Why a chunk's stored bytes are not the chunk.
-    public struct Mismatch: Error, CustomStringConvertible {
-        public let description: String
+    package struct Mismatch: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Makes the chunk's content from its `stored` bytes into `content` (`length` bytes):
@@ -151,7 +151,7 @@ public struct StoredChunk: Equatable, Sendable {
     /// object's chunk, as they are for raw; then
     /// checks its hash, throwing a `Mismatch` that says which failed. What a client placing
     /// a fetched chunk and `verify` both do.
-    public func decode(
+    package func decode(
         _ stored: UnsafeRawBufferPointer, into content: UnsafeMutableRawBufferPointer, inflater: ChunkInflater?
     ) throws {
         if let inflater {
@@ -169,26 +169,26 @@ public struct StoredChunk: Equatable, Sendable {
 
 /// The chunks of one object in the format they were cut in, back to back from `offset`
 /// (0 for raw, past the gzip header for gz).
-public struct ObjectChunks: Equatable, Sendable {
-    public let format: ObjectFormat
-    public let offset: Int64
-    public let chunks: [StoredChunk]
+package struct ObjectChunks: Equatable, Sendable {
+    package let format: ObjectFormat
+    package let offset: Int64
+    package let chunks: [StoredChunk]
     /// For gz: how much of the content before each chunk (up to this many bytes, less at
     /// the start) its deflated bytes refer back to, given to inflate as a preset
     /// dictionary: `fullHistory`, as written now, within about 0.1 % of one deflate over
     /// the whole; or 0, as written before, each chunk inflating alone (2 to 7 % larger).
-    public let history: Int
+    package let history: Int
     /// Σ lengths: the content's size.
-    public let contentSize: Int64
+    package let contentSize: Int64
     /// `offset` + Σ stored lengths: where the last chunk's stored bytes end.
-    public let storedEnd: Int64
+    package let storedEnd: Int64
 
     /// All the history deflate can refer back to: 32 KiB.
-    public static let fullHistory = 1 << 15
+    package static let fullHistory = 1 << 15
 
     /// Nil when the chunks are none, or the offset is negative, or (raw) not 0, or the
     /// sums overflow, or the history is not 0 or (gz) `fullHistory`.
-    public init?(format: ObjectFormat, offset: Int64, chunks: [StoredChunk], history: Int64 = 0) {
+    package init?(format: ObjectFormat, offset: Int64, chunks: [StoredChunk], history: Int64 = 0) {
         guard !chunks.isEmpty, offset >= 0, format == .gz || offset == 0,
             history == 0 || (format == .gz && history == Int64(Self.fullHistory))
         else { return nil }
@@ -218,7 +218,7 @@ public struct ObjectChunks: Equatable, Sendable {
     /// Whether these chunks can be ranges of `object` as a manifest records it: stored in
     /// this format, the chunks within its stored bytes, and (raw) covering it exactly. A
     /// gz object's content size is not in the manifest: the SHA-1 of the whole decides.
-    public func fits(_ object: StoredObject) -> Bool {
+    package func fits(_ object: StoredObject) -> Bool {
         guard let size = object.formats[format] else { return false }
         switch format {
         case .raw: return storedEnd == size
@@ -229,7 +229,7 @@ public struct ObjectChunks: Equatable, Sendable {
 
     /// The stored ranges of the chunks `held` lacks, ascending, adjacent ones merged, and
     /// the content bytes of the chunks it has.
-    public func missingRanges(held: (ContentChunk) -> Bool) -> (ranges: [Range<Int64>], reused: Int64) {
+    package func missingRanges(held: (ContentChunk) -> Bool) -> (ranges: [Range<Int64>], reused: Int64) {
         var ranges = [Range<Int64>]()
         var reused: Int64 = 0
         for (chunk, range) in zip(chunks, storedRanges()) {
@@ -245,7 +245,7 @@ public struct ObjectChunks: Equatable, Sendable {
     }
 
     /// Where each chunk's stored bytes are, in order.
-    public func storedRanges() -> [Range<Int64>] {
+    package func storedRanges() -> [Range<Int64>] {
         var ranges = [Range<Int64>]()
         ranges.reserveCapacity(chunks.count)
         var start = offset

@@ -1,59 +1,59 @@
 /// What names a chunk's bytes: their XXH64 (see `XXH64` for why not a SHA-1), written
 /// as 16 lowercase hex digits.
-public struct ChunkHash: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let value: UInt64
+package struct ChunkHash: Hashable, Comparable, Sendable, CustomStringConvertible {
+    package let value: UInt64
 
-    public init(_ value: UInt64) {
+    package init(_ value: UInt64) {
         self.value = value
     }
 
     /// The hash of `bytes`.
-    public init(of bytes: UnsafeRawBufferPointer) {
+    package init(of bytes: UnsafeRawBufferPointer) {
         value = XXH64.hash(bytes)
     }
 
     /// Nil unless `hex` is 16 lowercase hex digits.
-    public init?(hex: String) {
+    package init?(hex: String) {
         guard hex.utf8.count == 16, hex.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }),
             let value = UInt64(hex, radix: 16)
         else { return nil }
         self.value = value
     }
 
-    public var hex: String {
+    package var hex: String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    public var description: String { hex }
+    package var description: String { hex }
 
-    public static func < (a: ChunkHash, b: ChunkHash) -> Bool { a.value < b.value }
+    package static func < (a: ChunkHash, b: ChunkHash) -> Bool { a.value < b.value }
 }
 
 /// One content-defined chunk of a file: its length and hash, which together name it
 /// wherever it occurs, in any file.
-public struct ContentChunk: Equatable, Hashable, Sendable {
-    public let length: Int
-    public let hash: ChunkHash
+package struct ContentChunk: Equatable, Hashable, Sendable {
+    package let length: Int
+    package let hash: ChunkHash
 
-    public init(length: Int, hash: ChunkHash) {
+    package init(length: Int, hash: ChunkHash) {
         self.length = length
         self.hash = hash
     }
 }
 
 /// Cuts a stream into its `ContentChunker` chunks and hashes each, as it streams past.
-public struct ChunkSplitter: Sendable {
+package struct ChunkSplitter: Sendable {
     private var chunker: ContentChunker
     private var current = XXH64()
     private var currentLength = 0
     private var chunks = [ContentChunk]()
 
-    public init(_ scheme: ChunkingScheme = .objects) {
+    package init(_ scheme: ChunkingScheme = .objects) {
         chunker = ContentChunker(scheme)
     }
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var start = 0
         chunker.scan(bytes) { end in
             current.update(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
@@ -67,7 +67,7 @@ public struct ChunkSplitter: Sendable {
     }
 
     /// The stream's chunks, the last one ending with it.
-    public func finish() -> [ContentChunk] {
+    package func finish() -> [ContentChunk] {
         currentLength > 0 ? chunks + [ContentChunk(length: currentLength, hash: ChunkHash(current.digest()))] : chunks
     }
 }

@@ -10,32 +10,32 @@
 /// the first byte where the hash's top 18 bits are all zero while the chunk is shorter
 /// than `averageSize`, or its top 14 bits from then on, or at `maximumSize` bytes, or at
 /// the end of the stream. The hash starts at zero in each chunk.
-public struct ContentChunker: Sendable {
+package struct ContentChunker: Sendable {
     /// The shortest chunk, but for the last of a stream.
-    public static let minimumSize = 16 << 10
+    package static let minimumSize = 16 << 10
     /// Where the cut condition loosens (normalized chunking): chunk sizes gather around it.
-    public static let averageSize = 64 << 10
+    package static let averageSize = 64 << 10
     /// The longest chunk.
-    public static let maximumSize = 256 << 10
+    package static let maximumSize = 256 << 10
     /// Objects of at least this many bytes are chunked. Smaller ones gain little: a whole
     /// 2 MiB file costs a player a fraction of a second on a phone link.
-    public static let threshold: Int64 = 2 << 20
+    package static let threshold: Int64 = 2 << 20
     /// The name chunk lists give these parameters (`chunking`).
-    public static let scheme = ChunkingScheme.objects.name
+    package static let scheme = ChunkingScheme.objects.name
 
     /// The sizes this chunker cuts to.
-    public let parameters: ChunkingScheme
+    package let parameters: ChunkingScheme
     /// How long the chunk being cut is so far.
     private var length = 0
     private var hash: UInt64 = 0
 
-    public init(_ parameters: ChunkingScheme = .objects) {
+    package init(_ parameters: ChunkingScheme = .objects) {
         self.parameters = parameters
     }
 
     /// Feeds the next bytes of the stream; `cut` is told each offset in `bytes` where a
     /// chunk ends (the end of the stream is the caller's to add).
-    public mutating func scan(_ bytes: UnsafeRawBufferPointer, cut: (Int) throws -> Void) rethrows {
+    package mutating func scan(_ bytes: UnsafeRawBufferPointer, cut: (Int) throws -> Void) rethrows {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let gear = Self.gear
         let (minimumSize, averageSize, maximumSize) = (parameters.minimumSize, parameters.averageSize, parameters.maximumSize)

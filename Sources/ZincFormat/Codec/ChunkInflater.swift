@@ -5,13 +5,13 @@ import CZlib
 /// content before it, up to the layout's `ObjectChunks.history` bytes (none for a list of
 /// format 1). So every chunk's content passes through it, those placed from elsewhere
 /// too (`follow`). The inflater is reused from chunk to chunk.
-public final class ChunkInflater {
+package final class ChunkInflater {
     private var stream = z_stream()
     private let historySize: Int
     /// The last `historySize` bytes of content before the next chunk.
     private var history = [UInt8]()
 
-    public init(history: Int = 0) {
+    package init(history: Int = 0) {
         historySize = history
         // Negative window bits: raw deflate, no gzip wrapper.
         let status = inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
@@ -23,7 +23,7 @@ public final class ChunkInflater {
     /// Inflates `stored` into `output`, which must come out exactly full: a chunk that
     /// inflates to more or fewer bytes, or is not deflate data, throws `Failure`. The
     /// output is then the content before the next chunk.
-    public func inflate(_ stored: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws {
+    package func inflate(_ stored: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws {
         inflateReset(&stream)
         if !history.isEmpty {
             let status = history.withUnsafeBufferPointer { inflateSetDictionary(&stream, $0.baseAddress, uInt($0.count)) }
@@ -49,7 +49,7 @@ public final class ChunkInflater {
 
     /// Takes `content`, a chunk placed without inflating it (one the client holds), as
     /// the content before the next chunk.
-    public func follow(_ content: UnsafeRawBufferPointer) {
+    package func follow(_ content: UnsafeRawBufferPointer) {
         guard historySize > 0 else { return }
         history.append(contentsOf: content.suffix(historySize))
         if history.count > historySize { history.removeFirst(history.count - historySize) }

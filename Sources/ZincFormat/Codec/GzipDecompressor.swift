@@ -2,15 +2,15 @@ import CZlib
 
 /// Streaming gunzip of exactly one gzip member. Existing clients inflate only the first
 /// member, so anything after it is reported as damage rather than silently ignored.
-public final class GzipDecompressor {
+package final class GzipDecompressor {
     private var stream = z_stream()
     private let output: UnsafeMutablePointer<UInt8>
     private let outputSize = 1 << 18
     private let sink: (UnsafeRawBufferPointer) throws -> Void
-    public private(set) var finished = false
+    package private(set) var finished = false
 
     /// Why a gzip stream could not be decompressed.
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         case corrupt(String)
         case trailingData
         case truncated
@@ -18,7 +18,7 @@ public final class GzipDecompressor {
 
         /// What is wrong, in words fit to follow `<path>: ` (an error message never shows
         /// the enum).
-        public var description: String {
+        package var description: String {
             switch self {
             case .corrupt(let message): "not a valid gzip stream (\(message))"
             case .trailingData: "holds data after its gzip stream (clients inflate only the first member)"
@@ -28,7 +28,7 @@ public final class GzipDecompressor {
         }
     }
 
-    public init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    package init(sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.sink = sink
         output = .allocate(capacity: outputSize)
         let status = inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
@@ -42,7 +42,7 @@ public final class GzipDecompressor {
 
     /// Decompresses `bytes`, passing the output to the sink; refuses data after the end
     /// of the stream.
-    public func update(_ bytes: UnsafeRawBufferPointer) throws {
+    package func update(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else { return }
         if finished { throw Failure.trailingData }
         stream.next_in = UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
@@ -71,12 +71,12 @@ public final class GzipDecompressor {
     }
 
     /// Call after the last `update`: a stream that never reached its end is truncated.
-    public func finish() throws {
+    package func finish() throws {
         if !finished { throw Failure.truncated }
     }
 
     /// The whole content of a small gzip file, refused (`tooLarge`) past `limit` bytes.
-    public static func decompress(_ bytes: [UInt8], limit: Int = .max) throws -> [UInt8] {
+    package static func decompress(_ bytes: [UInt8], limit: Int = .max) throws -> [UInt8] {
         var out = [UInt8]()
         let decompressor = GzipDecompressor { piece in
             guard piece.count <= limit - out.count else { throw Failure.tooLarge(limit: limit) }

@@ -8,7 +8,7 @@ import Foundation
 /// and validates by hand, so a foreign or damaged file gets an error that names the
 /// key at fault, and writes from it with its own encoder, so output bytes never depend
 /// on Foundation's formatting choices.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -18,18 +18,18 @@ public enum JSONValue: Equatable, Sendable {
     case object([String: JSONValue])
 
     /// Why bytes are not a JSON document, and where.
-    public struct ParseError: Error, CustomStringConvertible {
-        public let description: String
+    package struct ParseError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Parses one JSON document (UTF-8), refusing anything after it.
-    public static func parse(_ data: [UInt8]) throws -> JSONValue {
+    package static func parse(_ data: [UInt8]) throws -> JSONValue {
         try JSONParser.parse(data)
     }
 
     /// Compact UTF-8 with keys sorted by code point (as Python's `sort_keys`) and `/`
     /// left unescaped.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(256)
         write(to: &out)
@@ -37,7 +37,7 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// Indented, still key-sorted: for people reading `dump_index` output.
-    public func prettyEncoded() -> [UInt8] {
+    package func prettyEncoded() -> [UInt8] {
         var out = [UInt8]()
         write(to: &out, indent: 0, pretty: true)
         out.append(UInt8(ascii: "\n"))

@@ -22,7 +22,7 @@ package struct JSONValueEncoder: Sendable {
 
 extension JSONValue: Encodable {
     /// A document already built (a file format printed by `dump_index`) encodes as itself.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
             var container = encoder.singleValueContainer()

@@ -1,7 +1,7 @@
 /// Turns an object's stored bytes (raw, or one gzip member) back into its content as
 /// they stream in, hashing the content: the one way clone, verify and the client check
 /// that an object is what its name says.
-public final class StoredObjectDecoder {
+package final class StoredObjectDecoder {
     private let hasher = SHA1()
     private let gunzip: GzipDecompressor?
     private let content: ((UnsafeRawBufferPointer) throws -> Void)?
@@ -9,7 +9,7 @@ public final class StoredObjectDecoder {
     /// - Parameters:
     ///   - format: how the object is stored.
     ///   - content: receives the uncompressed content, chunk by chunk.
-    public init(format: ObjectFormat, content: ((UnsafeRawBufferPointer) throws -> Void)? = nil) {
+    package init(format: ObjectFormat, content: ((UnsafeRawBufferPointer) throws -> Void)? = nil) {
         self.content = content
         let hasher = hasher
         gunzip =
@@ -21,7 +21,7 @@ public final class StoredObjectDecoder {
     }
 
     /// Takes the next stored bytes; a damaged gzip stream throws `GzipDecompressor.Failure`.
-    public func update(_ stored: UnsafeRawBufferPointer) throws {
+    package func update(_ stored: UnsafeRawBufferPointer) throws {
         if let gunzip {
             try gunzip.update(stored)
         } else {
@@ -31,7 +31,7 @@ public final class StoredObjectDecoder {
     }
 
     /// The SHA-1 of the content; an unfinished gzip stream throws `GzipDecompressor.Failure`.
-    public func finish() throws -> String {
+    package func finish() throws -> String {
         try gunzip?.finish()
         return hasher.finalize()
     }

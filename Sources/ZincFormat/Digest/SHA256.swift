@@ -1,28 +1,28 @@
 /// Incremental SHA-256 (OpenSSL's on Linux, CryptoKit's on Apple systems): what catalog
 /// signatures cover (the index, manifests and every object's content), since SHA-1,
 /// which names objects, no longer resists chosen-prefix collisions.
-public final class SHA256 {
+package final class SHA256 {
     private let running = RunningDigest(.sha256)
 
-    public init() {}
+    package init() {}
 
     /// Adds `bytes` to the hashed content.
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         running.update(bytes)
     }
 
     /// Adds `bytes` to the hashed content.
-    public func update(_ bytes: [UInt8]) {
+    package func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The 32-byte digest; the hasher is spent afterwards.
-    public func finalize() -> Digest {
+    package func finalize() -> Digest {
         running.finish { Digest(bytes: Array($0)) }
     }
 
     /// The SHA-256 of `bytes`.
-    public static func digest(_ bytes: [UInt8]) -> Digest {
+    package static func digest(_ bytes: [UInt8]) -> Digest {
         let hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
@@ -30,15 +30,15 @@ public final class SHA256 {
 
     /// The SHA-256 of what `reader` holds from its position on, read 64 KiB at a time: a
     /// manifest of 112 MB is hashed with memory flat.
-    public static func digest(reading reader: some StorageReader) throws -> Digest {
+    package static func digest(reading reader: some StorageReader) throws -> Digest {
         let hasher = SHA256()
         try reader.forEachChunk(chunkSize: 1 << 16) { hasher.update($0) }
         return hasher.finalize()
     }
 
     /// A SHA-256 digest: 32 bytes, written as 64 lowercase hex digits.
-    public struct Digest: Hashable, Sendable, CustomStringConvertible {
-        public let bytes: [UInt8]
+    package struct Digest: Hashable, Sendable, CustomStringConvertible {
+        package let bytes: [UInt8]
 
         init(bytes: [UInt8]) {
             precondition(bytes.count == 32, "a SHA-256 digest is 32 bytes")
@@ -46,13 +46,13 @@ public final class SHA256 {
         }
 
         /// 64 lowercase hex digits; nil for anything else.
-        public init?(hex: some StringProtocol) {
+        package init?(hex: some StringProtocol) {
             guard let bytes = Hex.decode(hex, count: 32) else { return nil }
             self.bytes = bytes
         }
 
-        public var hex: String { Hex.encode(bytes) }
-        public var description: String { hex }
+        package var hex: String { Hex.encode(bytes) }
+        package var description: String { hex }
     }
 }
 

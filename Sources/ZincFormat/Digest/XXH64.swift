@@ -3,7 +3,7 @@
 /// to reuse or expect, and the object's SHA-1 decides; XXH64 costs a tenth of a SHA-1,
 /// which an import would otherwise pay twice over every large file. Specified at
 /// https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md.
-public struct XXH64: Sendable {
+package struct XXH64: Sendable {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
@@ -18,9 +18,9 @@ public struct XXH64: Sendable {
     private var pending: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     private var pendingCount = 0
 
-    public init() {}
+    package init() {}
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         total &+= UInt64(bytes.count)
         var at = 0
@@ -46,7 +46,7 @@ public struct XXH64: Sendable {
         }
     }
 
-    public func digest() -> UInt64 {
+    package func digest() -> UInt64 {
         var hash: UInt64
         if total >= 32 {
             hash =
@@ -87,14 +87,14 @@ public struct XXH64: Sendable {
     }
 
     /// The XXH64 of `bytes`.
-    public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hasher = XXH64()
         hasher.update(bytes)
         return hasher.digest()
     }
 
     /// The XXH64 of `bytes`.
-    public static func hash(_ bytes: [UInt8]) -> UInt64 {
+    package static func hash(_ bytes: [UInt8]) -> UInt64 {
         bytes.withUnsafeBytes { hash($0) }
     }
 

@@ -15,36 +15,36 @@
 /// zinc-digests 1
 /// SHA256              (one line per file, in ascending order of the paths' UTF-8 bytes)
 /// ```
-public struct DigestList: Equatable, Sendable {
-    public static let folder = "digests"
+package struct DigestList: Equatable, Sendable {
+    package static let folder = "digests"
     package static let header = "zinc-digests 1\n"
     /// 65 bytes per file: room for a manifest of a million files.
-    public static let sizeLimit = 64 << 20
+    package static let sizeLimit = 64 << 20
     /// 64 hex digits and a newline.
     package static let lineLength = 64 + 1
     /// The most files a list within `sizeLimit` has (1,032,443): what a version signature
     /// may declare, so that no signature is accepted whose list would be refused.
-    public static let maximumFiles = (sizeLimit - header.utf8.count) / lineLength
+    package static let maximumFiles = (sizeLimit - header.utf8.count) / lineLength
 
     /// The SHA-256 of each file's content, in the order of `paths(of:)`.
-    public var digests: [SHA256.Digest]
+    package var digests: [SHA256.Digest]
 
-    public init(digests: [SHA256.Digest]) {
+    package init(digests: [SHA256.Digest]) {
         self.digests = digests
     }
 
     /// The list of `manifest`'s files, from the SHA-256 of each object's content.
-    public init(objects: [SHA1.Digest: SHA256.Digest], of manifest: Manifest) {
+    package init(objects: [SHA1.Digest: SHA256.Digest], of manifest: Manifest) {
         digests = Self.paths(of: manifest).map { objects[manifest.files[$0]!.object.digest]! }
     }
 
     /// `digests/B-V.txt.gz`, the list chunk-deflated.
-    public static func path(bundle: String, version: Int) -> String {
+    package static func path(bundle: String, version: Int) -> String {
         "\(folder)/\(bundle)-\(version).txt.gz"
     }
 
     /// `digests/B-V.chunks.json.gz`, where the list's chunks are in it.
-    public static func chunksPath(bundle: String, version: Int) -> String {
+    package static func chunksPath(bundle: String, version: Int) -> String {
         "\(folder)/\(bundle)-\(version).chunks.json.gz"
     }
 
@@ -55,7 +55,7 @@ public struct DigestList: Equatable, Sendable {
     }
 
     /// The plain list.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var out = Array(Self.header.utf8)
         out.reserveCapacity(out.count + digests.count * Self.lineLength)
         for digest in digests {
@@ -67,7 +67,7 @@ public struct DigestList: Equatable, Sendable {
 
     /// The SHA-256 of each object of `manifest`, each file's line paired with its object;
     /// throws when the list has another number of lines, or gives one object two digests.
-    public func objects(of manifest: Manifest, path: String) throws -> [SHA1.Digest: SHA256.Digest] {
+    package func objects(of manifest: Manifest, path: String) throws -> [SHA1.Digest: SHA256.Digest] {
         guard digests.count == manifest.files.count else {
             throw ZincError.signature(path: path, reason: "lists \(digests.count) files, but the manifest has \(manifest.files.count)")
         }
@@ -90,7 +90,7 @@ public struct DigestList: Equatable, Sendable {
 
     /// Parses a plain list, refusing anything but the header and whole lines of 64
     /// lowercase hex digits, within `sizeLimit`.
-    public static func parse(_ bytes: [UInt8], path: String) throws -> DigestList {
+    package static func parse(_ bytes: [UInt8], path: String) throws -> DigestList {
         func damaged(_ reason: String) -> ZincError { .corruptFile(path: path, reason: reason) }
         guard bytes.count <= sizeLimit else { throw damaged("larger than the \(sizeLimit) bytes a digest list may have") }
         let header = Array(Self.header.utf8)

@@ -5,25 +5,25 @@
 /// publisher signs (a client refuses one lower than it accepted before: rollback), and
 /// when it was signed and stops being valid (a client refuses it after that: freeze).
 /// Written before the index it covers; see `CommitSigning.signBeforeCommit`.
-public struct IndexSignature: Equatable, Sendable {
-    public static let path = "signatures/catalog.json.sig"
+package struct IndexSignature: Equatable, Sendable {
+    package static let path = "signatures/catalog.json.sig"
     static let kind = "index"
     /// Far more than the file's few lines need.
-    public static let sizeLimit = 4096
+    package static let sizeLimit = 4096
     /// Times are seconds since 1970 up to year 9999; sequences fit a double exactly.
     package static let timeRange: ClosedRange<Int64> = 0...253_402_300_799
     package static let sequenceRange: ClosedRange<Int64> = 1...(1 << 53)
 
-    public var catalog: String
-    public var sequence: Int64
+    package var catalog: String
+    package var sequence: Int64
     /// Seconds since 1970, UTC.
-    public var signedAt: Int64
-    public var expiresAt: Int64
-    public var indexSHA256: SHA256.Digest
+    package var signedAt: Int64
+    package var expiresAt: Int64
+    package var indexSHA256: SHA256.Digest
     /// The key that signed it (16 hex digits); set by `parse`.
-    public var keyID = ""
+    package var keyID = ""
 
-    public init(catalog: String, sequence: Int64, signedAt: Int64, expiresAt: Int64, indexSHA256: SHA256.Digest) {
+    package init(catalog: String, sequence: Int64, signedAt: Int64, expiresAt: Int64, indexSHA256: SHA256.Digest) {
         self.catalog = catalog
         self.sequence = sequence
         self.signedAt = signedAt
@@ -32,7 +32,7 @@ public struct IndexSignature: Equatable, Sendable {
     }
 
     /// The signature file's bytes, signed with `key`.
-    public func encoded(signedBy key: SigningKey) -> [UInt8] {
+    package func encoded(signedBy key: SigningKey) -> [UInt8] {
         SignatureFile.encode(
             kind: Self.kind,
             fields: [
@@ -43,7 +43,7 @@ public struct IndexSignature: Equatable, Sendable {
 
     /// The signature's content, without checking who signed it (`verified` does both):
     /// for tools and tests that inspect or re-sign one.
-    public static func parseUnverified(_ bytes: [UInt8], path: String) throws -> IndexSignature {
+    package static func parseUnverified(_ bytes: [UInt8], path: String) throws -> IndexSignature {
         try parse(bytes, path: path).0
     }
 
@@ -64,10 +64,10 @@ public struct IndexSignature: Equatable, Sendable {
     }
 
     /// The signature in `bytes`, made by one of `trusted`; throws otherwise.
-    public static func verified(_ bytes: [UInt8], path: String, trusted: [PublicKey]) throws -> IndexSignature {
+    package static func verified(_ bytes: [UInt8], path: String, trusted: [PublicKey]) throws -> IndexSignature {
         try SignatureFile.document(bytes, path: path, signedByOneOf: trusted, parse: parse)
     }
 
     /// Whether it has expired at `now` (seconds since 1970).
-    public func isExpired(at now: Int64) -> Bool { expiresAt <= now }
+    package func isExpired(at now: Int64) -> Bool { expiresAt <= now }
 }

@@ -6,22 +6,22 @@
 /// both, so content is authenticated by SHA-256 even though objects are named by SHA-1.
 /// Manifests never change, so neither do their signatures: each key writes its own
 /// file (the key id is in the name), and a new key signs beside the old one.
-public struct ManifestSignature: Equatable, Sendable {
-    public static let folder = "signatures/manifests"
+package struct ManifestSignature: Equatable, Sendable {
+    package static let folder = "signatures/manifests"
     static let kind = "manifest"
     /// One line per object of at most 113 bytes: room for a manifest of 500,000 objects.
-    public static let sizeLimit = 64 << 20
+    package static let sizeLimit = 64 << 20
 
-    public var catalog: String
-    public var bundle: String
-    public var version: Int
-    public var manifestSHA256: SHA256.Digest
+    package var catalog: String
+    package var bundle: String
+    package var version: Int
+    package var manifestSHA256: SHA256.Digest
     /// The SHA-256 of each object's content, by the object's SHA-1.
-    public var objects: [SHA1.Digest: SHA256.Digest]
+    package var objects: [SHA1.Digest: SHA256.Digest]
     /// The key that signed it; set by `parse`.
-    public var keyID = ""
+    package var keyID = ""
 
-    public init(catalog: String, bundle: String, version: Int, manifestSHA256: SHA256.Digest, objects: [SHA1.Digest: SHA256.Digest]) {
+    package init(catalog: String, bundle: String, version: Int, manifestSHA256: SHA256.Digest, objects: [SHA1.Digest: SHA256.Digest]) {
         self.catalog = catalog
         self.bundle = bundle
         self.version = version
@@ -30,19 +30,19 @@ public struct ManifestSignature: Equatable, Sendable {
     }
 
     /// The catalog-relative path of the signature of one version's manifest by the key `keyID`.
-    public static func path(bundle: String, version: Int, keyID: String) -> String {
+    package static func path(bundle: String, version: Int, keyID: String) -> String {
         "\(folder)/\(bundle)-\(version).json.\(keyID).sig"
     }
 
     /// The manifest a signature file's path names (`manifests/B-V.json`); nil for a path
     /// that is not a manifest signature's.
-    public static func manifestPath(ofSignature path: String) -> String? {
+    package static func manifestPath(ofSignature path: String) -> String? {
         guard let manifest = SignedManifest.signedName(path, in: folder), manifest.hasSuffix(".json") else { return nil }
         return "manifests/" + manifest
     }
 
     /// The signature file's bytes, signed with `key`.
-    public func encoded(signedBy key: SigningKey) -> [UInt8] {
+    package func encoded(signedBy key: SigningKey) -> [UInt8] {
         var fields = [
             ("catalog", catalog), ("bundle", bundle), ("version", "\(version)"), ("sha", manifestSHA256.hex),
             ("objects", "\(objects.count)"),
@@ -53,7 +53,7 @@ public struct ManifestSignature: Equatable, Sendable {
 
     /// The signature's content, without checking who signed it (`verified` does both):
     /// for tools and tests that inspect or re-sign one.
-    public static func parseUnverified(_ bytes: [UInt8], path: String) throws -> ManifestSignature {
+    package static func parseUnverified(_ bytes: [UInt8], path: String) throws -> ManifestSignature {
         try parse(bytes, path: path).0
     }
 
@@ -85,13 +85,13 @@ public struct ManifestSignature: Equatable, Sendable {
     }
 
     /// The signature in `bytes`, made by one of `trusted`; throws otherwise.
-    public static func verified(_ bytes: [UInt8], path: String, trusted: [PublicKey]) throws -> ManifestSignature {
+    package static func verified(_ bytes: [UInt8], path: String, trusted: [PublicKey]) throws -> ManifestSignature {
         try SignatureFile.document(bytes, path: path, signedByOneOf: trusted, parse: parse)
     }
 
     /// Checks that this signature covers `manifest`, whose JSON is `bytes`: the same
     /// version, the same bytes, and exactly its objects.
-    public func check(covers manifest: Manifest, bytes: [UInt8], path: String) throws {
+    package func check(covers manifest: Manifest, bytes: [UInt8], path: String) throws {
         try check(
             coversManifestOf: manifest.catalog, bundle: manifest.bundle, version: manifest.version, sha256: SHA256.digest(bytes),
             path: path)
@@ -101,7 +101,7 @@ public struct ManifestSignature: Equatable, Sendable {
     /// Checks that this signature covers the manifest of `catalog` `bundle`-`version`
     /// whose plain JSON has the SHA-256 `sha256`; that its objects are the manifest's is
     /// for the caller to check (`SignedManifest.check(_:are:path:)`).
-    public func check(coversManifestOf catalog: String, bundle: String, version: Int, sha256: SHA256.Digest, path: String) throws {
+    package func check(coversManifestOf catalog: String, bundle: String, version: Int, sha256: SHA256.Digest, path: String) throws {
         try SignedManifest.check(
             catalog: self.catalog, bundle: self.bundle, version: self.version, sha256: manifestSHA256,
             coversManifestOf: catalog, bundle: bundle, version: version, sha256: sha256, path: path)

@@ -7,24 +7,24 @@
 /// list fetches as a delta. A client that finds it uses it; one that does not (an older
 /// catalog, an older client) uses the manifest signature, which is still written beside
 /// it, unchanged. Like manifests, it never changes, and each key writes its own.
-public struct VersionSignature: Equatable, Sendable {
-    public static let folder = "signatures/versions"
+package struct VersionSignature: Equatable, Sendable {
+    package static let folder = "signatures/versions"
     static let kind = "version"
     /// Far more than the file's few lines need.
-    public static let sizeLimit = 4096
+    package static let sizeLimit = 4096
 
-    public var catalog: String
-    public var bundle: String
-    public var version: Int
-    public var manifestSHA256: SHA256.Digest
+    package var catalog: String
+    package var bundle: String
+    package var version: Int
+    package var manifestSHA256: SHA256.Digest
     /// How many files (lines) the digest list has.
-    public var files: Int
+    package var files: Int
     /// The SHA-256 of the plain digest list.
-    public var digestsSHA256: SHA256.Digest
+    package var digestsSHA256: SHA256.Digest
     /// The key that signed it; set by `parse`.
-    public var keyID = ""
+    package var keyID = ""
 
-    public init(
+    package init(
         catalog: String, bundle: String, version: Int, manifestSHA256: SHA256.Digest, files: Int, digestsSHA256: SHA256.Digest
     ) {
         self.catalog = catalog
@@ -36,18 +36,18 @@ public struct VersionSignature: Equatable, Sendable {
     }
 
     /// The catalog-relative path of the signature of one version by the key `keyID`.
-    public static func path(bundle: String, version: Int, keyID: String) -> String {
+    package static func path(bundle: String, version: Int, keyID: String) -> String {
         "\(folder)/\(bundle)-\(version).\(keyID).sig"
     }
 
     /// The manifest a signature file's path names (`manifests/B-V.json`); nil for a path
     /// that is not a version signature's.
-    public static func manifestPath(ofSignature path: String) -> String? {
+    package static func manifestPath(ofSignature path: String) -> String? {
         SignedManifest.signedName(path, in: folder).map { "manifests/\($0).json" }
     }
 
     /// The signature file's bytes, signed with `key`.
-    public func encoded(signedBy key: SigningKey) -> [UInt8] {
+    package func encoded(signedBy key: SigningKey) -> [UInt8] {
         SignatureFile.encode(
             kind: Self.kind,
             fields: [
@@ -57,7 +57,7 @@ public struct VersionSignature: Equatable, Sendable {
     }
 
     /// The signature's content, without checking who signed it (`verified` does both).
-    public static func parseUnverified(_ bytes: [UInt8], path: String) throws -> VersionSignature {
+    package static func parseUnverified(_ bytes: [UInt8], path: String) throws -> VersionSignature {
         try parse(bytes, path: path).0
     }
 
@@ -76,12 +76,12 @@ public struct VersionSignature: Equatable, Sendable {
     }
 
     /// The signature in `bytes`, made by one of `trusted`; throws otherwise.
-    public static func verified(_ bytes: [UInt8], path: String, trusted: [PublicKey]) throws -> VersionSignature {
+    package static func verified(_ bytes: [UInt8], path: String, trusted: [PublicKey]) throws -> VersionSignature {
         try SignatureFile.document(bytes, path: path, signedByOneOf: trusted, parse: parse)
     }
 
     /// Checks that this signature covers `manifest`, whose JSON is `bytes`.
-    public func check(covers manifest: Manifest, bytes: [UInt8], path: String) throws {
+    package func check(covers manifest: Manifest, bytes: [UInt8], path: String) throws {
         try check(
             coversManifestOf: manifest.catalog, bundle: manifest.bundle, version: manifest.version, sha256: SHA256.digest(bytes),
             fileCount: manifest.files.count, path: path)
@@ -90,7 +90,7 @@ public struct VersionSignature: Equatable, Sendable {
     /// Checks that this signature covers the manifest of `catalog` `bundle`-`version`
     /// whose plain JSON has the SHA-256 `sha256` and which lists `fileCount` files: what
     /// a client that reads the manifest as a stream knows of it.
-    public func check(
+    package func check(
         coversManifestOf catalog: String, bundle: String, version: Int, sha256: SHA256.Digest, fileCount: Int, path: String
     ) throws {
         try SignedManifest.check(
@@ -103,7 +103,7 @@ public struct VersionSignature: Equatable, Sendable {
 
     /// The objects of `list` (the plain digest list), once checked to be the one this
     /// signature covers, each line paired with its file of `manifest`.
-    public func objects(of list: [UInt8], for manifest: Manifest, path: String) throws -> [SHA1.Digest: SHA256.Digest] {
+    package func objects(of list: [UInt8], for manifest: Manifest, path: String) throws -> [SHA1.Digest: SHA256.Digest] {
         let digest = SHA256.digest(list)
         guard digest == digestsSHA256 else {
             throw ZincError.signature(
@@ -115,10 +115,10 @@ public struct VersionSignature: Equatable, Sendable {
 
 /// What both kinds of signature of a version check of its manifest, and which manifest a
 /// signature file goes with (`clean`, `publish`).
-public enum SignedManifest {
+package enum SignedManifest {
     /// The manifest (`manifests/B-V.json`) a manifest or version signature's path names;
     /// nil for any other path.
-    public static func path(ofSignature path: String) -> String? {
+    package static func path(ofSignature path: String) -> String? {
         ManifestSignature.manifestPath(ofSignature: path) ?? VersionSignature.manifestPath(ofSignature: path)
     }
 
@@ -157,7 +157,7 @@ public enum SignedManifest {
     }
 
     /// Checks that signed `objects` are exactly the objects `named` (a manifest's).
-    public static func check(_ objects: [SHA1.Digest: SHA256.Digest], are named: Set<SHA1.Digest>, path: String) throws {
+    package static func check(_ objects: [SHA1.Digest: SHA256.Digest], are named: Set<SHA1.Digest>, path: String) throws {
         guard named.count == objects.count, named.allSatisfy({ objects[$0] != nil }) else {
             throw ZincError.signature(path: path, reason: "the signature lists other objects than the manifest names")
         }
