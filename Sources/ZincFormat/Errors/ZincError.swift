@@ -49,12 +49,12 @@ public struct ZincError: Error, Equatable, Sendable {
 
     /// A writer holding a lock on a catalog, as ``catalogLocked(location:holders:waited:)``
     /// names it.
-    public struct LockHolder: Equatable, Sendable {
-        public var exclusive: Bool
-        public var pid: Int
-        public var host: String
+    package struct LockHolder: Equatable, Sendable {
+        package var exclusive: Bool
+        package var pid: Int
+        package var host: String
 
-        public init(exclusive: Bool, pid: Int, host: String) {
+        package init(exclusive: Bool, pid: Int, host: String) {
             self.exclusive = exclusive
             self.pid = pid
             self.host = host
@@ -192,5 +192,5 @@ extension ZincError: CustomStringConvertible {
 }
 
 extension ZincError.LockHolder: CustomStringConvertible {
-    public var description: String { "\(exclusive ? "an exclusive" : "a shared") lock of pid \(pid) on \(host)" }
+    package var description: String { "\(exclusive ? "an exclusive" : "a shared") lock of pid \(pid) on \(host)" }
 }
