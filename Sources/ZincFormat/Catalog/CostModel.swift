@@ -27,7 +27,7 @@ public struct CostModel: Equatable, Sendable {
     /// (2 cores, `Benchmarks/client-scale` at 20,000 files): a first sync by the objects
     /// took 0.36 ms of the client's processor and 0.13 ms of the server's per object more
     /// than by the archive; a quarter of a millisecond leaves a margin for faster ones.
-    public static let requestHandlingSeconds = 0.00025
+    package static let requestHandlingSeconds = 0.00025
 
     public init(requestOverhead: Int64 = defaultRequestOverhead, concurrency: Int = 1) {
         self.requestOverhead = max(0, requestOverhead)
@@ -47,7 +47,7 @@ public struct CostModel: Equatable, Sendable {
     }
 
     /// The cost of a fetch plan, in bytes.
-    public func cost(requests: Int, bytes: Int64) -> Int64 {
+    package func cost(requests: Int, bytes: Int64) -> Int64 {
         guard requests > 0 else { return bytes }
         let opening: Int64 = requests > 1 && concurrency > 1 ? 1 : 0
         let rounds = Int64(requests / concurrency + (requests % concurrency == 0 ? 0 : 1))

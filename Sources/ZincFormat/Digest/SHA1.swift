@@ -4,33 +4,33 @@
 public final class SHA1 {
     private let running = RunningDigest(.sha1)
 
-    public init() {}
+    package init() {}
 
     /// Adds `bytes` to the hashed content.
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         running.update(bytes)
     }
 
     /// Adds `bytes` to the hashed content.
-    public func update(_ bytes: [UInt8]) {
+    package func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The lowercase hex digest; the hasher is spent afterwards.
-    public func finalize() -> String { digest().hex }
+    package func finalize() -> String { digest().hex }
 
     /// The digest as a value; the hasher is spent afterwards.
-    public func digest() -> Digest {
+    package func digest() -> Digest {
         running.finish { Digest(bytes: $0) }
     }
 
     /// The SHA-1 of `bytes`, as 40 lowercase hexadecimal digits.
-    public static func hash(_ bytes: [UInt8]) -> String {
+    package static func hash(_ bytes: [UInt8]) -> String {
         digest(bytes).hex
     }
 
     /// The SHA-1 of `bytes`.
-    public static func digest(_ bytes: [UInt8]) -> Digest {
+    package static func digest(_ bytes: [UInt8]) -> Digest {
         let hasher = SHA1()
         hasher.update(bytes)
         return hasher.digest()

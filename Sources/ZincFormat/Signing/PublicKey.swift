@@ -20,7 +20,7 @@ public struct PublicKey: Hashable, Sendable {
     public var text: String { "\(Self.algorithm) \(Hex.encode(raw))\n" }
 
     /// Parses the one line of a public key file (a final newline is optional).
-    public static func parse(_ bytes: [UInt8], path: String) throws -> PublicKey {
+    package static func parse(_ bytes: [UInt8], path: String) throws -> PublicKey {
         var text = String(decoding: bytes, as: UTF8.self)
         if text.hasSuffix("\n") { text.removeLast() }
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
@@ -42,7 +42,7 @@ public struct PublicKey: Hashable, Sendable {
     }
 
     /// Whether `signature` is this key's Ed25519 signature of `message`.
-    public func verifies(_ signature: [UInt8], of message: [UInt8]) -> Bool {
+    package func verifies(_ signature: [UInt8], of message: [UInt8]) -> Bool {
         Ed25519Key.isValid(signature, of: message, publicKey: raw)
     }
 }

@@ -46,7 +46,7 @@ public final class SigningKey: Sendable {
     ]
 
     /// Reads an Ed25519 private key in PEM (PKCS#8); `path` names it in errors.
-    public static func parse(pem: [UInt8], path: String) throws -> SigningKey {
+    package static func parse(pem: [UInt8], path: String) throws -> SigningKey {
         func bad(_ reason: String) -> ZincError { .keyFile(path: path, reason: reason) }
         guard let text = String(validating: pem, as: UTF8.self) else { throw bad("not text") }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
@@ -62,7 +62,7 @@ public final class SigningKey: Sendable {
     }
 
     /// The PEM text of the private key.
-    public func pem() throws -> [UInt8] {
+    package func pem() throws -> [UInt8] {
         guard let seed = key.seed else {
             throw ZincError.keyFile(path: "(memory)", reason: "\(Ed25519Key.library) gave no Ed25519 private key")
         }
@@ -71,7 +71,7 @@ public final class SigningKey: Sendable {
 
     /// The Ed25519 signature (64 bytes) of `message`. With libcrypto it is RFC 8032's
     /// deterministic one; Apple's CryptoKit randomizes it. Either verifies the same.
-    public func sign(_ message: [UInt8]) -> [UInt8] {
+    package func sign(_ message: [UInt8]) -> [UInt8] {
         key.sign(message)
     }
 
