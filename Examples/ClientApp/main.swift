@@ -71,8 +71,12 @@ func syncShowingProgress(_ repo: Repo) async -> Bool {
 
 /// A real catalog: `URL BUNDLE [REPO]`.
 func syncFromCatalog(_ arguments: [String]) async throws -> Bool {
-    let repo = try Repo.openOrCreate(at: arguments.count > 2 ? arguments[2] : "app-data")
-    _ = try await repo.track(url: arguments[0], bundle: arguments[1])
+    let repo = try Repo.openOrCreate(at: URL(fileURLWithPath: arguments.count > 2 ? arguments[2] : "app-data"))
+    guard let catalog = URL(string: arguments[0]), catalog.scheme != nil else {
+        print("not a catalog URL: '\(arguments[0])' (https://, http://, s3:// or file://)")
+        return false
+    }
+    try await repo.track(url: catalog, bundle: arguments[1])
     return await syncShowingProgress(repo)
 }
 
@@ -126,10 +130,11 @@ func demo() async throws -> Bool {
     print("Shipped a seed of Lesson version \(seed["version"] ?? "?") inside the app (\(seed["files"] ?? "?") files)")
 
     // First launch, offline: the bundle is there at once.
-    let repo = try Repo.openOrCreate(at: work + "/app-data")
-    let seeded = try await repo.seed(from: work + "/App.app/seed", sources: ["file://" + catalog])
+    let repo = try Repo.openOrCreate(at: URL(fileURLWithPath: work + "/app-data"))
+    let seeded = try await repo.seed(
+        from: URL(fileURLWithPath: work + "/App.app/seed"), sources: [URL(fileURLWithPath: catalog)])
     let current = repo.currentFolder(catalog: seeded.catalog, bundle: seeded.bundle)
-    print("First launch: version \(seeded.version) from the seed, no request; the app reads \(current)")
+    print("First launch: version \(seeded.version) from the seed, no request; the app reads \(current.path)")
 
     // The lesson changes; the next launch syncs only the change.
     try FileManager.default.copyItem(atPath: "Examples/BasicAdjectives", toPath: work + "/lesson")

@@ -24,18 +24,17 @@ do {
 
     // Client: a repo that tracks master and syncs from the catalog's URL (file:// here,
     // https:// for a catalog on a web server or CDN).
-    let repo = try Repo.initialize(at: work + "/repo")
-    try repo.track(url: "file://" + work + "/catalog", bundle: "Lesson")
-    let report = try SyncEngine(repo: repo).sync()
+    let repo = try Repo.initialize(at: URL(fileURLWithPath: work + "/repo"))
+    try await repo.track(url: URL(fileURLWithPath: work + "/catalog"), bundle: "Lesson")
+    let report = try await repo.sync()
     for bundle in report.bundles { print(bundle.line) }
     if report.failed { exit(1) }
 
-    let folder = repo.bundleFolder(catalog: "com.example.embedded", bundle: "Lesson", version: version, flavor: nil)
-    let files = try FileManager.default.subpathsOfDirectory(atPath: folder).filter {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: folder + "/" + $0, isDirectory: &isFolder) && !isFolder.boolValue
+    let folder = repo.bundleFolder(catalog: "com.example.embedded", bundle: "Lesson", version: version)
+    let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter {
+        (try? folder.appendingPathComponent($0).resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
     }
-    print("The app reads \(files.count) files from \(folder):")
+    print("The app reads \(files.count) files from \(folder.path):")
     for file in files.sorted() { print("  " + file) }
 } catch {
     print("error: \(error)")

@@ -97,7 +97,7 @@ struct BundleCheckout: Sendable {
         self.flavor = flavor
         // With a spare, the files to place are its changes: the table is not read.
         table = spare == nil ? files : nil
-        folder = repo.bundleFolder(catalog: catalog, bundle: header.bundle, version: header.version, flavor: flavor)
+        folder = repo.bundlePath(catalog: catalog, bundle: header.bundle, version: header.version, flavor: flavor)
         staging = try StagingFolder(in: repo.bundlesFolder, for: String(folder.split(separator: "/").last!))
         guard chmod(staging.path, 0o755) == 0 else {
             staging.remove()

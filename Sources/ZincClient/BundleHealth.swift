@@ -1,5 +1,11 @@
 import Zinc
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Whether a checked-out version's folder holds what was verified: the files that do not
 /// (edited through a link into the repo's objects, replaced, removed, or linked to an
 /// object damaged on disk). `zinc sync` and `zinc repo verify --repair` rebuild such a
@@ -9,15 +15,19 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
     public let bundle: String
     public let flavor: String?
     public let version: Int
-    /// The version's folder, where the app reads its files.
-    public let folder: String
+    /// The version's folder, as a path (``folder``).
+    package let folderPath: String
     /// Paths in the bundle, sorted.
     public let damagedFiles: [String]
+
+    /// The version's folder, where the app reads its files.
+    public var folder: URL { URL(fileURLWithPath: folderPath, isDirectory: true) }
 
     public var isHealthy: Bool { damagedFiles.isEmpty }
 
     private enum CodingKeys: String, CodingKey {
-        case catalog, bundle, flavor, version, folder
+        case catalog, bundle, flavor, version
+        case folderPath = "folder"
         case damagedFiles = "damaged_files"
     }
 
@@ -85,7 +95,7 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
         _ tracked: RepoState.TrackedBundle, version: Int, expected: @escaping FolderScan.Files, batchSize: Int = FileJudgement.batchSize,
         in repo: Repo, check: inout StoreCheck
     ) throws -> (health: BundleHealth, scan: FolderScan) {
-        let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        let folder = repo.bundlePath(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         // Writable files are the app's: not judged.
         let scan = try FolderScan(folder, expected: tracked.writableFiles ? nil : expected, batchSize: batchSize, check: &check)
         // For the next sync, which rebuilds only the folders a check found damaged.
@@ -93,7 +103,7 @@ public struct BundleHealth: Equatable, Sendable, Encodable {
             folder: Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor),
             damaged: !scan.damaged.isEmpty)
         let health = BundleHealth(
-            catalog: tracked.catalog, bundle: tracked.bundle, flavor: tracked.flavor, version: version, folder: folder,
+            catalog: tracked.catalog, bundle: tracked.bundle, flavor: tracked.flavor, version: version, folderPath: folder,
             damagedFiles: scan.damaged)
         return (health, scan)
     }

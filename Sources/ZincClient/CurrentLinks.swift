@@ -20,7 +20,7 @@ enum CurrentLinks {
 
     /// Points the link of a tracked bundle at the folder of `version`, when it does not already.
     static func point(_ tracked: RepoState.TrackedBundle, at version: Int, in repo: Repo) throws {
-        let link = repo.currentFolder(catalog: tracked.catalog, bundle: tracked.bundle)
+        let link = repo.currentPath(catalog: tracked.catalog, bundle: tracked.bundle)
         let target =
             "../bundles/" + Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == target { return }
@@ -63,7 +63,12 @@ extension Repo {
     /// `current/<catalog id>.<bundle>`, a link to the folder of the bundle's checked-out
     /// version, switched by each sync in one step: the path to give an app that should
     /// always read the latest version it has.
-    public func currentFolder(catalog: String, bundle: String) -> String {
+    public func currentFolder(catalog: String, bundle: String) -> URL {
+        URL(fileURLWithPath: currentPath(catalog: catalog, bundle: bundle), isDirectory: true)
+    }
+
+    /// ``currentFolder(catalog:bundle:)`` as a path.
+    package func currentPath(catalog: String, bundle: String) -> String {
         root + "/" + CurrentLinks.folderName + "/" + catalog + "." + bundle
     }
 }

@@ -27,14 +27,27 @@ import Darwin
 ///     trash/                                        old version folders, removed by the next sync
 ///     repo.lock                                     flock: one writer at a time
 public struct Repo: Sendable {
-    public let root: String
+    /// The repo's folder, absolute, without a trailing `/` (``folder`` as a URL).
+    package let root: String
+
+    /// The repo's folder.
+    public var folder: URL { URL(fileURLWithPath: root, isDirectory: true) }
 
     package static let stateFileName = "repo.json"
     static let lockFileName = "repo.lock"
 
+    /// Opens the existing repo in `folder`, a file URL.
+    public init(at folder: URL) throws(SyncError) {
+        do {
+            self = try Repo(at: try Self.localPath(folder))
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
     /// Opens an existing repo. A relative `path` is taken from the current folder and
     /// kept absolute, so the folders the repo names stay right when the process changes folder.
-    public init(at path: String) throws {
+    package init(at path: String) throws {
         root = Self.absolute(path)
         guard FileManager.default.fileExists(atPath: root + "/" + Self.stateFileName) else {
             throw ClientError.repoNotFound(path)
@@ -58,11 +71,21 @@ public struct Repo: Sendable {
         }
     }
 
-    /// Creates the folders and a `repo.json` with no bundle and `install` (nil: a random
-    /// id, no attributes) as who the repo is to rollouts; refuses a folder that already
-    /// holds a repo.
+    /// Creates a repo in `folder`, a file URL: its folders and a `repo.json` with no
+    /// bundle and `install` (nil: a random id, no attributes) as who the repo is to
+    /// rollouts; refuses a folder that already holds a repo.
     @discardableResult
-    public static func initialize(at path: String, install: InstallIdentity? = nil) throws -> Repo {
+    public static func initialize(at folder: URL, install: InstallIdentity? = nil) throws(SyncError) -> Repo {
+        do {
+            return try initialize(at: try localPath(folder), install: install)
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    /// ``initialize(at:install:)`` for a path (a relative one taken from the current folder).
+    @discardableResult
+    package static func initialize(at path: String, install: InstallIdentity? = nil) throws -> Repo {
         let root = absolute(path)
         if FileManager.default.fileExists(atPath: root + "/" + stateFileName) { throw ClientError.repoExists(path) }
         for folder in ["", "/catalogs", "/manifests", "/objects", "/chunks", "/bundles", "/tmp"] {
@@ -74,6 +97,14 @@ public struct Repo: Sendable {
         }
         try RepoState(install: try install ?? InstallIdentity(id: InstallIdentity.randomID())).save(in: root)
         return try Repo(at: root)
+    }
+
+    /// The path of the file URL an app gave for a local folder; any other URL is refused.
+    static func localPath(_ url: URL) throws -> String {
+        guard url.isFileURL else {
+            throw ZincError.invalidPath(url.absoluteString, reason: "a local folder is needed: give a file URL")
+        }
+        return url.path
     }
 
     /// `path` without a trailing `/`, taken from the current folder when relative.
@@ -130,7 +161,12 @@ public struct Repo: Sendable {
     }
 
     /// The folder holding one version (and flavor) of a bundle in this repo.
-    public func bundleFolder(catalog: String, bundle: String, version: Int, flavor: String?) -> String {
+    public func bundleFolder(catalog: String, bundle: String, version: Int, flavor: String? = nil) -> URL {
+        URL(fileURLWithPath: bundlePath(catalog: catalog, bundle: bundle, version: version, flavor: flavor), isDirectory: true)
+    }
+
+    /// ``bundleFolder(catalog:bundle:version:flavor:)`` as a path.
+    package func bundlePath(catalog: String, bundle: String, version: Int, flavor: String?) -> String {
         bundlesFolder + "/" + Self.descriptor(catalog: catalog, bundle: bundle, version: version, flavor: flavor)
     }
 

@@ -1,5 +1,11 @@
 import Zinc
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The repo's operations for Swift concurrency: what an app calls. A sync awaits the
 /// same engine as the blocking API (which the `zinc` command uses): its requests in
 /// flight hold no thread, and its hashing and disk work run on the engine's threads,
@@ -12,9 +18,19 @@ import Zinc
 /// verified and downloaded kept for the next sync to resume from). Every failure is a
 /// ``SyncError``, whose ``SyncError/code`` an app switches on.
 extension Repo {
-    /// Opens the repo at `path`, creating it first when there is none, with `install` as
-    /// who it is to rollouts (nil: a random id; see ``Repo/initialize(at:install:)``).
-    public static func openOrCreate(at path: String, install: InstallIdentity? = nil) throws(SyncError) -> Repo {
+    /// Opens the repo in `folder` (a file URL), creating it first when there is none,
+    /// with `install` as who it is to rollouts (nil: a random id; see
+    /// ``Repo/initialize(at:install:)``).
+    public static func openOrCreate(at folder: URL, install: InstallIdentity? = nil) throws(SyncError) -> Repo {
+        do {
+            return try openOrCreate(at: try localPath(folder), install: install)
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    /// ``openOrCreate(at:install:)`` for a path.
+    package static func openOrCreate(at path: String, install: InstallIdentity? = nil) throws(SyncError) -> Repo {
         do {
             if let repo = try? Repo(at: path) { return repo }
             return try Repo.initialize(at: path, install: install)
@@ -60,8 +76,27 @@ extension Repo {
         try await run(options, progress) { repo, options in try await SyncEngine(repo: repo, options: options).run(.repair).report }
     }
 
-    /// Starts tracking a bundle (see the blocking `track(url:bundle:distro:flavor:trustedKeys:writableFiles:options:)`).
+    /// Starts tracking `bundle` of the catalog at `url` (`https://`, `http://`, `s3://`
+    /// or a `file://` URL of a local catalog). The catalog's index is fetched once to
+    /// learn its id and check that the bundle and `distro` exist; the files come with
+    /// the next sync. With `trustedKeys` (several during a key rotation), they replace
+    /// the catalog's trusted keys, and syncs then use only an index and manifests signed
+    /// by one of them. With `writableFiles`, the bundle's files are the app's own (see
+    /// ``RepoState/TrackedBundle/writableFiles``).
+    @discardableResult
     public func track(
+        url: URL, bundle: String, distro: String = "master", flavor: String? = nil, trustedKeys: [PublicKey] = [],
+        writableFiles: Bool = false, options: SyncOptions = SyncOptions()
+    ) async throws(SyncError) -> RepoState.TrackedBundle {
+        try await track(
+            url: url.absoluteString, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys,
+            writableFiles: writableFiles, options: options)
+    }
+
+    /// ``track(url:bundle:distro:flavor:trustedKeys:writableFiles:options:)`` for a URL
+    /// or a local path spelled as text, as the `zinc` command takes it.
+    @discardableResult
+    package func track(
         url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
         trustedKeys: [PublicKey] = [], writableFiles: Bool = false, options: SyncOptions = SyncOptions()
     ) async throws(SyncError) -> RepoState.TrackedBundle {

@@ -1,5 +1,11 @@
 import Zinc
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// When ``Repo/seed(from:sources:distro:trustedKeys:hashing:writableFiles:options:)`` hashes the seed's files.
 public enum SeedHashing: Sendable {
     /// When the catalog is trusted with keys (given to `seed`, or the repo's already):
@@ -26,16 +32,16 @@ public struct SeedResult: Equatable, Sendable, Encodable {
     public let files: Int
     /// Objects placed from the seed's files, and their bytes, by how: a hard link or a
     /// clone stores no byte again; a copy does, where the file system allows neither.
-    public let linkedObjects: Int
-    public let clonedObjects: Int
-    public let copiedObjects: Int
-    public let linkedBytes: Int64
-    public let clonedBytes: Int64
-    public let copiedBytes: Int64
+    package let linkedObjects: Int
+    package let clonedObjects: Int
+    package let copiedObjects: Int
+    package let linkedBytes: Int64
+    package let clonedBytes: Int64
+    package let copiedBytes: Int64
     /// Objects the repo held already: the seed's files for them were not read.
-    public let presentObjects: Int
+    package let presentObjects: Int
     /// Whether the seed's files were hashed (see ``SeedHashing``).
-    public let hashed: Bool
+    package let hashed: Bool
     /// Whether the bundle switched to the seed's version. False when the repo held this
     /// version or a newer one already: a seed never replaces newer content with older.
     public let switched: Bool
@@ -119,6 +125,24 @@ extension Repo {
     /// is the same, blocking.
     @discardableResult
     public func seed(
+        from seedFolder: URL, sources: [URL], distro: String? = nil, trustedKeys: [PublicKey] = [],
+        hashing: SeedHashing = .whenSigned, writableFiles: Bool = false, options: SyncOptions = SyncOptions()
+    ) async throws(SyncError) -> SeedResult {
+        let folder: String
+        do {
+            folder = try Self.localPath(seedFolder)
+        } catch {
+            throw SyncError(error)
+        }
+        return try await seed(
+            from: folder, sources: sources.map(\.absoluteString), distro: distro, trustedKeys: trustedKeys, hashing: hashing,
+            writableFiles: writableFiles, options: options)
+    }
+
+    /// ``seed(from:sources:distro:trustedKeys:hashing:writableFiles:options:)`` for a
+    /// seed folder and sources given as text, as the `zinc` command takes them.
+    @discardableResult
+    package func seed(
         from seedFolder: String, sources: [String], distro: String? = nil, trustedKeys: [PublicKey] = [],
         hashing: SeedHashing = .whenSigned, writableFiles: Bool = false, options: SyncOptions = SyncOptions()
     ) async throws(SyncError) -> SeedResult {

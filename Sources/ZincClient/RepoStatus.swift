@@ -48,7 +48,7 @@ public struct BundleStatus: Equatable, Sendable, Encodable {
         try container.encodeIfPresent(remoteVersion, forKey: .remoteVersion)
         try container.encode(files, forKey: .files)
         try container.encode(bytesOnDisk, forKey: .bytesOnDisk)
-        try container.encodeIfPresent(health?.folder, forKey: .folder)
+        try container.encodeIfPresent(health?.folderPath, forKey: .folder)
         try container.encodeIfPresent(health?.damagedFiles, forKey: .damagedFiles)
         try container.encodeIfPresent(follows, forKey: .follows)
     }
@@ -113,7 +113,7 @@ extension Repo {
                     } else {
                         // A kept manifest gone (which `repo verify` reports), or a file that
                         // cannot be judged, leaves status to say the rest: what the folder holds.
-                        let folder = bundleFolder(
+                        let folder = bundlePath(
                             catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
                         scan = try FolderScan(folder, expected: nil, check: &check)
                     }

@@ -22,7 +22,7 @@ extension Repo {
     /// catalog keeps those it has. With `writableFiles`, the bundle's files are the app's
     /// own (see ``RepoState/TrackedBundle/writableFiles``).
     @discardableResult
-    public func track(
+    package func track(
         url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
         trustedKeys: [PublicKey] = [], writableFiles: Bool = false, options: SyncOptions = SyncOptions()
     ) throws -> RepoState.TrackedBundle {

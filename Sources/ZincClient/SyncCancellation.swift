@@ -31,21 +31,21 @@ public final class SyncCancellation: Sendable {
     }
 
     /// Throws `CancellationError` once cancelled.
-    public func check() throws {
+    package func check() throws {
         if isCancelled { throw CancellationError() }
     }
 
     /// Runs `body` with `onCancel` registered to be called (once, on the cancelling
     /// thread) if the sync is cancelled meanwhile; throws `CancellationError` without
     /// running it if the sync is cancelled already.
-    public func whileRunning<T>(onCancel: @escaping @Sendable () -> Void, _ body: () throws -> T) throws -> T {
+    package func whileRunning<T>(onCancel: @escaping @Sendable () -> Void, _ body: () throws -> T) throws -> T {
         let key = try register(onCancel)
         defer { unregister(key) }
         return try body()
     }
 
     /// The same for an async `body` (a request whose answer is awaited).
-    public func whileRunning<T>(onCancel: @escaping @Sendable () -> Void, _ body: () async throws -> T) async throws -> T {
+    package func whileRunning<T>(onCancel: @escaping @Sendable () -> Void, _ body: () async throws -> T) async throws -> T {
         let key = try register(onCancel)
         defer { unregister(key) }
         return try await body()

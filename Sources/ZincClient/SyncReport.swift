@@ -87,30 +87,30 @@ public struct SyncReport: Sendable, Encodable {
         package var estimates: [FetchStrategy: Int64] = [:]
         public var missingObjects = 0
         /// Missing objects taken from archive bytes, and those fetched one by one.
-        public var fromArchive = 0
-        public var individually = 0
+        package var fromArchive = 0
+        package var individually = 0
         /// Set when the archive could not be fetched and objects were fetched instead.
-        public var archiveUnavailable = false
+        package var archiveUnavailable = false
         /// Missing objects assembled from chunks: the repo's own, and ranges of the
         /// stored objects (`chunkBytes` of them); `reusedBytes` of content were local.
-        public var chunkedObjects = 0
-        public var chunkBytes: Int64 = 0
-        public var reusedBytes: Int64 = 0
+        package var chunkedObjects = 0
+        package var chunkBytes: Int64 = 0
+        package var reusedBytes: Int64 = 0
         /// Objects a chunk list named but that were fetched whole after all, and why.
         package var chunkFallBacks: [String] = []
         /// The files of the checked-out version found not to hold their objects' bytes
         /// (edited through a link, replaced, removed), and the objects found damaged on
         /// disk, fetched again: the folder was rebuilt.
         public var damagedFiles: [String] = []
-        public var damagedObjects: [String] = []
+        public var damagedObjects: [SHA1.Digest] = []
         /// Why the version's chunk list was not used, when it could not be read.
         package var chunkListError: String?
         /// Why the manifest was fetched whole though the repo held an earlier version's
         /// and the catalog describes its chunks (`manifest-chunks/`).
         package var manifestDeltaError: String?
         /// Traffic for objects only (archive bytes and object requests), and in all (with the manifest).
-        public var objectBytes: Int64 = 0
-        public var objectRequests = 0
+        package var objectBytes: Int64 = 0
+        package var objectRequests = 0
         public var bytes: Int64 = 0
         public var requests = 0
         public var seconds = 0.0
@@ -202,7 +202,7 @@ public struct SyncReport: Sendable, Encodable {
             try container.encodeIfPresent(chunkListError, forKey: .chunkListError)
             try container.encodeIfPresent(manifestDeltaError, forKey: .manifestDeltaError)
             try container.encode(damagedFiles, forKey: .damagedFiles)
-            try container.encode(damagedObjects, forKey: .damagedObjects)
+            try container.encode(damagedObjects.map(\.hex), forKey: .damagedObjects)
             try container.encode(objectBytes, forKey: .objectBytes)
             try container.encode(objectRequests, forKey: .objectRequests)
             try container.encode(bytes, forKey: .bytes)

@@ -62,7 +62,7 @@ extension SyncRun {
         var result = SyncReport.BundleSync(
             catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor, previousVersion: tracked.version)
         if let held = tracked.version, held >= version,
-            access(repo.bundleFolder(catalog: catalog, bundle: tracked.bundle, version: held, flavor: tracked.flavor), F_OK) == 0
+            access(repo.bundlePath(catalog: catalog, bundle: tracked.bundle, version: held, flavor: tracked.flavor), F_OK) == 0
         {
             // A seed never replaces newer content with older: its manifest is checked and
             // counted, nothing placed. The manifest read stays for the collection.

@@ -324,7 +324,7 @@ struct SyncRun {
     ) async throws -> PreparedUpdate? {
         let planning = mode.isPlanning
         let name = Repo.descriptor(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
-        let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        let folder = repo.bundlePath(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         let manifestFile = repo.manifestFile(tracked.catalog, bundle: tracked.bundle, version: version)
         // The version checked out, which no check found damaged: trusted as built, with two
         // `stat`s whatever its size (`status` finds damage and records it for this test).
@@ -454,7 +454,7 @@ struct SyncRun {
             case .missing: return true
             case .damaged:
                 if !planning { try check.discard(digest) }
-                result.damagedObjects.append(digest.hex)
+                result.damagedObjects.append(digest)
                 damagedObjects.insert(digest)
                 return true
             }
@@ -562,7 +562,7 @@ struct SyncRun {
         folder: String, version: Int, files: SpareFiles
     )? {
         guard !tracked.writableFiles, let version = tracked.spareVersion, version != tracked.version else { return nil }
-        let folder = repo.bundleFolder(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
+        let folder = repo.bundlePath(catalog: tracked.catalog, bundle: tracked.bundle, version: version, flavor: tracked.flavor)
         guard access(folder, F_OK) == 0, let files = SpareFiles(tracked, version: version, in: repo, trust: trust) else { return nil }
         return (folder, version, files)
     }
@@ -602,7 +602,7 @@ struct SyncRun {
             return nil
         }
         guard missing.contains(where: { list.objects[$0.digest] != nil }) else { return nil }
-        let seeds = try LocalChunks.index(repo, damaged: Set(result.damagedObjects))
+        let seeds = try LocalChunks.index(repo, damaged: Set(result.damagedObjects.map(\.hex)))
         let (assemblies, whole) = ChunkAssembly.plan(missing, list: list) { seeds[$0] != nil }
         missing = whole
         return assemblies.isEmpty ? nil : ChunkedFetches(seeds: seeds, assemblies: assemblies)

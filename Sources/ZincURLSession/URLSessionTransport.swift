@@ -13,8 +13,8 @@ import FoundationNetworking
 ///
 ///     let transport = URLSessionTransport()
 ///     let options = SyncOptions(sourceFactory: transport.sourceFactory)
-///     try repo.track(url: "https://cdn.example.com/catalog/", bundle: "Lessons", options: options)
-///     let report = try SyncEngine(repo: repo, options: options).sync()
+///     try await repo.track(url: catalogURL, bundle: "Lessons", options: options)
+///     let report = try await repo.sync(options: options)
 public final class URLSessionTransport: Sendable {
     private let session: URLSession
     private let delegate = SessionDelegate()

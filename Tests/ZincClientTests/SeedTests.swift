@@ -44,7 +44,7 @@ import ZincTestSupport
         #expect(object.st_ino == shipped.st_ino && object.st_mode & 0o222 == 0)
         #expect(try repo.status().first?.health?.isHealthy == true)
         #expect(
-            try FileManager.default.destinationOfSymbolicLink(atPath: repo.currentFolder(catalog: ClientFixture.catalogID, bundle: "B"))
+            try FileManager.default.destinationOfSymbolicLink(atPath: repo.currentPath(catalog: ClientFixture.catalogID, bundle: "B"))
                 == "../bundles/\(ClientFixture.catalogID).B-1")
     }
 

@@ -36,7 +36,7 @@ import ZincTestSupport
         let report = try fixture.sync()
         let bundle = try #require(report.bundles.first)
         #expect(bundle.outcome == .repaired, "\(fixture.failure(report))")
-        #expect(bundle.damagedFiles == [Self.edited] && bundle.damagedObjects == [sha])
+        #expect(bundle.damagedFiles == [Self.edited] && bundle.damagedObjects.map(\.hex) == [sha])
         #expect(bundle.line.contains("repaired at version 1"))
         #expect(try fixture.bundleMatchesSource(1))
         #expect(try SHA1.hash(fixture.dir.read("repo/objects/" + sha)) == sha)
@@ -66,7 +66,7 @@ import ZincTestSupport
         #expect(try fixture.manifest(2).files[Self.edited]?.sha == sha)
         let report = try fixture.sync()
         let bundle = try #require(report.bundles.first)
-        #expect(bundle.outcome == .updated && bundle.damagedObjects == [sha], "\(fixture.failure(report))")
+        #expect(bundle.outcome == .updated && bundle.damagedObjects.map(\.hex) == [sha], "\(fixture.failure(report))")
         #expect(try fixture.bundleMatchesSource(2))
     }
 
@@ -136,7 +136,7 @@ import ZincTestSupport
         let fixture = try ClientFixture()
         try fixture.track()
         _ = try fixture.sync()
-        let current = fixture.repo.currentFolder(catalog: ClientFixture.catalogID, bundle: "B")
+        let current = fixture.repo.currentPath(catalog: ClientFixture.catalogID, bundle: "B")
         #expect(unlink(current) == 0)
         try FileManager.default.copyItem(atPath: fixture.dir.at(fixture.bundleFolder(1)), toPath: current)
         let report = try fixture.sync()
@@ -150,7 +150,7 @@ import ZincTestSupport
         let fixture = try ClientFixture()
         try fixture.track()
         _ = try fixture.sync()
-        let path = fixture.repo.currentFolder(catalog: ClientFixture.catalogID, bundle: "B") + "/" + Self.edited
+        let path = fixture.repo.currentPath(catalog: ClientFixture.catalogID, bundle: "B") + "/" + Self.edited
         #expect(chmod(path, 0o644) == 0)
         try Data("edited under current/".utf8).write(to: URL(fileURLWithPath: path))
         #expect(try fixture.repo.status().first?.health?.damagedFiles == [Self.edited])
@@ -169,7 +169,7 @@ import ZincTestSupport
         let opens = try FileOpens(fixture.dir.at("repo/manifests/\(ClientFixture.catalogID)/B-1.json"))
         let report = try SyncEngine(repo: fixture.repo, options: fixture.options()).repair()
         let bundle = try #require(report.bundles.first)
-        #expect(bundle.outcome == .repaired && bundle.damagedObjects == [sha], "\(fixture.failure(report))")
+        #expect(bundle.outcome == .repaired && bundle.damagedObjects.map(\.hex) == [sha], "\(fixture.failure(report))")
         #expect(try fixture.bundleMatchesSource(1))
         #expect(opens.count == 1)
     }
@@ -197,7 +197,7 @@ import ZincTestSupport
         #expect(found.map(\.damagedFiles) == [["photos/0.jpg"]])
         let repair = try SyncEngine(repo: fixture.repo, options: fixture.options(strategy)).repair()
         let bundle = try #require(repair.bundles.first)
-        #expect(bundle.outcome == .repaired && bundle.damagedObjects == [sha], "\(fixture.failure(repair))")
+        #expect(bundle.outcome == .repaired && bundle.damagedObjects.map(\.hex) == [sha], "\(fixture.failure(repair))")
         // No index: only the object.
         #expect(repair.catalogs.first?.requests == 0)
         #expect(bundle.objectBytes == before.st_size || bundle.missingObjects == 1)
@@ -274,7 +274,7 @@ import ZincTestSupport
 
         let repair = try SyncEngine(repo: fixture.repo, options: fixture.options()).repair()
         let bundle = try #require(repair.bundles.first)
-        #expect(bundle.outcome == .repaired && bundle.damagedObjects == [sha], "\(fixture.failure(repair))")
+        #expect(bundle.outcome == .repaired && bundle.damagedObjects.map(\.hex) == [sha], "\(fixture.failure(repair))")
         let saved = ObjectStamps.load(from: fixture.repo)
         let shas = Set(try fixture.manifest(1).files.values.map(\.sha))
         #expect(saved.count == shas.count + 1 && saved[other.hex] == recorded)
