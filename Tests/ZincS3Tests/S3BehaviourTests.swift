@@ -58,7 +58,7 @@ import ZincTestSupport
         try catalog.setArchivePolicy(.all)  // every kind of archive upload, at import
         let spec = try Flavorspec.parse(Array(#"{"phone": ["- video/*", "+ *"], "tablet": ["+ *"]}"#.utf8), source: "devices.json")
         try FlavorspecStore(storage: storage).save(spec, as: "devices")
-        _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec, includeMasterArchive: true))
+        _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleImportOptions(flavorspec: spec, includeMasterArchive: true))
         try dir.write("src/extra.json", SampleContent.text(5000))
         _ = try catalog.updateBundle("B", from: dir.at("src"))
         try DistroUpdate(catalog, bundle: "B", distro: "master", to: .latest).run()

@@ -380,7 +380,7 @@ public enum StorageConformanceSuite {
         // Archives at import, so that the races rebuild them (see VersionCommit).
         try catalog.setArchivePolicy(.all)
         try SampleContent.basicAdjectives(in: dir, at: "base")
-        _ = try catalog.updateBundle("B", from: dir.at("base"), options: BundleUpdateOptions(workers: 1))
+        _ = try catalog.updateBundle("B", from: dir.at("base"), options: BundleImportOptions(workers: 1))
         let writers = 4
         for n in 0..<writers {
             try SampleContent.basicAdjectives(in: dir, at: "src\(n)")
@@ -390,7 +390,7 @@ public enum StorageConformanceSuite {
         let failures = Failures()
         DispatchQueue.concurrentPerform(iterations: writers) { n in
             do {
-                let result = try catalog.updateBundle("B", from: dir.at("src\(n)"), options: BundleUpdateOptions(workers: 1))
+                let result = try catalog.updateBundle("B", from: dir.at("src\(n)"), options: BundleImportOptions(workers: 1))
                 results.add(n, result)
             } catch { failures.add(error) }
         }

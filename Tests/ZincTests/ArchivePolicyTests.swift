@@ -51,7 +51,7 @@ import ZincTestSupport
         try SampleContent.mixedTree(in: dir, at: "tree")
         let spec = try Flavorspec.parse(
             Array(#"{"text": ["+ lessons/*", "+ *.caf"], "media": ["- lessons/*", "+ *"]}"#.utf8), source: "spec.json")
-        let options = BundleUpdateOptions(flavorspec: spec)
+        let options = BundleImportOptions(flavorspec: spec)
         var catalogs = [Catalog]()
         for (folder, policy) in [("all", ArchivePolicy.all), ("pointed", .pointed)] {
             let catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at(folder)))

@@ -266,7 +266,7 @@ import ZincTestSupport
         for run in runs {
             let catalog = try Catalog.create(id: "com.mindsnacks.french", in: FileStorage(root: dir.at(run.folder)))
             try catalog.setArchivePolicy(.all)
-            let options = BundleUpdateOptions(flavorspec: spec, includeMasterArchive: true, workers: run.workers)
+            let options = BundleImportOptions(flavorspec: spec, includeMasterArchive: true, workers: run.workers)
             #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 1))
         }
         try dir.write("src/lessons/0/lesson-0.json", SampleContent.text(5000, word: "edited"))
@@ -279,7 +279,7 @@ import ZincTestSupport
         try FileManager.default.removeItem(atPath: dir.at("src/photos/1/photo-1.jpg"))
         for run in runs {
             let catalog = try Catalog.open(FileStorage(root: dir.at(run.folder)))
-            let options = BundleUpdateOptions(flavorspec: spec, includeMasterArchive: true, workers: run.workers)
+            let options = BundleImportOptions(flavorspec: spec, includeMasterArchive: true, workers: run.workers)
             #expect(try catalog.updateBundle("B", from: dir.at("src"), options: options) == .created(version: 2))
             #expect(try CatalogVerification(catalog, workers: run.workers).run().isOK)
         }

@@ -96,9 +96,9 @@ import ZincTestSupport
     /// files are chunked after they are stored (as many large files as threads), with
     /// four as they are hashed.
     @Test func chunkListsAndFlushPointsDoNotDependOnTheThreads() throws {
-        _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(workers: 1))
+        _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleImportOptions(workers: 1))
         let other = try Catalog.create(id: "com.example.chunks", in: FileStorage(root: dir.at("cat2")))
-        _ = try other.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(workers: 4))
+        _ = try other.updateBundle("B", from: dir.at("src"), options: BundleImportOptions(workers: 4))
         for path in dir.files(under: "cat") where path.hasPrefix("chunks/") || path.hasPrefix("objects/") {
             #expect(try dir.read("cat/" + path) == dir.read("cat2/" + path), "\(path)")
         }
@@ -131,7 +131,7 @@ import ZincTestSupport
     /// stat cache spares it the hashing; a raw object stored before chunk lists gains one
     /// from its source; a gzipped one written without flush points is fetched whole.
     @Test func laterImportsListObjectsStoredBefore() throws {
-        let cache = BundleUpdateOptions(statCacheFolder: dir.at("cache"))
+        let cache = BundleImportOptions(statCacheFolder: dir.at("cache"))
         _ = try catalog.updateBundle("B", from: dir.at("src"), options: cache)
         try dir.write("src/small.txt", "changed")
         _ = try catalog.updateBundle("B", from: dir.at("src"), options: cache)

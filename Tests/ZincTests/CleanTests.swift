@@ -114,7 +114,7 @@ import ZincTestSupport
 
     @Test func keepsEveryFormatAndArchiveAListedVersionNames() throws {
         let spec = try Flavorspec.parse(Array(#"{"phone": ["- *.jpg", "+ *"]}"#.utf8), source: "spec")
-        _ = try catalog.updateBundle("F", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec, includeMasterArchive: true))
+        _ = try catalog.updateBundle("F", from: dir.at("src"), options: BundleImportOptions(flavorspec: spec, includeMasterArchive: true))
         // An object another tool stored in both formats, both recorded by the manifest.
         try dir.write("src2/a.txt", SampleContent.text(5000))
         try dir.write("src2/b.txt", "b")

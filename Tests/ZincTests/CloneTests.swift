@@ -50,7 +50,7 @@ import ZincTestSupport
 
     @Test func clonesOneFlavorIntoItsOwnFolderWithTheManifestBeside() throws {
         let spec = try Flavorspec.parse(Array(#"{"audio": ["+ audio/*", "- *"]}"#.utf8), source: "spec")
-        _ = try catalog.updateBundle("BasicAdjectives", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
+        _ = try catalog.updateBundle("BasicAdjectives", from: dir.at("src"), options: BundleImportOptions(flavorspec: spec))
         let options = BundleCloneOptions(flavor: "audio", includeManifest: true)
         let result = try BundleClone(catalog, bundle: "BasicAdjectives", version: .number(2), into: dir.at("out"), options: options).run()
         let folder = "com.mindsnacks.french.BasicAdjectives-2~audio"

@@ -29,7 +29,7 @@ import ZincTestSupport
         let box = ImportBox()
         let catalog = self.catalog, path = dir.at(source)
         Thread.detachNewThread {
-            box.set(Result { try catalog.updateBundle("B", from: path, options: BundleUpdateOptions(workers: 1)) })
+            box.set(Result { try catalog.updateBundle("B", from: path, options: BundleImportOptions(workers: 1)) })
         }
         return box
     }

@@ -123,9 +123,9 @@ import ZincTestSupport
 
     @Test func removesEveryFlavorArchiveAndOnlyThisBundles() throws {
         let spec = try Flavorspec.parse(Array(#"{"phone": ["- *.jpg", "+ *"], "tablet": ["+ *"]}"#.utf8), source: "spec")
-        _ = try catalog.updateBundle("F", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
+        _ = try catalog.updateBundle("F", from: dir.at("src"), options: BundleImportOptions(flavorspec: spec))
         // A bundle whose name extends F's with a version-like suffix keeps its files.
-        _ = try catalog.updateBundle("F-1", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
+        _ = try catalog.updateBundle("F-1", from: dir.at("src"), options: BundleImportOptions(flavorspec: spec))
         let deletion = try VersionDeletion(catalog, bundle: "F", versions: [.spec(.number(1))]).run()
         #expect(
             deletion.files == [

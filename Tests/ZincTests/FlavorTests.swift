@@ -84,7 +84,7 @@ import ZincTestSupport
             try dir.write("src/\(name)@2x.png", SampleContent.noise(1400, seed: UInt64(name.utf8.first!) + 100))
         }
         let spec = try spec(String(Self.devices.dropLast()) + #", "one": ["+ a.png", "- *"]}"#)
-        let options = BundleUpdateOptions(flavorspec: spec, includeMasterArchive: includeMasterArchive)
+        let options = BundleImportOptions(flavorspec: spec, includeMasterArchive: includeMasterArchive)
         #expect(try catalog.updateBundle("Icons", from: dir.at("src"), options: options) == .created(version: 1))
         return try Manifest.parse(dir.read("cat/manifests/Icons-1.json"), path: "Icons-1.json")
     }

@@ -29,7 +29,7 @@ import ZincTestSupport
             let flavored = random.next() % 3 == 0
             let result = try catalog.updateBundle(
                 "B", from: dir.at(source),
-                options: BundleUpdateOptions(
+                options: BundleImportOptions(
                     force: true, flavorspec: flavored ? spec : nil, includeMasterArchive: random.next() % 2 == 0, statCacheFolder: nil))
             guard case .created(let version) = result else { Issue.record("step \(step): \(result)"); return }
             try expectDefinitionOrder(catalog, version: version, earlier: existing, storage: storage)
@@ -59,7 +59,7 @@ import ZincTestSupport
         for version in 1...11 {
             try dir.write(
                 "src/file\(version)" + (version % 2 == 0 ? ".txt" : ".bin"), SampleContent.text(60 + version, word: "v\(version)"))
-            _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec, statCacheFolder: nil))
+            _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleImportOptions(flavorspec: spec, statCacheFolder: nil))
         }
         let bytes = try #require(try storage.read("lmfo/B-11.json"))
         #expect(try JSONValue.parse(bytes).encoded() == bytes)
@@ -99,7 +99,7 @@ import ZincTestSupport
             try dir.write("src/changing.txt", SampleContent.text(200 + version))
             let manifests = storage.reads(under: "manifests"), records = storage.reads(under: "lmfo")
             #expect(
-                try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(statCacheFolder: nil))
+                try catalog.updateBundle("B", from: dir.at("src"), options: BundleImportOptions(statCacheFolder: nil))
                     == .created(version: version))
             readsPerUpdate[version] = (storage.reads(under: "manifests") - manifests, storage.reads(under: "lmfo") - records)
         }
@@ -120,7 +120,7 @@ import ZincTestSupport
         let folders = ["manifests", "lmfo", "archives", "objects"]
         for version in 1...30 {
             try dir.write("src/changing.txt", SampleContent.text(200 + version))
-            _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleUpdateOptions(statCacheFolder: nil))
+            _ = try catalog.updateBundle("B", from: dir.at("src"), options: BundleImportOptions(statCacheFolder: nil))
             let before = folders.map { storage.reads(under: $0) }
             #expect(try CatalogVerification(catalog, scope: .version(bundle: "B", .latest)).run().problems.isEmpty)
             readsOfOneVersion[version] = zip(folders, before).map { storage.reads(under: $0) - $1 }

@@ -7,12 +7,12 @@ import ZincTestSupport
 @Suite struct StatCacheTests {
     let dir: TemporaryDirectory
     let catalog: Catalog
-    let options: BundleUpdateOptions
+    let options: BundleImportOptions
 
     init() throws {
         dir = try TemporaryDirectory()
         catalog = try Catalog.create(id: "c", in: FileStorage(root: dir.at("cat")))
-        options = BundleUpdateOptions(statCacheFolder: dir.at("cache"))
+        options = BundleImportOptions(statCacheFolder: dir.at("cache"))
         try dir.write("src/a.txt", "alpha content")
         try dir.write("src/b.txt", "bravo content")
         // Stamps younger than the scan are never cached: let these age past that margin.

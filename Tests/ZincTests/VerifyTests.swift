@@ -273,8 +273,8 @@ import ZincTestSupport
 
     @Test func acceptsTheAllFilesArchiveOfAFlavoredVersionPresentOrAbsentButChecksIt() throws {
         let spec = try Flavorspec.parse(Array(#"{"phone": ["- *.jpg", "+ *"], "tablet": ["+ *"]}"#.utf8), source: "spec")
-        _ = try catalog.updateBundle("F", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec))
-        _ = try catalog.updateBundle("G", from: dir.at("src"), options: BundleUpdateOptions(flavorspec: spec, includeMasterArchive: true))
+        _ = try catalog.updateBundle("F", from: dir.at("src"), options: BundleImportOptions(flavorspec: spec))
+        _ = try catalog.updateBundle("G", from: dir.at("src"), options: BundleImportOptions(flavorspec: spec, includeMasterArchive: true))
         #expect(!dir.exists("cat/archives/F-1.tar"))
         #expect(try CatalogVerification(catalog, scope: .bundle("F")).run().archives == 2)
         #expect(try CatalogVerification(catalog, scope: .bundle("G")).run().archives == 3)

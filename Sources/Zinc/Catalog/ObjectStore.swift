@@ -76,7 +76,15 @@ public struct ObjectStore: Sendable {
     /// deflated on `workers` threads (nil: one per available core), see
     /// `BlockGzipCompressor`.
     package func store(localPath: String, sha: String, stamp: FileStamp, workers: Int? = nil) throws -> StoredObject {
-        try store(localPath: localPath, digest: SHA1.Digest(validHex: sha), stamp: stamp, deflate: .onCores(workers))!.object
+        try store(localPath: localPath, digest: SHA1.Digest(validHex: sha), stamp: stamp, workers: workers).object
+    }
+
+    /// `store(localPath:sha:…)` for a digest at hand, with `chunking` (see below).
+    func store(
+        localPath: String, digest: SHA1.Digest, stamp: FileStamp, workers: Int?, chunking: (() throws -> [ContentChunk])? = nil
+    ) throws -> Stored {
+        // Deflating on cores never leaves a file unstored.
+        try store(localPath: localPath, digest: digest, stamp: stamp, deflate: .onCores(workers), chunking: chunking)!
     }
 
     /// Like `store(localPath:…)`, for a caller that is one of several threads storing

@@ -97,11 +97,10 @@ struct UpdateBundle: ParsableCommand {
         let writesArchives: Bool
         do {
             let catalog = try catalog.reference.open()
-            preview = try catalog.previewImport(
-                name, from: source,
-                options: try Self.updateOptions(
-                    for: catalog, force: force,
-                    options: options, bar: nil))
+            preview = try BundleImport(
+                catalog, bundle: name, from: source,
+                options: try Self.importOptions(for: catalog, force: force, options: options, bar: nil)
+            ).preview()
             writesArchives = try catalog.archivePolicy() == .all
         }
         let growth = GrowthReport(growth: preview.growth, keepsEveryArchive: writesArchives, isPreview: true)
@@ -139,18 +138,17 @@ struct UpdateBundle: ParsableCommand {
         let bar = ProgressBar(quiet: quiet)
         defer { bar.finish() }
         return try InterruptedImport.run(interruption, bundle: bundle, catalog: location, bar: bar) {
-            try catalog.importBundle(
-                bundle, from: source,
-                options: try updateOptions(
-                    for: catalog, force: force,
-                    options: options, bar: bar))
+            try BundleImport(
+                catalog, bundle: bundle, from: source,
+                options: try importOptions(for: catalog, force: force, options: options, bar: bar)
+            ).run()
         }
     }
 
-    private static func updateOptions(
+    private static func importOptions(
         for catalog: Catalog, force: Bool, options: ImportOptions,
         bar: ProgressBar?
-    ) throws -> BundleUpdateOptions {
+    ) throws -> BundleImportOptions {
         var progress: (@Sendable (ImportProgress) -> Void)?
         if let bar, bar.isShown {
             progress = { progress in
@@ -159,7 +157,7 @@ struct UpdateBundle: ParsableCommand {
                     bytes: progress.completedBytes, of: progress.totalBytes)
             }
         }
-        return BundleUpdateOptions(
+        return BundleImportOptions(
             force: force, flavorspec: try options.flavors.map { try catalog.flavorspecs.resolve($0) },
             includeMasterArchive: options.includeMasterArchive, progress: progress,
             statCacheFolder: options.noStatCache ? nil : StatCache.defaultFolder,

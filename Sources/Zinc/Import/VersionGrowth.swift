@@ -79,7 +79,7 @@ extension Catalog {
             let object: StoredObject
             if let size = newSizes[digest] {
                 object = StoredObject(digest: digest, formats: [.raw: size])
-                if size >= ContentChunker.threshold { list.objects[digest] = ObjectChunks(raw: try Self.chunks(of: file)) }
+                if size >= ContentChunker.threshold { list.objects[digest] = ObjectChunks(raw: try BundleImport.chunks(of: file)) }
             } else {
                 object = try held[digest] ?? store.lookup(sha: digest.hex) ?? StoredObject(digest: digest, formats: [.raw: file.size])
                 if let layout = previousChunks?.objects[digest], layout.fits(object) { list.objects[digest] = layout }

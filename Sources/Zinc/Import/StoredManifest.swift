@@ -5,6 +5,14 @@ struct StoredManifest {
     let bytes: [UInt8]
     let path: String
 
+    /// Version `version` of bundle `bundle`, or nil when its manifest cannot be read.
+    init?(bundle: String, version: Int, in catalog: Catalog) {
+        guard let (bytes, path) = try? catalog.manifestBytes(bundle: bundle, version: version) else { return nil }
+        self.version = version
+        self.bytes = bytes
+        self.path = path
+    }
+
     /// Whether it holds exactly these files (paths in manifest order, content, flavors).
     /// Compared entry by entry as it is parsed, never held as a table.
     func holdsExactly(paths: [String], digest: (Int) -> SHA1.Digest, fileFlavors: [[String]?]) throws -> Bool {

@@ -21,19 +21,33 @@ extension Catalog {
     /// How many times a commit may find the index moved on before giving up.
     private static let commitAttempts = 16
 
+    /// What committing a draft came to: a version created, with the SHA-1 of its
+    /// manifest's JSON, or the version found to hold the same files.
+    struct CommittedVersion {
+        let result: BundleUpdateResult
+        /// Nil when nothing was created.
+        let manifestSHA: String?
+        /// The version created is the bundle's version 1.
+        let isNewBundle: Bool
+
+        static func unchanged(_ version: Int) -> CommittedVersion {
+            CommittedVersion(result: .unchanged(version: version), manifestSHA: nil, isNewBundle: false)
+        }
+    }
+
     /// `objectsFlush` is flushing the draft's objects: the version's files are written
     /// meanwhile, and its manifest waits for it.
     func commitVersion(
         _ name: String, _ draft: VersionDraft, _ objectsFlush: PendingFlush, comparedWith: Int?,
-        options: BundleUpdateOptions, lock: HeldLock
-    ) throws -> (BundleUpdateResult, manifestSHA: String?, newBundle: Bool) {
+        options: BundleImportOptions, lock: HeldLock
+    ) throws -> CommittedVersion {
         // Archives at import only when the catalog keeps every version's; otherwise
         // `update_distro` writes them when a distribution is to name the version.
         let archives = try archivePolicy() == .all ? archiveScopes(of: draft, options: options) : []
         return try storage.withWriterLock {
             var reservation: Reservation
             switch try reserveVersion(name, draft, comparedWith: comparedWith, force: options.force) {
-            case .unchanged(let version): return (.unchanged(version: version), nil, false)
+            case .unchanged(let version): return .unchanged(version)
             case .reserved(let reserved): reservation = reserved
             }
             var manifestSHA = try writeVersion(name, draft, reservation, objectsFlush, archives: archives, options: options)
@@ -42,10 +56,11 @@ extension Catalog {
                 try lock.confirm()
                 switch try addVersion(name, draft, reservation, force: options.force) {
                 case .committed:
-                    return (.created(version: reservation.version), manifestSHA, reservation.version == 1)
+                    return CommittedVersion(
+                        result: .created(version: reservation.version), manifestSHA: manifestSHA, isNewBundle: reservation.version == 1)
                 case .unchanged(let version):
                     try removeVersion(name, reservation.version, archives: archives)
-                    return (.unchanged(version: version), nil, false)
+                    return .unchanged(version)
                 case .renumbered(let renumbered):
                     try removeVersion(name, reservation.version, archives: archives)
                     reservation = renumbered
@@ -125,7 +140,7 @@ extension Catalog {
 
     /// Whether version `version` of `name` holds exactly the draft's files.
     private func version(_ version: Int, of name: String, holds draft: VersionDraft) throws -> Bool {
-        guard let stored = try storedManifest(name, version: version) else { return false }
+        guard let stored = StoredManifest(bundle: name, version: version, in: self) else { return false }
         return try stored.holdsExactly(paths: draft.paths, digest: draft.digest, fileFlavors: draft.fileFlavors)
     }
 
@@ -135,7 +150,7 @@ extension Catalog {
     /// objects are flushed.
     private func writeVersion(
         _ name: String, _ draft: VersionDraft, _ reservation: Reservation, _ objectsFlush: PendingFlush,
-        archives: [String?], options: BundleUpdateOptions
+        archives: [String?], options: BundleImportOptions
     ) throws -> String {
         let path = VersionFiles(bundle: name, version: reservation.version).manifest
         let manifest = try parallelMap(count: 2, workers: options.workers) { task -> EncodedManifest? in
@@ -175,7 +190,7 @@ extension Catalog {
     /// too: an archive written later follows it (see `writeMissingArchives`).
     private func writeArchives(
         _ name: String, _ draft: VersionDraft, _ reservation: Reservation, archives: [String?],
-        options: BundleUpdateOptions, condition: WriteCondition
+        options: BundleImportOptions, condition: WriteCondition
     ) throws {
         var scopes = [String?: [SHA1.Digest]]()
         for scope in [nil] + draft.flavors {
@@ -210,7 +225,7 @@ extension Catalog {
         }
     }
 
-    private func archiveScopes(of draft: VersionDraft, options: BundleUpdateOptions) -> [String?] {
+    private func archiveScopes(of draft: VersionDraft, options: BundleImportOptions) -> [String?] {
         Catalog.archiveScopes(
             flavors: draft.flavors, includeMasterArchive: options.includeMasterArchive,
             fileCount: draft.fileCount(in:))
