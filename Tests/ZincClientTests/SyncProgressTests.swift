@@ -74,6 +74,34 @@ import ZincURLSession
         #expect(dripping.filter { $0.progress.completedBytes > 0 && $0.progress.completedBytes < $0.progress.totalBytes }.count >= 3)
     }
 
+    /// Planned before `A` downloads, `B` counted the object they share among those to
+    /// fetch: it is planned again, and the object is fetched once.
+    @Test func anObjectTwoBundlesShareIsFetchedOnce() throws {
+        let dir = try TemporaryDirectory()
+        let catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
+        let shared = SampleContent.noise(50_000, seed: 7)
+        for name in ["A", "B"] {
+            try dir.write("src/\(name)/shared.bin", shared)
+            try dir.write("src/\(name)/own.txt", SampleContent.text(2000, word: name))
+            _ = try catalog.updateBundle(name, from: dir.at("src/\(name)"))
+            try DistroUpdate(catalog, bundle: name, distro: "master", to: .number(1)).run()
+        }
+        let server = try HostileHTTPServer(serving: dir.at("cat"))
+        defer { server.stop() }
+        let repo = try Repo.initialize(at: dir.at("repo"))
+        let options = SyncOptions(strategy: .objects)
+        for name in ["A", "B"] { try repo.track(url: server.url, bundle: name, options: options) }
+        let last = Mutex<SyncProgress?>(nil)
+        var listened = options
+        listened.progress = { progress in last.withLock { $0 = progress } }
+        let report = try SyncEngine(repo: repo, options: listened).sync()
+        #expect(report.bundles.map(\.outcome) == [.updated, .updated])
+        let object = try #require(catalog.manifest(bundle: "A", version: 1).files["shared.bin"]?.object.preferredPath)
+        #expect(server.requests.filter { $0.path == object }.count == 1)
+        let objectBytes = report.bundles.reduce(0) { $0 + $1.objectBytes }
+        #expect(last.withLock { $0.map { [$0.overallCompletedBytes, $0.overallTotalBytes] } } == [objectBytes, objectBytes])
+    }
+
     @Test func aFoundationProgressCountsTheOverallBytesToTheEnd() async throws {
         let fixture = try Fixture()
         let progress = Progress(totalUnitCount: 0)
