@@ -1,5 +1,11 @@
 import Zinc
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One bundle's update as the engine found it before downloading anything: the
 /// version's manifest (its compact table), the objects the repo lacks and how they will
 /// come. A plan describes it; a sync carries it out.
@@ -32,11 +38,16 @@ struct PreparedUpdate: Sendable {
 
     var version: Int { header.version }
 
-    /// The bytes the sync moves for it: the plan's transfer, the chunk ranges, and the
-    /// hints it fetches again.
-    var bytes: Int64 {
+    /// The bytes the sync moves for it: its objects' (`fetchBytes`) and the hints it
+    /// fetches again.
+    var bytes: Int64 { fetchBytes + hintSizes.reduce(0, +) }
+
+    /// The bytes of its objects: the plan's transfer and the chunk ranges.
+    var fetchBytes: Int64 { Self.fetchBytes(plan, chunked: chunked) }
+
+    static func fetchBytes(_ plan: FetchPlan, chunked: ChunkedFetches?) -> Int64 {
         (plan.missing.isEmpty ? 0 : plan.transfers[plan.strategy]?.bytes ?? 0)
-            + (chunked?.assemblies.reduce(0) { $0 + $1.fetchedBytes } ?? 0) + hintSizes.reduce(0, +)
+            + (chunked?.assemblies.reduce(0) { $0 + $1.fetchedBytes } ?? 0)
     }
 
     /// Its requests: the plan's, the chunk ranges' (several ranges to a request, from a
@@ -55,5 +66,14 @@ struct PreparedUpdate: Sendable {
         planned.chunkedObjects = chunked?.assemblies.count ?? 0
         planned.bytes = bytes
         planned.requests = requests
+    }
+}
+
+extension PreparedUpdate {
+    /// Whether an object it plans to fetch is in `repo`'s store now: an earlier bundle's
+    /// download brought it, and the update is to be planned again.
+    func fetchesStored(in repo: Repo) -> Bool {
+        let stored = { (object: StoredObject) in access(repo.objectFile(object.sha), F_OK) == 0 }
+        return plan.missing.contains(where: stored) || chunked?.assemblies.contains { stored($0.object) } == true
     }
 }

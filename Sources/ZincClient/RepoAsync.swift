@@ -45,8 +45,8 @@ extension Repo {
     /// sync (a cancellation, a repo that cannot be read).
     /// - Parameters:
     ///   - options: how to fetch (transport, strategy, budget, concurrency).
-    ///   - progress: receives each bundle's progress as the sync goes (beside
-    ///     `options.progress`, if any), and is finished when the sync ends.
+    ///   - progress: receives each bundle's progress and the whole sync's bytes as the
+    ///     sync goes (beside `options.progress`, if any), and is finished when the sync ends.
     public func sync(
         options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
     ) async throws(SyncError) -> SyncReport {

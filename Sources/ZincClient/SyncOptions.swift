@@ -19,7 +19,9 @@ public struct SyncOptions: Sendable {
     /// `URLSessionTransport`'s `sourceFactory` (the ZincURLSession library) for an app's
     /// own networking, and on iOS, which has no libcurl.
     public var sourceFactory: @Sendable (String) throws -> CatalogSource
-    /// Told how each bundle's download advances, for progress displays.
+    /// Told how each bundle's download and the whole sync advance, for progress displays:
+    /// at most ten times a second while bytes arrive, and at each change of phase (see
+    /// ``SyncProgress``). Nil: nothing is counted.
     public var progress: (@Sendable (SyncProgress) -> Void)?
     /// Stops the sync when cancelled (the async API cancels it with its task).
     public var cancellation: SyncCancellation?

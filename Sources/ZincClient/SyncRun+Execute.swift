@@ -65,7 +65,7 @@ extension SyncRun {
             state.bundles[i].spareVersion = nil
         }
         state.bundles[i].version = update.version
-        SyncMeter.announce(.finished, bundle: update.name, report: options.progress)
+        progress.ended(update.name, expected: update.fetchBytes, finished: true)
     }
 
     /// `catalog.bundle-version[~flavor].tar.part` in tmp/: the version's archive, as far
@@ -91,10 +91,9 @@ extension SyncRun {
     ) async throws {
         let assemblies = chunked?.assemblies ?? []
         guard !plan.missing.isEmpty || !assemblies.isEmpty else { return }
-        let planBytes = plan.missing.isEmpty ? 0 : plan.transfers[plan.strategy]?.bytes ?? 0
-        let meter = SyncMeter(
-            bundle: name, totalObjects: plan.missing.count + assemblies.count,
-            totalBytes: planBytes + assemblies.reduce(0) { $0 + $1.fetchedBytes }, report: options.progress)
+        let meter = progress
+        meter.downloading(
+            name, objects: plan.missing.count + assemblies.count, bytes: PreparedUpdate.fetchBytes(plan, chunked: chunked))
         guard let chunked else {
             return try await fetch(
                 plan, members: members, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)

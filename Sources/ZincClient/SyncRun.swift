@@ -64,6 +64,8 @@ struct SyncRun {
     let emptying: Task<Void, Never>
     /// What a seed run did.
     var seeded = SeedOutcome()
+    /// Counts the downloads of every bundle, for `options.progress`.
+    let progress: SyncMeter
 
     /// A run of `repo`, which must hold the lock: its state read, and its trash being emptied.
     init(repo: Repo, options: SyncOptions, mode: RunMode) throws {
@@ -77,6 +79,7 @@ struct SyncRun {
         recordedLinks = links
         check = StoreCheck(repo: repo, thorough: mode.isRepair)
         emptying = Trash(repo: repo).startEmptying()
+        progress = SyncMeter(report: options.progress)
     }
 
     /// Every tracked catalog in turn (a seed run: the seed's bundle), then what the run
@@ -190,6 +193,9 @@ struct SyncRun {
             report.catalogs[position].sourceNotes = chain.notes
         }
 
+        // Every bundle is planned before any downloads, so that progress counts the
+        // catalog's bytes from the first.
+        var pending = [PendingBundle]()
         for i in state.bundles.indices where state.bundles[i].catalog == catalog {
             let tracked = state.bundles[i]
             var forced = options.strategy
@@ -215,6 +221,8 @@ struct SyncRun {
             var planned = BundlePlan(catalog: catalog, bundle: tracked.bundle, flavor: tracked.flavor, currentVersion: tracked.version)
             let start = ContinuousClock.now
             let traffic = TrafficAccount()
+            var preparation: PendingBundle.Preparation?
+            var update: PreparedUpdate?
             do {
                 let version: Int
                 if let pinned {
@@ -239,49 +247,83 @@ struct SyncRun {
                 // From the newest version below it, the objects new since are exactly the
                 // front of the archive (FORMAT.md): its order needs no record.
                 let below = index.flatMap { try? $0.bundle(tracked.bundle).versions.filter { $0 < version }.max() }
-                let update = try await traffic.charging {
-                    try await prepare(
-                        tracked, to: version, forced: forced, follows: below != nil && below == tracked.version, chain: chain,
-                        checks: checks, result: &result)
-                }
+                let given = PendingBundle.Preparation(
+                    version: version, forced: forced, follows: below != nil && below == tracked.version, checks: checks)
+                preparation = given
+                update = try await traffic.charging { try await prepare(given, of: tracked, chain: chain, result: &result) }
                 update?.describe(&planned)
                 if update == nil { planned.action = .upToDate }
-                if mode.isPlanning {
-                    plan.bundles.append(planned)
-                    continue
-                }
-                if let update {
-                    if let budget = options.maxBytes, update.bytes > budget {
-                        result.outcome = .skipped
-                        result.plannedBytes = update.bytes
-                    } else {
-                        await emptying.value  // its space free before any download needs it
-                        try await traffic.charging {
-                            try await execute(update, bundle: i, chain: chain, result: &result)
-                        }
-                        try state.save(in: repo.root)  // the switch
-                    }
-                } else {
-                    result.outcome = .upToDate
-                }
-                // Also after an up-to-date or skipped one: a repo made before the links gets them.
-                if let current = state.bundles[i].version { try CurrentLinks.point(state.bundles[i], at: current, in: repo) }
             } catch {
                 // A cancelled sync stops here, leaving what a killed one would.
                 try options.cancellation?.check()
                 result.outcome = .failed
                 result.failure = SyncError(error, repo: repo)
                 planned.failure = result.failure
-                if mode.isPlanning {
-                    plan.bundles.append(planned)
-                    continue
+            }
+            if mode.isPlanning {
+                plan.bundles.append(planned)
+                continue
+            }
+            if let update, options.maxBytes.map({ update.bytes <= $0 }) ?? true { progress.expect(update.fetchBytes) }
+            pending.append(
+                PendingBundle(
+                    index: i, result: result, update: update, preparation: preparation, traffic: traffic,
+                    elapsed: ContinuousClock.now - start))
+        }
+
+        // An earlier bundle's download may bring objects a later one planned to fetch.
+        var downloaded = false
+        for var bundle in pending {
+            let i = bundle.index
+            let start = ContinuousClock.now
+            if bundle.result.failure == nil {
+                do {
+                    if let update = bundle.update {
+                        if let budget = options.maxBytes, update.bytes > budget {
+                            bundle.result.outcome = .skipped
+                            bundle.result.plannedBytes = update.bytes
+                        } else {
+                            await emptying.value  // its space free before any download needs it
+                            var expected = update.fetchBytes
+                            do {
+                                var latest: PreparedUpdate? = update
+                                if downloaded, update.fetchesStored(in: repo), let preparation = bundle.preparation {
+                                    latest = try await bundle.traffic.charging {
+                                        try await prepare(preparation, of: state.bundles[i], chain: chain, result: &bundle.result)
+                                    }
+                                    progress.expect(latest?.fetchBytes ?? 0, replacing: expected)
+                                    expected = latest?.fetchBytes ?? 0
+                                }
+                                if let latest {
+                                    try await bundle.traffic.charging {
+                                        try await execute(latest, bundle: i, chain: chain, result: &bundle.result)
+                                    }
+                                    downloaded = downloaded || expected > 0
+                                    try state.save(in: repo.root)  // the switch
+                                } else {
+                                    bundle.result.outcome = .upToDate
+                                }
+                            } catch {
+                                progress.ended(update.name, expected: expected, finished: false)
+                                throw error
+                            }
+                        }
+                    } else {
+                        bundle.result.outcome = .upToDate
+                    }
+                    // Also after an up-to-date or skipped one: a repo made before the links gets them.
+                    if let current = state.bundles[i].version { try CurrentLinks.point(state.bundles[i], at: current, in: repo) }
+                } catch {
+                    // A cancelled sync stops here, leaving what a killed one would.
+                    try options.cancellation?.check()
+                    bundle.result.outcome = .failed
+                    bundle.result.failure = SyncError(error, repo: repo)
                 }
             }
-            result.requests = traffic.requests
-            result.bytes = traffic.bytes
-            let elapsed = ContinuousClock.now - start
-            result.seconds = elapsed.inSeconds
-            report.bundles.append(result)
+            bundle.result.requests = bundle.traffic.requests
+            bundle.result.bytes = bundle.traffic.bytes
+            bundle.result.seconds = (bundle.elapsed + (ContinuousClock.now - start)).inSeconds
+            report.bundles.append(bundle.result)
         }
     }
 
@@ -333,7 +375,7 @@ struct SyncRun {
         }
         // What follows may fetch a manifest or build a folder, for the collection to remove.
         if !planning { try GarbageCollector.willBeNeeded(in: repo) }
-        if !planning { SyncMeter.announce(.planning, bundle: name, report: options.progress) }
+        if !planning { progress.planning(name) }
         let manifests = ManifestFetcher(repo: repo, limit: options.documentLimit, checks: checks, parallel: options.concurrency)
         // A repair reads the kept manifest once: to judge the folder, then to rebuild it,
         // and gathers its objects (and counts its files) once.

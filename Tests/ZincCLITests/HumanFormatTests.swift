@@ -49,5 +49,14 @@ import Zinc
             "Syncing com.example.app.Levels-12", files: 0, of: 355, bytes: 40_000_000, of: 100_000_000,
             elapsed: .seconds(10), width: 60)
         #expect(archive == "Syncing com.example.app.Levels-12  40.0 MB/100 MB  ETA 0:15")
+        // The whole sync's bytes, shown when there is room.
+        let wide = ProgressBar.line(
+            "Syncing com.example.app.Levels-12", files: 0, of: 355, bytes: 40_000_000, of: 100_000_000,
+            elapsed: .seconds(10), width: 160, note: "52.0 MB/300 MB in all")
+        #expect(wide.hasSuffix("ETA 0:15  52.0 MB/300 MB in all"))
+        let tight = ProgressBar.line(
+            "Syncing com.example.app.Levels-12", files: 0, of: 355, bytes: 40_000_000, of: 100_000_000,
+            elapsed: .seconds(10), width: 60, note: "52.0 MB/300 MB in all")
+        #expect(tight == archive)
     }
 }

@@ -57,6 +57,8 @@ public final class HostileHTTPServer: @unchecked Sendable {
     private var handlers = [String: Handler]()
     /// Paths whose answer stops after so many bytes, the connection then left open.
     private var stalls = [String: Int]()
+    /// Paths whose answer is sent a slice at a time over so many seconds (a slow link).
+    private var drips = [String: Double]()
     private var log = [Request]()
     private var accepted = 0
     private let root: String?
@@ -90,6 +92,11 @@ public final class HostileHTTPServer: @unchecked Sendable {
     /// goes (a download stalled mid-body); nil stops stalling.
     public func stall(_ path: String, after bytes: Int?) {
         lock.withLock { stalls[path] = bytes }
+    }
+
+    /// Sends `path`'s answer in 50 slices spread over `seconds` (a slow link); nil sends it at once.
+    public func drip(_ path: String, over seconds: Double?) {
+        lock.withLock { drips[path] = seconds }
     }
 
     /// Every request received so far.
@@ -142,9 +149,9 @@ public final class HostileHTTPServer: @unchecked Sendable {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let request = Request(path: String(target.dropFirst()), headers: headers)
-        let (handler, stall) = lock.withLock { () -> (Handler?, Int?) in
+        let (handler, stall, drip) = lock.withLock { () -> (Handler?, Int?, Double?) in
             log.append(request)
-            return (handlers[request.path], stalls[request.path])
+            return (handlers[request.path], stalls[request.path], drips[request.path])
         }
         var response = handler?(request) ?? honest(request)
         if !keepAlive, let lineEnd = Self.firstLineEnd(response) {
@@ -152,8 +159,14 @@ public final class HostileHTTPServer: @unchecked Sendable {
         }
         if let stall { response = Array(response.prefix(stall)) }
         defer { if stall != nil { Self.waitUntilClosed(connection) } }
-        let sent = LoopbackSocket.sendAll(response, on: connection)
-        return sent && stall == nil
+        guard let drip else { return LoopbackSocket.sendAll(response, on: connection) && stall == nil }
+        let slices = 50
+        let slice = (response.count + slices - 1) / slices
+        for start in stride(from: 0, to: response.count, by: max(1, slice)) {
+            guard LoopbackSocket.sendAll(Array(response[start..<min(response.count, start + slice)]), on: connection) else { return false }
+            usleep(UInt32(drip / Double(slices) * 1_000_000))
+        }
+        return stall == nil
     }
 
     /// Where the status line's successor starts: past its CRLF.

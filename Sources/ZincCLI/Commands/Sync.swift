@@ -80,9 +80,13 @@ struct Sync: ParsableCommand {
         options.concurrency = concurrency
         options.progress = { progress in
             guard progress.phase == .downloading else { return }
+            // With several bundles to download, where the whole sync is.
+            let overall =
+                progress.overallTotalBytes > progress.totalBytes
+                ? "\(HumanFormat.bytes(progress.overallCompletedBytes))/\(HumanFormat.bytes(progress.overallTotalBytes)) in all" : nil
             bar.update(
                 "Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,
-                bytes: progress.completedBytes, of: progress.totalBytes)
+                bytes: progress.completedBytes, of: progress.totalBytes, note: overall)
         }
         options.maxBytes = maxBytes?.value
         options.attributes = try attributes.parsed()

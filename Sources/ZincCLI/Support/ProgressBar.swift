@@ -43,8 +43,9 @@ final class ProgressBar: Sendable {
 
     /// Reports where the work is. `bytes` are the bytes really read or written so far,
     /// which the rate and the time left are computed from. A new `label` (the next
-    /// phase) keeps the previous phase's last line on screen and starts a new one.
-    func update(_ label: String, files: Int, of totalFiles: Int, bytes: Int64, of totalBytes: Int64) {
+    /// phase) keeps the previous phase's last line on screen and starts a new one. `note`
+    /// ends the line, the first part left out when it does not fit.
+    func update(_ label: String, files: Int, of totalFiles: Int, bytes: Int64, of totalBytes: Int64, note: String? = nil) {
         guard enabled else { return }
         state.withLock { state in
             let now = ContinuousClock.now
@@ -58,7 +59,7 @@ final class ProgressBar: Sendable {
             if !done, let lastDraw = state.lastDraw, now - lastDraw < Self.minimumInterval { return }
             let line = Self.line(
                 label, files: files, of: totalFiles, bytes: bytes, of: totalBytes,
-                elapsed: now - state.phaseStart, width: Self.terminalWidth())
+                elapsed: now - state.phaseStart, width: Self.terminalWidth(), note: note)
             guard line != state.lastLine else { return }
             state.lastDraw = now
             state.lastFiles = files
@@ -82,7 +83,7 @@ final class ProgressBar: Sendable {
     /// make some terminals wrap).
     static func line(
         _ label: String, files: Int, of totalFiles: Int, bytes: Int64, of totalBytes: Int64,
-        elapsed: Duration, width: Int
+        elapsed: Duration, width: Int, note: String? = nil
     ) -> String {
         let seconds = elapsed.inSeconds
         let fraction =
@@ -113,7 +114,8 @@ final class ProgressBar: Sendable {
         if let rate { parts.append((4, rate)) }
         if let time { parts.append((5, time)) }
         parts.append((1, bar))
-        let byPriority: [Int] = [0, 2, 5, 3, 4, 1]  // orders, in the order they are kept
+        if let note { parts.append((6, note)) }
+        let byPriority: [Int] = [0, 2, 5, 3, 4, 1, 6]  // orders, in the order they are kept
         for keep in stride(from: byPriority.count, through: 1, by: -1) {
             let kept = Set(byPriority.prefix(keep))
             let text = parts.filter { kept.contains($0.order) }.sorted { $0.order < $1.order }.map(\.text).joined(separator: "  ")
