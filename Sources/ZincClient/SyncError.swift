@@ -95,21 +95,21 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
             }
         }
         guard let error = error as? ZincError else { return .other }
-        switch error.kind {
-        case .io(let path, _, let code):
-            if code == ENOSPC || code == EDQUOT { return .diskFull }
-            return isInRepo(path, repo) && code == ENOENT ? .damagedRepo : .localStorage
-        case .corruptFile(let path, _), .unsupportedFormat(let path, _), .integrity(let path, _):
-            return isInRepo(path, repo) ? .damagedRepo : .invalidCatalog
-        case .invalidPath, .signature: return .invalidCatalog
+        switch error.code {
+        case .io:
+            if error.errno == ENOSPC || error.errno == EDQUOT { return .diskFull }
+            return isInRepo(error.path, repo) && error.errno == ENOENT ? .damagedRepo : .localStorage
+        case .corruptFile, .unsupportedFormat, .integrity:
+            return isInRepo(error.path, repo) ? .damagedRepo : .invalidCatalog
+        case .invalidPath, .invalidSignature: return .invalidCatalog
         case .bundleNotFound, .versionNotFound, .distroNotFound, .flavorNotFound: return .notFound
         case .invalidName, .invalidVersionSpec: return .invalidRequest
         default: return .other
         }
     }
 
-    private static func isInRepo(_ path: String, _ repo: Repo?) -> Bool {
-        guard let repo else { return false }
+    private static func isInRepo(_ path: String?, _ repo: Repo?) -> Bool {
+        guard let repo, let path else { return false }
         return path.hasPrefix(repo.root + "/")
     }
 }

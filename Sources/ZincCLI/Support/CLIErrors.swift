@@ -62,8 +62,8 @@ func errorText(_ message: String) -> String {
 /// What to type to get past a library error whose remedy is an option of `zinc`'s
 /// (the library's messages name no options).
 func remedy(for error: any Error) -> String? {
-    switch (error as? ZincError)?.kind {
-    case .signedCatalogNeedsSigner:
+    switch (error as? ZincError)?.code {
+    case .signerRequired?:
         "give --sign-key FILE (or set ZINC_SIGNING_KEY) to sign it, or --unsigned to change it anyway"
     default:
         nil
