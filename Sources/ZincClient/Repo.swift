@@ -34,10 +34,10 @@ public struct Repo: Sendable {
 
     /// Opens an existing repo. A relative `path` is taken from the current folder and
     /// kept absolute, so the folders the repo names stay right when the process changes folder.
-    public init(at path: String) throws {
+    public init(at path: String) throws(SyncError) {
         root = Self.absolute(path)
         guard FileManager.default.fileExists(atPath: root + "/" + Self.stateFileName) else {
-            throw ClientError.repoNotFound(path)
+            throw SyncError(ClientError.repoNotFound(path))
         }
     }
 
@@ -62,17 +62,21 @@ public struct Repo: Sendable {
     /// id, no attributes) as who the repo is to rollouts; refuses a folder that already
     /// holds a repo.
     @discardableResult
-    public static func initialize(at path: String, install: InstallIdentity? = nil) throws -> Repo {
+    public static func initialize(at path: String, install: InstallIdentity? = nil) throws(SyncError) -> Repo {
         let root = absolute(path)
-        if FileManager.default.fileExists(atPath: root + "/" + stateFileName) { throw ClientError.repoExists(path) }
+        if FileManager.default.fileExists(atPath: root + "/" + stateFileName) { throw SyncError(ClientError.repoExists(path)) }
         for folder in ["", "/catalogs", "/manifests", "/objects", "/chunks", "/bundles", "/tmp"] {
             do {
                 try FileManager.default.createDirectory(atPath: root + folder, withIntermediateDirectories: true)
             } catch {
-                throw ZincError.io(path: root + folder, operation: "create folder", errno: EACCES)
+                throw SyncError(ZincError.io(path: root + folder, operation: "create folder", errno: EACCES))
             }
         }
-        try RepoState(install: try install ?? InstallIdentity(id: InstallIdentity.randomID())).save(in: root)
+        do {
+            try RepoState(install: try install ?? InstallIdentity(id: InstallIdentity.randomID())).save(in: root)
+        } catch {
+            throw SyncError(error)
+        }
         return try Repo(at: root)
     }
 
@@ -141,11 +145,15 @@ public struct Repo: Sendable {
 
     /// Sets who the repo is to rollouts from now on: an app's own id (a user's, so that
     /// one person's devices move together) and the attributes it keeps.
-    public func setInstall(_ install: InstallIdentity) throws {
-        try withLock(exclusive: true) {
-            var state = try loadState()
-            state.install = install
-            try state.save(in: root)
+    public func setInstall(_ install: InstallIdentity) throws(SyncError) {
+        do {
+            try withLock(exclusive: true) {
+                var state = try loadState()
+                state.install = install
+                try state.save(in: root)
+            }
+        } catch {
+            throw SyncError(error, repo: self)
         }
     }
 

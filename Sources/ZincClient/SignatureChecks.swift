@@ -191,7 +191,7 @@ struct SignatureChecks {
             }
             return .fetched(bytes: document.bytes, url: document.url, etag: document.etag)
         } catch let error as ClientError {
-            if case .allSourcesFailed = error.kind { return .missing }
+            if error.sourceFailures != nil { return .missing }
             guard error.isMissingFile else { throw error }
             return .missing
         }

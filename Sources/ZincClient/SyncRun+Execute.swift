@@ -235,9 +235,6 @@ extension SyncRun {
 
 extension ClientError {
     var isArchiveUnavailable: Bool {
-        switch kind {
-        case .notFound, .httpStatus, .allSourcesFailed: return true
-        default: return false
-        }
+        code == .notFound || code == .httpStatus || sourceFailures != nil
     }
 }

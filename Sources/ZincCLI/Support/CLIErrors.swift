@@ -3,8 +3,8 @@ import Zinc
 
 /// Failures of the command line itself, typed like the library's: each case holds the
 /// offending value and `description` words it. The library's own errors (`ZincError`,
-/// `ClientError`, …) reach `ZincCommand.main` unchanged; `ExitStatus.of` gives every
-/// error its status.
+/// and the `SyncError` of a client call, whose cause is reported) reach `ZincCommand.main`
+/// unchanged; `ExitStatus.of` gives every error its status.
 enum CLIError: Error, CustomStringConvertible {
     /// A Python-spelling global option (`--format`) at the end of the command line.
     case missingValue(option: String)
