@@ -49,7 +49,7 @@ public struct CatalogBrowser: DynamicRoutes {
         } catch let failure as BrowserFailure {
             return errorPage(status: failure.status, message: failure.message)
         } catch let error as ZincError {
-            switch error.kind {
+            switch error.code {
             case .bundleNotFound, .versionNotFound, .distroNotFound, .catalogNotFound:
                 return errorPage(status: 404, message: "\(error)")
             case .invalidName, .invalidVersionSpec, .flavorNotFound, .invalidPath:

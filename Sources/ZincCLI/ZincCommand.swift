@@ -138,6 +138,9 @@ struct ZincCommand: AsyncParsableCommand {
     }
 
     private static func report(_ error: any Error, of command: ParsableCommand.Type? = nil) -> Never {
+        // The client's calls throw SyncError; `zinc` words and sorts the failure it wraps,
+        // so its lines and statuses do not depend on the client's classification.
+        if let error = error as? SyncError { report(error.cause, of: command) }
         let status = ExitStatus.of(error)
         let message = (usageError(error, of: command) ?? fullMessage(for: error)) + (remedy(for: error).map { "; " + $0 } ?? "")
         if status == ExitStatus.success || message.isEmpty { exit(withError: error) }

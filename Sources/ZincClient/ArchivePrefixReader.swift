@@ -64,7 +64,7 @@ struct ArchivePrefixReader {
         do {
             return try tar.next()
         } catch let error as ZincError {
-            guard case .corruptFile(_, let reason) = error.kind else { throw error }
+            guard error.code == .corruptFile, let reason = error.reason else { throw error }
             throw ClientError.badResponse(url: origin, reason: reason)
         }
     }

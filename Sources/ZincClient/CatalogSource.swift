@@ -24,10 +24,9 @@ public protocol CatalogSource: AnyObject, Sendable {
     /// `Range`, only wanted bytes are written, in order: fewer only when the file ends
     /// first, the connection drops, or the server leaves out a range (a multi-range
     /// request answered with one range); the caller asks again for the rest. A whole file
-    /// of more than `limit` bytes is refused with `ClientError.tooLarge`; ranges a server
-    /// answers with the whole file are refused with `ClientError.rangeIgnored` unless the
-    /// request allows that many unwanted bytes. With `etag`, an unchanged file answers
-    /// `.notModified` and writes nothing.
+    /// of more than `limit` bytes is refused; so are ranges a server answers with the
+    /// whole file, unless the request allows that many unwanted bytes. With `etag`, an
+    /// unchanged file answers `.notModified` and writes nothing.
     func fetch(_ request: FetchRequest, into sink: FetchSink) throws -> FetchResponse
 }
 
@@ -58,11 +57,11 @@ public struct FetchRequest: Equatable, Sendable {
     /// The most bytes a whole file may have.
     public var limit: Int64
     /// How many unwanted bytes (before and between the ranges) may be read from a server
-    /// that answers the ranges with the whole file, rather than refusing its answer with
-    /// `ClientError.rangeIgnored`: what asking for the bytes another way would cost.
+    /// that answers the ranges with the whole file, rather than refusing its answer as
+    /// ignoring them: what asking for the bytes another way would cost.
     public var ignoredRangeAllowance: Int64
     /// The longest silence (before the first byte, or between two) after which the fetch
-    /// gives up with `ClientError.transport`, so that another source can serve; nil: the
+    /// gives up with a network failure, so that another source can serve; nil: the
     /// transport's own (a minute). Transports may round it up to a whole second.
     public var patience: Duration?
     /// The sync's cancellation: a transport stops the request at once when it is
@@ -161,16 +160,20 @@ package func catalogURL(forLocation location: String) -> String {
 /// The source for a tracked URL: `http(s)://` through libcurl (`HTTPCatalogSource`), or
 /// `file://`. The default `SyncOptions.sourceFactory`.
 ///
-/// An iOS build has no libcurl: there an `http(s)://` URL throws
-/// ``ClientError/noDefaultHTTPTransport(url:)``, and an app syncs with the
+/// An iOS build has no libcurl: there an `http(s)://` URL throws a ``SyncError`` with
+/// code ``SyncError/Code/invalidRequest`` naming the way out, and an app syncs with the
 /// ZincURLSession library's `URLSessionTransport().sourceFactory` instead (`file://`
 /// still works).
-public func makeCatalogSource(_ url: String) throws -> CatalogSource {
-    #if ZINC_LIBCURL
-    try makeCatalogSource(url, http: HTTPCatalogSource.init)
-    #else
-    try makeCatalogSource(url) { url, _ in throw ClientError.noDefaultHTTPTransport(url: url) }
-    #endif
+public func makeCatalogSource(_ url: String) throws(SyncError) -> CatalogSource {
+    do {
+        #if ZINC_LIBCURL
+        return try makeCatalogSource(url, http: HTTPCatalogSource.init)
+        #else
+        return try makeCatalogSource(url) { url, _ in throw ClientError.noDefaultHTTPTransport(url: url) }
+        #endif
+    } catch {
+        throw SyncError(error)
+    }
 }
 
 /// Readies the transport of ``makeCatalogSource(_:)`` for a first request: loads libcurl

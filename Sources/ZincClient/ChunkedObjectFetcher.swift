@@ -39,7 +39,7 @@ struct ChunkedObjectFetcher {
         do {
             try await chain.download(remote, ranges: ranges, to: part, parallel: parallel)
         } catch let error as ClientError {
-            if case .rangeIgnored = error.kind {
+            if error.ignoredRanges != nil {
                 unlink(part)
                 return .fallBack(reason: "the server ignores Range")
             }

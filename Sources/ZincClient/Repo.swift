@@ -47,10 +47,10 @@ public struct Repo: Sendable {
 
     /// Opens an existing repo. A relative `path` is taken from the current folder and
     /// kept absolute, so the folders the repo names stay right when the process changes folder.
-    package init(at path: String) throws {
+    package init(at path: String) throws(SyncError) {
         root = Self.absolute(path)
         guard FileManager.default.fileExists(atPath: root + "/" + Self.stateFileName) else {
-            throw ClientError.repoNotFound(path)
+            throw SyncError(ClientError.repoNotFound(path))
         }
     }
 
@@ -85,17 +85,21 @@ public struct Repo: Sendable {
 
     /// ``initialize(at:install:)`` for a path (a relative one taken from the current folder).
     @discardableResult
-    package static func initialize(at path: String, install: InstallIdentity? = nil) throws -> Repo {
+    package static func initialize(at path: String, install: InstallIdentity? = nil) throws(SyncError) -> Repo {
         let root = absolute(path)
-        if FileManager.default.fileExists(atPath: root + "/" + stateFileName) { throw ClientError.repoExists(path) }
+        if FileManager.default.fileExists(atPath: root + "/" + stateFileName) { throw SyncError(ClientError.repoExists(path)) }
         for folder in ["", "/catalogs", "/manifests", "/objects", "/chunks", "/bundles", "/tmp"] {
             do {
                 try FileManager.default.createDirectory(atPath: root + folder, withIntermediateDirectories: true)
             } catch {
-                throw ZincError.io(path: root + folder, operation: "create folder", errno: EACCES)
+                throw SyncError(ZincError.io(path: root + folder, operation: "create folder", errno: EACCES))
             }
         }
-        try RepoState(install: try install ?? InstallIdentity(id: InstallIdentity.randomID())).save(in: root)
+        do {
+            try RepoState(install: try install ?? InstallIdentity(id: InstallIdentity.randomID())).save(in: root)
+        } catch {
+            throw SyncError(error)
+        }
         return try Repo(at: root)
     }
 
@@ -177,11 +181,15 @@ public struct Repo: Sendable {
 
     /// Sets who the repo is to rollouts from now on: an app's own id (a user's, so that
     /// one person's devices move together) and the attributes it keeps.
-    public func setInstall(_ install: InstallIdentity) throws {
-        try withLock(exclusive: true) {
-            var state = try loadState()
-            state.install = install
-            try state.save(in: root)
+    public func setInstall(_ install: InstallIdentity) throws(SyncError) {
+        do {
+            try withLock(exclusive: true) {
+                var state = try loadState()
+                state.install = install
+                try state.save(in: root)
+            }
+        } catch {
+            throw SyncError(error, repo: self)
         }
     }
 

@@ -72,14 +72,15 @@ extension Repo {
     /// `seed.json` names and list the version, the distro must exist in it, and the
     /// manifest must describe that version. With trusted keys (`trustedKeys`, or the
     /// repo's for that catalog when none are given) the index and manifest signatures
-    /// must verify by one of them, or the seed is refused with
-    /// `ClientError.untrusted(catalog:file:reason:)`; the index signature's expiry is
+    /// must verify by one of them, or the seed is refused with a ``SyncError`` of code
+    /// ``SyncError/Code/untrusted``; the index signature's expiry is
     /// not held against a seed, which ships inside an app for months (its sequence still
     /// becomes the lowest a later sync accepts).
     ///
     /// **Hashing.** With trusted keys, or with `hashing` `.always`, every file placed is
     /// hashed first (SHA-1, and the SHA-256 a signed manifest records), and a file that
-    /// does not match refuses the seed with `ClientError.integrity(url:reason:)`.
+    /// does not match refuses the seed with a ``SyncError`` of code
+    /// ``SyncError/Code/corruptDownload``.
     /// Otherwise (`.whenSigned` and no keys) the files are trusted as the app ships them,
     /// only their sizes checked where the manifest records them. Either way the repo
     /// vouches for the objects (`stamps`), so the next sync neither hashes nor

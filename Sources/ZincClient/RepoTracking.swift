@@ -25,11 +25,15 @@ extension Repo {
     package func track(
         url location: String, bundle: String, distro: String = "master", flavor: String? = nil,
         trustedKeys: [PublicKey] = [], writableFiles: Bool = false, options: SyncOptions = SyncOptions()
-    ) throws -> RepoState.TrackedBundle {
-        try blockingWait(on: SyncEngine.executor) { [self] in
-            try await trackBundle(
-                url: location, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys,
-                writableFiles: writableFiles, options: options)
+    ) throws(SyncError) -> RepoState.TrackedBundle {
+        do {
+            return try blockingWait(on: SyncEngine.executor) { [self] in
+                try await trackBundle(
+                    url: location, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys,
+                    writableFiles: writableFiles, options: options)
+            }
+        } catch {
+            throw SyncError(error, repo: self)
         }
     }
 
@@ -74,25 +78,30 @@ extension Repo {
     ///   - catalog: the catalog's id, or any location it was tracked at (as `track` took
     ///     it, in any spelling `track` takes as the same: see `comparableCatalogURL`).
     ///   - bundle: the bundle's name.
-    public func untrack(catalog: String, bundle: String) throws {
-        try withLock(exclusive: true) {
-            var state = try loadState()
-            let url = catalogURL(forLocation: catalog)
-            let id = state.catalogs[catalog] != nil ? catalog : state.catalogs.first { $0.value.spelling(of: url) != nil }?.key ?? catalog
-            guard let i = state.bundles.firstIndex(where: { $0.catalog == id && $0.bundle == bundle }) else {
-                throw ClientError.notTracked(catalog: id, bundle: bundle)
+    public func untrack(catalog: String, bundle: String) throws(SyncError) {
+        do {
+            try withLock(exclusive: true) {
+                var state = try loadState()
+                let url = catalogURL(forLocation: catalog)
+                let id =
+                    state.catalogs[catalog] != nil ? catalog : state.catalogs.first { $0.value.spelling(of: url) != nil }?.key ?? catalog
+                guard let i = state.bundles.firstIndex(where: { $0.catalog == id && $0.bundle == bundle }) else {
+                    throw ClientError.notTracked(catalog: id, bundle: bundle)
+                }
+                let untracked = state.bundles.remove(at: i)
+                try GarbageCollector.willBeNeeded(in: self)
+                try state.save(in: root)
+                // Its rollout file, kept for `status`, is no use to any other bundle.
+                unlink(rolloutFile(untracked.catalog, bundle: untracked.bundle, distro: untracked.distro))
+                // Removing the folder changes the times of the objects other bundles share:
+                // those whose stamps match now are stamped again once it is gone.
+                let stamps = StampsAcrossRemoval(repo: self)
+                _ = try GarbageCollector(repo: self).collect(state, downloads: true, naming: false)
+                Trash(repo: self).empty()
+                stamps.save()
             }
-            let untracked = state.bundles.remove(at: i)
-            try GarbageCollector.willBeNeeded(in: self)
-            try state.save(in: root)
-            // Its rollout file, kept for `status`, is no use to any other bundle.
-            unlink(rolloutFile(untracked.catalog, bundle: untracked.bundle, distro: untracked.distro))
-            // Removing the folder changes the times of the objects other bundles share:
-            // those whose stamps match now are stamped again once it is gone.
-            let stamps = StampsAcrossRemoval(repo: self)
-            _ = try GarbageCollector(repo: self).collect(state, downloads: true, naming: false)
-            Trash(repo: self).empty()
-            stamps.save()
+        } catch {
+            throw SyncError(error, repo: self)
         }
     }
 }

@@ -191,7 +191,7 @@ struct SignatureChecks {
             }
             return .fetched(bytes: document.bytes, url: document.url, etag: document.etag)
         } catch let error as ClientError {
-            if case .allSourcesFailed = error.kind { return .missing }
+            if error.sourceFailures != nil { return .missing }
             guard error.isMissingFile else { throw error }
             return .missing
         }
@@ -199,11 +199,8 @@ struct SignatureChecks {
 
     private func refusing<T>(_ file: String, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as ZincError {
-            switch error.kind {
-            case .signature(_, let reason), .corruptFile(_, let reason):
-                throw ClientError.untrusted(catalog: catalog, file: file, reason: reason)
-            default: throw error
-            }
+            guard error.code == .invalidSignature || error.code == .corruptFile, let reason = error.reason else { throw error }
+            throw ClientError.untrusted(catalog: catalog, file: file, reason: reason)
         }
     }
 }

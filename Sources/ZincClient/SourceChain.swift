@@ -309,7 +309,9 @@ final class SourceChain: Sendable {
                 throw error
             } catch {
                 let have = (try? Self.size(of: file)) ?? before
-                guard case .transport(let url, let reason, _) = (error as? ClientError)?.kind else { throw error }
+                guard let failure = error as? ClientError, failure.code == .network, let url = failure.url,
+                    let reason = failure.reason
+                else { throw error }
                 // Said of the file: how much of it arrived, over every attempt.
                 guard have > before, resumes < Self.resumesPerSource else {
                     throw ClientError.transport(url: url, reason: reason, received: have)
@@ -376,7 +378,7 @@ final class SourceChain: Sendable {
                     }
                 } catch let error as ClientError {
                     // The whole file to a request for one range.
-                    if case .rangeIgnored = error.kind { rangeSupport.found(.ignored, at: index) }
+                    if error.ignoredRanges != nil { rangeSupport.found(.ignored, at: index) }
                     throw error
                 }
                 let now = try Self.size(of: file)
@@ -393,7 +395,7 @@ final class SourceChain: Sendable {
     /// How hosts answer a request for several ranges they do not serve in one answer:
     /// the whole file (S3, R2), 400 (GCS), 416 (Varnish), 501 (Fastly's segmented caching).
     private static func refusesSeveralRanges(_ error: ClientError) -> Bool {
-        if case .rangeIgnored = error.kind { return true }
+        if error.ignoredRanges != nil { return true }
         return [400, 416, 501].contains(error.httpStatus ?? 0)
     }
 
@@ -482,7 +484,7 @@ final class SourceChain: Sendable {
             meter.record(response, duration: ContinuousClock.now - start, alone: alone)
             return response
         } catch let error as ClientError {
-            if case .transport(_, _, let bytes) = error.kind { received = bytes }
+            if error.code == .network, let bytes = error.received { received = bytes }
             throw error
         }
     }

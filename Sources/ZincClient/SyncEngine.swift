@@ -25,8 +25,12 @@ public struct SyncEngine: Sendable {
     /// On the way, each bundle's objects are checked (`StoreCheck`): one damaged on disk
     /// is fetched again, and a checked-out folder that no longer holds its objects' bytes
     /// is rebuilt, so "up to date" means what the app reads is what was verified.
-    public func sync() throws -> SyncReport {
-        try blocking(.follow).report
+    public func sync() throws(SyncError) -> SyncReport {
+        do {
+            return try blocking(.follow).report
+        } catch {
+            throw SyncError(error, repo: repo)
+        }
     }
 
     /// Carries out `plan`: each bundle it plans moves to the version planned, by the

@@ -6,11 +6,18 @@ import Glibc
 import Darwin
 #endif
 
-/// Why a sync, or one bundle or catalog of it, failed, in a form an app can branch on:
-/// a stable ``code`` (which can gain new values without breaking an app's `switch`,
-/// as long as it has a `default`), the HTTP status where there is one, and the error
-/// underneath for logs. See "Handling sync errors" in the ZincClient documentation for
-/// what an app should do for each code.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The one error every throwing call of ZincClient throws (`throws(SyncError)`), in a
+/// form an app can branch on: a stable ``code`` (which can gain new values without
+/// breaking an app's `switch`, as long as it has a `default`), the ``message`` to log or
+/// show, the ``url`` or local ``path`` at fault, the HTTP status where there is one, and
+/// the error underneath (``cause``) for logs. See "Handling sync errors" in the
+/// ZincClient documentation for what an app should do for each code.
 public struct SyncError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure: stable strings (`sync --json` prints them as `error_code`).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -45,26 +52,32 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         public static let damagedRepo = Code(rawValue: "damaged_repo")
         /// A catalog file that is not valid Zinc (or a format this client does not read).
         public static let invalidCatalog = Code(rawValue: "invalid_catalog")
-        /// What the caller asked cannot be done: no repo there, a bundle not tracked, an
-        /// unsupported URL, an invalid name.
+        /// What the caller asked cannot be done: no repo there (or one already), a bundle
+        /// not tracked, an unsupported URL, an invalid name.
         public static let invalidRequest = Code(rawValue: "invalid_request")
         /// The sync was cancelled; the next one resumes where it stopped.
         public static let cancelled = Code(rawValue: "cancelled")
-        /// Anything else; ``SyncError/underlying`` says what.
+        /// Anything else; ``SyncError/message`` says what.
         public static let other = Code(rawValue: "other")
     }
 
     public let code: Code
+    /// What went wrong, naming the file, URL or value at fault: the line to log (the
+    /// `error` of `sync --json`). A disk-full failure adds what to do about it.
+    public let message: String
+    /// The URL of the file or source at fault: what a server was asked for, the URL no
+    /// source fetches, the file a catalog served without a valid signature.
+    public let url: URL?
+    /// The local file or folder at fault: the repo that is missing, the file that could
+    /// not be written or is damaged.
+    public let path: URL?
     /// The status a server answered with, for ``Code/httpStatus``.
     public let httpStatus: Int?
-    /// The error the sync met (`ClientError`, `ZincError`, `CancellationError`, …).
-    public let underlying: any Error & Sendable
+    /// The error underneath, for logs: a failure of the client's, of the format's
+    /// (`ZincError`), a `CancellationError`, or what an app's own source threw.
+    public let cause: any Error & Sendable
 
-    public var description: String {
-        code == .diskFull
-            ? "\(underlying) (the disk is full: free some space and sync again, which resumes; the version in use is untouched)"
-            : "\(underlying)"
-    }
+    public var description: String { message }
 
     /// Classifies `error`; `repo` tells the repo's own files from a catalog's.
     package init(_ error: any Error & Sendable, repo: Repo? = nil) {
@@ -72,10 +85,17 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
             self = already
             return
         }
-        underlying = error
+        cause = error
         var status: Int?
         code = Self.classify(error, repo: repo, status: &status)
         httpStatus = status
+        message =
+            code == .diskFull
+            ? "\(error) (the disk is full: free some space and sync again, which resumes; the version in use is untouched)"
+            : "\(error)"
+        let located = Self.location(of: error)
+        url = located.url
+        path = located.path
     }
 
     private static func classify(_ error: any Error, repo: Repo?, status: inout Int?) -> Code {
@@ -95,21 +115,31 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
             }
         }
         guard let error = error as? ZincError else { return .other }
-        switch error.kind {
-        case .io(let path, _, let code):
-            if code == ENOSPC || code == EDQUOT { return .diskFull }
-            return isInRepo(path, repo) && code == ENOENT ? .damagedRepo : .localStorage
-        case .corruptFile(let path, _), .unsupportedFormat(let path, _), .integrity(let path, _):
-            return isInRepo(path, repo) ? .damagedRepo : .invalidCatalog
-        case .invalidPath, .signature: return .invalidCatalog
+        switch error.code {
+        case .io:
+            if error.errno == ENOSPC || error.errno == EDQUOT { return .diskFull }
+            return isInRepo(error.path, repo) && error.errno == ENOENT ? .damagedRepo : .localStorage
+        case .corruptFile, .unsupportedFormat, .integrity:
+            return isInRepo(error.path, repo) ? .damagedRepo : .invalidCatalog
+        case .invalidPath, .invalidSignature: return .invalidCatalog
         case .bundleNotFound, .versionNotFound, .distroNotFound, .flavorNotFound: return .notFound
         case .invalidName, .invalidVersionSpec: return .invalidRequest
         default: return .other
         }
     }
 
-    private static func isInRepo(_ path: String, _ repo: Repo?) -> Bool {
-        guard let repo else { return false }
+    /// The URL or local path `error` names: a client failure's URL or repo folder, a
+    /// format failure's path (a URL when it is one, a remote catalog's location).
+    private static func location(of error: any Error) -> (url: URL?, path: URL?) {
+        if let error = error as? ClientError {
+            return (error.url.flatMap(URL.init(string:)), error.path.map { URL(fileURLWithPath: $0) })
+        }
+        guard let named = (error as? ZincError)?.path else { return (nil, nil) }
+        return named.contains("://") ? (URL(string: named), nil) : (nil, URL(fileURLWithPath: named))
+    }
+
+    private static func isInRepo(_ path: String?, _ repo: Repo?) -> Bool {
+        guard let repo, let path else { return false }
         return path.hasPrefix(repo.root + "/")
     }
 }
@@ -125,7 +155,7 @@ extension SyncError: Encodable {
     /// reports add to the object of what failed (they encode this into their own encoder).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(description, forKey: .error)
+        try container.encode(message, forKey: .error)
         try container.encode(code.rawValue, forKey: .errorCode)
         try container.encodeIfPresent(httpStatus, forKey: .httpStatus)
     }

@@ -234,9 +234,6 @@ extension SyncRun {
 
 extension ClientError {
     var isArchiveUnavailable: Bool {
-        switch kind {
-        case .notFound, .httpStatus, .allSourcesFailed: return true
-        default: return false
-        }
+        code == .notFound || code == .httpStatus || sourceFailures != nil
     }
 }

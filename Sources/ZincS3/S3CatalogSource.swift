@@ -40,7 +40,7 @@ public final class S3CatalogSource: CatalogSource {
             throw ClientError.transport(url: location, reason: error.reason, received: 0)
         } catch let error as ClientError {
             // S3 says why (a key it does not know, a bucket in another region): say it too.
-            guard case .httpStatus(let url, let status, nil) = error.kind else { throw error }
+            guard let url = error.url, let status = error.httpStatus, error.reason == nil else { throw error }
             let answer = S3Response(head: transfer.responseHead, body: transfer.errorText)
             throw ClientError.httpStatus(url: url, status: status, reason: S3Client.explanation(of: answer))
         }

@@ -53,8 +53,8 @@ import FoundationNetworking
         #if ZINC_LIBCURL
         #expect(try makeCatalogSource(server.url) is HTTPCatalogSource)
         #else
-        let error = try #require(throws: ClientError.self) { try makeCatalogSource(server.url) }
-        #expect(error == .noDefaultHTTPTransport(url: server.url))
+        let error = try #require(throws: SyncError.self) { try makeCatalogSource(server.url) }
+        #expect(error.cause as? ClientError == .noDefaultHTTPTransport(url: server.url) && error.code == .invalidRequest)
         #expect("\(error)".contains("URLSessionTransport().sourceFactory"))
         #endif
         #expect(try makeCatalogSource("file://" + dir.at("cat")) is FileCatalogSource)
@@ -198,7 +198,7 @@ import FoundationNetworking
                 body: Array(body.0.utf8))
         }
         let error = try #require(throws: ClientError.self) { try fetch(transport, ranges: [10..<13, 500..<600]) }
-        guard case .badResponse(_, let reason) = error.kind else { Issue.record("\(error)"); return }
+        guard error.code == .corruptDownload, let reason = error.reason else { Issue.record("\(error)"); return }
         #expect(reason.contains("malformed multipart/byteranges answer") && reason.contains(body.1), "\(reason)")
     }
 
@@ -228,8 +228,8 @@ import FoundationNetworking
         let source = try transport.sourceFactory(url)
         let sink = try PosixFile.open(dir.at("sink"), flags: O_WRONLY | O_CREAT | O_TRUNC)
         let error = try #require(throws: ClientError.self) { try source.fetch(FetchRequest("file.bin", limit: 100), into: sink) }
-        guard case .transport(let failed, _, 0) = error.kind else { Issue.record("\(error)"); return }
-        #expect(failed == url + "file.bin")
+        guard error.code == .network, error.received == 0 else { Issue.record("\(error)"); return }
+        #expect(error.url == url + "file.bin")
     }
 
     /// The stored bytes of a gzipped catalog file, even from a host that labels it

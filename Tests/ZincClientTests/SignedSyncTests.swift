@@ -25,7 +25,7 @@ import ZincTestSupport
         #expect {
             try stranger.track(url: fixture.server.url, bundle: "B", trustedKeys: [otherKey], options: fixture.options())
         } throws: { error in
-            (error as? ClientError)?.code == .untrusted && "\(error)".contains("refused")
+            (error as? SyncError)?.code == .untrusted && "\(error)".contains("refused")
         }
         #expect(try stranger.status().isEmpty && stranger.loadState().catalogs.isEmpty)
         #expect(fixture.dir.files(under: "stranger/catalogs").isEmpty && fixture.dir.files(under: "stranger/bundles").isEmpty)
@@ -40,7 +40,7 @@ import ZincTestSupport
         #expect {
             try fixture.repo.track(url: fixture.server.url, bundle: "B", options: fixture.options())
         } throws: { error in
-            (error as? ClientError)?.code == .untrusted
+            (error as? SyncError)?.code == .untrusted
         }
         #expect(try fixture.repo.status().map(\.remoteVersion) == [1])
         #expect(try fixture.dir.read("repo/catalogs/\(ClientFixture.catalogID).json") == kept)

@@ -56,4 +56,21 @@ import ZincClient
         #expect(SyncError(error).code == code)
         #expect(SyncError(error).httpStatus == error.httpStatus)
     }
+
+    /// What an app logs or shows: the message, the URL or local file at fault, and the
+    /// error underneath.
+    @Test func storesWhatIsAtFault() {
+        let busy = SyncError(ClientError.httpStatus(url: "https://cdn/catalog.json", status: 503))
+        #expect(busy.message == "https://cdn/catalog.json answered HTTP 503" && "\(busy)" == busy.message)
+        #expect(busy.url == URL(string: "https://cdn/catalog.json") && busy.path == nil)
+        #expect(busy.cause as? ClientError == .httpStatus(url: "https://cdn/catalog.json", status: 503))
+        let missing = SyncError(ClientError.repoNotFound("/r"))
+        #expect(missing.path == URL(fileURLWithPath: "/r") && missing.url == nil)
+        let full = SyncError(ZincError.io(path: "/repo/objects/ab", operation: "write", errno: ENOSPC))
+        #expect(full.path == URL(fileURLWithPath: "/repo/objects/ab"))
+        #expect(
+            full.message.hasSuffix("(the disk is full: free some space and sync again, which resumes; the version in use is untouched)"))
+        #expect(SyncError(ZincError.remote(location: "s3://b/c", reason: "r")).url == URL(string: "s3://b/c"))
+        #expect(SyncError(CancellationError()).url == nil && SyncError(CancellationError()).path == nil)
+    }
 }

@@ -219,7 +219,7 @@ import ZincTestSupport
                 try attempt()
                 Issue.record("\(name) on a missing bucket succeeded")
             } catch let error as ZincError {
-                guard case .remote(let location, let reason) = error.kind else {
+                guard error.code == .remote, let location = error.path, let reason = error.reason else {
                     Issue.record("\(name): \(error) is not a remote error")
                     continue
                 }
@@ -252,7 +252,7 @@ import ZincTestSupport
                 try attempt()
                 Issue.record("\(name) reached a closed port")
             } catch let error as ZincError {
-                guard case .remote(let location, let reason) = error.kind else {
+                guard error.code == .remote, let location = error.path, let reason = error.reason else {
                     Issue.record("\(error) is not a remote error")
                     continue
                 }

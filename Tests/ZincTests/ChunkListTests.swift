@@ -208,8 +208,8 @@ import ZincTestSupport
         #expect {
             try ChunkList.parse(Array(json.utf8), path: "chunks/B-1.json.gz")
         } throws: { error in
-            guard case .corruptFile(let path, let why) = (error as? ZincError)?.kind else { return false }
-            return path == "chunks/B-1.json.gz" && why.contains(reason)
+            guard let error = error as? ZincError, error.code == .corruptFile, let why = error.reason else { return false }
+            return error.path == "chunks/B-1.json.gz" && why.contains(reason)
         }
     }
 

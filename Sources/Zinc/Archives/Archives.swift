@@ -96,9 +96,8 @@ extension Catalog {
                     files.archive(scope),
                     members: Catalog.archiveMembers(ofDistinct: objects[scope] ?? [], flavor: scope, record: record),
                     workers: 2 * AvailableCores.count, condition: .ifAbsent)
-            } catch let error as ZincError {
+            } catch let error as ZincError where error == .versionFileExists("\(storage.location)/\(files.archive(scope))") {
                 // Another writer built it meanwhile, from the same record: the same bytes.
-                guard case .versionFileExists = error.kind else { throw error }
             }
         }
         try storage.flush()

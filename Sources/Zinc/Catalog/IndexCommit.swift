@@ -155,7 +155,7 @@ extension Catalog {
             _ = try CatalogIndex.parse(plain, path: name)
             return "left behind by an interrupted writer"
         } catch let error as ZincError {
-            guard case .corruptFile(_, let reason) = error.kind else { return "damaged: \(error)" }
+            guard error.code == .corruptFile, let reason = error.reason else { return "damaged: \(error)" }
             return "damaged: \(reason)"
         } catch {
             return "damaged: \(error)"

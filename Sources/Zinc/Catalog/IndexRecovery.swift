@@ -70,7 +70,7 @@ extension Catalog {
 
     /// The words of `error` after the path it names.
     private static func reason(_ error: ZincError) -> String {
-        guard case .corruptFile(_, let reason) = error.kind else { return error.description }
+        guard error.code == .corruptFile, let reason = error.reason else { return error.description }
         return reason
     }
 

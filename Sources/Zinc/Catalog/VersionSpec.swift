@@ -29,8 +29,9 @@ public enum VersionSpec: Equatable, Sendable, CustomStringConvertible {
     public init(_ text: String, of bundle: String, in catalog: Catalog) throws {
         do {
             try self.init(text)
-        } catch let error as ZincError {
-            guard case .invalidVersionSpec(let spec, nil) = error.kind else { throw error }
+        } catch let error as ZincError where error == .invalidVersionSpec(text) {
+            // No suggestion yet: the word may be a distribution's name without its `@`.
+            let spec = text
             let distros = (try? catalog.index().bundles[bundle]?.distroNames) ?? []
             let word = spec.hasPrefix(":") || spec.hasPrefix("@") ? String(spec.dropFirst()) : spec
             let meant = distros.contains(word) ? word : Spelling.nearest(to: word, among: distros)

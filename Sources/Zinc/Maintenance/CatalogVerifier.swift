@@ -431,7 +431,7 @@ final class CatalogVerifier: Sendable {
             case .endOfArchive?, nil: break
             }
         } catch {
-            if let error = error as? ZincError, case .corruptFile(_, let reason) = error.kind {
+            if let error = error as? ZincError, error.code == .corruptFile, let reason = error.reason {
                 note(reason)
             } else {
                 note(Self.describe(error))
@@ -505,9 +505,9 @@ final class CatalogVerifier: Sendable {
         case let failure as GzipDecompressor.Failure:
             return failure.description
         case let error as ZincError:
-            switch error.kind {
-            case .corruptFile(_, let reason): return "not a valid Zinc file: \(reason)"
-            case .signature(_, let reason): return reason
+            switch (error.code, error.reason) {
+            case (.corruptFile, let reason?): return "not a valid Zinc file: \(reason)"
+            case (.invalidSignature, let reason?): return reason
             default: return "\(error)"
             }
         default:

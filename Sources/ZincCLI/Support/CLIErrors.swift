@@ -3,8 +3,8 @@ import Zinc
 
 /// Failures of the command line itself, typed like the library's: each case holds the
 /// offending value and `description` words it. The library's own errors (`ZincError`,
-/// `ClientError`, …) reach `ZincCommand.main` unchanged; `ExitStatus.of` gives every
-/// error its status.
+/// and the `SyncError` of a client call, whose cause is reported) reach `ZincCommand.main`
+/// unchanged; `ExitStatus.of` gives every error its status.
 enum CLIError: Error, CustomStringConvertible {
     /// A Python-spelling global option (`--format`) at the end of the command line.
     case missingValue(option: String)
@@ -62,8 +62,8 @@ func errorText(_ message: String) -> String {
 /// What to type to get past a library error whose remedy is an option of `zinc`'s
 /// (the library's messages name no options).
 func remedy(for error: any Error) -> String? {
-    switch (error as? ZincError)?.kind {
-    case .signedCatalogNeedsSigner:
+    switch (error as? ZincError)?.code {
+    case .signerRequired?:
         "give --sign-key FILE (or set ZINC_SIGNING_KEY) to sign it, or --unsigned to change it anyway"
     default:
         nil

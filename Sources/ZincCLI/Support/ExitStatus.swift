@@ -18,7 +18,7 @@ enum ExitStatus {
     /// The one place an error gets its status: a wrong command line (ArgumentParser's
     /// errors, a Python-spelling global option, an invalid `--version` value) is
     /// `usage`, help is `success`, an `ExitCode` is itself, and every failure of the work
-    /// (`ZincError`, `ClientError`, `CLIError`, …) is `failure`.
+    /// (`ZincError`, a client call's failure, `CLIError`, …) is `failure`.
     static func of(_ error: any Error) -> ExitCode {
         switch error {
         case CLIError.missingValue, CLIError.invalidChoice: return usage

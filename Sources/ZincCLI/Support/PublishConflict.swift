@@ -12,7 +12,7 @@ struct PublishConflict: Error, CustomStringConvertible {
 
     /// The way forward for `error`, when it names a version file; nil otherwise.
     init?(_ error: ZincError, source: CatalogReference, destination: CatalogReference) {
-        guard case .publishDestinationDiffers = error.kind, let path = error.path,
+        guard error.differingSource != nil, let path = error.path,
             let (bundle, version) = Self.version(named: path)
         else { return nil }
         (self.error, self.bundle, self.version, self.source, self.destination) = (error, bundle, version, source, destination)

@@ -54,8 +54,8 @@ package enum Names {
     /// refused there, before any path is built from it.
     package static func checked(in path: String, _ validate: () throws -> Void) throws {
         do { try validate() } catch let error as ZincError {
-            guard case .invalidName(let kind, let value, let reason) = error.kind else { throw error }
-            throw ZincError.corruptFile(path: path, reason: "invalid \(kind) '\(printable(value))': \(reason)")
+            guard error.code == .invalidName, let reason = error.reason else { throw error }
+            throw ZincError.corruptFile(path: path, reason: reason)
         }
     }
 
