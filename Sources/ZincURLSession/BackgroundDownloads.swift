@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import ZincClient
 
-/// Performs a ``DownloadPlan`` with a background `URLSession`: the system makes the
+/// Performs a `DownloadPlan` with a background `URLSession`: the system makes the
 /// downloads while the app is suspended, or after it was terminated, and relaunches it
 /// in the background when they end (docs/CLIENT.md, "Downloads the system finishes").
 /// Each finished file is moved to its request's destination in the repo, where

@@ -151,6 +151,20 @@ import Darwin
         try setup.expectExactTree()
     }
 
+    /// The catalog lost the archive after the plan was made (a `clean`): its request
+    /// fails, and the apply fetches the objects by themselves.
+    @Test func aRequestThatFailsIsPlannedAgainByTheApply() throws {
+        let setup = try Setup()
+        let requests = try setup.export(["--strategy", "archive"])
+        let archive = try #require((requests.first?["url"] as? String)?.split(separator: "/").last)
+        setup.server.override("archives/" + archive) { _ in HostileHTTPServer.response(status: "404 Not Found", body: []) }
+        // The downloader's request got the 404 and left no file.
+        let applied = setup.server.requests.count
+        try zincSucceeds(["sync", "--repo", "repo", "--apply-downloads", "plan.json"], in: setup.dir.path)
+        #expect(setup.objectPaths(from: applied).filter { $0.hasPrefix("objects/") }.count == 5)
+        try setup.expectExactTree()
+    }
+
     @Test func aPlanFileThatIsNotOneIsNamed() throws {
         let setup = try Setup()
         try setup.dir.write("plan.json", "{}")
