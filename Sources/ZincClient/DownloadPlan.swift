@@ -29,7 +29,7 @@ public struct DownloadPlan: Sendable, Codable {
         /// nil: the whole file, written from the start.
         public let range: ClosedRange<Int64>?
         /// The destination's length once the download is complete.
-        public let size: Int64
+        package let size: Int64
         /// The SHA-1 (hex) of the object the destination holds (of its content,
         /// gunzipped when the file is an object's `.gz`); nil for an archive's front.
         package let sha1: String?
