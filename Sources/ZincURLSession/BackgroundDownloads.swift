@@ -17,7 +17,7 @@ import ZincClient
 public final class BackgroundDownloads: NSObject, URLSessionDownloadDelegate, Sendable {
     private let repo: URL
     private let session = Mutex<URLSession?>(nil)
-    private let eventsDelivered = Mutex<(@Sendable () -> Void)?>(nil)
+    private let eventsDelivered = Mutex<(@MainActor () -> Void)?>(nil)
 
     /// - Parameters:
     ///   - identifier: the background session's, the same at every launch.
@@ -35,16 +35,25 @@ public final class BackgroundDownloads: NSObject, URLSessionDownloadDelegate, Se
 
     private var urlSession: URLSession { session.withLock { $0! } }
 
-    /// Starts each request of `plan` that no task of the session is making already,
-    /// from the resume data a failed attempt left when there is some.
+    /// Starts each request of `plan` that no task of the session is making already and
+    /// whose destination is not complete, from the resume data a failed attempt left
+    /// when there is some. After a relaunch, making this object again re-attaches to the
+    /// tasks; calling `start` again restarts only what was lost.
     public func start(_ plan: DownloadPlan) async {
         let running = Set(await urlSession.allTasks.compactMap(\.taskDescription))
+        // The same text for the same request at every launch: what a running task is known by.
         let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
         for request in plan.requests {
             guard let description = try? String(decoding: encoder.encode(request), as: UTF8.self), !running.contains(description)
             else { continue }
+            if let destination = destinationURL(of: request),
+                let size = try? destination.resourceValues(forKeys: [.fileSizeKey]).fileSize, Int64(size) >= request.size
+            {
+                continue
+            }
             let task: URLSessionDownloadTask
-            if let resumeFile = resumeFile(of: request), let resumeData = try? Data(contentsOf: resumeFile) {
+            if let resumeFile = resumeURL(of: request), let resumeData = try? Data(contentsOf: resumeFile) {
                 try? FileManager.default.removeItem(at: resumeFile)
                 task = urlSession.downloadTask(withResumeData: resumeData)
             } else {
@@ -68,7 +77,7 @@ public final class BackgroundDownloads: NSObject, URLSessionDownloadDelegate, Se
     /// Hands on the completion handler of the app delegate's
     /// `application(_:handleEventsForBackgroundURLSession:completionHandler:)`, called on
     /// the main queue once the session has delivered its events.
-    public func whenEventsDelivered(_ completionHandler: @escaping @Sendable () -> Void) {
+    public func whenEventsDelivered(_ completionHandler: @escaping @MainActor () -> Void) {
         eventsDelivered.withLock { $0 = completionHandler }
     }
 
@@ -79,7 +88,7 @@ public final class BackgroundDownloads: NSObject, URLSessionDownloadDelegate, Se
 
     /// The temporary file goes when this returns: its bytes are placed now.
     public func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
-        guard let request = Self.request(of: downloadTask), let destination = destination(of: request),
+        guard let request = Self.request(of: downloadTask), let destination = destinationURL(of: request),
             let status = (downloadTask.response as? HTTPURLResponse)?.statusCode
         else { return }
         // 206 brings the range, to write after the bytes the file holds; 200 the whole file.
@@ -107,7 +116,7 @@ public final class BackgroundDownloads: NSObject, URLSessionDownloadDelegate, Se
         resumed.taskDescription = task.taskDescription
         resumed.resume()
         // Kept too, for a `start` after the app was terminated and the session's tasks lost.
-        if let resumeFile = Self.request(of: task).flatMap(resumeFile) { try? resumeData.write(to: resumeFile, options: .atomic) }
+        if let resumeFile = Self.request(of: task).flatMap(resumeURL) { try? resumeData.write(to: resumeFile, options: .atomic) }
     }
 
     private static func request(of task: URLSessionTask) -> DownloadPlan.Request? {
@@ -116,15 +125,15 @@ public final class BackgroundDownloads: NSObject, URLSessionDownloadDelegate, Se
 
     /// The request's destination, when it is a file of the repo's tmp/ (the plan's file
     /// may have been changed by anyone).
-    private func destination(of request: DownloadPlan.Request) -> URL? {
+    private func destinationURL(of request: DownloadPlan.Request) -> URL? {
         let parts = request.destination.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0] == "tmp", !parts[1].isEmpty, parts[1] != ".", parts[1] != ".." else { return nil }
         return repo.appending(path: request.destination)
     }
 
     /// Beside the destination: what the apply's collection of tmp/ removes with it.
-    private func resumeFile(of request: DownloadPlan.Request) -> URL? {
-        destination(of: request)?.appendingPathExtension("resume")
+    private func resumeURL(of request: DownloadPlan.Request) -> URL? {
+        destinationURL(of: request)?.appendingPathExtension("resume")
     }
 
     /// Writes `file`'s bytes at `offset` of `destination`, a megabyte at a time.
