@@ -7,6 +7,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -153,17 +158,15 @@ struct Sync: ParsableCommand {
     private static func write(_ downloads: DownloadPlan, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            try encoder.encode(downloads).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw CLIError.downloadsFile(path, reason: "cannot write the downloads: \(error)")
+        // Written whole or not at all: a downloader never reads half a plan.
+        guard FileManager.default.createFile(atPath: path, contents: try encoder.encode(downloads)) else {
+            throw CLIError.downloadsFile(path, reason: "cannot write the downloads there (\(String(cString: strerror(errno))))")
         }
     }
 
     private static func readDownloads(_ path: String) throws -> DownloadPlan {
-        let bytes: Data
-        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw CLIError.downloadsFile(path, reason: "cannot read the downloads: \(error)")
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw CLIError.downloadsFile(path, reason: "cannot read the downloads (\(String(cString: strerror(errno))))")
         }
         do { return try JSONDecoder().decode(DownloadPlan.self, from: bytes) } catch {
             throw CLIError.downloadsFile(path, reason: "not a plan of downloads (zinc sync --export-downloads writes one): \(error)")
