@@ -8,7 +8,8 @@ import Darwin
 
 /// Downloads objects one request each (`objects/xx/yy/<sha>[.gz]`) into
 /// `tmp/<sha>[.gz].part`, then verifies them into objects/. A part left by an
-/// interrupted run is continued with a range request, not started over. Bytes that fail
+/// interrupted run (or completed by another downloader, `DownloadPlan`) is continued
+/// with a range request, not started over. Bytes that fail
 /// their check are fetched again from another source of the catalog, if it has one.
 struct ObjectFetcher {
     let repo: Repo
@@ -32,9 +33,10 @@ struct ObjectFetcher {
                 unlink(part)
                 return
             } catch {
-                // A damaged part would fail the same way on every rerun.
+                // A damaged part would fail the same way on every rerun. One that an earlier
+                // run or another downloader completed (no source) is fetched again.
                 unlink(part)
-                guard error.isDamage, let source, chain.distrust(source, because: error) else { throw error }
+                guard error.isDamage, source.map({ chain.distrust($0, because: error) }) ?? true else { throw error }
             }
         }
     }

@@ -68,6 +68,29 @@ extension Repo {
         }
     }
 
+    /// What ``sync(options:progress:)`` would download, as requests for another
+    /// downloader to make (a system service, another process; see ``DownloadPlan``). Like
+    /// ``plan(options:)``, it fetches the indexes and manifests, and no object. The
+    /// bundles it could not plan are left out.
+    public func exportDownloads(options: SyncOptions = SyncOptions()) async throws(SyncError) -> DownloadPlan {
+        try await run(options, nil) { repo, options in
+            let run = try await SyncEngine(repo: repo, options: options).run(.exportDownloads)
+            return DownloadPlan(run.plan, requests: run.downloads)
+        }
+    }
+
+    /// Brings each bundle `downloads` was made for to its version, taking what the
+    /// downloads brought: every file is verified before it is kept, and what is missing
+    /// or wrong (a request that failed, a file cut short) is fetched as a sync fetches
+    /// it. What the downloads left is then removed.
+    public func applyDownloads(
+        _ downloads: DownloadPlan, options: SyncOptions = SyncOptions(), progress: AsyncStream<SyncProgress>.Continuation? = nil
+    ) async throws(SyncError) -> SyncReport {
+        try await run(options, progress) { repo, options in
+            try await SyncEngine(repo: repo, options: options).run(.applying(downloads)).report
+        }
+    }
+
     /// Fetches again what is damaged or missing in the checked-out versions, without
     /// moving any bundle (see `SyncEngine.repair()`).
     public func repair(

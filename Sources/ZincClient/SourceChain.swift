@@ -112,6 +112,15 @@ final class SourceChain: Sendable {
     /// are made for.
     var link: LinkEstimate { standing.withLock { $0.order.first }.map { meters[$0].estimate } ?? .assumed }
 
+    /// The URL of the catalog file `path` at the source that serves now: where another
+    /// downloader fetches it (`DownloadPlan`).
+    func location(of path: String) throws -> String {
+        guard let index = standing.withLock({ $0.order.first }) else {
+            throw ClientError.allSourcesFailed(catalog: catalog, failures: failures)
+        }
+        return sources[index].location(of: path)
+    }
+
     /// Measures, in the background, the links to the sources that do not lead and whose
     /// records are missing or old, so that a faster mirror can be chosen to lead the
     /// next sync (`SourcePreference`). Two one-byte requests of the index each: the

@@ -45,6 +45,18 @@ public struct SyncEngine: Sendable {
         try blocking(.plan).plan
     }
 
+    /// What ``sync()`` would do, and its downloads for another downloader (see
+    /// ``DownloadPlan``); no object is downloaded.
+    package func exportDownloads() throws -> (plan: SyncPlan, downloads: DownloadPlan) {
+        let run = try blocking(.exportDownloads)
+        return (run.plan, DownloadPlan(run.plan, requests: run.downloads))
+    }
+
+    /// Takes what another downloader brought for `downloads` (see ``DownloadPlan``).
+    package func applyDownloads(_ downloads: DownloadPlan) throws -> SyncReport {
+        try blocking(.applying(downloads)).report
+    }
+
     /// Hashes every object of every checked-out version, fetches again those damaged or
     /// missing, and rebuilds the folders that do not hold their objects' bytes, leaving
     /// each bundle at its version: `zinc repo verify --repair`. The indexes are not
@@ -82,17 +94,17 @@ public struct SyncEngine: Sendable {
     /// hashed in parallel. Shared by every sync in the process.
     static let executor = ThreadPoolExecutor()
 
-    private func blocking(_ mode: RunMode) throws -> (report: SyncReport, plan: SyncPlan) {
+    private func blocking(_ mode: RunMode) throws -> (report: SyncReport, plan: SyncPlan, downloads: [DownloadPlan.Request]) {
         try blockingWait(on: Self.executor) { [self] in try await run(mode) }
     }
 
     /// Runs the engine in `mode` on its executor, under the repo lock; the async API's entry.
-    package func run(_ mode: RunMode) async throws -> (report: SyncReport, plan: SyncPlan) {
+    package func run(_ mode: RunMode) async throws -> (report: SyncReport, plan: SyncPlan, downloads: [DownloadPlan.Request]) {
         try await withTaskExecutorPreference(Self.executor) {
             try await repo.withLock(exclusive: true) {
                 var run = try SyncRun(repo: repo, options: options, mode: mode)
                 try await run.run()
-                return (run.report, run.plan)
+                return (run.report, run.plan, run.downloads)
             }
         }
     }

@@ -19,15 +19,42 @@ package enum RunMode: Sendable {
     case following(SyncPlan)
     /// Plans its move, and makes none.
     case plan
+    /// Plans its move as `plan` does, and lists its downloads for another downloader
+    /// (`DownloadPlan`).
+    case exportDownloads
+    /// Moves it to the version the downloads were planned for, taking what they brought.
+    case applying(DownloadPlan)
     /// Leaves it at its version, every object hashed and the damaged fetched again.
     case repair
     /// Tracks the bundle a seed folder holds and moves it to the seed's version from the
     /// seed's files, with no request (`Repo.seed`).
     case seed(SeedRequest)
 
-    var isPlanning: Bool { if case .plan = self { true } else { false } }
+    var isPlanning: Bool {
+        switch self {
+        case .plan, .exportDownloads: true
+        default: false
+        }
+    }
     var isRepair: Bool { if case .repair = self { true } else { false } }
     var isSeed: Bool { if case .seed = self { true } else { false } }
+
+    /// Whether the run's downloads are, or were, another downloader's (`DownloadPlan`).
+    var handsOffDownloads: Bool {
+        switch self {
+        case .exportDownloads, .applying: true
+        default: false
+        }
+    }
+
+    /// The plan a run that follows one follows.
+    var approved: SyncPlan? {
+        switch self {
+        case .following(let plan): plan
+        case .applying(let downloads): downloads.approved
+        default: nil
+        }
+    }
 }
 
 /// One run of the engine, under the repo lock: the repo's state and what the run learns
@@ -41,6 +68,8 @@ struct SyncRun {
     var state: RepoState
     var report = SyncReport()
     var plan = SyncPlan()
+    /// The downloads of an export run.
+    var downloads = [DownloadPlan.Request]()
     var links: LinkRecords
     /// The links as the last sync kept them: saved again only when this run changed them.
     let recordedLinks: LinkRecords
@@ -106,6 +135,8 @@ struct SyncRun {
     private mutating func finish() throws {
         // Only hints for the next sync: failing to keep them fails nothing.
         if links != recordedLinks { try? links.save(in: repo.root) }
+        // What the sync did not take would be read by no other.
+        if case .applying(let taken) = mode { taken.removeLeftovers(in: repo) }
         if mode.isPlanning {
             // The indexes refreshed, kept with their validators for the sync to come.
             try state.save(in: repo.root)
@@ -205,14 +236,14 @@ struct SyncRun {
                 // A repair leaves a bundle never checked out alone.
                 guard let current = tracked.version else { continue }
                 pinned = current
-            case .following(let approved):
+            case .following, .applying:
                 // A bundle the plan does not move is left alone.
-                guard let planned = approved.plan(catalog: catalog, bundle: tracked.bundle), let version = planned.version,
+                guard let planned = mode.approved?.plan(catalog: catalog, bundle: tracked.bundle), let version = planned.version,
                     planned.action != .failed
                 else { continue }
                 pinned = version
                 forced = planned.strategy ?? forced
-            case .follow, .plan, .seed:
+            case .follow, .plan, .exportDownloads, .seed:
                 break
             }
             var result = SyncReport.BundleSync(
@@ -253,6 +284,7 @@ struct SyncRun {
                 update = try await traffic.charging { try await prepare(given, of: tracked, chain: chain, result: &result) }
                 update?.describe(&planned)
                 if update == nil { planned.action = .upToDate }
+                if case .exportDownloads = mode, let update { downloads += try requests(of: update, via: chain) }
             } catch {
                 // A cancelled sync stops here, leaving what a killed one would.
                 try options.cancellation?.check()
@@ -422,6 +454,8 @@ struct SyncRun {
         // strategy: the plan counted the record, and a plan is the run.
         let wantsRecord = !follows && (options.strategy == nil || options.strategy == .lmfo)
         if !planning { chain.startProbes() }
+        // Another downloader fetches files and single ranges, not the chunk ranges of many.
+        let assembles = !mode.handsOffDownloads
         // With a spare folder to bring to the new version, only the files that differ are
         // linked: their objects are the only ones looked at (the others are in the spare
         // already). Without, every object is. A check that found the folder in use damaged (a
@@ -448,7 +482,8 @@ struct SyncRun {
             async let record =
                 wantsRecord && header.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
                 ? chain.fetchHint(files.lmfoRecord, limit: recordLimit, gzipped: false) : nil
-            let hint = try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
+            let hint =
+                try assembles && LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
             return (hint, await record)
         }()
         var deltaFallBack: String?

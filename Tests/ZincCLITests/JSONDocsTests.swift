@@ -85,6 +85,12 @@ import ZincTestSupport
 
         try zincSucceeds(["repo_init", "--repo", "repo"], in: dir.path)
         try zincSucceeds(["track", "--repo", "repo", "--catalog", dir.at("live"), "--bundle", "B"], in: dir.path)
+        // A file, not stdout: made before the sync leaves nothing to download.
+        try zincSucceeds(["sync", "--repo", "repo", "--export-downloads", "downloads.json"], in: dir.path)
+        let downloads = try JSONValue.parse(dir.read("downloads.json"))
+        let downloadsRow = try #require(rows["sync --export-downloads FILE"])
+        #expect(Self.keys(downloads).filter { !downloadsRow.contains("\"\($0)\"") }.isEmpty, "\(downloads)")
+        checked.insert("sync --export-downloads FILE")
         try check("sync --json", ["sync", "--repo", "repo", "--json"])
         try check("status --json", ["status", "--repo", "repo", "--json"])
 

@@ -2,6 +2,17 @@ import ArgumentParser
 import Zinc
 import ZincClient
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
@@ -52,6 +63,11 @@ struct Sync: ParsableCommand {
     func validate() throws {
         guard (requestCost ?? 0) >= 0 else { throw ValidationError("--request-cost must not be negative.") }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be from 1 to 64.") }
+        let modes = [
+            dryRun ? "--dry-run" : nil, exportDownloads.map { _ in "--export-downloads" }, applyDownloads.map { _ in "--apply-downloads" },
+        ]
+        .compactMap { $0 }
+        guard modes.count <= 1 else { throw ValidationError("\(modes.joined(separator: " and ")) cannot be used together.") }
     }
 
     @Flag(help: "Do not show a progress bar.")
@@ -71,6 +87,20 @@ struct Sync: ParsableCommand {
             "Skip (and say so) each bundle whose update would download more than this (500k, 50MB, 1.5G).",
             valueName: "BYTES"))
     var maxBytes: ByteCount?
+
+    @Option(
+        help: ArgumentHelp(
+            "Download nothing: write the sync's downloads to FILE (JSON), for another downloader to make.",
+            discussion: "As with --dry-run, the indexes and manifests are fetched; the plan is printed.",
+            valueName: "FILE"))
+    var exportDownloads: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Sync to the versions FILE (written by --export-downloads) was made for, taking what its downloads brought.",
+            discussion: "Each file is verified; what is missing or wrong is fetched; what the downloads left is removed.",
+            valueName: "FILE"))
+    var applyDownloads: String?
 
     func run() throws {
         let bar = ProgressBar(quiet: quiet || json)
@@ -94,10 +124,18 @@ struct Sync: ParsableCommand {
         // The first request would wait for libcurl to load: it loads meanwhile.
         prepareDefaultTransport(for: opened)
         if dryRun { return try printPlan(SyncEngine(repo: opened, options: options).plan()) }
+        if let exportDownloads {
+            let (plan, downloads) = try SyncEngine(repo: opened, options: options).exportDownloads()
+            try Self.write(downloads, to: exportDownloads)
+            return try printPlan(plan)
+        }
+        let downloads = try applyDownloads.map(Self.readDownloads)
         let report: SyncReport
         do {
             let engine = SyncEngine(repo: opened, options: options)
-            report = try InterruptNotice.run(bar: bar, message: { Self.interrupted }) { try engine.sync() }
+            report = try InterruptNotice.run(bar: bar, message: { Self.interrupted }) {
+                try downloads.map(engine.applyDownloads) ?? engine.sync()
+            }
             bar.finish()
         } catch {
             bar.finish()  // the error starts on a line of its own
@@ -119,6 +157,24 @@ struct Sync: ParsableCommand {
         }
         let failures = report.bundles.filter { $0.error != nil }.count
         if failures > 0 { throw CLIError.bundlesFailedToSync(failed: failures, total: report.bundles.count) }
+    }
+
+    private static func write(_ downloads: DownloadPlan, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Written whole or not at all: a downloader never reads half a plan.
+        guard FileManager.default.createFile(atPath: path, contents: try encoder.encode(downloads)) else {
+            throw CLIError.downloadsFile(path, reason: "cannot write the downloads there (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    private static func readDownloads(_ path: String) throws -> DownloadPlan {
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw CLIError.downloadsFile(path, reason: "cannot read the downloads (\(String(cString: strerror(errno))))")
+        }
+        do { return try JSONDecoder().decode(DownloadPlan.self, from: bytes) } catch {
+            throw CLIError.downloadsFile(path, reason: "not a plan of downloads (zinc sync --export-downloads writes one): \(error)")
+        }
     }
 
     private func printPlan(_ plan: SyncPlan) throws {

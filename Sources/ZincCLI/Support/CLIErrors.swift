@@ -22,6 +22,8 @@ enum CLIError: Error, CustomStringConvertible {
     case cannotServe(directory: String, host: String, port: Int, error: any Error)
     /// A line of `rollout status --installs FILE` that is not `ID [KEY=VALUE ...]`.
     case badInstallLine(file: String, line: Int, reason: String)
+    /// `sync --export-downloads FILE` could not write FILE, or `--apply-downloads FILE` read no plan in it.
+    case downloadsFile(String, reason: String)
 
     var description: String {
         switch self {
@@ -43,6 +45,8 @@ enum CLIError: Error, CustomStringConvertible {
             return "cannot serve \(directory) on \(host):\(port): \(error)"
         case .badInstallLine(let file, let line, let reason):
             return "\(file), line \(line): \(reason); each line is an install: ID [KEY=VALUE ...]"
+        case .downloadsFile(let file, let reason):
+            return "\(file): \(reason)"
         }
     }
 }
