@@ -83,7 +83,7 @@ package struct IndexFetcher {
         return try keep(try await check(served, catalog: catalog, keys: keys, lastSequence: lastSequence, via: chain))
 
         func keep(_ fetched: Fetched) throws -> CatalogIndex {
-            report.url = fetched.url
+            report.source = fetched.url
             let index = try Self.parse(fetched.bytes, url: fetched.url, onlyBundles: tracked)
             guard index.id == catalog else {
                 throw ClientError.badResponse(url: fetched.url, reason: "serves catalog '\(index.id)', not '\(catalog)'")

@@ -464,8 +464,14 @@ final class SourceChain: Sendable {
         var request = request
         request.cancellation = cancellation
         return try await count(meter, occupiesLink: occupiesLink) { [request] in
-            if let source = source as? AsyncCatalogSource { return try await source.fetch(request, into: sink) }
-            return try await onWorkerThread { try source.fetch(request, into: sink) }
+            do {
+                if let source = source as? AsyncCatalogSource { return try await source.fetch(request, into: sink) }
+                return try await onWorkerThread { try source.fetch(request, into: sink) }
+            } catch let error as SyncError {
+                // A source of the app's own says what failed as the app's API spells it:
+                // the chain judges the failure underneath, as its own transports' are.
+                throw error.cause
+            }
         }
     }
 

@@ -11,11 +11,11 @@ import Zinc
 /// transport that calls back, such as URLSession's), and its hashing and disk work run
 /// on threads of its own (`executor`), never on the cooperative pool. Its blocking
 /// methods, which the `zinc` command calls, wait for the same run.
-public struct SyncEngine: Sendable {
+package struct SyncEngine: Sendable {
     package let repo: Repo
     package let options: SyncOptions
 
-    public init(repo: Repo, options: SyncOptions = SyncOptions()) {
+    package init(repo: Repo, options: SyncOptions = SyncOptions()) {
         self.repo = repo
         self.options = options
     }
@@ -25,7 +25,7 @@ public struct SyncEngine: Sendable {
     /// On the way, each bundle's objects are checked (`StoreCheck`): one damaged on disk
     /// is fetched again, and a checked-out folder that no longer holds its objects' bytes
     /// is rebuilt, so "up to date" means what the app reads is what was verified.
-    public func sync() throws(SyncError) -> SyncReport {
+    package func sync() throws(SyncError) -> SyncReport {
         do {
             return try blocking(.follow).report
         } catch {

@@ -23,7 +23,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
 
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         public var description: String { rawValue }
 
@@ -78,6 +78,22 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     public let cause: any Error & Sendable
 
     public var description: String { message }
+
+    /// A failure that a ``CatalogSource`` of the app's own throws, for the sync to treat
+    /// as it treats its own transports' failures: ``Code/notFound`` (the source has no
+    /// such file: the next source is asked, or the file is taken as absent),
+    /// ``Code/httpStatus`` (with `httpStatus`; 429 and 5xx are retried after a pause),
+    /// ``Code/network`` (the next source) or ``Code/corruptDownload`` (bytes that are not
+    /// what was asked for: the next source). `url` is the file asked for.
+    public init(_ code: Code, message: String, url: URL? = nil, httpStatus: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.url = url
+        self.httpStatus = httpStatus
+        path = nil
+        cause = ClientError(
+            ClientError.Code(rawValue: code.rawValue), message, url: url?.absoluteString, httpStatus: httpStatus)
+    }
 
     /// Classifies `error`; `repo` tells the repo's own files from a catalog's.
     package init(_ error: any Error & Sendable, repo: Repo? = nil) {

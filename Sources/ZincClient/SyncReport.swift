@@ -12,19 +12,21 @@ public struct SyncReport: Sendable, Encodable {
     public var catalogs: [CatalogRefresh] = []
     public var bundles: [BundleSync] = []
     /// Folders and objects the final clean-up removed.
-    public var removedFolders = 0
-    public var removedObjects = 0
+    package var removedFolders = 0
+    package var removedObjects = 0
 
     public var failed: Bool { catalogs.contains { $0.error != nil } || bundles.contains { $0.error != nil } }
 
     /// How the index of one catalog was fetched.
     public struct CatalogRefresh: Sendable, Encodable {
         public let catalog: String
+        /// The source that answered, as its URL was spelled; nil when none did.
+        package var source: String?
         /// The source that answered, nil when none did.
-        public var url: String?
-        public var notModified = false
-        public var bytes: Int64 = 0
-        public var requests = 0
+        public var url: URL? { source.flatMap { URL(string: $0) } }
+        package var notModified = false
+        package var bytes: Int64 = 0
+        package var requests = 0
         /// The link to the catalog's first source, as this sync left its estimate.
         package var link: LinkEstimate?
         /// What each source that failed during this sync did (unreachable, stalled, bytes
@@ -39,7 +41,8 @@ public struct SyncReport: Sendable, Encodable {
         package var error: String? { failure?.description }
 
         private enum CodingKeys: String, CodingKey {
-            case catalog, url
+            case catalog
+            case source = "url"
             case notModified = "not_modified"
             case bytes, requests, link
             case sourceFailures = "source_failures"
@@ -51,7 +54,7 @@ public struct SyncReport: Sendable, Encodable {
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(catalog, forKey: .catalog)
-            try container.encodeIfPresent(url, forKey: .url)
+            try container.encodeIfPresent(source, forKey: .source)
             try container.encode(notModified, forKey: .notModified)
             try container.encode(bytes, forKey: .bytes)
             try container.encode(requests, forKey: .requests)
@@ -113,7 +116,7 @@ public struct SyncReport: Sendable, Encodable {
         package var objectRequests = 0
         public var bytes: Int64 = 0
         public var requests = 0
-        public var seconds = 0.0
+        package var seconds = 0.0
         /// What the update skipped for the budget would have downloaded.
         public var plannedBytes: Int64?
         /// Why the bundle failed (its ``SyncError/code`` is what an app branches on).

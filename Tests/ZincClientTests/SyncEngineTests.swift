@@ -148,7 +148,7 @@ import ZincTestSupport
         try fixture.dir.write("repo/repo.json", stateJSON(state))
         let report = try fixture.sync()
         #expect(!report.failed, "\(fixture.failure(report))")
-        #expect(report.catalogs.first?.url == fixture.server.url)
+        #expect(report.catalogs.first?.source == fixture.server.url)
     }
 
     /// A throttled single source (S3's 503 SlowDown): asked again after a pause, not
