@@ -130,6 +130,11 @@ let package = Package(
         // it imports ZincFormat and ZincClient alone, as an app does (the demo publishes with `zinc`).
         .executableTarget(
             name: "ClientAppExample", dependencies: ["ZincFormat", "ZincClient"], path: "Examples/ClientApp", packageAccess: false),
+        // An iOS-style app's model (LessonStore), written from docs/CLIENT.md: URLs, one
+        // error type, a Foundation.Progress; `make portable-check` builds it as iOS would.
+        .executableTarget(
+            name: "LessonsAppExample", dependencies: ["ZincClient", "ZincURLSession"], path: "Examples/LessonsApp",
+            packageAccess: false),
         // Every parser of outside bytes as a libFuzzer target (`make fuzz`); built normally,
         // it replays inputs through one of them.
         .systemLibrary(name: "CFuzzer", path: "Fuzz/CFuzzer"),
