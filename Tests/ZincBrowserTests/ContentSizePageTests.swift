@@ -19,8 +19,7 @@ import ZincTestSupport
             ["create_catalog", "--id", "com.example.app", "--dest", "root/cat"],
             ["update_bundle", "--catalog", "root/cat", "--bundle", "B", "--source", "src"],
         ] {
-            let run = try ZincBinary.run(arguments, in: dir.path)
-            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            try dir.zinc.succeeds(arguments)
         }
         browser = CatalogBrowser(source: .folder(dir.at("root")))
     }

@@ -65,8 +65,7 @@ import ZincTestSupport
         for (repo, catalog) in [("local", dir.at("cat")), ("remote", server.url)] {
             try dir.zinc(["repo_init", "--repo", repo])
             try dir.zinc(["track", "--repo", repo, "--catalog", catalog, "--bundle", "B"])
-            let sync = try ZincBinary.run(["sync", "--repo", repo], in: dir.path, extraEnvironment: ["LD_DEBUG": "files"])
-            #expect(sync.status == 0, "\(sync.stderr)")
+            let sync = try ZincRunner(in: dir, silentStderr: false).succeeds(["sync", "--repo", repo], environment: ["LD_DEBUG": "files"])
             #expect(sync.stderr.contains("file=libcurl") == (repo == "remote"), "\(repo)")
             #expect(try Self.sameFiles(dir, "src", "\(repo)/bundles/com.example.app.B-1"))
         }
@@ -168,7 +167,7 @@ import ZincTestSupport
         }
         try edit(1)
         #expect(try dir.zinc(["status", "--repo", "repo"]).contains("damaged: 1 file not as synced"))
-        let verify = try ZincBinary.run(["repo", "verify", "--repo", "repo"], in: dir.path)
+        let verify = try dir.zinc.run(["repo", "verify", "--repo", "repo"])
         #expect(verify.status == 2 && verify.stdout.contains("B 1: 1 damaged file in ") && verify.stdout.contains("\n  \(file)\n"))
         let repaired = try dir.zinc(["sync", "--repo", "repo"])
         #expect(repaired.hasPrefix("com.example.app.B: repaired at version 1 ("), "\(repaired)")
@@ -186,8 +185,7 @@ import ZincTestSupport
         #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-2"))
 
         try edit(2)
-        let repair = try ZincBinary.run(["repo", "verify", "--repair", "--repo", "repo"], in: dir.path)
-        #expect(repair.status == 0, "\(repair.stderr)")
+        let repair = try dir.zinc.succeeds(["repo", "verify", "--repair", "--repo", "repo"])
         #expect(repair.stdout.contains("repaired at version 2") && repair.stdout.contains("B 2: healthy"))
         #expect(try Self.sameFiles(dir, "src", "repo/bundles/com.example.app.B-2"))
         let status = try JSONSerialization.jsonObject(with: Data(dir.zinc(["status", "--repo", "repo", "--json"]).utf8))
@@ -231,12 +229,11 @@ import ZincTestSupport
         try Self.publishB(in: dir, version: 1)
         let server = try ServeProcess(catalog: "cat", in: dir.path)
         let environment = ["ZINC_REPO": dir.at("repo")]
-        #expect(try ZincBinary.run(["repo_init"], in: dir.path, extraEnvironment: environment).status == 0)
-        let nothing = try ZincBinary.run(["sync"], in: dir.path, extraEnvironment: environment)
+        try dir.zinc.succeeds(["repo_init"], environment: environment)
+        let nothing = try dir.zinc.run(["sync"], environment: environment)
         #expect(nothing.status == 0 && nothing.stdout == "Nothing to sync: the repo tracks no bundle (add one with 'zinc track').\n")
-        let track = try ZincBinary.run(["track", "--catalog", server.url, "--bundle", "B"], in: dir.path, extraEnvironment: environment)
-        #expect(track.status == 0, "\(track.stderr)")
-        #expect(try ZincBinary.run(["sync"], in: dir.path, extraEnvironment: environment).status == 0)
+        try dir.zinc.succeeds(["track", "--catalog", server.url, "--bundle", "B"], environment: environment)
+        try dir.zinc.succeeds(["sync"], environment: environment)
         #expect(
             try FileManager.default.destinationOfSymbolicLink(atPath: dir.at("repo/current/com.example.app.B"))
                 == "../bundles/com.example.app.B-1")
@@ -244,13 +241,13 @@ import ZincTestSupport
 
         // From inside the repo (here, a bundle folder), no option and no variable needed.
         let inside = dir.at("repo/bundles/com.example.app.B-1")
-        #expect(try zincSucceeds(["status"], in: inside).hasPrefix("com.example.app.B @master: local 1, remote 1"))
-        let outside = try ZincBinary.run(["status"], in: dir.path)
+        #expect(try ZincRunner(in: inside)(["status"]).hasPrefix("com.example.app.B @master: local 1, remote 1"))
+        let outside = try dir.zinc.run(["status"])
         #expect(outside.status == 64 && outside.stderr.contains("give --repo DIR, set ZINC_REPO, or run inside a repo"))
 
         try dir.write("src/more.txt", "version 2")
         try Self.publishB(in: dir, version: 2)
-        _ = try zincSucceeds(["sync"], in: dir.at("repo"))
+        _ = try ZincRunner(in: dir.at("repo"))(["sync"])
         #expect(
             try FileManager.default.destinationOfSymbolicLink(atPath: dir.at("repo/current/com.example.app.B"))
                 == "../bundles/com.example.app.B-2")
@@ -295,8 +292,8 @@ import ZincTestSupport
         while step < 200 {
             try? FileManager.default.removeItem(atPath: dir.at("repo"))
             try copy(dir.at("start"), dir.at("repo"))
-            let run = try ZincBinary.run(
-                ["sync", "--repo", "repo"], in: dir.path, extraEnvironment: ["ZINC_KILL_AFTER_COMMITS": "\(step)"])
+            let run = try dir.zinc.run(
+                ["sync", "--repo", "repo"], environment: ["ZINC_KILL_AFTER_COMMITS": "\(step)"])
             #expect(
                 try Self.sameFiles(dir, "src-2", current) || Self.sameFiles(dir, "src", current),
                 "killed at change \(step): current/ names \(current)")
@@ -403,15 +400,15 @@ import ZincTestSupport
 
     @Test func errorsNameWhatWasWrong() throws {
         let dir = try TemporaryDirectory()
-        let missing = try ZincBinary.run(["sync", "--repo", "nowhere"], in: dir.path)
+        let missing = try dir.zinc.run(["sync", "--repo", "nowhere"])
         #expect(missing.status == 1 && missing.stderr.contains("no Zinc repo at 'nowhere'"))
         try dir.zinc(["repo_init", "--repo", "repo"])
-        let ftp = try ZincBinary.run(["track", "--repo", "repo", "--catalog", "ftp://example.com/", "--bundle", "B"], in: dir.path)
+        let ftp = try dir.zinc.run(["track", "--repo", "repo", "--catalog", "ftp://example.com/", "--bundle", "B"])
         #expect(ftp.status == 1 && ftp.stderr.contains("unsupported catalog URL 'ftp://example.com/'"))
-        let untracked = try ZincBinary.run(["untrack", "--repo", "repo", "--catalog-id", "com.x", "--bundle", "B"], in: dir.path)
+        let untracked = try dir.zinc.run(["untrack", "--repo", "repo", "--catalog-id", "com.x", "--bundle", "B"])
         #expect(untracked.status == 1 && untracked.stderr.contains("bundle 'B' of catalog 'com.x' is not tracked"))
         for bad in ["0", "65"] {
-            let concurrency = try ZincBinary.run(["sync", "--repo", "repo", "--concurrency", bad], in: dir.path)
+            let concurrency = try dir.zinc.run(["sync", "--repo", "repo", "--concurrency", bad])
             #expect(concurrency.status == 64 && concurrency.stderr.hasPrefix("zinc: error: --concurrency must be from 1 to 64."))
         }
     }

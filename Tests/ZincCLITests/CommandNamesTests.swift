@@ -135,7 +135,7 @@ import ZincTestSupport
                   See 'zinc list --help' for more information.
 
                 """)
-        let result = try ZincBinary.run(["bundle:list", "-c", "cat", "-b", "B", "-v", "1", "--flavr", "phone"], in: dir.path)
+        let result = try zinc.run(["bundle:list", "-c", "cat", "-b", "B", "-v", "1", "--flavr", "phone"])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("zinc: error: unknown option '--flavr'. Did you mean '--flavor'?\n"))
     }
@@ -179,7 +179,7 @@ import ZincTestSupport
         #expect(catalogs["com.example.app"]?["sources"] as? [String] == ["file://" + absolute])
 
         try FileManager.default.createDirectory(atPath: dir.at("elsewhere"), withIntermediateDirectories: false)
-        let sync = try ZincBinary.run(["sync", "--repo", "../repo"], in: dir.at("elsewhere"))
+        let sync = try ZincRunner(in: dir.at("elsewhere")).run(["sync", "--repo", "../repo"])
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(dir.files(under: "repo/bundles/com.example.app.BasicAdjectives-1") == dir.files(under: "src"))
 

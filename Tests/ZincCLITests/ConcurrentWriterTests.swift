@@ -7,7 +7,7 @@ import ZincTestSupport
 @Suite struct ConcurrentWriterTests {
     @Test func parallelBundleAndDistroUpdatesAreAllKept() throws {
         let dir = try TemporaryDirectory()
-        try ZincBinary.run(["create_catalog", "--id", "com.example.race", "--dest", "cat"], in: dir.path)
+        try dir.zinc.run(["create_catalog", "--id", "com.example.race", "--dest", "cat"])
         let bundles = 6, versionsEach = 3
         for b in 0..<bundles {
             for v in 1...versionsEach {
@@ -23,7 +23,7 @@ import ZincTestSupport
                     ["update_bundle", "--catalog", "cat", "--name", "B\(b)", "--source", "src/\(b)-\(v)"],
                     ["update_distro", "--catalog", "cat", "--id", "B\(b)", "--name", "master", "--version", "latest"],
                 ] {
-                    let result = try? ZincBinary.run(arguments, in: dir.path)
+                    let result = try? dir.zinc.run(arguments)
                     if result?.status != 0 { failures.add("\(arguments): \(result?.stderr ?? "did not start")") }
                 }
             }
@@ -49,7 +49,7 @@ import ZincTestSupport
 
     @Test func concurrentImportsOfTheSameContentShareObjects() throws {
         let dir = try TemporaryDirectory()
-        try ZincBinary.run(["create_catalog", "--id", "com.example.race", "--dest", "cat"], in: dir.path)
+        try dir.zinc.run(["create_catalog", "--id", "com.example.race", "--dest", "cat"])
         for i in 0..<30 { try dir.write("src/f\(i).json", SampleContent.text(2000 + i, word: "same")) }
         let processes = try (0..<4).map { n in
             try ZincBinary.start(["update_bundle", "--catalog", "cat", "--name", "B\(n)", "--source", "src"], in: dir.path)

@@ -87,7 +87,7 @@ import ZincTestSupport
             try dir.write("v2/f\(i).json", SampleContent.text(3000 + i, word: i < 3 ? "one\(i)" : "two\(i)"))
         }
         try dir.write("v2/new.bin", SampleContent.noise(5000, seed: 3))
-        try ZincBinary.run(["create_catalog", "--id", "com.example.crash", "--dest", "template"], in: dir.path)
+        try dir.zinc.run(["create_catalog", "--id", "com.example.crash", "--dest", "template"])
         for arguments in [
             ["update_bundle", "--catalog", "template", "--name", "B", "--source", "v1"],
             ["update_distro", "--catalog", "template", "--id", "B", "--name", "master", "--version", "1"],
@@ -95,16 +95,15 @@ import ZincTestSupport
             + scenario.prepare.map({ $0.map { $0 == "cat" ? "template" : $0 } })
         {
             #expect(
-                try ZincBinary.run(
-                    arguments + ["--no-stat-cache"].filter { _ in arguments[0] == "update_bundle" },
-                    in: dir.path
+                try dir.zinc.run(
+                    arguments + ["--no-stat-cache"].filter { _ in arguments[0] == "update_bundle" }
                 ).status == 0, "\(arguments)")
         }
         if !scenario.source.isEmpty {
             try FileManager.default.copyItem(atPath: dir.at("template"), toPath: dir.at("next"))
             for arguments in scenario.source.map({ $0.map { $0 == "cat" ? "next" : $0 } }) {
-                let result = try ZincBinary.run(
-                    arguments + ["--no-stat-cache"].filter { _ in arguments[0] == "update_bundle" }, in: dir.path)
+                let result = try dir.zinc.run(
+                    arguments + ["--no-stat-cache"].filter { _ in arguments[0] == "update_bundle" })
                 #expect(result.status == 0, "\(arguments): \(result.stderr)")
             }
         }
@@ -113,21 +112,21 @@ import ZincTestSupport
         for n in 1...200 {
             try? FileManager.default.removeItem(atPath: dir.at("cat"))
             try FileManager.default.copyItem(atPath: dir.at("template"), toPath: dir.at("cat"))
-            let result = try ZincBinary.run(scenario.command, in: dir.path, extraEnvironment: ["ZINC_KILL_AFTER_COMMITS": "\(n)"])
+            let result = try dir.zinc.run(scenario.command, environment: ["ZINC_KILL_AFTER_COMMITS": "\(n)"])
             guard result.killed else {
                 #expect(result.status == 0, "\(scenario.command) without a kill: \(result.stderr)")
                 break
             }
             kills += 1
             try Self.expectEveryIndexCopyComplete(dir, after: "\(scenario.name) killed after change \(n)")
-            let rerun = try ZincBinary.run(scenario.command, in: dir.path)
+            let rerun = try dir.zinc.run(scenario.command)
             // Deleting a distribution that the killed run already deleted is an error, as
             // any missing distribution is; it still repairs the copies first.
             let alreadyDone =
                 scenario.name == "delete_distro" && rerun.stderr.hasSuffix("zinc: error: bundle 'B' has no distribution 'master'\n")
             #expect(rerun.status == 0 || alreadyDone, "re-run after a kill after change \(n): \(rerun.stderr)")
             try Self.expectCopiesEqual(dir, after: "the re-run after change \(n)")
-            let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
+            let verify = try dir.zinc.run(["verify", "--catalog", "cat"])
             #expect(verify.status == 0, "after the re-run after change \(n): \(verify.stdout)")
         }
         #expect(kills >= scenario.minimumKills, "\(scenario.name) made only \(kills) changes")

@@ -8,10 +8,10 @@ import ZincTestSupport
         let dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
         try makeCatalogWithMaster(in: dir, bundle: "Core")
-        try zincSucceeds(["repo_init", "--repo", "app"], in: dir.path)
-        try zincSucceeds(["track", "--repo", "app", "--catalog", dir.at("cat"), "--bundle", "Core"], in: dir.path)
+        try dir.zinc(["repo_init", "--repo", "app"])
+        try dir.zinc(["track", "--repo", "app", "--catalog", dir.at("cat"), "--bundle", "Core"])
         try dir.write("cat/catalog.json.gz", "garbage")
-        let sync = try ZincBinary.run(["sync", "--repo", "app"], in: dir.path)
+        let sync = try dir.zinc.run(["sync", "--repo", "app"])
         #expect(sync.status == 1)
         #expect(
             sync.stdout.contains("file://\(dir.at("cat"))/catalog.json.gz is damaged: not a valid gzip stream (incorrect header check)\n"),

@@ -97,15 +97,15 @@ import ZincTestSupport
     }
 
     @Test func refusesUnknownVersionsAndMissingOptions() throws {
-        let missing = try ZincBinary.run(["diff", "--catalog", "cat", "--bundle", "B", "--from", "7"], in: dir.path)
+        let missing = try zinc.run(["diff", "--catalog", "cat", "--bundle", "B", "--from", "7"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("'B'") && missing.stderr.contains("7"))
-        let both = try ZincBinary.run(["diff", "--catalog", "cat", "--bundle", "B", "--from", "1", "--summary"], in: dir.path)
+        let both = try zinc.run(["diff", "--catalog", "cat", "--bundle", "B", "--from", "1", "--summary"])
         #expect(both.status != 0)
         #expect(both.stderr.contains("give --from or --summary, not both."))
         // Version 1 is the first, and master is not on another: nothing to compare it with.
         try zinc("update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1")
-        let first = try ZincBinary.run(["diff", "--catalog", "cat", "--bundle", "B", "--to", "1"], in: dir.path)
+        let first = try zinc.run(["diff", "--catalog", "cat", "--bundle", "B", "--to", "1"])
         #expect(first.status == 1)
         #expect(first.stderr == "zinc: error: bundle 'B' has no version before 1, its first (give --from)\n")
     }
@@ -132,7 +132,7 @@ import ZincTestSupport
         try dir.write("src/c.txt", "gamma")
         try zinc("update_bundle", "--catalog", "cat", "--name", "B", "--source", "src")
         let target = ["--catalog", "cat", "--bundle", "B", "--distro", "master"]
-        try zincSucceeds(["rollout", "start", "--version", "3", "--percent", "10"] + target, in: dir.path)
+        try dir.zinc(["rollout", "start", "--version", "3", "--percent", "10"] + target)
         let rolloutLine = "'master' is in a rollout: version 3 over 2 (active, 10.00%)\n"
         #expect(
             try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "@master", "--to", "3").hasPrefix(
@@ -154,12 +154,12 @@ import ZincTestSupport
         #expect(try fromRollout("2") == .null)
         #expect(try fromRollout("@_master") == .null)
 
-        try zincSucceeds(["rollout", "halt"] + target, in: dir.path)
+        try dir.zinc(["rollout", "halt"] + target)
         #expect(
             try zinc("diff", "--catalog", "cat", "--bundle", "B", "--from", "@master", "--to", "3").hasPrefix(
                 "B: version 2 -> 3\n'master' is in a rollout: version 3 over 2 (halted)\n"))
         #expect(try fromRollout("@master")?.objectValue?["percentage"] == .string("0.00"))
-        try zincSucceeds(["rollout", "complete"] + target, in: dir.path)
+        try dir.zinc(["rollout", "complete"] + target)
         #expect(try fromRollout("@_master") == .null, "a completed rollout is over")
     }
 

@@ -31,8 +31,8 @@ import Darwin
             try dir.write("src/same.bin", files["file2.bin"]!)
             try makeCatalogWithMaster(in: dir, bundle: "B")
             server = try HostileHTTPServer(serving: dir.at("cat"), keepAlive: true)
-            try zincSucceeds(["repo_init", "--repo", "repo"], in: dir.path)
-            try zincSucceeds(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"], in: dir.path)
+            try dir.zinc(["repo_init", "--repo", "repo"])
+            try dir.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"])
         }
 
         /// The plan the app's process writes before it is killed.
@@ -65,7 +65,7 @@ import Darwin
                 curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
                 curl.arguments = arguments
                 if !FileManager.default.fileExists(atPath: destination) {
-                    FileManager.default.createFile(atPath: destination, contents: nil)
+                    #expect(FileManager.default.createFile(atPath: destination, contents: nil), "\(destination)")
                 }
                 let output = try FileHandle(forWritingTo: URL(fileURLWithPath: destination))
                 try output.seekToEnd()
@@ -120,7 +120,7 @@ import Darwin
         let planned = try setup.download(requests)
         #expect(setup.objectBytes(from: logged) == planned)
         let applied = setup.server.requests.count
-        try zincSucceeds(["sync", "--repo", "repo", "--apply-downloads", "plan.json"], in: setup.dir.path)
+        try setup.dir.zinc(["sync", "--repo", "repo", "--apply-downloads", "plan.json"])
         #expect(setup.objectPaths(from: applied).isEmpty)
         try setup.expectExactTree()
     }
@@ -141,7 +141,7 @@ import Darwin
         let short = try setup.dir.read("repo/" + destinations[2])
         try setup.dir.write("repo/" + destinations[2], Array(short.dropLast(1)))
         let applied = setup.server.requests.count
-        try zincSucceeds(["sync", "--repo", "repo", "--apply-downloads", "plan.json"], in: setup.dir.path)
+        try setup.dir.zinc(["sync", "--repo", "repo", "--apply-downloads", "plan.json"])
         let refetched = setup.objectPaths(from: applied).map { $0.split(separator: "/").last.map(String.init) ?? "" }
         let names = destinations.prefix(3).map { $0.dropFirst("tmp/".count).dropLast(".part".count) }
         #expect(Set(refetched) == Set(names.map(String.init)), "\(refetched)")
@@ -160,7 +160,7 @@ import Darwin
         setup.server.override("archives/" + archive) { _ in HostileHTTPServer.response(status: "404 Not Found", body: []) }
         // The downloader's request got the 404 and left no file.
         let applied = setup.server.requests.count
-        try zincSucceeds(["sync", "--repo", "repo", "--apply-downloads", "plan.json"], in: setup.dir.path)
+        try setup.dir.zinc(["sync", "--repo", "repo", "--apply-downloads", "plan.json"])
         #expect(setup.objectPaths(from: applied).filter { $0.hasPrefix("objects/") }.count == 5)
         try setup.expectExactTree()
     }
@@ -168,7 +168,7 @@ import Darwin
     @Test func aPlanFileThatIsNotOneIsNamed() throws {
         let setup = try Setup()
         try setup.dir.write("plan.json", "{}")
-        let result = try ZincBinary.run(["sync", "--repo", "repo", "--apply-downloads", "plan.json"], in: setup.dir.path)
+        let result = try setup.dir.zinc.run(["sync", "--repo", "repo", "--apply-downloads", "plan.json"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("plan.json: not a plan of downloads"), "\(result.stderr)")
     }

@@ -9,12 +9,12 @@ import ZincTestSupport
     init() throws {
         dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
-        _ = try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
-        _ = try zincSucceeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"], in: dir.path)
+        _ = try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
+        _ = try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"])
     }
 
     func run(_ arguments: String...) throws -> ZincBinary.Result {
-        try ZincBinary.run(arguments, in: dir.path)
+        try dir.zinc.run(arguments)
     }
 
     @Test func eachStatusMeansOneThing() throws {
@@ -48,7 +48,7 @@ import ZincTestSupport
     }
 
     @Test func theHelpListsTheStatuses() throws {
-        let help = try zincSucceeds(["--help"], in: dir.path)
+        let help = try dir.zinc(["--help"])
         #expect(help.contains("Exit status: 0 done; 1 error (one 'zinc: error: ...' line on stderr); 2 verify"))
         #expect(help.contains("found problems; 64 usage error (a wrong command line)."))
     }

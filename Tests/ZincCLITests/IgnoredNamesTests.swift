@@ -14,16 +14,16 @@ import ZincTestSupport
         let fd = creat(&latin1, 0o644)
         #expect(fd >= 0)
         close(fd)
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
     }
 
     @Test func anExcludedNameThatIsNotUTF8IsLeftOut() throws {
-        let refused = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"], in: dir.path)
+        let refused = try dir.zinc.run(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("the name is not valid UTF-8"), "\(refused.stderr)")
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--exclude", "caf*"], in: dir.path)
-        #expect(try zincSucceeds(["list_bundle", "--catalog", "cat", "--bundle", "B", "--version", "1"], in: dir.path) == "ok.txt\n")
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--exclude", "caf*"])
+        #expect(try dir.zinc(["list_bundle", "--catalog", "cat", "--bundle", "B", "--version", "1"]) == "ok.txt\n")
         try dir.write("src/.zincignore", "caf*\n")
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"], in: dir.path)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"])
     }
 }

@@ -17,31 +17,29 @@ import ZincTestSupport
         ] {
             try dir.write(path, Array("content of \(path)".utf8))
         }
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
     }
 
     private func files(version: Int) throws -> [String] {
-        try zincSucceeds(["list_bundle", "--catalog", "cat", "--name", "B", "--version", "\(version)"], in: dir.path)
+        try dir.zinc(["list_bundle", "--catalog", "cat", "--name", "B", "--version", "\(version)"])
             .split(separator: "\n").map(String.init)
     }
 
     @Test func leavesOutTheDefaultsTheIgnoreFileAndExcludes() throws {
         try dir.write("src/.zincignore", Array("# art sources\n*.psd\n!keep.psd\n/build/\n".utf8))
-        let result = try ZincBinary.run(
+        try dir.zinc.succeeds(
             [
                 "update_bundle", "--catalog", "cat", "--name", "B", "--source", "src",
                 "--exclude", "docs/", "--quiet",
-            ], in: dir.path)
-        #expect(result.status == 0, "\(result.stderr)")
+            ])
         #expect(try files(version: 1) == ["a.png", "raw/keep.psd", "sub/build/kept.txt"])
 
         // Without the default list, version-control folders and clutter come in too.
-        let all = try ZincBinary.run(
+        try dir.zinc.succeeds(
             [
                 "update_bundle", "--catalog", "cat", "--name", "B", "--source", "src",
                 "--no-default-ignores", "--quiet",
-            ], in: dir.path)
-        #expect(all.status == 0, "\(all.stderr)")
+            ])
         #expect(
             try files(version: 2) == [
                 ".git/HEAD", ".git/objects/ab", ".notes.txt.swp", ".zincignore", "Thumbs.db",
@@ -51,14 +49,12 @@ import ZincTestSupport
     }
 
     @Test func skipsACatalogOrRepoInsideTheSource() throws {
-        try zincSucceeds(["create_catalog", "--id", "com.example.inner", "--dest", "src/published"], in: dir.path)
-        try zincSucceeds(["update_bundle", "--catalog", "src/published", "--name", "X", "--source", "src/docs"], in: dir.path)
-        try zincSucceeds(["repo_init", "--repo", "src/client"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.inner", "--dest", "src/published"])
+        try dir.zinc(["update_bundle", "--catalog", "src/published", "--name", "X", "--source", "src/docs"])
+        try dir.zinc(["repo_init", "--repo", "src/client"])
         try dir.write("src/client/bundles/x.txt", Array("x".utf8))
-        let result = try ZincBinary.run(
-            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"],
-            in: dir.path)
-        #expect(result.status == 0)
+        let result = try ZincRunner(in: dir, silentStderr: false).succeeds(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"])
         #expect(result.stderr.contains("skipping 'src/published': it is a Zinc catalog, not content"), "\(result.stderr)")
         #expect(result.stderr.contains("skipping 'src/client': it is a Zinc client repo, not content"), "\(result.stderr)")
         #expect(try !files(version: 1).contains { $0.hasPrefix("published/") || $0.hasPrefix("client/") })
@@ -66,9 +62,9 @@ import ZincTestSupport
 
     @Test func refusesABadPatternNamingWhereItCameFrom() throws {
         try dir.write("src/.zincignore", Array("ok\n[oops\n".utf8))
-        let result = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
-        #expect(result.status == 1)
-        #expect(result.stderr == "zinc: error: src/.zincignore:2: '[oops' has a '[' without its ']'\n")
+        try dir.zinc.expectFailure(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"],
+            message: "src/.zincignore:2: '[oops' has a '[' without its ']'")
         #expect(!FileManager.default.fileExists(atPath: dir.at("cat/manifests/B-1.json")))
     }
 }

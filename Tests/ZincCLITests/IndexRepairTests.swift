@@ -20,8 +20,7 @@ import ZincTestSupport
 
     @Test func aReaderUsesAnIntactCopyAndNamesTheRepair() throws {
         try damage("catalog.json")
-        let list = try ZincBinary.run(["list", "--catalog", "cat"], in: dir.path)
-        #expect(list.status == 0, "\(list.stderr)")
+        let list = try ZincRunner(in: dir, silentStderr: false).succeeds(["list", "--catalog", "cat"])
         #expect(list.stdout.contains("Core"))
         #expect(
             list.stderr.hasPrefix("zinc: warning: '\(cat)/catalog.json' is damaged (not JSON"),
@@ -30,40 +29,37 @@ import ZincTestSupport
         // A reader writes nothing.
         #expect(try file("catalog.json") != file("index.json"))
 
-        let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
+        let verify = try dir.zinc.run(["verify", "--catalog", "cat"])
         #expect(verify.status == 2, "\(verify.stderr)")
         #expect(verify.stdout.contains("catalog.json: damaged (not JSON"), "\(verify.stdout)")
         #expect(!verify.stdout.contains("differs from"), "\(verify.stdout)")
 
-        let repair = try ZincBinary.run(["verify", "--repair", "--catalog", "cat", "--quiet"], in: dir.path)
-        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        let repair = try ZincRunner(in: dir, silentStderr: false).succeeds(["verify", "--repair", "--catalog", "cat", "--quiet"])
         #expect(repair.stderr.contains("zinc: repairing catalog.json of '\(cat)' from catalog.json.gz (catalog.json was damaged: not JSON"))
         #expect(try file("catalog.json") == file("index.json"))
-        try zincSucceeds(["verify", "--catalog", "cat", "--quiet"], in: dir.path)
+        try dir.zinc(["verify", "--catalog", "cat", "--quiet"])
     }
 
     @Test func theFirstWriterRepairsTheCommitPoint() throws {
         try damage("catalog.json")
-        let promote = try ZincBinary.run(
-            ["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "test", "--version", "1"], in: dir.path)
-        #expect(promote.status == 0, "\(promote.stderr)")
+        let promote = try ZincRunner(in: dir, silentStderr: false).succeeds(
+            ["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "test", "--version", "1"])
         #expect(
             promote.stderr.contains("zinc: repairing catalog.json of '\(cat)' from catalog.json.gz (catalog.json was damaged: not JSON"))
         let index = try CatalogIndex.parse(Array(try file("catalog.json")), path: "catalog.json")
         #expect(index.bundles["Core"]?.distributions == ["master": 1, "test": 1])
-        try zincSucceeds(["verify", "--catalog", "cat", "--quiet"], in: dir.path)
+        try dir.zinc(["verify", "--catalog", "cat", "--quiet"])
     }
 
     /// The copy ahead (a higher `next_version`) is used, not an older intact one.
     @Test func theNewestIntactCopyIsTheSource() throws {
         let older = try file("index.json")
         try dir.write("src/new.txt", "level 2")
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"])
         try older.write(to: URL(fileURLWithPath: cat + "/index.json"))
         try damage("catalog.json")
         try damage("catalog.json.gz")
-        let repair = try ZincBinary.run(["verify", "--repair", "--catalog", "cat", "--quiet"], in: dir.path)
-        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        let repair = try ZincRunner(in: dir, silentStderr: false).succeeds(["verify", "--repair", "--catalog", "cat", "--quiet"])
         #expect(repair.stderr.contains("from index.json.gz"), "\(repair.stderr)")
         #expect(repair.stderr.contains("catalog.json.gz (damaged: not a valid gzip stream"), "\(repair.stderr)")
         #expect(repair.stderr.contains("index.json (left behind by an interrupted writer)"), "\(repair.stderr)")
@@ -75,11 +71,11 @@ import ZincTestSupport
     /// the error shows both.
     @Test func disagreeingCopiesAreShownAndNothingIsWritten() throws {
         let older = try file("index.json")
-        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "test", "--version", "1"], in: dir.path)
+        try dir.zinc(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "test", "--version", "1"])
         try older.write(to: URL(fileURLWithPath: cat + "/index.json"))
         try damage("catalog.json")
         let before = try file("catalog.json")
-        let repair = try ZincBinary.run(["verify", "--repair", "--catalog", "cat"], in: dir.path)
+        let repair = try dir.zinc.run(["verify", "--repair", "--catalog", "cat"])
         #expect(repair.status == 1)
         #expect(
             repair.stderr.contains(
@@ -92,8 +88,7 @@ import ZincTestSupport
     /// A damaged copy that follows the commit point is repaired with the true reason.
     @Test func aDamagedCopyIsRepairedWithItsReason() throws {
         try damage("index.json")
-        let repair = try ZincBinary.run(["verify", "--repair", "--catalog", "cat", "--quiet"], in: dir.path)
-        #expect(repair.status == 0)
+        let repair = try ZincRunner(in: dir, silentStderr: false).succeeds(["verify", "--repair", "--catalog", "cat", "--quiet"])
         #expect(repair.stderr == "zinc: repairing index.json (damaged: not JSON (unterminated string at byte 21)) of '\(cat)'\n")
     }
 }

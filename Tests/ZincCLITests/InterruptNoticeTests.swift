@@ -18,8 +18,8 @@ import ZincTestSupport
     }
 
     @Test func syncSaysWhatItLeft() throws {
-        try zincSucceeds(["repo_init", "--repo", "app"], in: dir.path)
-        try zincSucceeds(["track", "--repo", "app", "--catalog", dir.at("cat"), "--bundle", "Big"], in: dir.path)
+        try dir.zinc(["repo_init", "--repo", "app"])
+        try dir.zinc(["track", "--repo", "app", "--catalog", dir.at("cat"), "--bundle", "Big"])
         let stderr = try interrupt(["sync", "--repo", "app", "--strategy", "objects", "--concurrency", "1"]) {
             dir.files(under: "app").filter { $0.hasPrefix("objects/") }.count >= 5
         }
@@ -29,7 +29,7 @@ import ZincTestSupport
                     + "what was downloaded and verified is kept, partial downloads stay in the repo's tmp/, "
                     + "and 'zinc sync --repo app --strategy objects --concurrency 1' resumes without downloading them again\n"),
             "\(stderr)")
-        try zincSucceeds(["sync", "--repo", "app", "--strategy", "objects", "--concurrency", "1"], in: dir.path)
+        try dir.zinc(["sync", "--repo", "app", "--strategy", "objects", "--concurrency", "1"])
     }
 
     @Test func publishSaysWhatItLeft() throws {
@@ -41,7 +41,7 @@ import ZincTestSupport
                 == "zinc: interrupted: the destination serves the index it had, or the new one if its upload had begun, "
                 + "each with every file it lists; 'zinc publish --catalog cat --to out --jobs 1 --quiet' uploads only what is still missing\n",
             "\(stderr)")
-        try zincSucceeds(["publish", "--catalog", "cat", "--to", "out", "--quiet"], in: dir.path)
-        try zincSucceeds(["verify", "--catalog", "out", "--quiet"], in: dir.path)
+        try dir.zinc(["publish", "--catalog", "cat", "--to", "out", "--quiet"])
+        try dir.zinc(["verify", "--catalog", "out", "--quiet"])
     }
 }

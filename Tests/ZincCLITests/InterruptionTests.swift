@@ -8,13 +8,11 @@ import ZincTestSupport
 @Suite struct InterruptionTests {
     @Test func killingAnImportAtAnyMomentDamagesNothing() throws {
         let dir = try TemporaryDirectory()
-        try ZincBinary.run(["create_catalog", "--id", "com.example.kill", "--dest", "cat"], in: dir.path)
+        try dir.zinc.run(["create_catalog", "--id", "com.example.kill", "--dest", "cat"])
         for i in 0..<40 { try dir.write("v1/f\(i).json", SampleContent.text(20_000 + i, word: "one\(i)")) }
         #expect(
-            try ZincBinary.run(
-                ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v1", "--no-stat-cache"],
-                in: dir.path
-            ).status == 0)
+            try dir.zinc.run(
+                ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "v1", "--no-stat-cache"]).status == 0)
         // Version 2 is big enough that a kill lands in every phase: hashing, storing, archive, manifest, index.
         for i in 0..<300 {
             try dir.write(
@@ -35,26 +33,26 @@ import ZincTestSupport
             process.waitUntilExit()
             if process.terminationReason == .uncaughtSignal { killedBeforeCommit += 1 }
 
-            let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
+            let verify = try dir.zinc.run(["verify", "--catalog", "cat"])
             #expect(verify.status == 0, "after a kill at \(delay) s: \(verify.stdout)\(verify.stderr)")
-            let clone = try ZincBinary.run(
+            let clone = try dir.zinc.run(
                 [
                     "clone_bundle", "--catalog", "cat", "--name", "B", "--version", "1",
                     "--dest", "out-\(delay)", "--quiet",
-                ], in: dir.path)
+                ])
             #expect(clone.status == 0)
             for i in 0..<40 {
                 #expect(try dir.read("out-\(delay)/com.example.kill.B-1/f\(i).json") == dir.read("v1/f\(i).json"))
             }
         }
         #expect(killedBeforeCommit > 0, "no kill landed before the import finished")
-        let after = try ZincBinary.run(
+        let after = try dir.zinc.run(
             [
                 "update_bundle", "--catalog", "cat", "--name", "B", "--source", "v2",
                 "--no-stat-cache", "--force",
-            ], in: dir.path)
+            ])
         #expect(after.status == 0)
-        #expect(try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path).status == 0)
+        try dir.zinc.succeeds(["verify", "--catalog", "cat"])
     }
 
     /// Every writing command killed at random moments, one after another on one catalog
@@ -62,7 +60,7 @@ import ZincTestSupport
     /// the index is complete on its own; at the end, re-runs finish and all verifies.
     @Test func randomKillsOfEveryWritingCommandLeaveEveryIndexCopyComplete() throws {
         let dir = try TemporaryDirectory()
-        try ZincBinary.run(["create_catalog", "--id", "com.example.kill", "--dest", "cat"], in: dir.path)
+        try dir.zinc.run(["create_catalog", "--id", "com.example.kill", "--dest", "cat"])
         for tree in 0..<2 {
             for i in 0..<80 {
                 try dir.write(
@@ -79,7 +77,7 @@ import ZincTestSupport
             ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "unreferenced"],
             ["clean", "--catalog", "cat", "--force", "--grace", "0"],
         ]
-        #expect(try ZincBinary.run(commands[0], in: dir.path).status == 0)
+        try dir.zinc.succeeds(commands[0])
         // How long each takes uninterrupted, to spread the kills over its whole run: the
         // median of three runs, since one run slowed by the disk (a flush, a burst of
         // deletions elsewhere) would send most kills after the command has finished.
@@ -88,7 +86,7 @@ import ZincTestSupport
             var runs = [TimeInterval]()
             for _ in 0..<3 {
                 let start = Date()
-                let result = try ZincBinary.run(command, in: dir.path)
+                let result = try dir.zinc.run(command)
                 #expect(result.status == 0, "\(command): \(result.stderr)")
                 runs.append(Date().timeIntervalSince(start))
             }
@@ -115,11 +113,11 @@ import ZincTestSupport
         #expect(kills >= 70, "only \(kills) of 120 kills landed before the command finished")
         print("random kills: \(kills) of 120 landed before the command finished")
         for command in commands {
-            let result = try ZincBinary.run(command, in: dir.path)
+            let result = try dir.zinc.run(command)
             #expect(result.status == 0, "\(command) after the kills: \(result.stderr)")
         }
         try CrashInjectionTests.expectCopiesEqual(dir, after: "the re-runs")
-        let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
+        let verify = try dir.zinc.run(["verify", "--catalog", "cat"])
         #expect(verify.status == 0, "\(verify.stdout)")
     }
 }

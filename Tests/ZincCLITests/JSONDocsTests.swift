@@ -42,25 +42,25 @@ import ZincTestSupport
         var checked = Set<String>()
         @discardableResult func check(_ row: String, _ arguments: [String]) throws -> JSONValue {
             let document = try #require(rows[row], "docs/JSON.md has no row for '\(row)'")
-            let output = try JSONValue.parse(Array(zincSucceeds(arguments, in: dir.path).utf8))
+            let output = try JSONValue.parse(Array(dir.zinc(arguments).utf8))
             let undocumented = Self.keys(output).filter { !document.contains("\"\($0)\"") }
             #expect(undocumented.isEmpty, "'\(row)' prints keys its row in docs/JSON.md does not name: \(undocumented.sorted())")
             checked.insert(row)
             return output
         }
 
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
         try SampleContent.basicAdjectives(in: dir)
         try dir.write("spec.json", Array(#"{"small": ["+ *.json", "- *"]}"#.utf8))
-        try zincSucceeds(["update_flavorspec", "--catalog", "cat", "--path", "spec.json", "--name", "spec"], in: dir.path)
+        try dir.zinc(["update_flavorspec", "--catalog", "cat", "--path", "spec.json", "--name", "spec"])
         try check("update_bundle --json", ["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--json"])
         try dir.write("src/extra.json", SampleContent.text(5000))
         try check(
             "update_bundle --dry-run --json",
             ["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--dry-run", "--json"])
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--quiet"], in: dir.path)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--quiet"])
         try dir.write("src/extra.json", SampleContent.text(6000))
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--quiet"], in: dir.path)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--quiet"])
         try check(
             "update_distro --json",
             ["update_distro", "--catalog", "cat", "--bundle", "B", "--distro", "master", "--version", "2", "--json"])
@@ -74,19 +74,19 @@ import ZincTestSupport
         // A paused rollout with conditions, on a distribution of its own (the commands below
         // move master), and an install asked about: every key the document may have.
         let rollout = ["--catalog", "cat", "--bundle", "B", "--distro", "beta"]
-        try zincSucceeds(["update_distro", "--version", "2", "--create"] + rollout, in: dir.path)
-        try zincSucceeds(
+        try dir.zinc(["update_distro", "--version", "2", "--create"] + rollout)
+        try dir.zinc(
             ["rollout", "start", "--version", "3", "--steps", "10,50", "--every", "1h", "--app-version", ">=2", "--only", "cohort=qa"]
-                + rollout, in: dir.path)
-        try zincSucceeds(["rollout", "pause", "--note", "looking"] + rollout, in: dir.path)
+                + rollout)
+        try dir.zinc(["rollout", "pause", "--note", "looking"] + rollout)
         try check(
             "rollout status --json",
             ["rollout", "status", "--install-id", "abc", "--attribute", "app-version=2.1", "--attribute", "cohort=qa", "--json"] + rollout)
 
-        try zincSucceeds(["repo_init", "--repo", "repo"], in: dir.path)
-        try zincSucceeds(["track", "--repo", "repo", "--catalog", dir.at("live"), "--bundle", "B"], in: dir.path)
+        try dir.zinc(["repo_init", "--repo", "repo"])
+        try dir.zinc(["track", "--repo", "repo", "--catalog", dir.at("live"), "--bundle", "B"])
         // A file, not stdout: made before the sync leaves nothing to download.
-        try zincSucceeds(["sync", "--repo", "repo", "--export-downloads", "downloads.json"], in: dir.path)
+        try dir.zinc(["sync", "--repo", "repo", "--export-downloads", "downloads.json"])
         let downloads = try JSONValue.parse(dir.read("downloads.json"))
         let downloadsRow = try #require(rows["sync --export-downloads FILE"])
         #expect(Self.keys(downloads).filter { !downloadsRow.contains("\"\($0)\"") }.isEmpty, "\(downloads)")

@@ -11,18 +11,18 @@ import ZincTestSupport
 
     init() throws {
         dir = try TemporaryDirectory()
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
         // Archives of every version, as these tests look at unnamed versions' archives.
-        try zincSucceeds(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path)
+        try dir.zinc(["update_archive_policy", "--catalog", "cat", "--keep", "all"])
         for version in 1...3 {
             try dir.write("src/file.txt", SampleContent.text(2000 + version))
             try dir.write("src/other.bin", SampleContent.noise(3000, seed: 1))
-            try zincSucceeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+            try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"])
         }
     }
 
     private func json(_ arguments: String...) throws -> JSONValue {
-        try JSONValue.parse(Array(zincSucceeds(arguments, in: dir.path).utf8))
+        try JSONValue.parse(Array(dir.zinc(arguments).utf8))
     }
 
     @Test func distributionsAndDeletions() throws {
@@ -54,14 +54,14 @@ import ZincTestSupport
             try json("delete_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--json")
                 == .object(["bundle": .string("B"), "distro": .string("master"), "version": .int(3)]))
         try dir.write("spec.json", Array(#"{"small": ["+ *.txt"]}"#.utf8))
-        try zincSucceeds(["update_flavorspec", "--catalog", "cat", "--path", "spec.json"], in: dir.path)
+        try dir.zinc(["update_flavorspec", "--catalog", "cat", "--path", "spec.json"])
         #expect(
             try json("delete_flavorspec", "--catalog", "cat", "--name", "spec", "--json")
                 == .object(["flavorspec": .string("spec"), "deleted": .bool(true)]))
     }
 
     @Test func cleanReportsFilesAndBytes() throws {
-        try zincSucceeds(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], in: dir.path)
+        try dir.zinc(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"])
         let report = try #require(try json("clean", "--catalog", "cat", "--force", "--grace", "0", "--json").objectValue)
         let files = try #require(report["files"]?.arrayValue)
         let sizes = try files.map { try #require($0.objectValue?["size"]?.intValue) }

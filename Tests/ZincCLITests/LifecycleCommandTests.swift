@@ -16,12 +16,12 @@ import ZincTestSupport
     init() throws {
         dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
-        try ZincBinary.run(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try dir.zinc.succeeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
         // Archives of every version, as these tests look at unnamed versions' archives.
-        try ZincBinary.run(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path)
-        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+        try dir.zinc.succeeds(["update_archive_policy", "--catalog", "cat", "--keep", "all"])
+        try dir.zinc.succeeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"])
         try dir.write("src/photos/85x85/kind.jpg", SampleContent.noise(9000, seed: 2))
-        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+        try dir.zinc.succeeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"])
         let manifest = try Manifest.parse(dir.read("cat/manifests/B-1.json"), path: "B-1.json")
         oldPhoto = try #require(manifest.files["photos/85x85/kind.jpg"]).object
     }
@@ -83,7 +83,7 @@ import ZincTestSupport
         try zinc.expect(
             ["verify", "--catalog", "cat", "--bundle", "X"], status: 1, stdout: "",
             stderr: "zinc: error: no bundle 'X' in the catalog\n")
-        let noBundle = try ZincBinary.run(["verify", "--catalog", "cat", "--version", "1"], in: dir.path)
+        let noBundle = try zinc.run(["verify", "--catalog", "cat", "--version", "1"])
         #expect(noBundle.status != 0 && noBundle.stderr.contains("--version needs --bundle"))
     }
 
@@ -119,8 +119,7 @@ import ZincTestSupport
         // Within the index's cache lifetime, what left it stays, said for what it is:
         // version 1 and its photo left the index at the deletion; the stray object has
         // no record of when it left (counted from now).
-        let kept = try ZincBinary.run(["clean", "--catalog", "cat", "--force"], in: dir.path)
-        #expect(kept.status == 0)
+        let kept = try zinc.succeeds(["clean", "--catalog", "cat", "--force"])
         let strayBytes = Int64(2)
         #expect(
             kept.stdout.hasPrefix(
@@ -149,12 +148,12 @@ import ZincTestSupport
             stderr:
                 "zinc: error: --grace must be from 0 to 3153600000 seconds (a century), not -1\nUsage: zinc clean [--catalog <catalog>] [--endpoint-url <url>] [--force] [--grace <grace>] [--quiet] [--json]\n  See 'zinc clean --help' for more information.\n"
         )
-        let huge = try ZincBinary.run(["clean", "--catalog", "cat", "--force", "--grace", "\(Int.max)"], in: dir.path)
+        let huge = try zinc.run(["clean", "--catalog", "cat", "--force", "--grace", "\(Int.max)"])
         #expect(huge.status == 64 && huge.stderr.hasPrefix("zinc: error: --grace must be from 0 to 3153600000 seconds"))
     }
 
     @Test func deleteBundleRefusesReferencedVersionsNamingTheDistribution() throws {
-        try ZincBinary.run(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"], in: dir.path)
+        try zinc.succeeds(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "2"])
         let before = dir.files(under: "cat")
         try zinc.expect(
             ["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1", "2"], status: 1, stdout: "",
@@ -222,7 +221,7 @@ import ZincTestSupport
         try zinc.expect(
             ["delete_bundle", "--catalog", "cat", "--name", "Nope", "--versions", "1"], status: 1, stdout: "",
             stderr: "zinc: error: no bundle 'Nope' in the catalog\n")
-        let recreated = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+        let recreated = try zinc.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"])
         #expect(recreated.status == 0 && recreated.stdout.hasPrefix("Created bundle 'B' version 3\n"))
     }
 
@@ -234,7 +233,7 @@ import ZincTestSupport
         let quiet = try ZincBinary.runOnTerminal(["verify", "--catalog", "cat", "--quiet"], in: dir.path)
         #expect(quiet.terminal == "Verified 1 bundle, 2 versions, 4 objects, 2 archives: no problems\r\n")
 
-        try ZincBinary.run(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"], in: dir.path)
+        try zinc.succeeds(["delete_bundle", "--catalog", "cat", "--name", "B", "--versions", "1"])
         let clean = try ZincBinary.runOnTerminal(["clean", "--catalog", "cat", "--force", "--grace", "0"], in: dir.path)
         #expect(clean.terminal.contains("\rRemoving  [####################]  7/7 files  "))
         #expect(
@@ -318,7 +317,7 @@ import ZincTestSupport
         }
         // The loop may have stopped before the last deletions: one more run leaves only the
         // objects of the kept versions (and of B).
-        #expect(try ZincBinary.run(["clean", "--catalog", "cat", "--force", "--grace", "0"], in: dir.path).status == 0)
+        try zinc.succeeds(["clean", "--catalog", "cat", "--force", "--grace", "0"])
         #expect(dir.files(under: "cat/objects").count == 23)
         try zinc.expect(["verify", "--catalog", "cat"], stdout: "Verified 4 bundles, 8 versions, 23 objects, 8 archives: no problems\n")
     }

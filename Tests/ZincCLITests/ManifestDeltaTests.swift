@@ -130,7 +130,7 @@ import ZincTestSupport
         #expect(bundle["manifest_delta_error"] is String, "\(bundle)")
         // The refused rebuild is kept nowhere: not as the manifest, not as a scratch file.
         #expect(dir.files(under: "repo/tmp").isEmpty, "\(dir.files(under: "repo/tmp"))")
-        let verify = try ZincBinary.run(["verify", "--catalog", "cat"], in: dir.path)
+        let verify = try dir.zinc.run(["verify", "--catalog", "cat"])
         #expect(verify.status != 0 && (verify.stdout + verify.stderr).contains("manifest-chunks/B-2.json.gz"), "\(verify)")
         _ = server
     }

@@ -11,14 +11,14 @@ import ZincTestSupport
     init() throws {
         dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--source", "src"], in: dir.path)
-        try zincSucceeds(
-            ["update_distro", "--catalog", "cat", "--bundle", "GameAssets", "--distro", "test", "--version", "1"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--source", "src"])
+        try dir.zinc(
+            ["update_distro", "--catalog", "cat", "--bundle", "GameAssets", "--distro", "test", "--version", "1"])
     }
 
     func expectUsage(_ arguments: [String], message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try ZincBinary.run(arguments, in: dir.path)
+        let result = try zinc.run(arguments)
         #expect(result.status == 64, sourceLocation: sourceLocation)
         #expect(result.stderr.hasPrefix("zinc: error: \(message)\n"), "\(result.stderr)", sourceLocation: sourceLocation)
     }
@@ -42,7 +42,7 @@ import ZincTestSupport
         try expectUsage(
             ["bundle:update", "-c", "cat", "--bundel", "GameAssets", "--path", "src"],
             message: "unknown option '--bundel'. Did you mean '--bundle'?")
-        let result = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--sorce", "src"], in: dir.path)
+        let result = try zinc.run(["update_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--sorce", "src"])
         #expect(result.stderr.contains("\nUsage: zinc update_bundle "))
         // An option the command knows, spelt as a synonym, is no mistake.
         try expectUsage(
@@ -65,7 +65,7 @@ import ZincTestSupport
     /// `--create` (a release promotion to `mastr` would go live unseen); the Python
     /// tool's `distro:update` creates it as before.
     @Test func mistypedNewDistribution() throws {
-        try zincSucceeds(["promote", "--catalog", "cat", "GameAssets", "test", "master"], in: dir.path)
+        try dir.zinc(["promote", "--catalog", "cat", "GameAssets", "test", "master"])
         try zinc.expectFailure(
             ["promote", "--catalog", "cat", "GameAssets", "test", "mastr"],
             message:
@@ -76,13 +76,13 @@ import ZincTestSupport
             distro,
             message: "bundle 'GameAssets' has no distribution 'tset'; did you mean 'test'? (--create creates 'tset'; nothing was changed)",
             quietStdout: false)
-        #expect(try zincSucceeds(["list", "--catalog", "cat"], in: dir.path) == "GameAssets [1=(master, test)]\n")
-        try zincSucceeds(["promote", "--catalog", "cat", "--create", "GameAssets", "test", "mastr"], in: dir.path)
-        try zincSucceeds(distro + ["--create"], in: dir.path)
-        try zincSucceeds(["promote", "--catalog", "cat", "GameAssets", "test", "beta"], in: dir.path)
-        try zincSucceeds(["distro:update", "-c", "cat", "-b", "GameAssets", "-d", "maste", "-v", "1"], in: dir.path)
+        #expect(try dir.zinc(["list", "--catalog", "cat"]) == "GameAssets [1=(master, test)]\n")
+        try dir.zinc(["promote", "--catalog", "cat", "--create", "GameAssets", "test", "mastr"])
+        try dir.zinc(distro + ["--create"])
+        try dir.zinc(["promote", "--catalog", "cat", "GameAssets", "test", "beta"])
+        try dir.zinc(["distro:update", "-c", "cat", "-b", "GameAssets", "-d", "maste", "-v", "1"])
         #expect(
-            try zincSucceeds(["list", "--catalog", "cat"], in: dir.path)
+            try dir.zinc(["list", "--catalog", "cat"])
                 == "GameAssets [1=(beta, maste, master, mastr, test, tset)]\n")
     }
 
@@ -95,24 +95,24 @@ import ZincTestSupport
             ["bundle:verify", "-c", "cat", "-b", "GameAssets", "-v", "-1"],
             message: "invalid version '-1': expected a number, 'latest' or '@DISTRO'")
         try expectUsage(update + ["v1"], message: "invalid version 'v1': expected a number, 'latest' or '@DISTRO'; did you mean '1'?")
-        let missing = try ZincBinary.run(["update_bundle", "--catalog", "cat", "--source", "src"], in: dir.path)
+        let missing = try zinc.run(["update_bundle", "--catalog", "cat", "--source", "src"])
         #expect(missing.stderr.hasPrefix("zinc: error: missing expected argument '--bundle <bundle>'\n"), "\(missing.stderr)")
-        let distro = try ZincBinary.run(["update_distro", "--catalog", "cat", "--version", "1"], in: dir.path)
+        let distro = try zinc.run(["update_distro", "--catalog", "cat", "--version", "1"])
         #expect(distro.stderr.contains("--bundle <bundle> --distro <distro> --version <version>"), "\(distro.stderr)")
     }
 
     /// A mistyped `--repo` is answered with the repo beside it; the way to create one
     /// can be pasted.
     @Test func mistypedRepo() throws {
-        try zincSucceeds(["repo_init", "--repo", "app"], in: dir.path)
+        try dir.zinc(["repo_init", "--repo", "app"])
         try zinc.expectFailure(
             ["status", "--repo", "ap"], message: "no Zinc repo at 'ap'; did you mean 'app'? ('zinc repo_init --repo ap' creates one)",
             quietStdout: false)
         try zinc.expectFailure(
             ["sync", "--repo", "elsewhere"], message: "no Zinc repo at 'elsewhere' ('zinc repo_init --repo elsewhere' creates one)",
             quietStdout: false)
-        try zincSucceeds(["repo_init", "--repo", "ap"], in: dir.path)
-        try zincSucceeds(["status", "--repo", "ap"], in: dir.path)
+        try dir.zinc(["repo_init", "--repo", "ap"])
+        try dir.zinc(["status", "--repo", "ap"])
     }
 
     @Test func mistypedNames() throws {
@@ -137,7 +137,7 @@ import ZincTestSupport
             ["list", "--catalog", "catt"],
             message: "no catalog at 'catt' (no catalog.json in \(dir.at("catt")) or \(dir.at("catalogs/catt"))); did you mean 'cat'?",
             quietStdout: false)
-        try zincSucceeds(["create_catalog", "--id", "com.example.game"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.game"])
         try zinc.expectFailure(
             ["list", "--catalog", "com.example.gmae"],
             message: "no catalog at 'com.example.gmae' (no catalog.json in \(dir.at("com.example.gmae")) or "
@@ -150,17 +150,17 @@ import ZincTestSupport
     /// A new bundle, as a typo makes one, says so in the summary, the dry run and the JSON.
     @Test func newBundleIsNamedAsSuch() throws {
         #expect(
-            try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "GameAsset", "--source", "src"], in: dir.path).hasPrefix(
+            try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "GameAsset", "--source", "src"]).hasPrefix(
                 "Created bundle 'GameAsset' version 1 (new bundle)\n"))
         try dir.write("src/extra.txt", "more")
         #expect(
-            try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--source", "src"], in: dir.path).hasPrefix(
+            try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "GameAssets", "--source", "src"]).hasPrefix(
                 "Created bundle 'GameAssets' version 2\n"))
-        let preview = try zincSucceeds(
-            ["update_bundle", "--catalog", "cat", "--bundle", "Other", "--source", "src", "--dry-run"], in: dir.path)
+        let preview = try dir.zinc(
+            ["update_bundle", "--catalog", "cat", "--bundle", "Other", "--source", "src", "--dry-run"])
         #expect(preview.contains("Would create a new version of 'Other' (new bundle):"))
         try dir.write("src/extra.txt", "more again")
-        let json = try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Third", "--source", "src", "--json"], in: dir.path)
+        let json = try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "Third", "--source", "src", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["new_bundle"] as? Bool == true)
     }
@@ -181,12 +181,11 @@ import ZincTestSupport
     /// `repo_init DIR`, as `git init DIR`; a tracked URL typed with a trailing `/` is
     /// joined to each file's path with one `/` in messages.
     @Test func repoInitTakesTheFolder() throws {
-        #expect(try zincSucceeds(["repo_init", "client"], in: dir.path) == "Created repo \(dir.at("client"))\n")
-        try zincSucceeds(
-            ["track", "--repo", "client", "--catalog", "file://\(dir.at("cat"))/", "--bundle", "GameAssets", "--distro", "test"],
-            in: dir.path)
+        #expect(try dir.zinc(["repo_init", "client"]) == "Created repo \(dir.at("client"))\n")
+        try dir.zinc(
+            ["track", "--repo", "client", "--catalog", "file://\(dir.at("cat"))/", "--bundle", "GameAssets", "--distro", "test"])
         try FileManager.default.moveItem(atPath: dir.at("cat"), toPath: dir.at("moved"))
-        let sync = try ZincBinary.run(["sync", "--repo", "client"], in: dir.path)
+        let sync = try zinc.run(["sync", "--repo", "client"])
         #expect(sync.stdout.contains("file://\(dir.at("cat"))/catalog.json.gz does not exist"), "\(sync.stdout)")
         #expect(!sync.stdout.contains("//catalog.json.gz"))
         try expectUsage(["repo_init", "a", "--repo", "b"], message: "give the folder once: DIR or --repo DIR.")

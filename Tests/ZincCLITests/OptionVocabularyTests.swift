@@ -12,7 +12,7 @@ import ZincTestSupport
         dir = try TemporaryDirectory()
         try dir.write("src/a.txt", SampleContent.text(1000))
         try dir.write("src/b.txt", SampleContent.text(1200, word: "b"))
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
     }
 
     private var zinc: ZincRunner { ZincRunner(in: dir) }
@@ -50,7 +50,6 @@ import ZincTestSupport
     }
 
     @Test func theCatalogComesFromTheEnvironment() throws {
-        let result = try ZincBinary.run(["list"], in: dir.path, extraEnvironment: ["ZINC_CATALOG": "cat"])
-        #expect(result.status == 0 && result.stdout == "", "\(result.stderr)")
+        #expect(try zinc(["list"], environment: ["ZINC_CATALOG": "cat"]) == "")
     }
 }

@@ -13,8 +13,8 @@ import ZincTestSupport
         try SampleContent.basicAdjectives(in: dir)
         try makeCatalogWithMaster(in: dir, bundle: "Core")
         try dir.write("src/new.txt", "level 2")
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
-        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "test", "--version", "2"], in: dir.path)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"])
+        try dir.zinc(["update_distro", "--catalog", "cat", "--bundle", "Core", "--distro", "test", "--version", "2"])
     }
 
     /// The commands quoted in `text` as `'zinc …'`, split into words (the tests' paths
@@ -34,12 +34,12 @@ import ZincTestSupport
         _ arguments: [String], status: Int32 = 0, environment: [String: String] = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [[String]] {
-        let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: environment)
+        let result = try dir.zinc.run(arguments, environment: environment)
         #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         let hints = Self.hints(in: result.stdout + result.stderr)
         #expect(!hints.isEmpty, "\(arguments) gave no hint: \(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
         for hint in hints {
-            let run = try ZincBinary.run(hint, in: dir.path, extraEnvironment: environment)
+            let run = try dir.zinc.run(hint, environment: environment)
             #expect(run.status == 0, "hint \(hint) of \(arguments): \(run.stdout)\(run.stderr)", sourceLocation: sourceLocation)
         }
         return hints
@@ -53,9 +53,9 @@ import ZincTestSupport
 
     @Test func deleteThenClean() throws {
         try dir.write("src/new.txt", "level 3")
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"])
         try dir.write("src/new.txt", "level 4")
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"], in: dir.path)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src"])
         let hints = try runWithHints(["delete_bundle", "--catalog", "cat", "--bundle", "Core", "--versions", "3"])
         #expect(hints == [["clean", "--force", "--catalog", "cat"]])
         let python = try runWithHints(["bundle:delete", "-c", "cat", "-b", "Core", "-v", "4"])
@@ -65,10 +65,10 @@ import ZincTestSupport
     /// The signing hints name the catalog; the key is the one `zinc sign` takes from
     /// $ZINC_SIGNING_KEY, as it would in the publisher's shell.
     @Test func signingHints() throws {
-        try zincSucceeds(["keygen", "--out", "key.pem"], in: dir.path)
+        try dir.zinc(["keygen", "--out", "key.pem"])
         let key = ["ZINC_SIGNING_KEY": dir.at("key.pem")]
         let sign = ["sign", "--catalog", dir.path + "/cat"]
-        try zincSucceeds(["sign", "--catalog", "cat", "--sign-key", "key.pem", "--quiet"], in: dir.path)
+        try dir.zinc(["sign", "--catalog", "cat", "--sign-key", "key.pem", "--quiet"])
         // A change made unsigned says how to sign the catalog again...
         try dir.write("src/new.txt", "level 3")
         let unsigned = try runWithHints(
@@ -76,10 +76,12 @@ import ZincTestSupport
         #expect(unsigned == [sign])
         // ...and so does verify, for an index and a manifest left unsigned.
         try dir.write("src/new.txt", "level 4")
-        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src", "--unsigned"], in: dir.path)
+        try ZincRunner(in: dir, silentStderr: false).succeeds([
+            "update_bundle", "--catalog", "cat", "--bundle", "Core", "--source", "src", "--unsigned",
+        ])
         let verify = ["verify", "--catalog", "cat", "--trusted-key", "key.pem.pub", "--quiet"]
         #expect(try runWithHints(verify, status: 2, environment: key) == [sign, sign])
-        try zincSucceeds(verify, in: dir.path)
+        try dir.zinc(verify)
         // An index signature past its expiry, as one signed 40 days ago for 30 leaves it.
         let path = "cat/" + IndexSignature.path
         var signature = try IndexSignature.parseUnverified(dir.read(path), path: path)
@@ -87,14 +89,14 @@ import ZincTestSupport
         signature.expiresAt = signature.signedAt + 30 * 86_400
         try dir.write(path, signature.encoded(signedBy: SigningKey.load(path: dir.at("key.pem"))))
         #expect(try runWithHints(verify, status: 2, environment: key) == [sign])
-        try zincSucceeds(verify, in: dir.path)
+        try dir.zinc(verify)
     }
 
     @Test func damagedIndexRepair() throws {
         try Data("{".utf8).write(to: URL(fileURLWithPath: dir.path + "/cat/catalog.json"))
         let hints = try runWithHints(["list", "--catalog", "cat"])
         #expect(hints == [["verify", "--repair", "--catalog", dir.path + "/cat"]])
-        try zincSucceeds(["verify", "--catalog", "cat", "--quiet"], in: dir.path)
+        try dir.zinc(["verify", "--catalog", "cat", "--quiet"])
     }
 }
 
@@ -104,16 +106,16 @@ import ZincTestSupport
     @Test func keepingThisCatalogsVersionRunsAsShown() throws {
         let dir = try TemporaryDirectory()
         try dir.write("src/a.txt", "one")
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"], in: dir.path)
-        try zincSucceeds(["publish", "--catalog", "cat", "--to", "live", "--quiet"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"])
+        try dir.zinc(["publish", "--catalog", "cat", "--to", "live", "--quiet"])
         // Someone imports straight into the destination; this catalog makes its own version 2.
         try dir.write("other/b.txt", "made at the destination")
-        try zincSucceeds(["update_bundle", "--catalog", "live", "--bundle", "B", "--source", "other"], in: dir.path)
+        try dir.zinc(["update_bundle", "--catalog", "live", "--bundle", "B", "--source", "other"])
         try dir.write("src/c.txt", "made here, a different size")
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"], in: dir.path)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"])
 
-        let refused = try ZincBinary.run(["publish", "--catalog", "cat", "--to", "live", "--quiet"], in: dir.path)
+        let refused = try dir.zinc.run(["publish", "--catalog", "cat", "--to", "live", "--quiet"])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("nothing was published. To keep this catalog's version 2 of 'B', take the destination's out "))
         let hints = PasteableHintTests.hints(in: refused.stderr)
@@ -125,9 +127,9 @@ import ZincTestSupport
                 ["clean", "--force", "--grace", "0", "--catalog", "cat"],
                 ["publish", "--catalog", "live", "--to", "cat"],
             ], "\(refused.stderr)")
-        for hint in hints.prefix(2) { try zincSucceeds(hint, in: dir.path) }
-        try zincSucceeds(["publish", "--catalog", "cat", "--to", "live", "--quiet"], in: dir.path)
+        for hint in hints.prefix(2) { try dir.zinc(hint) }
+        try dir.zinc(["publish", "--catalog", "cat", "--to", "live", "--quiet"])
         #expect(
-            try zincSucceeds(["list_bundle", "--catalog", "live", "--bundle", "B", "--version", "2"], in: dir.path) == "a.txt\nc.txt\n")
+            try dir.zinc(["list_bundle", "--catalog", "live", "--bundle", "B", "--version", "2"]) == "a.txt\nc.txt\n")
     }
 }

@@ -12,7 +12,7 @@ import ZincTestSupport
         // Small files are stored while they are hashed; the large one in the storing phase.
         for i in 0..<49 { try dir.write("src/file\(i).bin", SampleContent.noise(10_000, seed: UInt64(i))) }
         try dir.write("src/large.bin", SampleContent.noise(1_500_000, seed: 49))
-        try ZincBinary.run(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try dir.zinc.succeeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
     }
 
     @Test func drawsOnATerminalAndEndsItsLine() throws {
@@ -39,7 +39,7 @@ import ZincTestSupport
         // at the scan's start; on a quiet machine the import starts sooner after `init`
         // wrote the sources, and would rightly hash them all again the second time.
         usleep(100_000)
-        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"], in: dir.path)
+        try dir.zinc.succeeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"])
         try dir.write("src/file0.bin", SampleContent.noise(12_345, seed: 100))
         let update = try ZincBinary.runOnTerminal(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
         #expect(update.terminal.contains("\rHashing  [####################]  50/50 files  12.3 kB/12.3 kB  "), "\(update.terminal)")
@@ -61,10 +61,10 @@ import ZincTestSupport
 
     /// A sync shows, per bundle, the objects and bytes it downloads.
     @Test func syncShowsItsDownloads() throws {
-        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"], in: dir.path)
-        try ZincBinary.run(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"], in: dir.path)
-        try ZincBinary.run(["repo_init", "--repo", "repo"], in: dir.path)
-        try ZincBinary.run(["track", "--repo", "repo", "--catalog", "cat", "--bundle", "B"], in: dir.path)
+        try dir.zinc.succeeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--quiet"])
+        try dir.zinc.succeeds(["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "1"])
+        try dir.zinc.succeeds(["repo_init", "--repo", "repo"])
+        try dir.zinc.succeeds(["track", "--repo", "repo", "--catalog", "cat", "--bundle", "B"])
         let sync = try ZincBinary.runOnTerminal(["sync", "--repo", "repo"], in: dir.path)
         #expect(sync.status == 0)
         // The archive's bytes; on 80 columns the bar makes way for the rest. The requests:

@@ -13,27 +13,27 @@ import ZincTestSupport
     /// bundle B at 1-2.
     init() throws {
         dir = try TemporaryDirectory()
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
         // Archives of every version, as these tests look at unnamed versions' archives.
-        try zincSucceeds(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path)
+        try dir.zinc(["update_archive_policy", "--catalog", "cat", "--keep", "all"])
         try dir.write("src/same.bin", SampleContent.noise(20_000, seed: 1))
         for version in 1...6 {
             try dir.write("src/changing.txt", SampleContent.text(3000 + version, word: "v\(version)"))
-            try zincSucceeds(["update_bundle", "--catalog", "cat", "--name", "A", "--source", "src"], in: dir.path)
-            if version <= 2 { try zincSucceeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path) }
+            try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "A", "--source", "src"])
+            if version <= 2 { try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"]) }
         }
-        try zincSucceeds(["update_distro", "--catalog", "cat", "--id", "A", "--name", "master", "--version", "1"], in: dir.path)
-        try zincSucceeds(["update_distro", "--catalog", "cat", "--id", "A", "--name", "master", "--version", "2"], in: dir.path)
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "A", "--name", "master", "--version", "1"])
+        try dir.zinc(["update_distro", "--catalog", "cat", "--id", "A", "--name", "master", "--version", "2"])
     }
 
     private func versions(_ bundle: String) throws -> String {
-        try zincSucceeds(["list", "--catalog", "cat"], in: dir.path).split(separator: "\n").first { $0.hasPrefix(bundle + " ") }
+        try dir.zinc(["list", "--catalog", "cat"]).split(separator: "\n").first { $0.hasPrefix(bundle + " ") }
             .map(String.init) ?? ""
     }
 
     @Test func dryRunSaysWhatWouldGoAndChangesNothing() throws {
         let before = dir.files(under: "cat")
-        let out = try zincSucceeds(["prune", "--catalog", "cat", "--keep-last", "2", "--dry-run"], in: dir.path)
+        let out = try dir.zinc(["prune", "--catalog", "cat", "--keep-last", "2", "--dry-run"])
         // A keeps 5, 6 and the versions master and _master name (2, 1): 3 and 4 go.
         let freed = ["A-3", "A-4"].flatMap {
             [
@@ -57,26 +57,25 @@ import ZincTestSupport
 
         let json = try JSONValue.parse(
             Array(
-                try zincSucceeds(
+                try dir.zinc(
                     [
                         "prune", "--catalog", "cat", "--keep-last", "2", "--dry-run",
                         "--json",
-                    ], in: dir.path
-                ).utf8))
+                    ]).utf8))
         #expect(json.objectValue?["would_free"]?.objectValue?["bytes"]?.intValue == Int64(bytes))
         #expect(json.objectValue?["bundles"]?.arrayValue?.first?.objectValue?["deleted_versions"] == .array([.int(3), .int(4)]))
     }
 
     @Test func deletesThenCleansAfterTheGracePeriod() throws {
-        let out = try zincSucceeds(["prune", "--catalog", "cat", "--bundle", "A", "--keep-last", "1", "--grace", "0"], in: dir.path)
+        let out = try dir.zinc(["prune", "--catalog", "cat", "--bundle", "A", "--keep-last", "1", "--grace", "0"])
         #expect(out.hasPrefix("Deleted versions 3, 4, 5 of 'A' (kept 1, 2, which distributions name)\nRemoved 21 files ("), "\(out)")
         #expect(try versions("A") == "A [1=(_master), 2=(master), 6]")
         #expect(try versions("B") == "B [1, 2]")
         #expect(!dir.exists("cat/archives/A-3.tar") && !dir.exists("cat/manifests/A-5.json.gz"))
-        try zincSucceeds(["verify", "--catalog", "cat"], in: dir.path)
+        try dir.zinc(["verify", "--catalog", "cat"])
 
         // With the default grace the files wait for clients holding the old index.
-        let waiting = try zincSucceeds(["prune", "--catalog", "cat", "--keep-last", "1"], in: dir.path)
+        let waiting = try dir.zinc(["prune", "--catalog", "cat", "--keep-last", "1"])
         #expect(
             waiting.hasPrefix(
                 "'A': nothing to delete (kept 1, 2, which distributions name)\nDeleted version 1 of 'B'\n"
@@ -85,12 +84,11 @@ import ZincTestSupport
     }
 
     @Test func refusesToKeepNothingAndUnknownBundles() throws {
-        let zero = try ZincBinary.run(["prune", "--catalog", "cat", "--keep-last", "0"], in: dir.path)
+        let zero = try dir.zinc.run(["prune", "--catalog", "cat", "--keep-last", "0"])
         #expect(zero.status == 64)
         #expect(zero.stderr.contains("--keep-last must be 1 or more, not 0"))
-        let unknown = try ZincBinary.run(["prune", "--catalog", "cat", "--bundle", "Nope", "--keep-last", "1"], in: dir.path)
-        #expect(unknown.status == 1)
-        #expect(unknown.stderr == "zinc: error: no bundle 'Nope' in the catalog\n", "\(unknown.stderr)")
+        try dir.zinc.expectFailure(
+            ["prune", "--catalog", "cat", "--bundle", "Nope", "--keep-last", "1"], message: "no bundle 'Nope' in the catalog")
     }
 
     private static func human(_ bytes: Int) -> String {

@@ -35,9 +35,8 @@ import ZincTestSupport
             try zinc("catalog:create", "com.example.other", "--storage", "file://elsewhere")
                 == "Created catalog 'com.example.other' at \(dir.at("elsewhere/com.example.other"))\n")
         #expect(dir.exists("elsewhere/com.example.other/config.json"))
-        let again = try ZincBinary.run(["catalog:create", "com.example.app"], in: dir.path)
-        #expect(again.status == 1)
-        #expect(again.stderr == "zinc: error: a catalog already exists at '\(dir.at("catalogs/com.example.app"))'\n")
+        try zinc.expectFailure(
+            ["catalog:create", "com.example.app"], message: "a catalog already exists at '\(dir.at("catalogs/com.example.app"))'")
     }
 
     @Test func bundleUpdatePrintsOnlyTheVersion() throws {
@@ -132,19 +131,19 @@ import ZincTestSupport
                 == zinc("verify", "--catalog", Self.cat, "--json", "--quiet"))
         #expect(try zinc("--loglevel", "debug", "catalog:list", "-c", Self.cat) == zinc("catalog:list", "-c", Self.cat))
 
-        let config = try ZincBinary.run(["-C", "zinc.toml", "--format", "json", "catalog:list", "-c", Self.cat], in: dir.path)
-        #expect(config.status == 0)
+        let config = try ZincRunner(in: dir, silentStderr: false).succeeds([
+            "-C", "zinc.toml", "--format", "json", "catalog:list", "-c", Self.cat,
+        ])
         #expect(config.stdout.hasPrefix(#"{"bundle_name":"BasicAdjectives""#))
         #expect(
             config.stderr == "zinc: warning: ignoring 'zinc.toml': zinc does not read the Python tool's config file "
                 + "(bookmarks, storages, coordinators); give -c the catalog's path or URL\n")
 
-        let badLevel = try ZincBinary.run(["--loglevel", "verbose", "catalog:list", "-c", Self.cat], in: dir.path)
-        #expect(badLevel.status == 64)
-        #expect(badLevel.stderr == "zinc: error: --loglevel must be 'info' or 'debug', not 'verbose'\n")
-        let badFormat = try ZincBinary.run(["--format", "xml", "catalog:list", "-c", Self.cat], in: dir.path)
-        #expect(badFormat.status == 64)
-        #expect(badFormat.stderr == "zinc: error: --format must be 'pretty' or 'json', not 'xml'\n")
+        try zinc.expectFailure(
+            ["--loglevel", "verbose", "catalog:list", "-c", Self.cat], status: 64,
+            message: "--loglevel must be 'info' or 'debug', not 'verbose'")
+        try zinc.expectFailure(
+            ["--format", "xml", "catalog:list", "-c", Self.cat], status: 64, message: "--format must be 'pretty' or 'json', not 'xml'")
     }
 
     @Test func skipMasterArchiveAndTimeoutAreTaken() throws {
@@ -158,11 +157,11 @@ import ZincTestSupport
                 "--skip-master-archive", "--timeout", "30") == "3\n")
         #expect(!dir.exists(Self.cat + "/archives/BasicAdjectives-3.tar"))
         #expect(dir.exists(Self.cat + "/archives/BasicAdjectives-3~phone.tar"))
-        let both = try ZincBinary.run(
+        let both = try zinc.run(
             [
                 "bundle:update", "-c", Self.cat, "-b", "BasicAdjectives", "-p", "src", "--flavors",
                 "devices.json", "--skip-master-archive", "--include-master-archive",
-            ], in: dir.path)
+            ])
         #expect(both.status == 64)
         #expect(both.stderr.hasPrefix("zinc: error: give --skip-master-archive or --include-master-archive, not both\n"))
 
@@ -170,7 +169,7 @@ import ZincTestSupport
         try zinc("distro:delete", "-c", Self.cat, "-b", "BasicAdjectives", "-d", "master", "--timeout", "5")
         try zinc("bundle:delete", "-c", Self.cat, "-b", "BasicAdjectives", "-v", "1", "--timeout", "5")
         try zinc("catalog:clean", "-c", Self.cat, "--timeout", "5")
-        let negative = try ZincBinary.run(["catalog:clean", "-c", Self.cat, "--timeout=-1"], in: dir.path)
+        let negative = try zinc.run(["catalog:clean", "-c", Self.cat, "--timeout=-1"])
         #expect(negative.status == 64)
         #expect(negative.stderr.hasPrefix("zinc: error: --timeout must be 0 or more seconds, not -1.0\n"))
     }

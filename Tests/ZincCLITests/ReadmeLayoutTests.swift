@@ -11,9 +11,9 @@ import ZincTestSupport
             readme.components(separatedBy: "<catalog root>/\n").dropFirst().first?.components(separatedBy: "```").first)
         let dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"], in: dir.path)
-        try zincSucceeds(["update_distro", "--catalog", "cat", "--bundle", "B", "--distro", "master", "--version", "1"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"])
+        try dir.zinc(["update_distro", "--catalog", "cat", "--bundle", "B", "--distro", "master", "--version", "1"])
         let entries = Set(
             dir.files(under: "cat").map { $0.split(separator: "/").count > 1 ? $0.split(separator: "/")[0] + "/" : Substring($0) })
         for entry in entries.filter({ !$0.hasPrefix(".") }) {

@@ -15,11 +15,11 @@ import ZincTestSupport
         try SampleContent.basicAdjectives(in: dir)
         try makeCatalogWithMaster(in: dir, bundle: "Game")
         try dir.write("src/new.txt", "level 2")
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "Game", "--source", "src"], in: dir.path)
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "Game", "--source", "src"])
     }
 
     func rollout(_ arguments: String...) throws -> String {
-        try zincSucceeds(["rollout"] + arguments + ["--catalog", "cat", "--bundle", "Game", "--distro", "master"], in: dir.path)
+        try dir.zinc(["rollout"] + arguments + ["--catalog", "cat", "--bundle", "Game", "--distro", "master"])
     }
 
     func status() throws -> [String: Any] {
@@ -41,15 +41,15 @@ import ZincTestSupport
         #expect(started.contains(", unsigned, expires "))
         #expect(started.hasSuffix(": first wave\n") && started.contains("last change: start by alice at "))
         #expect(
-            try zincSucceeds(["list", "--catalog", "cat"], in: dir.path)
+            try dir.zinc(["list", "--catalog", "cat"])
                 == "Game [1=(master), 2]\n  rollout of 'master': version 2 over 1 (active, 1.00%)\n")
         var json = try status()
         #expect(json["state"] as? String == "active" && json["candidate"] as? Int == 2 && json["control"] as? Int == 1)
         #expect(json["pointer"] as? Int == 1 && json["applies"] as? Bool == true && json["percentage"] as? String == "1.00")
         #expect((json["steps"] as? [[String: Any]])?.map { $0["percentage"] as? String } == ["1.00", "5.00", "20.00"])
 
-        let refused = try ZincBinary.run(
-            ["update_distro", "--catalog", "cat", "--bundle", "Game", "--distro", "master", "--version", "2"], in: dir.path)
+        let refused = try dir.zinc.run(
+            ["update_distro", "--catalog", "cat", "--bundle", "Game", "--distro", "master", "--version", "2"])
         #expect(refused.status == 1)
         #expect(
             refused.stderr
@@ -64,7 +64,7 @@ import ZincTestSupport
         #expect(try rollout("complete", "--actor", "carol").contains("\n  complete: 'master' points at version 2\n"))
         json = try status()
         #expect(json["state"] as? String == "complete" && json["pointer"] as? Int == 2 && json["applies"] as? Bool == false)
-        #expect(try zincSucceeds(["list", "--catalog", "cat"], in: dir.path) == "Game [1=(_master), 2=(master)]\n")
+        #expect(try dir.zinc(["list", "--catalog", "cat"]) == "Game [1=(_master), 2=(master)]\n")
 
         let log = try rollout("log").split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         #expect(log.first?.prefix(4) == ["when", "action", "by", "state"])
@@ -73,7 +73,7 @@ import ZincTestSupport
                 ["start", "alice", "active"], ["pause", "bob", "paused"], ["resume", "bob", "active"], ["set", "bob", "active"],
                 ["halt", "bob", "halted"], ["complete", "carol", "complete"],
             ])
-        #expect(try zincSucceeds(["verify", "--catalog", "cat"], in: dir.path).hasSuffix(": no problems\n"))
+        #expect(try dir.zinc(["verify", "--catalog", "cat"]).hasSuffix(": no problems\n"))
     }
 
     @Test func refusesOptionsThatDoNotMakeARollout() throws {
@@ -89,8 +89,8 @@ import ZincTestSupport
             (["start", "--version", "2", "--percent", "5", "--app-version", "2.x"], "--app-version '2.x' is not a range"),
             (["set", "--percent", "5"], "there is no rollout; start one with `zinc rollout start`"),
         ] {
-            let result = try ZincBinary.run(
-                ["rollout"] + arguments + ["--catalog", "cat", "--bundle", "Game", "--distro", "master"], in: dir.path)
+            let result = try dir.zinc.run(
+                ["rollout"] + arguments + ["--catalog", "cat", "--bundle", "Game", "--distro", "master"])
             #expect(result.status != 0, "\(arguments)")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
@@ -139,20 +139,18 @@ import ZincTestSupport
     @Test func refusesABadInstallsLineNamingItsFileAndLine() throws {
         _ = try rollout("start", "--version", "2", "--percent", "50")
         try dir.write("installs.txt", "# support export\nabc platform=ios\n\ndef platform\n")
-        let result = try ZincBinary.run(
-            ["rollout", "status", "--catalog", "cat", "--bundle", "Game", "--distro", "master", "--installs", "installs.txt"],
-            in: dir.path)
+        let result = try dir.zinc.run(
+            ["rollout", "status", "--catalog", "cat", "--bundle", "Game", "--distro", "master", "--installs", "installs.txt"])
         #expect(result.status == 1)
         #expect(
             result.stderr
                 == "zinc: error: installs.txt, line 4: invalid attribute 'platform': it must be KEY=VALUE; "
                 + "each line is an install: ID [KEY=VALUE ...]\n")
-        let tooLong = try ZincBinary.run(
+        let tooLong = try dir.zinc.run(
             [
                 "rollout", "status", "--catalog", "cat", "--bundle", "Game", "--distro", "master", "--install-id",
                 String(repeating: "a", count: 129),
-            ],
-            in: dir.path)
+            ])
         #expect(tooLong.status == 1)
         #expect(tooLong.stderr.contains("invalid install id 'aaa"))
     }

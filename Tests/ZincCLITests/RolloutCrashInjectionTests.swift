@@ -40,7 +40,7 @@ import ZincTestSupport
         let dir = try TemporaryDirectory()
         let signing = scenario.signed ? ["--sign-key", "k"] : []
         let trusting = scenario.signed ? ["--trusted-key", "k.pub"] : []
-        if scenario.signed { try zincSucceeds(["keygen", "--out", "k"], in: dir.path) }
+        if scenario.signed { try dir.zinc(["keygen", "--out", "k"]) }
         try SampleContent.basicAdjectives(in: dir, at: "v1")
         try SampleContent.basicAdjectives(in: dir, at: "v2")
         try dir.write("v2/levels/new.bin", SampleContent.noise(5000, seed: 3))
@@ -50,12 +50,12 @@ import ZincTestSupport
             ["update_distro", "--catalog", "template", "--bundle", "B", "--distro", "master", "--version", "1"],
             ["update_bundle", "--catalog", "template", "--bundle", "B", "--source", "v2"],
         ] {
-            try zincSucceeds(arguments + signing, in: dir.path)
+            try dir.zinc(arguments + signing)
         }
         let target = ["--catalog", "cat", "--bundle", "B", "--distro", "master"]
         let start = ["rollout", "start"] + target + ["--version", "2", "--percent", "50"] + signing
         if scenario.action == "complete" {
-            try zincSucceeds(start.map { $0 == "cat" ? "template" : $0 }, in: dir.path)
+            try dir.zinc(start.map { $0 == "cat" ? "template" : $0 })
         } else {
             #expect(dir.files(under: "template/archives") == ["B-1.tar"], "version 2 has no archive until the rollout starts")
         }
@@ -66,7 +66,7 @@ import ZincTestSupport
         for n in 1...200 {
             try? FileManager.default.removeItem(atPath: dir.at("cat"))
             try FileManager.default.copyItem(atPath: dir.at("template"), toPath: dir.at("cat"))
-            let result = try ZincBinary.run(command, in: dir.path, extraEnvironment: ["ZINC_KILL_AFTER_COMMITS": "\(n)"])
+            let result = try dir.zinc.run(command, environment: ["ZINC_KILL_AFTER_COMMITS": "\(n)"])
             guard result.killed else {
                 #expect(result.status == 0, "\(command) without a kill: \(result.stderr)")
                 break
@@ -84,10 +84,10 @@ import ZincTestSupport
                 #expect(scenario.action == "start", "\(step): complete starts from a rollout file")
             }
 
-            let rerun = try ZincBinary.run(command, in: dir.path)
+            let rerun = try dir.zinc.run(command)
             #expect(rerun.status == 0, "re-run after a kill after change \(n): \(rerun.stderr)")
             try CrashInjectionTests.expectCopiesEqual(dir, after: "the re-run after change \(n)")
-            let verify = try ZincBinary.run(["verify", "--catalog", "cat"] + trusting, in: dir.path)
+            let verify = try dir.zinc.run(["verify", "--catalog", "cat"] + trusting)
             #expect(verify.status == 0, "after the re-run after change \(n): \(verify.stdout)")
             let finished = try #require(try Self.status(dir), "after the re-run after change \(n)")
             #expect(finished["candidate"] as? Int == Self.candidate, "after the re-run after change \(n)")
@@ -119,8 +119,8 @@ import ZincTestSupport
 
     /// `zinc rollout status --json` of `cat`'s B master: nil when it has no rollout.
     static func status(_ dir: TemporaryDirectory) throws -> [String: Any]? {
-        let output = try zincSucceeds(
-            ["rollout", "status", "--catalog", "cat", "--bundle", "B", "--distro", "master", "--json"], in: dir.path)
+        let output = try dir.zinc(
+            ["rollout", "status", "--catalog", "cat", "--bundle", "B", "--distro", "master", "--json"])
         return try JSONSerialization.jsonObject(with: Data(output.utf8), options: .fragmentsAllowed) as? [String: Any]
     }
 

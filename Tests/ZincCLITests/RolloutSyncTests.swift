@@ -17,12 +17,12 @@ import ZincTestSupport
     var zinc: ZincRunner { ZincRunner(in: dir) }
 
     func rollout(_ arguments: String...) throws {
-        try zincSucceeds(["rollout"] + arguments + ["--catalog", "cat", "--bundle", "Game", "--distro", "master"], in: dir.path)
+        try dir.zinc(["rollout"] + arguments + ["--catalog", "cat", "--bundle", "Game", "--distro", "master"])
     }
 
     /// The `follows` of the repo's one bundle in `sync --json`.
     func sync(_ repo: String, _ extra: String...) throws -> (version: Int?, code: String?, reason: String?) {
-        let output = try zincSucceeds(["sync", "--repo", repo, "--json"] + extra, in: dir.path)
+        let output = try dir.zinc(["sync", "--repo", repo, "--json"] + extra)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
         let bundle = try #require((json["bundles"] as? [[String: Any]])?.first)
         let follows = bundle["follows"] as? [String: Any]
@@ -60,7 +60,7 @@ import ZincTestSupport
         #expect(
             try sync("ios", "--attribute", "app-version=3.0")
                 == (1, "condition_unmet", "the rollout's control: app version 3.0 is outside >=2.1,<3"))
-        let refused = try ZincBinary.run(["repo_init", "bad", "--attribute", "platform"], in: dir.path)
+        let refused = try zinc.run(["repo_init", "bad", "--attribute", "platform"])
         #expect(refused.status != 0 && refused.stderr.contains("attribute 'platform'") && refused.stderr.contains("KEY=VALUE"))
         #expect(!FileManager.default.fileExists(atPath: dir.at("bad")))
     }

@@ -10,7 +10,7 @@ import ZincTestSupport
         try ClientSyncTests.publishB(in: dir, version: 1)
         let exported = try dir.zinc(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed", "--quiet"])
         #expect(exported.hasPrefix("Exported a seed of 'B' version 1 (3 files, "), "\(exported)")
-        let again = try ZincBinary.run(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed"], in: dir.path)
+        let again = try dir.zinc.run(["export_seed", "--catalog", "cat", "--bundle", "B", "--out", "app/seed"])
         #expect(again.status == 1 && again.stderr.contains("app/seed"))
 
         // Offline: the URL later syncs use answers nothing yet.
@@ -105,7 +105,7 @@ import ZincTestSupport
             (String(repeating: " ", count: 65 << 10), "larger than 65536 bytes"), ("[]", "not a JSON object"),
         ] {
             try dir.write("seed/seed-distro.json", content)
-            let result = try ZincBinary.run(["repo", "seed", "--repo", "device", "--seed", "seed", "--catalog", "cat"], in: dir.path)
+            let result = try dir.zinc.run(["repo", "seed", "--repo", "device", "--seed", "seed", "--catalog", "cat"])
             #expect(
                 result.status != 0 && result.stderr.contains("seed/seed-distro.json") && result.stderr.contains(reason), "\(result.stderr)")
             #expect(!dir.exists("device/bundles/com.example.app.B-1"))

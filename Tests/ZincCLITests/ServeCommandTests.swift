@@ -18,13 +18,12 @@ import Darwin
     init() throws {
         dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
-        _ = try zincSucceeds(["create_catalog", "--id", Self.id, "--dest", "cat"], in: dir.path)
-        _ = try zincSucceeds(
-            ["update_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--source", "src", "--quiet"],
-            in: dir.path)
+        _ = try dir.zinc(["create_catalog", "--id", Self.id, "--dest", "cat"])
+        _ = try dir.zinc(
+            ["update_bundle", "--catalog", "cat", "--name", "BasicAdjectives", "--source", "src", "--quiet"])
         // An archive to serve: master names the version.
-        _ = try zincSucceeds(
-            ["update_distro", "--catalog", "cat", "--id", "BasicAdjectives", "--name", "master", "--version", "1"], in: dir.path)
+        _ = try dir.zinc(
+            ["update_distro", "--catalog", "cat", "--id", "BasicAdjectives", "--name", "master", "--version", "1"])
         try dir.write("secret.txt", "outside the catalog")
     }
 
@@ -78,7 +77,7 @@ import Darwin
     @Test func aPortInUseIsOneLine() throws {
         let listener = try ListeningSocket()
         defer { listener.close() }
-        let result = try ZincBinary.run(["serve", "--catalog", "cat", "--port", "\(listener.port)"], in: dir.path)
+        let result = try dir.zinc.run(["serve", "--catalog", "cat", "--port", "\(listener.port)"])
         #expect(result.status == 1)
         #expect(result.stderr == "zinc: error: port \(listener.port) on 127.0.0.1 is already in use\n")
         #expect(result.stdout == "")

@@ -25,8 +25,8 @@ import ZincTestSupport
     /// `update_bundle --unsigned` of `src` into the signed `cat`: the change that leaves
     /// the index signature behind says so, with the command that signs it again.
     func unsignedImport(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try ZincBinary.run(
-            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--unsigned"], in: dir.path)
+        let result = try zinc.run(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--unsigned"])
         #expect(result.status == 0, sourceLocation: sourceLocation)
         #expect(
             result.stderr

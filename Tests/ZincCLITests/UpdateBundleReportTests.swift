@@ -13,22 +13,22 @@ import ZincTestSupport
         try dir.write("src/keep.bin", SampleContent.noise(5000, seed: 1))
         try dir.write("src/edit.txt", SampleContent.text(4000, word: "old"))
         try dir.write("src/gone.txt", SampleContent.text(3000, word: "gone"))
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
         // Archives of every version, as these tests look at unnamed versions' archives.
-        try zincSucceeds(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path)
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
+        try dir.zinc(["update_archive_policy", "--catalog", "cat", "--keep", "all"])
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"])
         try dir.write("src/edit.txt", SampleContent.text(4000, word: "new"))
         try FileManager.default.removeItem(atPath: dir.at("src/gone.txt"))
         try dir.write("src/added/one.bin", SampleContent.noise(1234, seed: 2))
     }
 
     private func json(_ arguments: [String]) throws -> [String: JSONValue] {
-        try #require(try JSONValue.parse(Array(zincSucceeds(arguments, in: dir.path).utf8)).objectValue)
+        try #require(try JSONValue.parse(Array(dir.zinc(arguments).utf8)).objectValue)
     }
 
     @Test func dryRunListsTheChangesAndWritesNothing() throws {
         let before = dir.files(under: "cat")
-        let out = try zincSucceeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--dry-run"], in: dir.path)
+        let out = try dir.zinc(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--dry-run"])
         #expect(
             out == """
                 A  added/one.bin
@@ -63,8 +63,8 @@ import ZincTestSupport
         #expect(
             again["version"] == .int(2) && again["unchanged"] == .bool(true) && again["new_objects"] == .int(0)
                 && again["bytes_written"] == .int(0))
-        let unchanged = try zincSucceeds(
-            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--dry-run"], in: dir.path)
+        let unchanged = try dir.zinc(
+            ["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src", "--dry-run"])
         #expect(unchanged == "Bundle 'B' would stay unchanged at version 2\n")
     }
 }

@@ -19,8 +19,8 @@ import ZincTestSupport
         try dir.write("src/big.bin", SampleContent.noise(Self.large, seed: 1))
         try dir.write("src/small.bin", SampleContent.noise(1000, seed: 2))
         try dir.write("src/readme.txt", SampleContent.text(3000))
-        try zincSucceeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
-        try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"], in: dir.path)
+        try dir.zinc(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
+        try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"])
         // Version 2: one byte flipped in the large file, the small one rewritten.
         var big = SampleContent.noise(Self.large, seed: 1)
         big[1_500_000] ^= 0xFF
@@ -29,7 +29,7 @@ import ZincTestSupport
     }
 
     private func json(_ arguments: [String]) throws -> [String: JSONValue] {
-        try #require(try JSONValue.parse(Array(zincSucceeds(arguments, in: dir.path).utf8)).objectValue)
+        try #require(try JSONValue.parse(Array(dir.zinc(arguments).utf8)).objectValue)
     }
 
     private func size(_ path: String) throws -> Int64 {
@@ -77,9 +77,9 @@ import ZincTestSupport
     }
 
     @Test func textGivesTheSameFigures() throws {
-        let preview = try zincSucceeds(
-            ["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--dry-run"], in: dir.path)
-        let out = try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"], in: dir.path)
+        let preview = try dir.zinc(
+            ["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--dry-run"])
+        let out = try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"])
         let figures = try #require(try storedFigures(archives: []).objectValue)
         func bytes(_ key: String) -> String { HumanFormat.bytes(figures[key]!.intValue!) }
         let listed = try json(["list", "--catalog", "cat", "--sizes", "--json"])
@@ -109,7 +109,7 @@ import ZincTestSupport
     }
 
     @Test func archivesWrittenUnderThePolicyAreCounted() throws {
-        try zincSucceeds(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path)
+        try dir.zinc(["update_archive_policy", "--catalog", "cat", "--keep", "all"])
         let preview = try json(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--dry-run", "--json"])
         let report = try json(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src", "--json"])
         let stored = try storedFigures(archives: ["archives/B-2.tar"])
@@ -124,7 +124,7 @@ import ZincTestSupport
         #expect(first["version"] == .int(1) && first["update"] == .null && first["storage"]?.objectValue?["total_bytes"] != nil)
         let unchanged = try json(["update_bundle", "--catalog", "cat", "--bundle", "New", "--source", "src", "--json"])
         #expect(unchanged["storage"] == .null && unchanged["update"] == .null)
-        let text = try zincSucceeds(["update_bundle", "--catalog", "cat", "--bundle", "New", "--source", "src"], in: dir.path)
+        let text = try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "New", "--source", "src"])
         #expect(text == "Bundle 'New' unchanged at version 1\n")
     }
 }

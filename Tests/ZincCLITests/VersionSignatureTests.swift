@@ -83,7 +83,7 @@ import ZincTestSupport
         #expect(bundle["manifest_delta_error"] is String, "\(bundle)")
         #expect(try #require(bundle["bytes"] as? Int) > signatureSize, "the manifest signature instead: \(bundle)")
         #expect(try !dir.files(under: "repo/manifests/com.example.game").contains("B-2.digests"))
-        let verify = try ZincBinary.run(["verify", "--catalog", "cat", "--trusted-key", "k.pub"], in: dir.path)
+        let verify = try dir.zinc.run(["verify", "--catalog", "cat", "--trusted-key", "k.pub"])
         #expect(verify.status != 0, "\(verify)")
         #expect(
             (verify.stdout + verify.stderr).contains(lie == "forged signature" ? "B-2.\(try Self.keyID(dir)).sig" : "digests/B-2.txt.gz"))

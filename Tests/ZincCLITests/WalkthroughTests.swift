@@ -56,35 +56,32 @@ import ZincTestSupport
     @Test func promotesTestToMasterWithAtOther() throws {
         let dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
-        try ZincBinary.run(["create_catalog", "--id", "com.example.app", "--dest", "cat"], in: dir.path)
-        try ZincBinary.run(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"], in: dir.path)
-        try ZincBinary.run(["update_distro", "--catalog", "cat", "--id", "B", "--name", "test", "--version", "latest"], in: dir.path)
-        let result = try ZincBinary.run(
-            ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "@test"], in: dir.path)
-        #expect(result.stdout == "Created distribution 'master' for 'B-v1'\n")
-        #expect(result.status == 0)
+        try dir.zinc.succeeds(["create_catalog", "--id", "com.example.app", "--dest", "cat"])
+        try dir.zinc.succeeds(["update_bundle", "--catalog", "cat", "--name", "B", "--source", "src"])
+        try dir.zinc.succeeds(["update_distro", "--catalog", "cat", "--id", "B", "--name", "test", "--version", "latest"])
+        try dir.zinc.expect(
+            ["update_distro", "--catalog", "cat", "--id", "B", "--name", "master", "--version", "@test"],
+            stdout: "Created distribution 'master' for 'B-v1'\n")
     }
 
     @Test func usesTheEmbeddedCatalogsFolderByDefault() throws {
         let dir = try TemporaryDirectory()
         try SampleContent.basicAdjectives(in: dir)
-        let created = try ZincBinary.run(["create_catalog", "--id", "com.example.app"], in: dir.path)
-        #expect(created.status == 0)
+        try dir.zinc.succeeds(["create_catalog", "--id", "com.example.app"])
         #expect(dir.exists("catalogs/com.example.app/catalog.json"))
-        let updated = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"], in: dir.path)
-        #expect(updated.stdout.hasPrefix("Created bundle 'B' version 1 (new bundle)\n"))
-        let again = try ZincBinary.run(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"], in: dir.path)
-        #expect(again.stdout == "Bundle 'B' unchanged at version 1\n")
-        let forced = try ZincBinary.run(
-            ["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src", "--force"], in: dir.path)
-        #expect(forced.stdout.hasPrefix("Created bundle 'B' version 2\n"))
+        let updated = try dir.zinc(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"])
+        #expect(updated.hasPrefix("Created bundle 'B' version 1 (new bundle)\n"))
+        try dir.zinc.expect(
+            ["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src"],
+            stdout: "Bundle 'B' unchanged at version 1\n")
+        let forced = try dir.zinc(["update_bundle", "--catalog", "com.example.app", "--name", "B", "--source", "src", "--force"])
+        #expect(forced.hasPrefix("Created bundle 'B' version 2\n"))
     }
 
     @Test func everyCommandHasHelp() throws {
         let dir = try TemporaryDirectory()
         for command in ["create_catalog", "update_bundle", "update_distro"] {
-            let result = try ZincBinary.run([command, "--help"], in: dir.path)
-            #expect(result.status == 0)
+            let result = try dir.zinc.succeeds([command, "--help"])
             #expect(result.stdout.contains("USAGE: zinc \(command)"))
         }
     }

@@ -82,8 +82,7 @@ import ZincTestSupport
         try zinc("update_distro", "--catalog", "cat", "--bundle", "Game", "--distro", "master", "--version", "1")
         for step in RolloutWalk.steps {
             let arguments = ["rollout"] + step.arguments + ["--catalog", "cat", "--bundle", "Game", "--distro", "master"]
-            let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: server.environment)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            try dir.zinc.succeeds(arguments, environment: server.environment)
             try zinc("publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--delete", "--grace", "0", "--quiet")
             let distributions = try OldClientReading.distributions(index: get("index.json"), bundle: "Game")
             #expect(distributions["master"] == step.pointer, "after \(step.arguments)")

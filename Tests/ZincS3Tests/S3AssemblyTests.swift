@@ -45,10 +45,8 @@ import ZincTestSupport
     private func publish(_ extra: [String] = [], through proxy: S3Proxy? = nil) throws -> (json: [String: Any], stderr: String) {
         var environment = server.environment
         if let proxy { environment["AWS_ENDPOINT_URL"] = proxy.url }
-        let result = try ZincBinary.run(
-            ["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--json"] + extra, in: dir.path,
-            extraEnvironment: environment)
-        #expect(result.status == 0, "\(result.stderr)")
+        let result = try ZincRunner(in: dir, silentStderr: false).succeeds(
+            ["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--json"] + extra, environment: environment)
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         return (json, result.stderr)
     }
@@ -88,9 +86,8 @@ import ZincTestSupport
         defer { proxy.stop() }
 
         let planned = try publish(["--dry-run"]).json
-        let text = try ZincBinary.run(
-            ["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--dry-run"], in: dir.path,
-            extraEnvironment: server.environment)
+        let text = try dir.zinc.run(
+            ["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--dry-run"], environment: server.environment)
         #expect(text.stdout.contains("Would assemble 2 of them there, copying "), "\(text.stdout)")
         let run = try publish(through: proxy).json
 

@@ -24,8 +24,8 @@ extension S3AssemblyTests {
         if let proxy { environment["AWS_ENDPOINT_URL"] = proxy.url }
         var stderr = ""
         for target in [catalogURL, "local"] {
-            let result = try ZincBinary.run(
-                arguments.map { $0 == "CAT" ? target : $0 }, in: dir.path, extraEnvironment: target == "local" ? [:] : environment)
+            let result = try dir.zinc.run(
+                arguments.map { $0 == "CAT" ? target : $0 }, environment: target == "local" ? [:] : environment)
             #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
             if target != "local" { stderr = result.stderr }
         }

@@ -17,7 +17,7 @@ import ZincTestSupport
         dir = try TemporaryDirectory()
         _ = try S3PublishTests.twoVersionsOfB(id: "com.example.record", in: dir)
         // Archives of every version, as the records below name an unnamed version's.
-        #expect(try ZincBinary.run(["update_archive_policy", "--catalog", "cat", "--keep", "all"], in: dir.path).status == 0)
+        try dir.zinc.succeeds(["update_archive_policy", "--catalog", "cat", "--keep", "all"])
     }
 
     private var zinc: ZincRunner { ZincRunner(in: dir, environment: server.environment, silentStderr: false) }

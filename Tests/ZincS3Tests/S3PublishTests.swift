@@ -75,10 +75,8 @@ import ZincTestSupport
         #expect(try !storage.exists("catalog.json"), "the index goes last")
         #expect(uploaded >= 10 && uploaded < total)
 
-        let rerun = try ZincBinary.run(
-            ["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--json"], in: dir.path,
-            extraEnvironment: server.environment)
-        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let rerun = try dir.zinc.succeeds(
+            ["publish", "--catalog", "cat", "--to", "s3://\(bucket)/cat", "--json"], environment: server.environment)
         #expect(
             rerun.stdout.contains("\"unchanged\" : \(uploaded)") || rerun.stdout.contains("\"unchanged\": \(uploaded)"), "\(rerun.stdout)")
         #expect(try Self.everyReferenceResolves(storage).isEmpty)

@@ -104,6 +104,8 @@ public struct RolloutFleet: Sendable {
         if let message = failure.withLock({ $0 }) { throw TestServerError(message) }
     }
 
+    /// Throws rather than records a failure: it runs on `forEachRepo`'s worker threads,
+    /// outside any test, and this file builds without Swift Testing (so without ZincRunner).
     @discardableResult
     public func run(_ arguments: [String]) throws -> String {
         let result = try ZincBinary.run(arguments, in: dir.path, extraEnvironment: environment)

@@ -81,4 +81,24 @@ import Testing
         }
         #expect(try JSONValueEncoder().encode(Nothing()) == .object([:]))
     }
+
+    @Test func snakeCaseNamesTheKeysOfEnumsButNotADictionarysKeysOrADocumentsMembers() throws {
+        struct Report: Encodable {
+            let bytesRead: Int
+            let keyID: String
+            let newObjectBytes: Int
+            let sourceURLPath: String
+            let files: [String: Int]
+            let document: JSONValue
+        }
+        let report = Report(
+            bytesRead: 1, keyID: "k", newObjectBytes: 2, sourceURLPath: "p", files: ["Art/heroSkin.png": 3],
+            document: .object(["fileCount": .int(4)]))
+        #expect(
+            try JSONValueEncoder(keys: .snakeCase).encode(report)
+                == .object([
+                    "bytes_read": .int(1), "key_id": .string("k"), "new_object_bytes": .int(2), "source_url_path": .string("p"),
+                    "files": .object(["Art/heroSkin.png": .int(3)]), "document": .object(["fileCount": .int(4)]),
+                ]))
+    }
 }

@@ -41,11 +41,5 @@ extension AddChunkLists {
         let written: [String]
         let chunkedObjects: Int
         let bytesRead: Int64
-
-        private enum CodingKeys: String, CodingKey {
-            case written
-            case chunkedObjects = "chunked_objects"
-            case bytesRead = "bytes_read"
-        }
     }
 }

@@ -40,11 +40,5 @@ extension AddContentSizes {
         let written: [String]
         let measuredObjects: Int
         let bytesRead: Int64
-
-        private enum CodingKeys: String, CodingKey {
-            case written
-            case measuredObjects = "measured_objects"
-            case bytesRead = "bytes_read"
-        }
     }
 }

@@ -38,10 +38,5 @@ extension AddManifestChunks {
     struct Report: Encodable {
         let written: [String]
         let bytesRead: Int64
-
-        private enum CodingKeys: String, CodingKey {
-            case written
-            case bytesRead = "bytes_read"
-        }
     }
 }

@@ -82,13 +82,5 @@ extension DeleteBundle {
         let deletedVersions: [Int]
         let noVersionLeft: Bool
         let files: [String]
-
-        private enum CodingKeys: String, CodingKey {
-            case bundle
-            case dryRun = "dry_run"
-            case deletedVersions = "deleted_versions"
-            case noVersionLeft = "no_version_left"
-            case files
-        }
     }
 }

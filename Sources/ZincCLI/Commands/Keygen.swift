@@ -39,12 +39,5 @@ extension Keygen {
         let publicKeyFile: String
         let publicKey: String
         let keyID: String
-
-        private enum CodingKeys: String, CodingKey {
-            case privateKey = "private_key"
-            case publicKeyFile = "public_key_file"
-            case publicKey = "public_key"
-            case keyID = "key_id"
-        }
     }
 }

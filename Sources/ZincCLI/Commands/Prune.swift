@@ -92,17 +92,9 @@ extension Prune {
     struct Report: Encodable {
         let report: PruneReport
 
-        private enum CodingKeys: String, CodingKey {
-            case dryRun = "dry_run"
-            case bundles, clean
-            case wouldFree = "would_free"
-        }
+        private enum CodingKeys: CodingKey { case dryRun, bundles, clean, wouldFree }
 
-        private enum BundleKeys: String, CodingKey {
-            case bundle
-            case deletedVersions = "deleted_versions"
-            case keptReferenced = "kept_referenced"
-        }
+        private enum BundleKeys: CodingKey { case bundle, deletedVersions, keptReferenced }
 
         private enum FreedKeys: CodingKey { case files, bytes }
 

@@ -155,11 +155,8 @@ extension Publish {
         let report: PublishReport
         let seconds: Double
 
-        private enum CodingKeys: String, CodingKey {
-            case dryRun = "dry_run"
-            case uploaded, copied, unchanged
-            case indexChanged = "index_changed"
-            case deleted, waiting, retired, seconds
+        private enum CodingKeys: CodingKey {
+            case dryRun, uploaded, copied, unchanged, indexChanged, deleted, waiting, retired, seconds
         }
 
         private enum FileKeys: CodingKey { case files, bytes }

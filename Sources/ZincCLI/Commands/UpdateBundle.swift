@@ -210,16 +210,9 @@ extension UpdateBundle {
         /// nil when no version was created: `"storage"` and `"update"` are then null.
         let growth: GrowthReport?
 
-        private enum CodingKeys: String, CodingKey {
-            case bundle, version, unchanged
-            case newBundle = "new_bundle"
-            case files
-            case newObjects = "new_objects"
-            case objectBytes = "object_bytes"
-            case archiveBytes = "archive_bytes"
-            case bytesWritten = "bytes_written"
-            case seconds
-            case storage, update
+        private enum CodingKeys: CodingKey {
+            case bundle, version, unchanged, newBundle, files, newObjects, objectBytes, archiveBytes, bytesWritten
+            case seconds, storage, update
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -251,13 +244,8 @@ extension UpdateBundle {
         let force: Bool
         let growth: GrowthReport
 
-        private enum CodingKeys: String, CodingKey {
-            case bundle
-            case dryRun = "dry_run"
-            case previousVersion = "previous_version"
-            case unchanged, files, added, removed, changed
-            case newObjects = "new_objects"
-            case newObjectBytes = "new_object_bytes"
+        private enum CodingKeys: CodingKey {
+            case bundle, dryRun, previousVersion, unchanged, files, added, removed, changed, newObjects, newObjectBytes
         }
 
         func encode(to encoder: any Encoder) throws {

@@ -39,14 +39,8 @@ struct GrowthReport: Encodable {
 
     private enum CodingKeys: CodingKey { case storage, update }
 
-    private enum StorageKeys: String, CodingKey {
-        case objects
-        case objectBytes = "object_bytes"
-        case manifestBytes = "manifest_bytes"
-        case chunkListBytes = "chunk_list_bytes"
-        case recordBytes = "record_bytes"
-        case archiveBytes = "archive_bytes"
-        case totalBytes = "total_bytes"
+    private enum StorageKeys: CodingKey {
+        case objects, objectBytes, manifestBytes, chunkListBytes, recordBytes, archiveBytes, totalBytes
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -4,12 +4,12 @@ import Zinc
 /// keys sorted, so scripts and diffs see the same bytes for the same content. Every
 /// report is an `Encodable` value, turned into a `JSONValue` by the one encoder.
 func printJSON(_ report: some Encodable) throws {
-    print(String(decoding: try JSONValueEncoder().encode(report).prettyEncoded(), as: UTF8.self), terminator: "")
+    print(String(decoding: try JSONValueEncoder(keys: .snakeCase).encode(report).prettyEncoded(), as: UTF8.self), terminator: "")
 }
 
 /// One compact JSON document and a newline: a line of the Python tool's `--format json`.
 func printJSONLine(_ report: some Encodable) throws {
-    print(String(decoding: try JSONValueEncoder().encode(report).encoded(), as: UTF8.self))
+    print(String(decoding: try JSONValueEncoder(keys: .snakeCase).encode(report).encoded(), as: UTF8.self))
 }
 
 /// Prints `report` (an object) with one more member, `key`: a list whose items `items`
@@ -18,7 +18,7 @@ func printJSONLine(_ report: some Encodable) throws {
 func printJSON<Item: Encodable>(
     _ report: some Encodable, streaming key: String, items: ((Item) throws -> Void) throws -> Void
 ) throws {
-    let encoder = JSONValueEncoder()
+    let encoder = JSONValueEncoder(keys: .snakeCase)
     guard case .object(let members) = try encoder.encode(report) else { preconditionFailure("a report is an object") }
     /// A value as the indented writer puts it `levels` deep: its lines after the first
     /// indented (a string's newline is escaped, so every "\n" is the writer's).

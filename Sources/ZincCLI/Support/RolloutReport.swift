@@ -21,11 +21,6 @@ struct RolloutReport: Encodable {
         let appVersion: String?
         let platforms: [String]
         let only: [String]
-
-        private enum CodingKeys: String, CodingKey {
-            case appVersion = "app_version"
-            case platforms, only
-        }
     }
 
     let bundle: String
@@ -76,7 +71,7 @@ struct RolloutReport: Encodable {
     /// The steps still to come, for `text`.
     private let toCome: [Rollout.Step]
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: CodingKey {
         case bundle, distro, state, control, candidate, pointer, applies, percentage, steps, paused, conditions, serial, signed,
             expires, key, action, actor, note
     }

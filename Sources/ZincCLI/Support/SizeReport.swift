@@ -6,11 +6,7 @@ import Zinc
 struct SizeReport: Encodable {
     let sizes: VersionSize
 
-    private enum CodingKeys: String, CodingKey {
-        case files, size
-        case unsizedFiles = "unsized_files"
-        case storedSize = "stored_size"
-    }
+    private enum CodingKeys: CodingKey { case files, size, unsizedFiles, storedSize }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

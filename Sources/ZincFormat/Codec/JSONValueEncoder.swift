@@ -10,14 +10,64 @@
 /// its encoder's keyed container more than once to flatten another value's keys into
 /// its own object (`try other.encode(to: encoder)`). A value that encodes nothing is
 /// an empty object.
+///
+/// With `keys: .snakeCase` a property's name is written as the reports spell their keys
+/// (`bytesRead` as `bytes_read`, `keyID` as `key_id`), so a report need not list its keys
+/// by hand. Only keys that are cases of a coding-key enum (what `Encodable` synthesizes)
+/// are converted: a dictionary's keys and ``JSONValue``'s members are data (paths,
+/// attribute names), written as they are.
 package struct JSONValueEncoder: Sendable {
-    package init() {}
+    /// How a coding key's name becomes an object's member name.
+    package enum KeyNaming: Sendable {
+        /// As the key spells it.
+        case asWritten
+        /// camelCase as snake_case, as Foundation's `.convertToSnakeCase` does it.
+        case snakeCase
+    }
+
+    package let keys: KeyNaming
+
+    package init(keys: KeyNaming = .asWritten) {
+        self.keys = keys
+    }
 
     package func encode(_ value: some Encodable) throws -> JSONValue {
         let root = Node()
-        try value.encode(to: NodeEncoder(node: root, codingPath: []))
+        try value.encode(to: NodeEncoder(node: root, codingPath: [], keys: keys))
         return root.value
     }
+}
+
+extension JSONValueEncoder.KeyNaming {
+    /// `key`'s member name: converted only when it has a capital and is an enum's case.
+    func name(of key: some CodingKey) -> String {
+        let written = key.stringValue
+        guard self == .snakeCase, written.utf8.contains(where: Self.isCapital),
+            Mirror(reflecting: key).displayStyle == .enum
+        else { return written }
+        return Self.snakeCased(written)
+    }
+
+    /// Words start at a capital after a lower-case letter or digit, and at the last capital
+    /// of a run followed by a lower-case letter (`URLPath` is `url_path`); all lower-cased.
+    private static func snakeCased(_ name: String) -> String {
+        let bytes = Array(name.utf8)
+        var result = [UInt8]()
+        for (index, byte) in bytes.enumerated() {
+            if isCapital(byte), index > 0 {
+                let previous = bytes[index - 1]
+                let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+                let afterWord = !isCapital(previous) && previous != UInt8(ascii: "_")
+                let endsAcronym = isCapital(previous) && next.map(isLowerCase) == true
+                if afterWord || endsAcronym { result.append(UInt8(ascii: "_")) }
+            }
+            result.append(isCapital(byte) ? byte + 32 : byte)
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func isCapital(_ byte: UInt8) -> Bool { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
+    private static func isLowerCase(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
 }
 
 extension JSONValue: Encodable {
@@ -113,56 +163,59 @@ private final class Node {
 private struct NodeEncoder: Encoder {
     let node: Node
     let codingPath: [any CodingKey]
+    let keys: JSONValueEncoder.KeyNaming
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         // Asked again, the same object: how a type flattens another's keys into its own.
         node.become(.object)
-        return KeyedEncodingContainer(KeyedContainer(node: node, codingPath: codingPath))
+        return KeyedEncodingContainer(KeyedContainer(node: node, codingPath: codingPath, keys: keys))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         node.become(.array)
-        return UnkeyedContainer(node: node, codingPath: codingPath)
+        return UnkeyedContainer(node: node, codingPath: codingPath, keys: keys)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleValueContainer(node: node, codingPath: codingPath)
+        SingleValueContainer(node: node, codingPath: codingPath, keys: keys)
     }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: Node
     let codingPath: [any CodingKey]
+    let keys: JSONValueEncoder.KeyNaming
 
-    mutating func encodeNil(forKey key: Key) throws { node.member(key.stringValue).set(.null) }
+    mutating func encodeNil(forKey key: Key) throws { node.member(keys.name(of: key)).set(.null) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try value.encode(to: NodeEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]))
+        try value.encode(to: NodeEncoder(node: node.member(keys.name(of: key)), codingPath: codingPath + [key], keys: keys))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        NodeEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]).container(keyedBy: keyType)
+        NodeEncoder(node: node.member(keys.name(of: key)), codingPath: codingPath + [key], keys: keys).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        NodeEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key]).unkeyedContainer()
+        NodeEncoder(node: node.member(keys.name(of: key)), codingPath: codingPath + [key], keys: keys).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
-        NodeEncoder(node: node.member("super"), codingPath: codingPath + [MemberKey("super")])
+        NodeEncoder(node: node.member("super"), codingPath: codingPath + [MemberKey("super")], keys: keys)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        NodeEncoder(node: node.member(key.stringValue), codingPath: codingPath + [key])
+        NodeEncoder(node: node.member(keys.name(of: key)), codingPath: codingPath + [key], keys: keys)
     }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let node: Node
     let codingPath: [any CodingKey]
+    let keys: JSONValueEncoder.KeyNaming
     var count: Int { node.count }
 
     mutating func encodeNil() throws { node.element().set(.null) }
@@ -180,13 +233,14 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder { nextEncoder() }
 
     private func nextEncoder() -> NodeEncoder {
-        NodeEncoder(node: node.element(), codingPath: codingPath + [MemberKey("\(count)")])
+        NodeEncoder(node: node.element(), codingPath: codingPath + [MemberKey("\(count)")], keys: keys)
     }
 }
 
 private struct SingleValueContainer: SingleValueEncodingContainer {
     let node: Node
     let codingPath: [any CodingKey]
+    let keys: JSONValueEncoder.KeyNaming
 
     mutating func encodeNil() throws { node.set(.null) }
     mutating func encode(_ value: Bool) throws { node.set(.bool(value)) }
@@ -205,7 +259,7 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
+        try value.encode(to: NodeEncoder(node: node, codingPath: codingPath, keys: keys))
     }
 
     /// `.int` holds an `Int64`: a larger unsigned value has no exact form in it.

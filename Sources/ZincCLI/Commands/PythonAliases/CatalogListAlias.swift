@@ -34,10 +34,5 @@ extension CatalogListAlias {
         let bundleName: String
         let versions: [Int]
         let distros: [String]
-
-        private enum CodingKeys: String, CodingKey {
-            case bundleName = "bundle_name"
-            case versions, distros
-        }
     }
 }
