@@ -39,8 +39,11 @@ extension Repo {
         }
     }
 
-    /// Brings every tracked bundle to the version its distribution points at (see
-    /// ``SyncEngine/sync()``). One bundle's failure is in the report (its
+    /// Refreshes every tracked catalog's index, then brings every tracked bundle to the
+    /// version its distribution points at. On the way each bundle's objects are checked:
+    /// one damaged on disk is fetched again, and a checked-out folder that no longer holds
+    /// its objects' bytes is rebuilt, so "up to date" means that what the app reads is what
+    /// was verified. One bundle's failure is in the report (its
     /// ``SyncReport/BundleSync/failure``), not thrown; what is thrown stopped the whole
     /// sync (a cancellation, a repo that cannot be read).
     /// - Parameters:
