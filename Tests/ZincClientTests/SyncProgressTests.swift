@@ -34,7 +34,7 @@ import ZincURLSession
 
         deinit { server.stop() }
 
-        var options: SyncOptions { SyncOptions(strategy: .archive) }
+        var options: SyncOptions { SyncOptions(strategy: .archive, sourceFactory: ClientTransport.standard.sourceFactory) }
     }
 
     @Test func theOverallTotalIsKnownAtTheFirstDownloadAndReachedAtTheEnd() throws {
@@ -89,7 +89,7 @@ import ZincURLSession
         let server = try HostileHTTPServer(serving: dir.at("cat"))
         defer { server.stop() }
         let repo = try Repo.initialize(at: dir.at("repo"))
-        let options = SyncOptions(strategy: .objects)
+        let options = SyncOptions(strategy: .objects, sourceFactory: ClientTransport.standard.sourceFactory)
         for name in ["A", "B"] { try repo.track(url: server.url, bundle: name, options: options) }
         let last = Mutex<SyncProgress?>(nil)
         var listened = options
