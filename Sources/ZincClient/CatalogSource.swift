@@ -157,6 +157,19 @@ package func catalogURL(forLocation location: String) -> String {
     return "file://" + URL(fileURLWithPath: location).standardizedFileURL.path
 }
 
+/// How the repo spells the catalog an app names by `url`: a file URL as its path is
+/// spelled (`catalogURL(forLocation:)`: `file://` and the path, not percent-encoded),
+/// any other URL as it is written.
+package func catalogLocation(of url: URL) -> String {
+    url.isFileURL ? catalogURL(forLocation: url.path) : url.absoluteString
+}
+
+/// The `URL` of a location the repo spells (`file://` and a path, or a URL); nil when it
+/// is no URL.
+package func catalogLocationURL(_ location: String) -> URL? {
+    location.hasPrefix("file://") ? URL(fileURLWithPath: String(location.dropFirst("file://".count))) : URL(string: location)
+}
+
 /// The source for a tracked URL: `http(s)://` through libcurl (`HTTPCatalogSource`), or
 /// `file://`. The default `SyncOptions.sourceFactory`.
 ///

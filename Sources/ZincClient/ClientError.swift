@@ -137,6 +137,11 @@ extension ClientError {
             .unsupportedURL, "unsupported catalog URL '\(url)': use http://, https://, s3://, file:// or a local path", url: url)
     }
 
+    /// A URL that is not a file's, given for a local folder: a repo's, a seed's.
+    package static func notAFolderURL(_ url: String) -> ClientError {
+        ClientError(.unsupportedURL, "'\(url)' is no local folder: name a repo or a seed by a file URL", url: url)
+    }
+
     /// An `http(s)://` URL given to the default ``makeCatalogSource(_:)`` in a build
     /// without libcurl (iOS): the app must pass a transport of its own, such as the
     /// ZincURLSession library's `URLSessionTransport().sourceFactory`.

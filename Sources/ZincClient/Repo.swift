@@ -105,9 +105,7 @@ public struct Repo: Sendable {
 
     /// The path of the file URL an app gave for a local folder; any other URL is refused.
     static func localPath(_ url: URL) throws -> String {
-        guard url.isFileURL else {
-            throw ZincError.invalidPath(url.absoluteString, reason: "a local folder is needed: give a file URL")
-        }
+        guard url.isFileURL else { throw ClientError.notAFolderURL(url.absoluteString) }
         return url.path
     }
 

@@ -115,7 +115,7 @@ extension Repo {
         writableFiles: Bool = false, options: SyncOptions = SyncOptions()
     ) async throws(SyncError) -> RepoState.TrackedBundle {
         try await track(
-            url: url.absoluteString, bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys,
+            url: catalogLocation(of: url), bundle: bundle, distro: distro, flavor: flavor, trustedKeys: trustedKeys,
             writableFiles: writableFiles, options: options)
     }
 

@@ -136,7 +136,7 @@ extension Repo {
             throw SyncError(error)
         }
         return try await seed(
-            from: folder, sources: sources.map(\.absoluteString), distro: distro, trustedKeys: trustedKeys, hashing: hashing,
+            from: folder, sources: sources.map(catalogLocation(of:)), distro: distro, trustedKeys: trustedKeys, hashing: hashing,
             writableFiles: writableFiles, options: options)
     }
 

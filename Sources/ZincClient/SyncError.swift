@@ -148,10 +148,10 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     /// format failure's path (a URL when it is one, a remote catalog's location).
     private static func location(of error: any Error) -> (url: URL?, path: URL?) {
         if let error = error as? ClientError {
-            return (error.url.flatMap(URL.init(string:)), error.path.map { URL(fileURLWithPath: $0) })
+            return (error.url.flatMap(catalogLocationURL), error.path.map { URL(fileURLWithPath: $0) })
         }
         guard let named = (error as? ZincError)?.path else { return (nil, nil) }
-        return named.contains("://") ? (URL(string: named), nil) : (nil, URL(fileURLWithPath: named))
+        return named.contains("://") ? (catalogLocationURL(named), nil) : (nil, URL(fileURLWithPath: named))
     }
 
     private static func isInRepo(_ path: String?, _ repo: Repo?) -> Bool {

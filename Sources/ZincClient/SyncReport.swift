@@ -23,7 +23,7 @@ public struct SyncReport: Sendable, Encodable {
         /// The source that answered, as its URL was spelled; nil when none did.
         package var source: String?
         /// The source that answered, nil when none did.
-        public var url: URL? { source.flatMap { URL(string: $0) } }
+        public var url: URL? { source.flatMap(catalogLocationURL) }
         package var notModified = false
         package var bytes: Int64 = 0
         package var requests = 0
