@@ -164,10 +164,16 @@ package func catalogLocation(of url: URL) -> String {
     url.isFileURL ? catalogURL(forLocation: url.path) : url.absoluteString
 }
 
+/// The folder of a `file://` location as the repo spells it (the path after the
+/// scheme, not percent-decoded); nil for any other location.
+package func catalogFolder(ofLocation location: String) -> String? {
+    location.lowercased().hasPrefix("file://") ? String(location.dropFirst("file://".count)) : nil
+}
+
 /// The `URL` of a location the repo spells (`file://` and a path, or a URL); nil when it
 /// is no URL.
 package func catalogLocationURL(_ location: String) -> URL? {
-    location.hasPrefix("file://") ? URL(fileURLWithPath: String(location.dropFirst("file://".count))) : URL(string: location)
+    catalogFolder(ofLocation: location).map { URL(fileURLWithPath: $0) } ?? URL(string: location)
 }
 
 /// The source for a tracked URL: `http(s)://` through libcurl (`HTTPCatalogSource`), or
@@ -238,8 +244,7 @@ package func makeCatalogSource(_ url: String, http: (_ url: String, _ base: URL)
         guard let parsed = URL(string: url), parsed.host != nil else { throw ClientError.unsupportedURL(url) }
         return try http(url, parsed)
     }
-    if lowered.hasPrefix("file://") {
-        let path = String(url.dropFirst("file://".count))
+    if let path = catalogFolder(ofLocation: url) {
         guard !path.isEmpty else { throw ClientError.unsupportedURL(url) }
         return FileCatalogSource(url: url, root: path)
     }

@@ -38,11 +38,7 @@ public struct Repo: Sendable {
 
     /// Opens the existing repo in `folder`, a file URL.
     public init(at folder: URL) throws(SyncError) {
-        do {
-            self = try Repo(at: try Self.localPath(folder))
-        } catch {
-            throw SyncError(error)
-        }
+        self = try Repo(at: try Self.localPath(folder))
     }
 
     /// Opens an existing repo. A relative `path` is taken from the current folder and
@@ -76,11 +72,7 @@ public struct Repo: Sendable {
     /// rollouts; refuses a folder that already holds a repo.
     @discardableResult
     public static func initialize(at folder: URL, install: InstallIdentity? = nil) throws(SyncError) -> Repo {
-        do {
-            return try initialize(at: try localPath(folder), install: install)
-        } catch {
-            throw SyncError(error)
-        }
+        try initialize(at: try localPath(folder), install: install)
     }
 
     /// ``initialize(at:install:)`` for a path (a relative one taken from the current folder).
@@ -104,8 +96,8 @@ public struct Repo: Sendable {
     }
 
     /// The path of the file URL an app gave for a local folder; any other URL is refused.
-    static func localPath(_ url: URL) throws -> String {
-        guard url.isFileURL else { throw ClientError.notAFolderURL(url.absoluteString) }
+    static func localPath(_ url: URL) throws(SyncError) -> String {
+        guard url.isFileURL else { throw SyncError(ClientError.notAFolderURL(url.absoluteString)) }
         return url.path
     }
 

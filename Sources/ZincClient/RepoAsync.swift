@@ -22,11 +22,7 @@ extension Repo {
     /// with `install` as who it is to rollouts (nil: a random id; see
     /// ``Repo/initialize(at:install:)``).
     public static func openOrCreate(at folder: URL, install: InstallIdentity? = nil) throws(SyncError) -> Repo {
-        do {
-            return try openOrCreate(at: try localPath(folder), install: install)
-        } catch {
-            throw SyncError(error)
-        }
+        try openOrCreate(at: try localPath(folder), install: install)
     }
 
     /// ``openOrCreate(at:install:)`` for a path.

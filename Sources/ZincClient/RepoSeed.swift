@@ -129,14 +129,9 @@ extension Repo {
         from seedFolder: URL, sources: [URL], distro: String? = nil, trustedKeys: [PublicKey] = [],
         hashing: SeedHashing = .whenSigned, writableFiles: Bool = false, options: SyncOptions = SyncOptions()
     ) async throws(SyncError) -> SeedResult {
-        let folder: String
-        do {
-            folder = try Self.localPath(seedFolder)
-        } catch {
-            throw SyncError(error)
-        }
-        return try await seed(
-            from: folder, sources: sources.map(catalogLocation(of:)), distro: distro, trustedKeys: trustedKeys, hashing: hashing,
+        try await seed(
+            from: try Self.localPath(seedFolder), sources: sources.map(catalogLocation(of:)), distro: distro, trustedKeys: trustedKeys,
+            hashing: hashing,
             writableFiles: writableFiles, options: options)
     }
 
