@@ -316,29 +316,7 @@ struct SyncRun {
                             bundle.result.plannedBytes = update.bytes
                         } else {
                             await emptying.value  // its space free before any download needs it
-                            var expected = update.fetchBytes
-                            do {
-                                var latest: PreparedUpdate? = update
-                                if downloaded, update.fetchesStored(in: repo), let preparation = bundle.preparation {
-                                    latest = try await bundle.traffic.charging {
-                                        try await prepare(preparation, of: state.bundles[i], chain: chain, result: &bundle.result)
-                                    }
-                                    progress.expect(latest?.fetchBytes ?? 0, replacing: expected)
-                                    expected = latest?.fetchBytes ?? 0
-                                }
-                                if let latest {
-                                    try await bundle.traffic.charging {
-                                        try await execute(latest, bundle: i, chain: chain, result: &bundle.result)
-                                    }
-                                    downloaded = downloaded || expected > 0
-                                    try state.save(in: repo.root)  // the switch
-                                } else {
-                                    bundle.result.outcome = .upToDate
-                                }
-                            } catch {
-                                progress.ended(update.name, expected: expected, finished: false)
-                                throw error
-                            }
+                            try await download(update, of: &bundle, chain: chain, downloaded: &downloaded)
                         }
                     } else {
                         bundle.result.outcome = .upToDate
