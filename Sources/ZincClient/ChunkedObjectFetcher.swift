@@ -22,6 +22,8 @@ struct ChunkedObjectFetcher {
     var signedContent: [SHA1.Digest: SHA256.Digest]?
     /// Requests in flight at once for a server that answers one range per request.
     var parallel: Int
+    /// The ranges another downloader brought, taken before any is asked for (`DownloadPlan`).
+    var brought: DownloadedRanges?
 
     /// What assembling an object came to.
     enum Outcome: Equatable, Sendable {
@@ -37,6 +39,9 @@ struct ChunkedObjectFetcher {
         let origin = "\(chain.catalog): \(remote)"
         let part = repo.temporaryFolder + "/" + object.sha + "." + Self.name(of: ranges) + ".chunks.part"
         do {
+            if let pieces = brought?.pieces(of: object.digest, storedSize: object.formats[layout.format] ?? -1), !pieces.isEmpty {
+                try await take(pieces, of: object, ranges: ranges, remote: remote, into: part)
+            }
             try await chain.download(remote, ranges: ranges, to: part, parallel: parallel)
         } catch let error as ClientError {
             if error.ignoredRanges != nil {
@@ -55,6 +60,18 @@ struct ChunkedObjectFetcher {
         } catch let error as ClientError {
             return .fallBack(reason: "\(error)")
         }
+    }
+
+    /// Writes `part` from what another downloader brought of `ranges` and the gaps it
+    /// left, fetched into a part of their own (kept for the next run if cut).
+    private func take(
+        _ pieces: [DownloadedRanges.Piece], of object: StoredObject, ranges: [Range<Int64>], remote: String, into part: String
+    ) async throws {
+        let gaps = DownloadedRanges.gaps(in: ranges, leftBy: pieces)
+        let gapsPart = repo.temporaryFolder + "/" + object.sha + "." + Self.name(of: gaps) + ".chunks.part"
+        if !gaps.isEmpty { try await chain.download(remote, ranges: gaps, to: gapsPart, parallel: parallel) }
+        try DownloadedRanges.compose(part, ranges: ranges, from: pieces + DownloadedRanges.pieces(ofDownload: gapsPart, ranges: gaps))
+        unlink(gapsPart)
     }
 
     /// What names the part file of a download of `ranges`: a part left by a run that

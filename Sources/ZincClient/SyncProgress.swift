@@ -21,6 +21,9 @@ public struct SyncProgress: Sendable, Equatable {
         case downloading
         /// The bundle's folder is complete and in use.
         case finished
+        /// The bundle's update failed (the sync's report says why): its counts are what
+        /// arrived, and the overall total no longer counts what did not.
+        case failed
     }
 
     /// `catalog.bundle-version[~flavor]`, as the repo names the bundle's folder.
@@ -118,8 +121,8 @@ final class SyncMeter: Sendable {
 
     /// A bundle expected to download `expected` bytes is done with (once; later calls
     /// for it change nothing): what it did not fetch (it failed, or fetched less than
-    /// planned) leaves the overall total, and a bundle `finished` is reported, its
-    /// counts complete.
+    /// planned) leaves the overall total, and it is reported `finished`, its counts
+    /// complete, or `failed`.
     func ended(_ bundle: String, expected: Int64, finished: Bool) {
         guard report != nil else { return }
         let settle: (inout Counts) -> Void = {
@@ -135,11 +138,7 @@ final class SyncMeter: Sendable {
             $0.totalBytes = $0.completedBytes
             if finished { $0.objects = $0.totalObjects }
         }
-        if finished {
-            send(.finished, settle)
-        } else {
-            counts.withLock { settle(&$0) }
-        }
+        send(finished ? .finished : .failed, settle)
         counts.withLock {
             if $0.active { $0.earlierBytes += $0.completedBytes }
             $0.active = false

@@ -98,8 +98,11 @@ extension SyncRun {
             return try await fetch(
                 plan, members: members, signedContent: signedContent, name: name, chain: chain, meter: meter, result: &result)
         }
+        let brought: DownloadedRanges? =
+            if case .applying(let downloads) = mode { DownloadedRanges(downloads, in: repo) } else { nil }
         let fetcher = ChunkedObjectFetcher(
-            repo: repo, chain: chain, seeds: chunked.seeds, signedContent: signedContent, parallel: options.concurrency)
+            repo: repo, chain: chain, seeds: chunked.seeds, signedContent: signedContent, parallel: options.concurrency,
+            brought: brought)
         // The chunk ranges and the plan's downloads side by side, so their round trips overlap.
         async let assembled = concurrentMap(count: assemblies.count, limit: options.concurrency) { i in
             let outcome = try await fetcher.fetch(assemblies[i])

@@ -39,14 +39,6 @@ package enum RunMode: Sendable {
     var isRepair: Bool { if case .repair = self { true } else { false } }
     var isSeed: Bool { if case .seed = self { true } else { false } }
 
-    /// Whether the run's downloads are, or were, another downloader's (`DownloadPlan`).
-    var handsOffDownloads: Bool {
-        switch self {
-        case .exportDownloads, .applying: true
-        default: false
-        }
-    }
-
     /// The plan a run that follows one follows.
     var approved: SyncPlan? {
         switch self {
@@ -432,8 +424,6 @@ struct SyncRun {
         // strategy: the plan counted the record, and a plan is the run.
         let wantsRecord = !follows && (options.strategy == nil || options.strategy == .lmfo)
         if !planning { chain.startProbes() }
-        // Another downloader fetches files and single ranges, not the chunk ranges of many.
-        let assembles = !mode.handsOffDownloads
         // With a spare folder to bring to the new version, only the files that differ are
         // linked: their objects are the only ones looked at (the others are in the spare
         // already). Without, every object is. A check that found the folder in use damaged (a
@@ -461,7 +451,7 @@ struct SyncRun {
                 wantsRecord && header.map { LMFOHint.worthFetching(from: $0, limit: recordLimit) } == true
                 ? chain.fetchHint(files.lmfoRecord, limit: recordLimit, gzipped: false) : nil
             let hint =
-                try assembles && LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
+                try LocalChunks.exist(in: repo) ? await chain.fetchHint(chunkListPath, limit: options.documentLimit) : nil
             return (hint, await record)
         }()
         var deltaFallBack: String?

@@ -64,7 +64,7 @@ public final class BackgroundDownloads: NSObject, URLSessionDownloadDelegate, Se
                 task = urlSession.downloadTask(with: urlRequest)
             }
             task.taskDescription = description
-            task.countOfBytesClientExpectsToReceive = request.size - (request.range?.lowerBound ?? 0)
+            task.countOfBytesClientExpectsToReceive = request.size - request.offset
             task.resume()
         }
     }
@@ -91,12 +91,12 @@ public final class BackgroundDownloads: NSObject, URLSessionDownloadDelegate, Se
         guard let request = Self.request(of: downloadTask), let destination = destinationURL(of: request),
             let status = (downloadTask.response as? HTTPURLResponse)?.statusCode
         else { return }
-        // 206 brings the range, to write after the bytes the file holds; 200 the whole file.
-        // Any other answer is the apply's to fetch again.
+        // 206 brings the range, to write at the request's offset, after the bytes the file
+        // holds; 200 the whole file. Any other answer is the apply's to fetch again.
         do {
             switch status {
-            case 206 where (request.range?.lowerBound ?? 0) > 0:
-                try Self.append(location, to: destination, at: request.range!.lowerBound)
+            case 206 where request.offset > 0:
+                try Self.append(location, to: destination, at: request.offset)
             case 200, 206:
                 try? FileManager.default.removeItem(at: destination)
                 try FileManager.default.moveItem(at: location, to: destination)

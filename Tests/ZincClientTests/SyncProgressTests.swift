@@ -16,10 +16,11 @@ import ZincURLSession
         let dir: TemporaryDirectory
         let server: HostileHTTPServer
         let repo: Repo
+        let catalog: Catalog
 
         init(dripping: Bool = false) throws {
             dir = try TemporaryDirectory()
-            let catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
+            catalog = try Catalog.create(id: "com.example.app", in: FileStorage(root: dir.at("cat")))
             for (name, size) in zip(Self.bundles, [400_000, 60_000, 90_000]) {
                 try dir.write("src/\(name)/data.bin", SampleContent.noise(size, seed: UInt64(size)))
                 try dir.write("src/\(name)/notes.txt", SampleContent.text(3000, word: name))
@@ -100,6 +101,27 @@ import ZincURLSession
         #expect(server.requests.filter { $0.path == object }.count == 1)
         let objectBytes = report.bundles.reduce(0) { $0 + $1.objectBytes }
         #expect(last.withLock { $0.map { [$0.overallCompletedBytes, $0.overallTotalBytes] } } == [objectBytes, objectBytes])
+    }
+
+    /// The last bundle cannot be fetched (its archive and objects gone): a last report
+    /// says it failed, and the overall bytes end equal, what it lacked out of the total.
+    @Test func aLastBundleThatFailsIsReportedWithTheOverallBytesSettled() throws {
+        let fixture = try Fixture()
+        let gone: HostileHTTPServer.Handler = { _ in HostileHTTPServer.response(status: "404 Not Found", body: []) }
+        fixture.server.override("archives/C-1.tar", gone)
+        for file in try fixture.catalog.manifest(bundle: "C", version: 1).files.values {
+            fixture.server.override(file.object.preferredPath, gone)
+        }
+        let reports = Mutex([SyncProgress]())
+        var options = fixture.options
+        options.progress = { progress in reports.withLock { $0.append(progress) } }
+        let report = try SyncEngine(repo: fixture.repo, options: options).sync()
+        #expect(report.bundles.map(\.outcome) == [.updated, .updated, .failed])
+        let objectBytes = report.bundles.reduce(0) { $0 + $1.objectBytes }
+        let last = try #require(reports.withLock { $0.last })
+        #expect(last.phase == .failed && last.bundle == "com.example.app.C-1", "\(last)")
+        #expect(last.overallCompletedBytes == objectBytes && last.overallTotalBytes == objectBytes, "\(last)")
+        #expect(last.completedBytes == last.totalBytes)
     }
 
     @Test func aFoundationProgressCountsTheOverallBytesToTheEnd() async throws {

@@ -108,16 +108,8 @@ struct Sync: ParsableCommand {
         options.strategy = FetchStrategy(rawValue: strategy.rawValue)
         options.costModel = requestCost.map { CostModel(requestOverhead: $0, concurrency: concurrency) }
         options.concurrency = concurrency
-        options.progress = { progress in
-            guard progress.phase == .downloading else { return }
-            // With several bundles to download, where the whole sync is.
-            let overall =
-                progress.overallTotalBytes > progress.totalBytes
-                ? "\(HumanFormat.bytes(progress.overallCompletedBytes))/\(HumanFormat.bytes(progress.overallTotalBytes)) in all" : nil
-            bar.update(
-                "Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,
-                bytes: progress.completedBytes, of: progress.totalBytes, note: overall)
-        }
+        // With no bar to draw, no one listens: the sync counts nothing for progress.
+        if bar.isShown { options.progress = Self.drawing(on: bar) }
         options.maxBytes = maxBytes?.value
         options.attributes = try attributes.parsed()
         let opened = try repo.open()
@@ -157,6 +149,19 @@ struct Sync: ParsableCommand {
         }
         let failures = report.bundles.filter { $0.error != nil }.count
         if failures > 0 { throw CLIError.bundlesFailedToSync(failed: failures, total: report.bundles.count) }
+    }
+
+    /// Draws a bundle's download on `bar`, with the whole sync's bytes when there are several.
+    private static func drawing(on bar: ProgressBar) -> @Sendable (SyncProgress) -> Void {
+        { progress in
+            guard progress.phase == .downloading else { return }
+            let overall =
+                progress.overallTotalBytes > progress.totalBytes
+                ? "\(HumanFormat.bytes(progress.overallCompletedBytes))/\(HumanFormat.bytes(progress.overallTotalBytes)) in all" : nil
+            bar.update(
+                "Syncing \(progress.bundle)", files: progress.completedObjects, of: progress.totalObjects,
+                bytes: progress.completedBytes, of: progress.totalBytes, note: overall)
+        }
     }
 
     private static func write(_ downloads: DownloadPlan, to path: String) throws {
