@@ -38,12 +38,19 @@ import Darwin
             try dir.zinc(["track", "--repo", "repo", "--catalog", server.url, "--bundle", "B"])
         }
 
-        /// Version `version` of the bundle, with `name` changed to `bytes`, on master.
-        mutating func publish(_ version: Int, changing name: String, to bytes: [UInt8]) throws {
-            files[name] = bytes
-            try dir.write("src/" + name, bytes)
-            try dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"])
-            try dir.zinc(["update_distro", "--catalog", "cat", "--bundle", "B", "--distro", "master", "--version", "\(version)"])
+        /// A 6 MiB file and a small one, synced at version 1; version 2, on master, has two
+        /// bytes of the large file changed, 4 MB apart.
+        static func largeFileChanged(rangeHost: HostileHTTPServer.RangeHost = .multipart) throws -> Setup {
+            var setup = try Setup(sizes: [6 << 20, 1_000], rangeHost: rangeHost)
+            try setup.dir.zinc(["sync", "--repo", "repo", "--quiet"])
+            var pack = setup.files["file0.bin"]!
+            pack[1_000_000] ^= 1
+            pack[5_000_000] ^= 1
+            setup.files["file0.bin"] = pack
+            try setup.dir.write("src/file0.bin", pack)
+            try setup.dir.zinc(["update_bundle", "--catalog", "cat", "--bundle", "B", "--source", "src"])
+            try setup.dir.zinc(["update_distro", "--catalog", "cat", "--bundle", "B", "--distro", "master", "--version", "2"])
+            return setup
         }
 
         /// The plan the app's process writes before it is killed.
@@ -189,12 +196,7 @@ import Darwin
     /// ranges of the two chunks alone, each into a file of its own, and the apply builds
     /// the file from them and the chunks it holds, with no request of its own.
     @Test func aLargeFileChangedIsBroughtAsTheRangesOfItsChunks() throws {
-        var setup = try Setup(sizes: [6 << 20, 1_000])
-        try setup.dir.zinc(["sync", "--repo", "repo", "--quiet"])
-        var pack = setup.files["file0.bin"]!
-        pack[1_000_000] ^= 1
-        pack[5_000_000] ^= 1
-        try setup.publish(2, changing: "file0.bin", to: pack)
+        let setup = try Setup.largeFileChanged()
         let logged = setup.server.requests.count
         let requests = try setup.export()
         #expect(setup.objectBytes(from: logged) == 0, "the export fetched object bytes")
@@ -215,12 +217,7 @@ import Darwin
     /// One of the ranges lost and the other cut short: the apply asks for the lost one and
     /// for the rest of the other, no byte of either twice.
     @Test func aRangeLostOrCutShortIsAllTheApplyAsksFor() throws {
-        var setup = try Setup(sizes: [6 << 20, 1_000])
-        try setup.dir.zinc(["sync", "--repo", "repo", "--quiet"])
-        var pack = setup.files["file0.bin"]!
-        pack[1_000_000] ^= 1
-        pack[5_000_000] ^= 1
-        try setup.publish(2, changing: "file0.bin", to: pack)
+        let setup = try Setup.largeFileChanged()
         let requests = try setup.export()
         #expect(requests.count == 2, "\(requests)")
         let planned = try setup.download(requests)
@@ -238,12 +235,7 @@ import Darwin
     /// A host that ignores `Range` sent the whole object to each range's request: the
     /// apply builds the object from what arrived, with no request of its own.
     @Test func aWholeObjectSentForARangeIsTakenAsIt() throws {
-        var setup = try Setup(sizes: [6 << 20, 1_000], rangeHost: .ignoresRange)
-        try setup.dir.zinc(["sync", "--repo", "repo", "--quiet"])
-        var pack = setup.files["file0.bin"]!
-        pack[1_000_000] ^= 1
-        pack[5_000_000] ^= 1
-        try setup.publish(2, changing: "file0.bin", to: pack)
+        let setup = try Setup.largeFileChanged(rangeHost: .ignoresRange)
         let requests = try setup.export()
         #expect(requests.count == 2, "\(requests)")
         _ = try setup.download(requests)
