@@ -3,22 +3,22 @@
 /// as well as prefixes of them: a client holding version v fetches only the LMFO
 /// front of an archive with one range request, so a stream that simply stops is an
 /// expected ending, told apart from a complete archive by `ending`.
-public final class TarReader {
+package final class TarReader {
     /// One member as its header describes it.
-    public struct Member: Equatable, Sendable {
-        public let name: String
-        public let size: Int64
+    package struct Member: Equatable, Sendable {
+        package let name: String
+        package let size: Int64
         /// The ustar type flag; Zinc archives hold only regular files (`0`).
-        public let typeFlag: UInt8
+        package let typeFlag: UInt8
         /// Where the member's header starts in the stream.
-        public let offset: Int64
+        package let offset: Int64
 
         /// Old tars mark regular files with NUL instead of `0`.
-        public var isRegularFile: Bool { typeFlag == UInt8(ascii: "0") || typeFlag == 0 }
+        package var isRegularFile: Bool { typeFlag == UInt8(ascii: "0") || typeFlag == 0 }
     }
 
     /// Why `next()` returned nil.
-    public enum Ending: Equatable, Sendable {
+    package enum Ending: Equatable, Sendable {
         /// The end-of-archive block was read: the archive is complete.
         case endOfArchive
         /// The stream stopped where a header would start (or inside the padding after
@@ -29,9 +29,9 @@ public final class TarReader {
     }
 
     /// Set once `next()` has returned nil (or `readData` ran out of stream).
-    public private(set) var ending: Ending?
+    package private(set) var ending: Ending?
     /// How many bytes of the stream have been consumed.
-    public private(set) var position: Int64 = 0
+    package private(set) var position: Int64 = 0
 
     private let source: StorageReader
     private let path: String
@@ -46,7 +46,7 @@ public final class TarReader {
     ///   - source: the archive's bytes, from its start.
     ///   - path: names the stream in error messages.
     ///   - bufferSize: how many bytes to read at a time.
-    public init(_ source: StorageReader, path: String, bufferSize: Int = 1 << 16) {
+    package init(_ source: StorageReader, path: String, bufferSize: Int = 1 << 16) {
         self.source = source
         self.path = path
         buffer = .allocate(byteCount: max(bufferSize, TarHeader.blockSize), alignment: 16)
@@ -57,7 +57,7 @@ public final class TarReader {
     /// The next member's header, skipping whatever of the previous member's data was not
     /// read; nil at the end, with `ending` saying which end. A damaged header (bad
     /// checksum, unreadable size) throws: nothing after it can be located.
-    public func next() throws -> Member? {
+    package func next() throws -> Member? {
         guard ending == nil else { return nil }
         if try skip(remainingData) < remainingData {
             ending = .truncated
@@ -102,7 +102,7 @@ public final class TarReader {
     /// Streams the rest of the current member's data through `body`. Returns false when
     /// the stream ends before the member does (`ending` is then `.truncated`).
     @discardableResult
-    public func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+    package func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         let wanted = remainingData
         let delivered = try consume(wanted, body)
         remainingData -= delivered

@@ -16,7 +16,7 @@ public final class Catalog: Sendable {
 
     /// The object store; on a remote store, one that assembles large objects there from
     /// bytes it holds (see `StoreAssembly`).
-    public var objects: ObjectStore {
+    package var objects: ObjectStore {
         var store = ObjectStore(storage: storage, config: config)
         if storage.properties.isRemote { store.assembly = StoreAssembly(catalog: self) }
         return store

@@ -1,7 +1,7 @@
 /// The `objects/` folder: content stored once, named by SHA-1, immutable.
-public struct ObjectStore: Sendable {
-    public let storage: CatalogStorage
-    public let config: CatalogConfig
+package struct ObjectStore: Sendable {
+    package let storage: CatalogStorage
+    package let config: CatalogConfig
 
     /// The shards (`objects/<sha[0:2]>`) that existed when `withShardSnapshot` was
     /// taken; nil when every lookup asks the storage.
@@ -14,7 +14,7 @@ public struct ObjectStore: Sendable {
     /// Assembles large objects in the store from bytes it holds, when set (remote stores).
     var assembly: StoreAssembly?
 
-    public init(storage: CatalogStorage, config: CatalogConfig) {
+    package init(storage: CatalogStorage, config: CatalogConfig) {
         self.storage = storage
         self.config = config
     }
@@ -27,7 +27,7 @@ public struct ObjectStore: Sendable {
     /// On a remote store, where each lookup would be a request or two, the snapshot is a
     /// listing of every object instead (a request per thousand objects), and lookups
     /// answer from it.
-    public func withShardSnapshot() throws -> ObjectStore {
+    package func withShardSnapshot() throws -> ObjectStore {
         var store = self
         if storage.properties.isRemote {
             store.listed = Dictionary(try storage.entries(in: "objects").map { ($0.path, $0.size) }) { first, _ in first }
@@ -100,7 +100,7 @@ public struct ObjectStore: Sendable {
     /// file's last blocks are deflated, so for several smaller files that costs more than
     /// a file per core side by side; a lone large file gains up to a factor of the core
     /// count.
-    public static let deflateOnAllCoresFrom: Int64 = 64 << 20
+    package static let deflateOnAllCoresFrom: Int64 = 64 << 20
 
     enum Deflate {
         case onCores(Int?)

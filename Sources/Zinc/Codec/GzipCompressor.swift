@@ -3,18 +3,18 @@ import CZlib
 /// Streaming gzip (deflate with a gzip header) through zlib. The header carries no
 /// name and mtime 0, so the same input always gives the same bytes: archives and
 /// manifests must be reproducible.
-public final class GzipCompressor {
+package final class GzipCompressor {
     private var stream = z_stream()
     private let output: UnsafeMutablePointer<UInt8>
     private let outputSize = 1 << 18
     private let sink: (UnsafeRawBufferPointer) throws -> Void
-    public private(set) var bytesOut: Int64 = 0
+    package private(set) var bytesOut: Int64 = 0
 
     /// zlib's default: within a few percent of level 9's size for asset data at a
     /// fraction of the time.
-    public static let defaultLevel: Int32 = 6
+    package static let defaultLevel: Int32 = 6
 
-    public init(level: Int32 = defaultLevel, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    package init(level: Int32 = defaultLevel, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.sink = sink
         output = .allocate(capacity: outputSize)
         // windowBits 15 + 16 selects the gzip wrapper.
@@ -30,13 +30,13 @@ public final class GzipCompressor {
     }
 
     /// Compresses `bytes`, passing any output to the sink.
-    public func update(_ bytes: UnsafeRawBufferPointer) throws {
+    package func update(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else { return }
         try run(bytes, flush: Z_NO_FLUSH)
     }
 
     /// Ends the gzip stream, passing the rest of the output and the trailer to the sink.
-    public func finish() throws {
+    package func finish() throws {
         try run(UnsafeRawBufferPointer(start: nil, count: 0), flush: Z_FINISH)
     }
 
@@ -58,7 +58,7 @@ public final class GzipCompressor {
     }
 
     /// Gzips a small in-memory value (manifests, index files).
-    public static func compress(_ bytes: [UInt8]) -> [UInt8] {
+    package static func compress(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8]()
         let compressor = GzipCompressor { out.append(contentsOf: $0) }
         try! bytes.withUnsafeBytes { try compressor.update($0) }

@@ -5,31 +5,31 @@ import Darwin
 #endif
 
 /// One file of a source tree, as it will appear in a manifest.
-public struct SourceFile: Equatable, Sendable {
+package struct SourceFile: Equatable, Sendable {
     /// The manifest path: relative to the source root, `/`-separated, valid UTF-8.
-    public let relativePath: String
+    package let relativePath: String
     /// The resolved source root, one string shared by every file of a scan.
     let root: String
     /// A symlink's resolved target, for links to files inside the tree.
     let linkTarget: String?
     /// Identity and change stamps of the file read, for the stat cache.
-    public let stamp: FileStamp
+    package let stamp: FileStamp
 
-    public var size: Int64 { stamp.size }
+    package var size: Int64 { stamp.size }
 
     /// Where to read the content. Derived rather than stored: a scan of 100,000 files
     /// would otherwise hold the root prefix 100,000 times.
-    public var absolutePath: String { linkTarget ?? root + "/" + relativePath }
+    package var absolutePath: String { linkTarget ?? root + "/" + relativePath }
 }
 
 /// What `stat` says about a file: enough to tell, without reading it, that it has not
 /// changed since it was last hashed.
-public struct FileStamp: Equatable, Hashable, Sendable, Codable {
-    public let size: Int64
-    public let mtimeNanoseconds: Int64
-    public let ctimeNanoseconds: Int64
-    public let inode: UInt64
-    public let device: UInt64
+package struct FileStamp: Equatable, Hashable, Sendable, Codable {
+    package let size: Int64
+    package let mtimeNanoseconds: Int64
+    package let ctimeNanoseconds: Int64
+    package let inode: UInt64
+    package let device: UInt64
 }
 
 extension FileStamp {

@@ -8,7 +8,7 @@ import Darwin
 
 /// Walks a source folder and lists the files a bundle version is made of, refusing
 /// anything that could not be represented safely in a manifest.
-public enum SourceTree {
+package enum SourceTree {
     /// Lists every regular file below `root` that `ignoring` does not exclude, sorted by
     /// path. Symlinks to files inside the tree are followed; symlinked folders are not
     /// descended; FIFOs, sockets and devices are skipped without being opened, and so
@@ -17,7 +17,7 @@ public enum SourceTree {
     /// receives what was skipped, in path order, once the walk is done. The root's
     /// entries are walked on `workers` threads (nil: one per available core); the result
     /// is the same whatever the number.
-    public static func scan(
+    package static func scan(
         _ root: String, ignoring: IgnorePatterns = IgnorePatterns(), workers: Int? = nil,
         warn: (String) -> Void
     ) throws -> [SourceFile] {

@@ -29,19 +29,19 @@ import Darwin
 /// Every source path ever imported gets a cache file, temporary checkouts included, so
 /// saving one also deletes, at most once a day, those neither read nor written for
 /// `staleAfterDays` days.
-public struct StatCache: Sendable {
+package struct StatCache: Sendable {
     private static let header = "zinc-stat-cache 2"
     private static let matchedPrefix = "matched\t"
     /// Timestamps this close to the scan's start are not trusted (coarse kernel clocks).
     private static let racyMarginNanoseconds: Int64 = 50_000_000
-    public static let staleAfterDays = 30
+    package static let staleAfterDays = 30
     /// In the cache folder; its modification time is that of the last pruning.
     private static let prunedMarker = ".pruned"
 
-    public let file: String
+    package let file: String
     private let root: String
 
-    public static var defaultFolder: String {
+    package static var defaultFolder: String {
         let environment = ProcessInfo.processInfo.environment
         if let folder = environment["ZINC_CACHE_DIR"], !folder.isEmpty { return folder }
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/zinc" }
@@ -52,7 +52,7 @@ public struct StatCache: Sendable {
     }
 
     /// The cache of the source tree at `sourceRoot` (keyed by its resolved path).
-    public init(folder: String, sourceRoot: String) {
+    package init(folder: String, sourceRoot: String) {
         root = SourceTree.realPath(sourceRoot) ?? sourceRoot
         file = folder + "/stat/" + SHA1.hash(Array(root.utf8)) + ".txt"
     }
@@ -62,7 +62,7 @@ public struct StatCache: Sendable {
     /// with. The cache file is sorted the same way, so one merging pass over its lines,
     /// as they are read, answers all: neither the file (12 MB for 100,000 files) nor a
     /// table of its entries is held.
-    public func lookup(_ files: [SourceFile]) -> Lookup {
+    package func lookup(_ files: [SourceFile]) -> Lookup {
         let empty = Lookup(digests: Array(repeating: nil, count: files.count), entries: 0, matchedManifest: nil)
         guard let cache = try? PosixFile.open(file) else { return empty }
         var result = empty
@@ -94,16 +94,16 @@ public struct StatCache: Sendable {
     }
 
     /// What the cache knows of the files of one import.
-    public struct Lookup: Sendable {
+    package struct Lookup: Sendable {
         /// Per file, the cached SHA-1, or nil when the file must be hashed.
-        public var digests: [SHA1.Digest?]
+        package var digests: [SHA1.Digest?]
         /// How many entries the cache file held.
-        public var entries: Int
+        package var entries: Int
         /// The digest (see `save`) of the manifest the cached tree was found equal to.
-        public var matchedManifest: String?
+        package var matchedManifest: String?
 
         /// Whether the cache already says everything an import of these files would write.
-        public var coversAll: Bool { entries == digests.count && digests.allSatisfy { $0 != nil } }
+        package var coversAll: Bool { entries == digests.count && digests.allSatisfy { $0 != nil } }
     }
 
     /// Writes the cache for `files` and their `digests` (atomically), keeping only files
@@ -111,7 +111,7 @@ public struct StatCache: Sendable {
     /// naming the manifest these files were found equal to; when it is not known yet,
     /// the returned `SavedStatCache` records it later.
     @discardableResult
-    public func save(
+    package func save(
         _ files: [SourceFile], digests: [SHA1.Digest], scanStart: Int64,
         matchedManifest: String? = nil
     ) throws -> SavedStatCache {
@@ -214,7 +214,7 @@ public struct StatCache: Sendable {
     }
 
     /// The current wall clock in ns, comparable with file timestamps.
-    public static func now() -> Int64 {
+    package static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
@@ -224,7 +224,7 @@ public struct StatCache: Sendable {
 /// A stat cache file just saved, still open: the manifest its tree turns out to equal
 /// can be recorded once known, without writing the file again. The write goes to the
 /// file this import saved, even if another import has replaced it since.
-public final class SavedStatCache: Sendable {
+package final class SavedStatCache: Sendable {
     private let file: PosixFile
     private let matchedOffset: Int64
 
@@ -234,7 +234,7 @@ public final class SavedStatCache: Sendable {
     }
 
     /// Records the digest (40 hex digits) of the manifest the saved files equal.
-    public func recordMatch(_ matchedManifest: String) throws {
+    package func recordMatch(_ matchedManifest: String) throws {
         precondition(Names.isSHA1(matchedManifest), "a manifest digest is 40 lowercase hex digits")
         try file.write(Array(matchedManifest.utf8), at: matchedOffset)
     }

@@ -1,8 +1,8 @@
 /// Words of a command line zinc prints for its user to paste and run, as a POSIX shell
 /// reads them back.
-public enum ShellQuoting {
+package enum ShellQuoting {
     /// `word` as is when the shell would read it unchanged, else in single quotes.
-    public static func quoted(_ word: String) -> String {
+    package static func quoted(_ word: String) -> String {
         let plain =
             !word.isEmpty
             && word.unicodeScalars.allSatisfy {
@@ -12,12 +12,12 @@ public enum ShellQuoting {
     }
 
     /// A command line from `words`, each quoted as needed.
-    public static func command(_ words: [String]) -> String {
+    package static func command(_ words: [String]) -> String {
         words.map(quoted).joined(separator: " ")
     }
 
     /// `'zinc WORDS'`: a command zinc suggests, in quotes, that runs as shown when pasted.
-    public static func hint(_ words: [String]) -> String {
+    package static func hint(_ words: [String]) -> String {
         "'" + command(["zinc"] + words) + "'"
     }
 
