@@ -124,9 +124,9 @@ final class SyncMeter: Sendable {
     /// planned) leaves the overall total, and it is reported `finished`, its counts
     /// complete, or `failed`.
     func ended(_ bundle: String, expected: Int64, finished: Bool) {
-        guard report != nil else { return }
+        // Called from the run's one flow: a bundle is never ended from two threads at once.
+        guard report != nil, counts.withLock({ $0.settled != bundle }) else { return }
         let settle: (inout Counts) -> Void = {
-            guard $0.settled != bundle else { return }
             $0.settled = bundle
             guard $0.active, $0.bundle == bundle else {
                 // Its download never started.
